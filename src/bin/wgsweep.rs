@@ -1,0 +1,254 @@
+//! The native shell: the same runner as the page, on wgpu's Vulkan, Metal or DX12 backend.
+#![cfg_attr(target_arch = "wasm32", no_main)]
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use wgsweep::gpu::{self, Gpu};
+use wgsweep::measure::MeasureOptions;
+use wgsweep::result::{ConfigResult, Environment, RunResult};
+use wgsweep::runner::{self, Event, Flow, Plan};
+use wgsweep::{fill, kernels};
+
+#[derive(Parser)]
+#[command(
+    name = "wgsweep",
+    version,
+    about = "Sweep GPU compute kernels over every workgroup size, natively through wgpu"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the GPU adapters wgpu can see.
+    Devices,
+    /// Run kernels over every workgroup size and print a table.
+    Run(RunArgs),
+    /// Explain what a kernel family measures and what to expect.
+    Describe {
+        /// A family, kernel or kernel/variant name.
+        kernel: String,
+    },
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// Adapter: its index in `wgsweep devices`, or part of its name. Default: the high-performance one.
+    #[arg(long)]
+    adapter: Option<String>,
+    /// Kernels: families, kernels or kernel/variant names, comma-separated (default: all).
+    #[arg(long, default_value = "stream")]
+    kernels: String,
+    /// Problem size (for STREAM: f32 elements per array). Default: sized from the device's limits.
+    #[arg(long)]
+    size: Option<u64>,
+    /// Workgroup sizes, comma-separated. Default: every power of two up to the device's maximum.
+    #[arg(long, value_delimiter = ',')]
+    workgroup_sizes: Option<Vec<u32>>,
+    /// Samples per configuration, after calibration and warm-up.
+    #[arg(long, default_value_t = 10)]
+    samples: u32,
+    /// Seed of the pseudo-random inputs (default: a fresh one each run).
+    #[arg(long)]
+    seed: Option<u32>,
+    /// Write the result file (the format the page reads) here.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// A label stored with the result.
+    #[arg(long, default_value = "")]
+    label: String,
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Command::Devices => devices(),
+        Command::Run(args) => pollster::block_on(run(args)),
+        Command::Describe { kernel } => describe(&kernel),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("wgsweep: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn adapters() -> Vec<wgpu::Adapter> {
+    pollster::block_on(gpu::instance().enumerate_adapters(wgpu::Backends::all()))
+}
+
+fn devices() -> Result<ExitCode, String> {
+    let adapters = adapters();
+    if adapters.is_empty() {
+        return Err("no GPU adapter found (is a Vulkan, Metal or DX12 driver installed?)".into());
+    }
+    for (index, adapter) in adapters.iter().enumerate() {
+        let info = adapter.get_info();
+        let limits = adapter.limits();
+        println!(
+            "{index}: {} ({:?}, {}, driver {} {})\n   workgroup ≤ {} invocations ({}×{}×{}), {} KiB workgroup memory, {} MiB per storage binding",
+            info.name,
+            info.device_type,
+            info.backend,
+            info.driver,
+            info.driver_info,
+            limits.max_compute_invocations_per_workgroup,
+            limits.max_compute_workgroup_size_x,
+            limits.max_compute_workgroup_size_y,
+            limits.max_compute_workgroup_size_z,
+            limits.max_compute_workgroup_storage_size / 1024,
+            limits.max_storage_buffer_binding_size >> 20,
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn describe(name: &str) -> Result<ExitCode, String> {
+    let chosen = kernels::select(name)?;
+    let family = kernels::family(chosen[0].family).expect("selected kernels are registered");
+    println!("{}\n\n{}", family.name(), family.about());
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn choose_adapter(choice: Option<&str>) -> Result<wgpu::Adapter, String> {
+    let Some(choice) = choice else {
+        return gpu::default_adapter(&gpu::instance())
+            .await
+            .map_err(|e| e.to_string());
+    };
+    let adapters = adapters();
+    if let Ok(index) = choice.parse::<usize>() {
+        return adapters
+            .into_iter()
+            .nth(index)
+            .ok_or_else(|| format!("no adapter {index}; see `wgsweep devices`"));
+    }
+    let wanted = choice.to_lowercase();
+    adapters
+        .into_iter()
+        .find(|a| a.get_info().name.to_lowercase().contains(&wanted))
+        .ok_or_else(|| format!("no adapter's name contains '{choice}'; see `wgsweep devices`"))
+}
+
+async fn run(args: RunArgs) -> Result<ExitCode, String> {
+    let plan = Plan {
+        kernels: kernels::select(&args.kernels)?,
+        problem_size: args.size,
+        workgroup_sizes: args.workgroup_sizes,
+        measure: MeasureOptions {
+            samples: args.samples.max(1),
+            ..Default::default()
+        },
+        seed: args.seed.unwrap_or_else(fill::fresh_seed),
+    };
+    let adapter = choose_adapter(args.adapter.as_deref()).await?;
+    let gpu = Gpu::open(&adapter, None).await.map_err(|e| e.to_string())?;
+    eprintln!(
+        "{} ({}, {})",
+        gpu.info.name(),
+        gpu.info.backend,
+        gpu.info.driver
+    );
+
+    let total = plan.configurations(&gpu).len() as u64;
+    let bar = ProgressBar::new(total).with_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} [{elapsed} elapsed, {eta} left]")
+            .expect("a valid template"),
+    );
+    let mut result = runner::run(&gpu, &plan, native_environment(&gpu), |event| {
+        match event {
+            Event::Preparing { family, size } => {
+                bar.set_message(format!("preparing {family} ({size} elements)"))
+            }
+            Event::Measuring {
+                kernel, workgroup, ..
+            } => bar.set_message(format!("{} wg={}", kernel.label(), workgroup[0])),
+            Event::Finished { .. } => bar.inc(1),
+        }
+        Flow::Continue
+    })
+    .await;
+    bar.finish_and_clear();
+    result.label = args.label;
+    print_table(&result);
+    if let Some(path) = &args.json {
+        std::fs::write(path, result.to_json())
+            .map_err(|e| format!("could not write {}: {e}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
+    let failed = result.results.iter().any(|r| r.error.is_some());
+    Ok(if failed || !result.complete {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn native_environment(gpu: &Gpu) -> Environment {
+    Environment {
+        runtime: "native".into(),
+        platform: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
+        timestamps: gpu.timestamps,
+        // Timestamps tick in the GPU's own period; Instant resolves well below a microsecond.
+        timer_quantum_ns: if gpu.timestamps {
+            gpu.queue.get_timestamp_period() as f64
+        } else {
+            1000.0
+        },
+        cross_origin_isolated: None,
+    }
+}
+
+fn print_table(result: &RunResult) {
+    println!(
+        "{:<20} {:>6} {:>12} {:>12} {:>10} {:>7} {:>8}  status",
+        "kernel", "wg", "median", "min", "GB/s", "CV", "samples"
+    );
+    for r in &result.results {
+        println!(
+            "{:<20} {:>6} {:>12} {:>12} {:>10} {:>7} {:>8}  {}",
+            r.label(),
+            r.workgroup_size[0],
+            r.median_ns.map(format_ns).unwrap_or_default(),
+            r.min_ns.map(format_ns).unwrap_or_default(),
+            r.gbps.map(|g| format!("{g:.1}")).unwrap_or_default(),
+            r.cv.map(|cv| format!("{:.1}%", cv * 100.0))
+                .unwrap_or_default(),
+            if r.samples_ns.is_empty() {
+                String::new()
+            } else {
+                format!("{}×{}", r.samples_ns.len(), r.dispatches_per_sample)
+            },
+            status(r),
+        );
+    }
+    for note in &result.notes {
+        println!("note: {note}");
+    }
+}
+
+fn status(r: &ConfigResult) -> String {
+    match (&r.skipped, &r.error, &r.suspect) {
+        (Some(why), _, _) => format!("skipped: {why}"),
+        (_, Some(error), _) => error.clone(),
+        (_, _, Some(why)) => format!("suspect: {why}"),
+        _ => "valid".into(),
+    }
+}
+
+fn format_ns(ns: f64) -> String {
+    match ns {
+        ns if ns >= 1e6 => format!("{:.3} ms", ns / 1e6),
+        ns if ns >= 1e3 => format!("{:.2} µs", ns / 1e3),
+        ns => format!("{ns:.0} ns"),
+    }
+}

@@ -1,0 +1,135 @@
+//! Inputs and poisoned outputs, written on the GPU (shaders/random.wgsl), and their CPU twin.
+//!
+//! Inputs are a pure function of (element index, seed): the GPU writes them where they are needed and a
+//! CPU reference recomputes any element on demand, so no input array is ever uploaded or kept on the host.
+
+use wgpu::util::DeviceExt;
+
+const WGSL: &str = include_str!("../shaders/random.wgsl");
+const FILL_WORKGROUP: u32 = 256;
+
+/// The word outputs are filled with before a kernel runs: a quiet NaN, so an element the kernel never wrote
+/// fails every comparison.
+pub const POISON: u32 = 0x7fc0_dead;
+
+/// The hash both sides use (lowbias32).
+pub fn hash_u32(v: u32) -> u32 {
+    let mut x = v;
+    x ^= x >> 16;
+    x = x.wrapping_mul(0x7feb_352d);
+    x ^= x >> 15;
+    x = x.wrapping_mul(0x846c_a68b);
+    x ^= x >> 16;
+    x
+}
+
+/// Element `i` of the input written with `seed`: exactly the bits `fill_random` writes, in [-1, 1).
+pub fn random_f32(i: u32, seed: u32) -> f32 {
+    let h = hash_u32(i ^ hash_u32(seed));
+    (h >> 8) as f32 * (1.0 / 8_388_608.0) - 1.0
+}
+
+/// A seed that differs from run to run, so stale buffers can never pass validation twice.
+pub fn fresh_seed() -> u32 {
+    let nanos = web_time::SystemTime::now()
+        .duration_since(web_time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    hash_u32((nanos ^ (nanos >> 32)) as u32)
+}
+
+/// The two fill pipelines, built once per device.
+pub struct Filler {
+    random: wgpu::ComputePipeline,
+    word: wgpu::ComputePipeline,
+}
+
+impl Filler {
+    pub fn new(device: &wgpu::Device) -> Self {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("random.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(WGSL.into()),
+        });
+        let pipeline = |entry: &str| {
+            device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(entry),
+                layout: None,
+                module: &module,
+                entry_point: Some(entry),
+                compilation_options: wgpu::PipelineCompilationOptions {
+                    constants: &[("WG", FILL_WORKGROUP as f64)],
+                    ..Default::default()
+                },
+                cache: None,
+            })
+        };
+        Self {
+            random: pipeline("fill_random"),
+            word: pipeline("fill_word"),
+        }
+    }
+
+    /// Records writing `random_f32(i, seed)` into every element of `buffer`.
+    pub fn random(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        buffer: &wgpu::Buffer,
+        seed: u32,
+    ) {
+        self.encode(device, encoder, &self.random, buffer, [seed, 0]);
+    }
+
+    /// Records writing `word` into every 32-bit element of `buffer`.
+    pub fn word(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        buffer: &wgpu::Buffer,
+        word: u32,
+    ) {
+        self.encode(device, encoder, &self.word, buffer, [0, word]);
+    }
+
+    fn encode(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        pipeline: &wgpu::ComputePipeline,
+        buffer: &wgpu::Buffer,
+        params: [u32; 2],
+    ) {
+        let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("fill parameters"),
+            contents: &[params[0].to_le_bytes(), params[1].to_le_bytes()].concat(),
+            usage: wgpu::BufferUsages::UNIFORM,
+        });
+        let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("fill"),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: buffer.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: uniform.as_entire_binding(),
+                },
+            ],
+        });
+        let groups = (buffer.size() / 4).div_ceil(FILL_WORKGROUP as u64);
+        let grid = crate::kernel::dispatch_grid(
+            groups,
+            device.limits().max_compute_workgroups_per_dimension,
+        )
+        .expect("a buffer within the binding limit always fits a 2-D grid of 256-wide workgroups");
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("fill"),
+            timestamp_writes: None,
+        });
+        pass.set_pipeline(pipeline);
+        pass.set_bind_group(0, &bind_group, &[]);
+        pass.dispatch_workgroups(grid[0], grid[1], grid[2]);
+    }
+}

@@ -1,0 +1,222 @@
+//! Opening an adapter and a device with the adapter's own limits, and the device's fingerprint.
+//!
+//! WebGPU's default limits (256 invocations, 16 KiB of workgroup memory) sit far below most GPUs, so the
+//! device asks for everything the adapter offers: a sweep must cover what the hardware can do.
+
+use std::cell::OnceCell;
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+
+/// The compute limits that decide which configurations a device can run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ComputeLimits {
+    pub max_workgroup_size_x: u32,
+    pub max_workgroup_size_y: u32,
+    pub max_workgroup_size_z: u32,
+    pub max_invocations_per_workgroup: u32,
+    pub max_workgroup_storage_bytes: u32,
+    pub max_workgroups_per_dimension: u32,
+    pub max_storage_buffer_binding_size: u64,
+    pub max_buffer_size: u64,
+}
+
+impl ComputeLimits {
+    pub fn from_wgpu(limits: &wgpu::Limits) -> Self {
+        Self {
+            max_workgroup_size_x: limits.max_compute_workgroup_size_x,
+            max_workgroup_size_y: limits.max_compute_workgroup_size_y,
+            max_workgroup_size_z: limits.max_compute_workgroup_size_z,
+            max_invocations_per_workgroup: limits.max_compute_invocations_per_workgroup,
+            max_workgroup_storage_bytes: limits.max_compute_workgroup_storage_size,
+            max_workgroups_per_dimension: limits.max_compute_workgroups_per_dimension,
+            max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size as u64,
+            max_buffer_size: limits.max_buffer_size,
+        }
+    }
+
+    /// The largest buffer one binding can see.
+    pub fn max_binding_bytes(&self) -> u64 {
+        self.max_storage_buffer_binding_size
+            .min(self.max_buffer_size)
+    }
+}
+
+/// What the adapter says it is. On the web wgpu leaves these empty, so the page reads
+/// `GPUAdapter.info` itself and passes them in.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AdapterIdentity {
+    pub vendor: String,
+    pub architecture: String,
+    pub device: String,
+    pub description: String,
+}
+
+/// The device fingerprint stored with every result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DeviceInfo {
+    #[serde(flatten)]
+    pub identity: AdapterIdentity,
+    pub vendor_id: u32,
+    pub device_id: u32,
+    pub device_type: String,
+    pub driver: String,
+    pub driver_info: String,
+    pub backend: String,
+    pub limits: ComputeLimits,
+    /// The optional features that matter to wgsweep, as WebGPU names them, present on the adapter.
+    pub features: Vec<String>,
+}
+
+impl DeviceInfo {
+    pub fn has_feature(&self, name: &str) -> bool {
+        self.features.iter().any(|f| f == name)
+    }
+
+    /// A one-line name for tables and titles.
+    pub fn name(&self) -> String {
+        let id = &self.identity;
+        let parts = [&id.description, &id.device, &id.architecture, &id.vendor];
+        parts
+            .iter()
+            .find(|s| !s.is_empty())
+            .map(|s| s.to_string())
+            .unwrap_or_else(|| "unnamed adapter".to_string())
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    #[error("no GPU adapter was found{0}")]
+    NoAdapter(String),
+    #[error("the adapter refused to open a device: {0}")]
+    RequestDevice(String),
+}
+
+/// An open device with what wgsweep needs to know about it.
+pub struct Gpu {
+    pub device: wgpu::Device,
+    pub queue: wgpu::Queue,
+    pub info: DeviceInfo,
+    /// GPU timestamps at pass boundaries are available and were enabled.
+    pub timestamps: bool,
+    lost: Arc<Mutex<Option<String>>>,
+    filler: OnceCell<crate::fill::Filler>,
+}
+
+/// The optional features wgsweep reports, with their WebGPU names.
+const REPORTED_FEATURES: &[(wgpu::Features, &str)] = &[
+    (wgpu::Features::TIMESTAMP_QUERY, "timestamp-query"),
+    (wgpu::Features::SUBGROUP, "subgroups"),
+    (wgpu::Features::SHADER_F16, "shader-f16"),
+];
+
+pub fn instance() -> wgpu::Instance {
+    wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle())
+}
+
+/// The adapter a user most likely means: the high-performance one.
+pub async fn default_adapter(instance: &wgpu::Instance) -> Result<wgpu::Adapter, GpuError> {
+    instance
+        .request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: wgpu::PowerPreference::HighPerformance,
+            ..Default::default()
+        })
+        .await
+        .map_err(|e| GpuError::NoAdapter(format!(": {e}")))
+}
+
+impl Gpu {
+    /// Opens a device on `adapter` with all of its limits and the features wgsweep uses.
+    /// `identity` overrides the adapter's own name fields (the web passes `GPUAdapter.info`).
+    pub async fn open(
+        adapter: &wgpu::Adapter,
+        identity: Option<AdapterIdentity>,
+    ) -> Result<Gpu, GpuError> {
+        let info = adapter.get_info();
+        let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+        let required_features = if timestamps {
+            wgpu::Features::TIMESTAMP_QUERY
+        } else {
+            wgpu::Features::empty()
+        };
+        let limits = adapter.limits();
+        let (device, queue) = adapter
+            .request_device(&wgpu::DeviceDescriptor {
+                label: Some("wgsweep"),
+                required_features,
+                required_limits: limits.clone(),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| GpuError::RequestDevice(e.to_string()))?;
+
+        // Errors outside an error scope would otherwise panic natively; the runner scopes its own work.
+        device.on_uncaptured_error(Arc::new(|error| {
+            log::error!("uncaptured GPU error: {error}")
+        }));
+        let lost = Arc::new(Mutex::new(None));
+        let lost_flag = lost.clone();
+        device.set_device_lost_callback(move |reason, message| {
+            if let Ok(mut slot) = lost_flag.lock() {
+                *slot = Some(format!("{reason:?}: {message}"));
+            }
+        });
+
+        let identity = identity.unwrap_or_else(|| AdapterIdentity {
+            vendor: vendor_name(info.vendor).unwrap_or_default().to_string(),
+            architecture: String::new(),
+            device: format!("0x{:04x}", info.device),
+            description: info.name.clone(),
+        });
+        let features = REPORTED_FEATURES
+            .iter()
+            .filter(|(f, _)| adapter.features().contains(*f))
+            .map(|(_, name)| name.to_string())
+            .collect();
+        let info = DeviceInfo {
+            identity,
+            vendor_id: info.vendor,
+            device_id: info.device,
+            device_type: format!("{:?}", info.device_type),
+            driver: info.driver.clone(),
+            driver_info: info.driver_info.clone(),
+            backend: info.backend.to_string(),
+            limits: ComputeLimits::from_wgpu(&limits),
+            features,
+        };
+        Ok(Gpu {
+            device,
+            queue,
+            info,
+            timestamps,
+            lost,
+            filler: OnceCell::new(),
+        })
+    }
+
+    /// The pipelines that write inputs and poison outputs, built on first use.
+    pub fn filler(&self) -> &crate::fill::Filler {
+        self.filler
+            .get_or_init(|| crate::fill::Filler::new(&self.device))
+    }
+
+    /// Why the device was lost, once it has been.
+    pub fn lost_reason(&self) -> Option<String> {
+        self.lost.lock().ok().and_then(|slot| slot.clone())
+    }
+}
+
+/// PCI vendor ids of the GPU makers people will see.
+fn vendor_name(id: u32) -> Option<&'static str> {
+    Some(match id {
+        0x10de => "nvidia",
+        0x1002 => "amd",
+        0x8086 => "intel",
+        0x106b => "apple",
+        0x13b5 => "arm",
+        0x5143 => "qualcomm",
+        0x10005 => "mesa",
+        _ => return None,
+    })
+}

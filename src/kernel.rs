@@ -1,0 +1,269 @@
+//! What every kernel family provides, and the GPU plumbing the families share.
+//!
+//! A family (one WGSL file, one module in `kernels/`) knows its maths: which kernels and variants it has, how
+//! to build one configuration's dispatches, how many bytes a dispatch moves and what the right answer is.
+//! It never times, sweeps or prints: `runner`, `measure` and `stats` do that once for all.
+
+use std::fmt;
+
+use crate::gpu::{ComputeLimits, Gpu};
+
+/// One kernel of a family in one variant; `entry_point()` is its WGSL entry point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KernelId {
+    pub family: &'static str,
+    pub kernel: &'static str,
+    pub variant: &'static str,
+}
+
+impl KernelId {
+    pub fn entry_point(&self) -> String {
+        format!("{}_{}", self.kernel, self.variant)
+    }
+
+    /// `kernel/variant`, the name used in tables, charts and on the command line.
+    pub fn label(&self) -> String {
+        format!("{}/{}", self.kernel, self.variant)
+    }
+}
+
+/// The problem size a family picks for a device, and why it had to pick less where it did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sizing {
+    pub size: u64,
+    pub note: Option<String>,
+}
+
+pub trait Family: Sync {
+    /// The family's name: its WGSL file's and its module's stem.
+    fn name(&self) -> &'static str;
+    /// What the family measures, for the page and `wgsweep describe`.
+    fn about(&self) -> &'static str;
+    fn kernels(&self) -> Vec<KernelId>;
+    /// What one unit of problem size is, e.g. "f32 elements per array".
+    fn size_unit(&self) -> &'static str;
+    /// The default problem size on a device with these limits.
+    fn default_size(&self, limits: &ComputeLimits) -> Sizing;
+    /// Rounds a requested size to one the family can run.
+    fn round_size(&self, size: u64) -> u64;
+    /// Workgroup memory one workgroup of this shape needs.
+    fn workgroup_storage_bytes(&self, kernel: &KernelId, workgroup: [u32; 3]) -> u64;
+    /// Allocates and fills the inputs of a problem of `size`.
+    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String>;
+}
+
+/// The inputs of one problem, on the GPU, shared by every configuration run on them.
+pub trait Workload {
+    fn size(&self) -> u64;
+    /// Bytes one dispatch reads and writes, by the family's stated formula.
+    fn bytes_per_dispatch(&self, kernel: &KernelId) -> u64;
+    /// Builds the pipeline(s) and bindings of one configuration, or says why it cannot run.
+    fn configure(&self, gpu: &Gpu, kernel: &KernelId, workgroup: [u32; 3]) -> Result<Config, Skip>;
+    /// Compares a configuration's output with the CPU reference.
+    fn check(
+        &self,
+        kernel: &KernelId,
+        workgroup: [u32; 3],
+        config: &Config,
+        output: &[u8],
+    ) -> Result<(), ValidationError>;
+}
+
+/// One dispatch of a configuration.
+pub struct Step {
+    pub pipeline: wgpu::ComputePipeline,
+    pub bind_group: wgpu::BindGroup,
+    pub workgroups: [u32; 3],
+}
+
+/// A runnable configuration: its dispatches in order, and the buffer that holds its answer.
+pub struct Config {
+    pub steps: Vec<Step>,
+    pub output: wgpu::Buffer,
+    /// The workgroup grid of the main step, for the record.
+    pub workgroups: [u32; 3],
+}
+
+/// Why a configuration was not run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Skip {
+    /// The configuration needs more of a limit than the device allows.
+    ExceedsLimit {
+        limit: &'static str,
+        device: u64,
+        needed: u64,
+    },
+    /// The kernel does not apply to this shape or size.
+    NotApplicable(String),
+}
+
+impl fmt::Display for Skip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Skip::ExceedsLimit {
+                limit,
+                device,
+                needed,
+            } => {
+                write!(f, "needs {needed} for {limit}; this device allows {device}")
+            }
+            Skip::NotApplicable(why) => f.write_str(why),
+        }
+    }
+}
+
+/// One wrong element: where, what the GPU wrote, what the reference says, and the bound it broke.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mismatch {
+    pub index: u64,
+    pub got: f64,
+    pub want: f64,
+    pub tolerance: f64,
+}
+
+/// A failed comparison: the first mismatches (as BabelStream prints them) and how many there were.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValidationError {
+    pub what: &'static str,
+    pub first: Vec<Mismatch>,
+    pub wrong: u64,
+    pub checked: u64,
+}
+
+/// How many mismatches a validation error lists before it only counts.
+const LISTED_MISMATCHES: usize = 10;
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (n, m) in self.first.iter().enumerate() {
+            if n > 0 {
+                f.write_str("; ")?;
+            }
+            write!(
+                f,
+                "{}[{}]: {:e} (is) != {:e} (should), diff {:e} > tol {:e}",
+                self.what,
+                m.index,
+                m.got,
+                m.want,
+                (m.got - m.want).abs(),
+                m.tolerance
+            )?;
+        }
+        write!(f, "; {} of {} wrong", self.wrong, self.checked)
+    }
+}
+
+/// Collects mismatches while an output is compared element by element.
+pub struct Comparison {
+    error: ValidationError,
+}
+
+impl Comparison {
+    pub fn new(what: &'static str) -> Self {
+        Self {
+            error: ValidationError {
+                what,
+                first: Vec::new(),
+                wrong: 0,
+                checked: 0,
+            },
+        }
+    }
+
+    /// Checks one value; NaN never passes.
+    pub fn check(&mut self, index: u64, got: f64, want: f64, tolerance: f64) {
+        self.error.checked += 1;
+        if (got - want).abs() <= tolerance {
+            return;
+        }
+        self.error.wrong += 1;
+        if self.error.first.len() < LISTED_MISMATCHES {
+            self.error.first.push(Mismatch {
+                index,
+                got,
+                want,
+                tolerance,
+            });
+        }
+    }
+
+    pub fn finish(self) -> Result<(), ValidationError> {
+        if self.error.wrong == 0 {
+            Ok(())
+        } else {
+            Err(self.error)
+        }
+    }
+}
+
+/// Reads little-endian f32 values out of a mapped buffer.
+pub fn f32s(bytes: &[u8]) -> impl Iterator<Item = f32> + '_ {
+    bytes
+        .chunks_exact(4)
+        .map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+}
+
+/// Spreads `groups` workgroups over x and, past the per-dimension limit, y. `None` if even that is too few.
+/// Kernels recover the linear group index as `wid.x + wid.y * num_workgroups.x` and bounds-check it.
+pub fn dispatch_grid(groups: u64, max_per_dimension: u32) -> Option<[u32; 3]> {
+    let max = max_per_dimension as u64;
+    if groups <= max {
+        return Some([groups.max(1) as u32, 1, 1]);
+    }
+    let y = groups.div_ceil(max);
+    (y <= max).then_some([max as u32, y as u32, 1])
+}
+
+/// A storage buffer of `bytes` that kernels read and write and the host can copy from.
+pub fn storage_buffer(gpu: &Gpu, label: &str, bytes: u64) -> wgpu::Buffer {
+    gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: bytes,
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    })
+}
+
+/// A compute pipeline for `entry` with the workgroup size passed through the `WG` override constant.
+pub fn pipeline(
+    gpu: &Gpu,
+    module: &wgpu::ShaderModule,
+    entry: &str,
+    constants: &[(&str, f64)],
+) -> wgpu::ComputePipeline {
+    gpu.device
+        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(entry),
+            layout: None,
+            module,
+            entry_point: Some(entry),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants,
+                ..Default::default()
+            },
+            cache: None,
+        })
+}
+
+/// A bind group for group 0 of `pipeline`, binding each (binding, buffer) pair.
+pub fn bind_group(
+    gpu: &Gpu,
+    pipeline: &wgpu::ComputePipeline,
+    bindings: &[(u32, &wgpu::Buffer)],
+) -> wgpu::BindGroup {
+    let entries: Vec<_> = bindings
+        .iter()
+        .map(|(binding, buffer)| wgpu::BindGroupEntry {
+            binding: *binding,
+            resource: buffer.as_entire_binding(),
+        })
+        .collect();
+    gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: None,
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &entries,
+    })
+}

@@ -1,0 +1,278 @@
+//! STREAM: the bandwidth ceiling. BabelStream's five kernels over f32 arrays, each in three variants.
+//!
+//! Inputs `a` and `b` are pseudo-random (`fill::random_f32`), `c` is the output, so every kernel can run
+//! any number of times and still be checked against the same reference:
+//! copy `c = a`, scale `c = s·a`, add `c = a + b`, triad `c = a + s·b`, dot `Σ a·b` (s = 0.4).
+
+use std::cell::OnceCell;
+
+use crate::fill::random_f32;
+use crate::gpu::{ComputeLimits, Gpu};
+use crate::kernel::{
+    self, Comparison, Config, Family, KernelId, Sizing, Skip, Step, ValidationError, Workload, f32s,
+};
+
+const WGSL: &str = include_str!("../../shaders/stream.wgsl");
+
+pub const KERNELS: [&str; 5] = ["copy", "scale", "add", "triad", "dot"];
+pub const VARIANTS: [&str; 3] = ["scalar", "vec4", "grid_stride"];
+/// The workgroups a grid-stride variant launches, whatever the array size (BabelStream's dot uses 1024 blocks).
+pub const GRID_WORKGROUPS: u64 = 1024;
+/// The scalar of scale and triad, as in the shader.
+const SCALAR: f32 = 0.4;
+/// Each array's size when the device allows it: 256 MiB, so that one kernel's 2–3 arrays (512–768 MiB)
+/// are several times larger than any GPU's last-level cache and the figures are DRAM bandwidth.
+const DEFAULT_ARRAY_BYTES: u64 = 256 << 20;
+/// Elementwise results may differ from the f64 reference by rounding (and fused multiply-add):
+/// relative to the operands' magnitude, as BabelStream's `epsilon * 100`.
+const ELEMENT_TOLERANCE: f64 = f32::EPSILON as f64 * 100.0;
+
+pub struct Stream;
+
+impl Family for Stream {
+    fn name(&self) -> &'static str {
+        "stream"
+    }
+
+    fn about(&self) -> &'static str {
+        "STREAM measures the memory bandwidth a simple kernel can reach: copy (c = a) and scale (c = s·a) move \
+         two arrays per element, add (c = a + b) and triad (c = a + s·b) three, dot (Σ a·b) reads two. \
+         Variants: scalar (one f32 per invocation), vec4 (one 16-byte vec4 per invocation: fewer, wider memory \
+         instructions) and grid_stride (1024 workgroups loop over the whole array). Expect tiny workgroups to \
+         be far slower: a workgroup fills at least one SIMD wave (32 or 64 lanes), so 1 invocation per \
+         workgroup wastes most of the hardware. From 64 or 128 invocations on, a GPU usually sits near its \
+         DRAM bandwidth. Bytes are counted as BabelStream does (GB = 10^9 bytes)."
+    }
+
+    fn kernels(&self) -> Vec<KernelId> {
+        KERNELS
+            .iter()
+            .flat_map(|&kernel| {
+                VARIANTS.iter().map(move |&variant| KernelId {
+                    family: "stream",
+                    kernel,
+                    variant,
+                })
+            })
+            .collect()
+    }
+
+    fn size_unit(&self) -> &'static str {
+        "f32 elements per array"
+    }
+
+    fn default_size(&self, limits: &ComputeLimits) -> Sizing {
+        let wanted = DEFAULT_ARRAY_BYTES / 4;
+        let allowed = limits.max_binding_bytes() / 4;
+        if allowed >= wanted {
+            return Sizing {
+                size: wanted,
+                note: None,
+            };
+        }
+        let size = 1u64 << allowed.ilog2();
+        Sizing {
+            size,
+            note: Some(format!(
+                "arrays are {} MiB, capped by the device's storage binding limit; below 256 MiB a large \
+                 last-level cache may hold part of them",
+                size * 4 >> 20
+            )),
+        }
+    }
+
+    fn round_size(&self, size: u64) -> u64 {
+        // vec4 variants need whole vec4s; u32 indices need fewer than 2^32 elements.
+        (size.clamp(4, u32::MAX as u64) / 4) * 4
+    }
+
+    fn workgroup_storage_bytes(&self, kernel: &KernelId, workgroup: [u32; 3]) -> u64 {
+        // Every entry point of stream.wgsl declares the dot tree, but only dot uses it.
+        if kernel.kernel == "dot" {
+            4 * workgroup[0] as u64
+        } else {
+            0
+        }
+    }
+
+    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+        let bytes = size * 4;
+        let limit = gpu.info.limits.max_binding_bytes();
+        if bytes > limit {
+            return Err(format!(
+                "{bytes} bytes per array is over this device's storage binding limit of {limit} bytes"
+            ));
+        }
+        let module = gpu
+            .device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some("stream.wgsl"),
+                source: wgpu::ShaderSource::Wgsl(WGSL.into()),
+            });
+        let a = kernel::storage_buffer(gpu, "a", bytes);
+        let b = kernel::storage_buffer(gpu, "b", bytes);
+        let c = kernel::storage_buffer(gpu, "c", bytes);
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        gpu.filler().random(&gpu.device, &mut encoder, &a, seed);
+        gpu.filler()
+            .random(&gpu.device, &mut encoder, &b, seed.wrapping_add(1));
+        gpu.queue.submit([encoder.finish()]);
+        Ok(Box::new(StreamWorkload {
+            n: size,
+            seed,
+            module,
+            a,
+            b,
+            c,
+            dot_reference: OnceCell::new(),
+        }))
+    }
+}
+
+struct StreamWorkload {
+    n: u64,
+    seed: u32,
+    module: wgpu::ShaderModule,
+    a: wgpu::Buffer,
+    b: wgpu::Buffer,
+    c: wgpu::Buffer,
+    /// Σ a·b and Σ |a·b| in f64, computed on first use.
+    dot_reference: OnceCell<(f64, f64)>,
+}
+
+impl StreamWorkload {
+    fn a(&self, i: u64) -> f32 {
+        random_f32(i as u32, self.seed)
+    }
+
+    fn b(&self, i: u64) -> f32 {
+        random_f32(i as u32, self.seed.wrapping_add(1))
+    }
+
+    /// Elements one invocation handles in the scalar and vec4 variants.
+    fn items(&self, variant: &str) -> u64 {
+        if variant == "vec4" {
+            self.n / 4
+        } else {
+            self.n
+        }
+    }
+
+    fn check_dot(
+        &self,
+        kernel: &KernelId,
+        workgroup: u32,
+        config: &Config,
+        output: &[u8],
+    ) -> Result<(), ValidationError> {
+        let (want, magnitude) = *self.dot_reference.get_or_init(|| {
+            (0..self.n).fold((0.0, 0.0), |(sum, abs), i| {
+                let p = self.a(i) as f64 * self.b(i) as f64;
+                (sum + p, abs + p.abs())
+            })
+        });
+        let got: f64 = f32s(output).map(f64::from).sum();
+        // Each invocation adds its terms in order, then the tree adds log2(WG) levels: f32 rounding grows
+        // with that depth, relative to Σ|a·b| (the host adds the partial sums in f64).
+        let [groups_x, groups_y, _] = config.workgroups;
+        let invocations = groups_x as u64 * groups_y as u64 * workgroup as u64;
+        let terms_per_invocation = match kernel.variant {
+            "vec4" => 4,
+            _ => self.n.div_ceil(invocations),
+        };
+        let depth = terms_per_invocation as f64 + (workgroup as f64).log2() + 2.0;
+        let tolerance = 2.0 * f32::EPSILON as f64 * depth * magnitude;
+        let mut comparison = Comparison::new("dot");
+        comparison.check(0, got, want, tolerance);
+        comparison.finish()
+    }
+}
+
+impl Workload for StreamWorkload {
+    fn size(&self) -> u64 {
+        self.n
+    }
+
+    /// BabelStream's counts: copy and scale move 2 arrays, add and triad 3, dot reads 2.
+    fn bytes_per_dispatch(&self, kernel: &KernelId) -> u64 {
+        let arrays = match kernel.kernel {
+            "add" | "triad" => 3,
+            _ => 2,
+        };
+        arrays * self.n * 4
+    }
+
+    fn configure(&self, gpu: &Gpu, kernel: &KernelId, workgroup: [u32; 3]) -> Result<Config, Skip> {
+        let wg = workgroup[0] as u64;
+        let covering = self.items(kernel.variant).div_ceil(wg);
+        let groups = if kernel.variant == "grid_stride" {
+            covering.min(GRID_WORKGROUPS)
+        } else {
+            covering
+        };
+        let max_per_dimension = gpu.info.limits.max_workgroups_per_dimension;
+        let grid = kernel::dispatch_grid(groups, max_per_dimension).ok_or(Skip::ExceedsLimit {
+            limit: "max_compute_workgroups_per_dimension (squared, for a 2-D grid)",
+            device: max_per_dimension as u64 * max_per_dimension as u64,
+            needed: groups,
+        })?;
+        let pipeline = kernel::pipeline(
+            gpu,
+            &self.module,
+            &kernel.entry_point(),
+            &[("WG", wg as f64)],
+        );
+        let vec4 = kernel.variant == "vec4";
+        let (a, b, c) = if vec4 { (3, 4, 5) } else { (0, 1, 2) };
+        let output = match kernel.kernel {
+            "dot" => {
+                kernel::storage_buffer(gpu, "partial sums", grid[0] as u64 * grid[1] as u64 * 4)
+            }
+            _ => self.c.clone(),
+        };
+        let bindings = match kernel.kernel {
+            "copy" | "scale" => vec![(a, &self.a), (c, &output)],
+            "add" | "triad" => vec![(a, &self.a), (b, &self.b), (c, &output)],
+            _ => vec![(a, &self.a), (b, &self.b), (6, &output)],
+        };
+        let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
+        Ok(Config {
+            steps: vec![Step {
+                pipeline,
+                bind_group,
+                workgroups: grid,
+            }],
+            output,
+            workgroups: grid,
+        })
+    }
+
+    fn check(
+        &self,
+        kernel: &KernelId,
+        workgroup: [u32; 3],
+        config: &Config,
+        output: &[u8],
+    ) -> Result<(), ValidationError> {
+        let expected: fn(f32, f32) -> (f64, f64) = match kernel.kernel {
+            "dot" => return self.check_dot(kernel, workgroup[0], config, output),
+            // (reference, magnitude of the operands the tolerance is relative to)
+            "copy" => |a, _| (a as f64, 0.0),
+            "scale" => |a, _| ((SCALAR * a) as f64, (SCALAR * a).abs() as f64),
+            "add" => |a, b| (a as f64 + b as f64, (a.abs() + b.abs()) as f64),
+            _ => |a, b| {
+                (
+                    a as f64 + SCALAR as f64 * b as f64,
+                    (a.abs() + (SCALAR * b).abs()) as f64,
+                )
+            },
+        };
+        let mut comparison = Comparison::new("c");
+        for (i, got) in f32s(output).enumerate() {
+            let i = i as u64;
+            let (want, magnitude) = expected(self.a(i), self.b(i));
+            comparison.check(i, got as f64, want, ELEMENT_TOLERANCE * magnitude);
+        }
+        comparison.finish()
+    }
+}

@@ -1,0 +1,18 @@
+//! wgsweep: GPU compute kernels swept over every workgroup size and memory layout, validated against CPU
+//! references and timed with GPU timestamps, in the browser (WebGPU) and natively (wgpu).
+//!
+//! The page (`web`) and the CLI (`src/bin/wgsweep.rs`) are thin shells over `runner::run`.
+
+pub mod fill;
+pub mod gpu;
+pub mod kernel;
+pub mod kernels;
+pub mod measure;
+pub mod result;
+pub mod runner;
+pub mod stats;
+pub mod sweep;
+
+pub use gpu::Gpu;
+pub use result::RunResult;
+pub use runner::{Plan, run};

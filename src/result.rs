@@ -1,0 +1,181 @@
+//! The versioned result format shared by the page and the CLI (documented in docs/result-format.md).
+//!
+//! `schema_version` leads every file. Fields added later carry `#[serde(default)]`, so readers of later
+//! versions keep reading this one; a file from a newer version is refused with a clear message.
+
+use serde::{Deserialize, Serialize};
+
+use crate::gpu::DeviceInfo;
+use crate::measure::TimingSource;
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    pub schema_version: u32,
+    pub tool: Tool,
+    /// When the run started, RFC 3339 in UTC.
+    pub created: String,
+    #[serde(default)]
+    pub label: String,
+    pub device: DeviceInfo,
+    pub environment: Environment,
+    pub settings: Settings,
+    pub results: Vec<ConfigResult>,
+    /// What a reader must know to trust the figures (sizes capped by a limit, a cancelled run, ...).
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// False when the run was cancelled or the device was lost: `results` holds what finished.
+    pub complete: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tool {
+    pub name: String,
+    pub version: String,
+}
+
+impl Tool {
+    pub fn this() -> Self {
+        Self {
+            name: env!("CARGO_PKG_NAME").into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        }
+    }
+}
+
+/// Where the run happened.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Environment {
+    /// "web" or "native".
+    pub runtime: String,
+    /// The browser's user agent, or the operating system and architecture.
+    pub platform: String,
+    /// GPU timestamps were used.
+    pub timestamps: bool,
+    /// The resolution of the clock the figures come from, ns (Chrome quantizes timestamps to 100 µs unless
+    /// WebGPU developer features are on; performance.now() to 5 µs when cross-origin isolated, else 100 µs).
+    pub timer_quantum_ns: f64,
+    /// Whether the page was cross-origin isolated (null natively).
+    pub cross_origin_isolated: Option<bool>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    pub seed: u32,
+    pub samples: u32,
+    pub min_sample_ns: f64,
+}
+
+/// One configuration: a kernel variant at one workgroup size and problem size.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConfigResult {
+    pub family: String,
+    pub kernel: String,
+    pub variant: String,
+    pub workgroup_size: [u32; 3],
+    pub problem_size: u64,
+    pub bytes_per_dispatch: u64,
+    /// The workgroup grid of one dispatch.
+    #[serde(default)]
+    pub dispatch: [u32; 3],
+    /// Dispatches in each sample; `samples_ns` are whole samples, the statistics are per dispatch.
+    pub dispatches_per_sample: u32,
+    /// Raw samples of the timing source, ns per sample.
+    pub samples_ns: Vec<f64>,
+    /// Raw wall-clock samples of the same submissions, ns per sample.
+    #[serde(default)]
+    pub wall_samples_ns: Vec<f64>,
+    /// Samples dropped for a zero or negative timestamp delta.
+    #[serde(default)]
+    pub discarded_samples: u32,
+    pub median_ns: Option<f64>,
+    pub min_ns: Option<f64>,
+    pub p95_ns: Option<f64>,
+    pub cv: Option<f64>,
+    /// Bytes per dispatch over the median time; GB = 10^9 bytes.
+    pub gbps: Option<f64>,
+    pub timing_source: Option<TimingSource>,
+    /// The output matched the CPU reference.
+    pub valid: bool,
+    pub error: Option<String>,
+    pub skipped: Option<String>,
+    /// Why the figure is not to be trusted, e.g. above the run's best copy.
+    #[serde(default)]
+    pub suspect: Option<String>,
+}
+
+impl ConfigResult {
+    /// `kernel/variant`.
+    pub fn label(&self) -> String {
+        format!("{}/{}", self.kernel, self.variant)
+    }
+
+    /// Measured and valid: may be ranked and charted.
+    pub fn is_good(&self) -> bool {
+        self.valid && self.error.is_none() && self.skipped.is_none() && self.gbps.is_some()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("not a wgsweep result: {0}")]
+    Malformed(String),
+    #[error(
+        "this result was written by a newer wgsweep (schema version {found}; this one reads up to {SCHEMA_VERSION}): update wgsweep to read it"
+    )]
+    TooNew { found: u32 },
+}
+
+impl RunResult {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a RunResult always serializes")
+    }
+
+    pub fn from_json(text: &str) -> Result<Self, ReadError> {
+        #[derive(Deserialize)]
+        struct Version {
+            schema_version: u32,
+        }
+        let version: Version =
+            serde_json::from_str(text).map_err(|e| ReadError::Malformed(e.to_string()))?;
+        if version.schema_version > SCHEMA_VERSION {
+            return Err(ReadError::TooNew {
+                found: version.schema_version,
+            });
+        }
+        serde_json::from_str(text).map_err(|e| ReadError::Malformed(e.to_string()))
+    }
+}
+
+/// RFC 3339 (UTC, milliseconds) for a time in milliseconds since the Unix epoch.
+pub fn rfc3339(unix_ms: u64) -> String {
+    let days = (unix_ms / 86_400_000) as i64;
+    let ms_of_day = unix_ms % 86_400_000;
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (h, m, s, ms) = (
+        ms_of_day / 3_600_000,
+        ms_of_day / 60_000 % 60,
+        ms_of_day / 1000 % 60,
+        ms_of_day % 1000,
+    );
+    format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.{ms:03}Z")
+}
+
+/// Now, as RFC 3339.
+pub fn now_rfc3339() -> String {
+    let ms = web_time::SystemTime::now()
+        .duration_since(web_time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0);
+    rfc3339(ms)
+}

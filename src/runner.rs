@@ -1,0 +1,372 @@
+//! The one entry point both shells drive: sweep every selected kernel over every workgroup size, validate
+//! each configuration against its CPU reference, time it, and collect one `RunResult`.
+
+use crate::gpu::Gpu;
+use crate::kernel::{Config, Family, KernelId, Skip};
+use crate::measure::{self, MeasureOptions, Timer};
+use crate::result::{
+    ConfigResult, Environment, RunResult, SCHEMA_VERSION, Settings, Tool, now_rfc3339,
+};
+use crate::{fill, kernels, stats, sweep};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub kernels: Vec<KernelId>,
+    /// Problem size for every family; `None` takes each family's default for the device.
+    pub problem_size: Option<u64>,
+    /// 1-D workgroup sizes to try; `None` sweeps every power of two up to the device's maximum.
+    pub workgroup_sizes: Option<Vec<u32>>,
+    pub measure: MeasureOptions,
+    pub seed: u32,
+}
+
+impl Plan {
+    /// Every kernel of every family, default sizes, every workgroup size.
+    pub fn everything() -> Self {
+        Self {
+            kernels: kernels::all(),
+            problem_size: None,
+            workgroup_sizes: None,
+            measure: MeasureOptions::default(),
+            seed: fill::fresh_seed(),
+        }
+    }
+
+    /// The configurations this plan has on `gpu`, in run order.
+    pub fn configurations(&self, gpu: &Gpu) -> Vec<(KernelId, [u32; 3])> {
+        let sizes = self
+            .workgroup_sizes
+            .clone()
+            .unwrap_or_else(|| sweep::power_of_two_sizes(&gpu.info.limits));
+        self.kernels
+            .iter()
+            .flat_map(|k| sizes.iter().map(move |&x| (*k, [x, 1, 1])))
+            .collect()
+    }
+}
+
+/// Progress, as the runner reports it.
+pub enum Event<'a> {
+    /// Inputs for a family are being prepared.
+    Preparing { family: &'a str, size: u64 },
+    /// Configuration `index` (0-based) of `total` is about to be validated and measured.
+    Measuring {
+        index: usize,
+        total: usize,
+        kernel: &'a KernelId,
+        workgroup: [u32; 3],
+    },
+    /// Configuration `index` is done (measured, failed or skipped).
+    Finished {
+        index: usize,
+        total: usize,
+        record: &'a ConfigResult,
+    },
+}
+
+/// The listener's answer: go on, or stop and keep what finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Stop,
+}
+
+/// How much faster than the run's best copy a figure may be before it is flagged.
+const SUSPECT_OVER_COPY: f64 = 1.1;
+
+/// Runs `plan` on `gpu`. Never fails as a whole: a configuration that cannot run is recorded with its
+/// reason, and a cancelled run or a lost device returns what finished, marked incomplete.
+pub async fn run(
+    gpu: &Gpu,
+    plan: &Plan,
+    environment: Environment,
+    mut on_event: impl FnMut(Event) -> Flow,
+) -> RunResult {
+    let mut result = RunResult {
+        schema_version: SCHEMA_VERSION,
+        tool: Tool::this(),
+        created: now_rfc3339(),
+        label: String::new(),
+        device: gpu.info.clone(),
+        environment,
+        settings: Settings {
+            seed: plan.seed,
+            samples: plan.measure.samples,
+            min_sample_ns: plan.measure.min_sample_ns,
+        },
+        results: Vec::new(),
+        notes: Vec::new(),
+        complete: false,
+    };
+    let timer = Timer::new(gpu, result.environment.timer_quantum_ns);
+    let configurations = plan.configurations(gpu);
+    let total = configurations.len();
+    let mut workload: Option<(&'static str, Box<dyn crate::kernel::Workload>)> = None;
+
+    for (index, (kernel, workgroup)) in configurations.iter().enumerate() {
+        if let Some(reason) = gpu.lost_reason() {
+            result.notes.push(format!(
+                "the GPU device was lost after {index} of {total} configurations ({reason})"
+            ));
+            return finish(result);
+        }
+        let family = kernels::family(kernel.family).expect("plans only hold registered kernels");
+        if workload
+            .as_ref()
+            .is_none_or(|(name, _)| *name != kernel.family)
+        {
+            let sizing = family.default_size(&gpu.info.limits);
+            let size = family.round_size(plan.problem_size.unwrap_or(sizing.size));
+            if plan.problem_size.is_none() {
+                result
+                    .notes
+                    .extend(sizing.note.map(|note| format!("{}: {note}", family.name())));
+            }
+            if on_event(Event::Preparing {
+                family: family.name(),
+                size,
+            }) == Flow::Stop
+            {
+                return cancelled(result, index, total);
+            }
+            match setup(gpu, family, size, plan.seed).await {
+                Ok(w) => workload = Some((kernel.family, w)),
+                Err(error) => {
+                    result.notes.push(format!(
+                        "{}: could not prepare {size} {}: {error}",
+                        family.name(),
+                        family.size_unit()
+                    ));
+                    workload = None;
+                }
+            }
+        }
+        if on_event(Event::Measuring {
+            index,
+            total,
+            kernel,
+            workgroup: *workgroup,
+        }) == Flow::Stop
+        {
+            return cancelled(result, index, total);
+        }
+        let record = match &workload {
+            Some((_, w)) => {
+                run_one(
+                    gpu,
+                    &timer,
+                    family,
+                    w.as_ref(),
+                    kernel,
+                    *workgroup,
+                    &plan.measure,
+                )
+                .await
+            }
+            None => blank(kernel, *workgroup, 0, 0)
+                .with_error("the family's inputs could not be prepared"),
+        };
+        result.results.push(record);
+        let record = result.results.last().expect("just pushed");
+        if on_event(Event::Finished {
+            index,
+            total,
+            record,
+        }) == Flow::Stop
+        {
+            return cancelled(result, index + 1, total);
+        }
+    }
+    result.complete = true;
+    finish(result)
+}
+
+fn cancelled(mut result: RunResult, done: usize, total: usize) -> RunResult {
+    result
+        .notes
+        .push(format!("cancelled after {done} of {total} configurations"));
+    finish(result)
+}
+
+/// Flags figures above the run's best copy: no kernel can move data faster than a plain copy does.
+fn finish(mut result: RunResult) -> RunResult {
+    let best_copy = result
+        .results
+        .iter()
+        .filter(|r| r.kernel == "copy" && r.is_good())
+        .filter_map(|r| r.gbps)
+        .fold(None, |best: Option<f64>, g| {
+            Some(best.map_or(g, |b| b.max(g)))
+        });
+    if let Some(best_copy) = best_copy {
+        for r in result.results.iter_mut().filter(|r| r.is_good()) {
+            let gbps = r.gbps.expect("good results have a figure");
+            if gbps > SUSPECT_OVER_COPY * best_copy {
+                r.suspect = Some(format!(
+                    "{gbps:.1} GB/s is above {SUSPECT_OVER_COPY}× this run's best copy ({best_copy:.1} GB/s): \
+                     the data may be cached or the timing wrong"
+                ));
+            }
+        }
+    }
+    result
+}
+
+async fn setup(
+    gpu: &Gpu,
+    family: &dyn Family,
+    size: u64,
+    seed: u32,
+) -> Result<Box<dyn crate::kernel::Workload>, String> {
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+    let workload = family.setup(gpu, size, seed);
+    if let Some(error) = scope.pop().await {
+        return Err(format!("the GPU is out of memory ({error})"));
+    }
+    workload
+}
+
+fn blank(
+    kernel: &KernelId,
+    workgroup: [u32; 3],
+    problem_size: u64,
+    bytes_per_dispatch: u64,
+) -> ConfigResult {
+    ConfigResult {
+        family: kernel.family.into(),
+        kernel: kernel.kernel.into(),
+        variant: kernel.variant.into(),
+        workgroup_size: workgroup,
+        problem_size,
+        bytes_per_dispatch,
+        dispatch: [0; 3],
+        dispatches_per_sample: 0,
+        samples_ns: Vec::new(),
+        wall_samples_ns: Vec::new(),
+        discarded_samples: 0,
+        median_ns: None,
+        min_ns: None,
+        p95_ns: None,
+        cv: None,
+        gbps: None,
+        timing_source: None,
+        valid: false,
+        error: None,
+        skipped: None,
+        suspect: None,
+    }
+}
+
+impl ConfigResult {
+    fn with_error(mut self, error: impl ToString) -> Self {
+        self.error = Some(error.to_string());
+        self
+    }
+}
+
+async fn run_one(
+    gpu: &Gpu,
+    timer: &Timer,
+    family: &dyn Family,
+    workload: &dyn crate::kernel::Workload,
+    kernel: &KernelId,
+    workgroup: [u32; 3],
+    options: &MeasureOptions,
+) -> ConfigResult {
+    let mut record = blank(
+        kernel,
+        workgroup,
+        workload.size(),
+        workload.bytes_per_dispatch(kernel),
+    );
+    if let Err(skip) = sweep::check_workgroup(
+        &gpu.info.limits,
+        workgroup,
+        family.workgroup_storage_bytes(kernel, workgroup),
+    ) {
+        record.skipped = Some(skip.to_string());
+        return record;
+    }
+    let config = match configure_and_run_once(gpu, workload, kernel, workgroup).await {
+        Ok(config) => config,
+        Err(Failure::Skip(skip)) => {
+            record.skipped = Some(skip.to_string());
+            return record;
+        }
+        Err(Failure::Error(error)) => return record.with_error(error),
+    };
+    record.dispatch = config.workgroups;
+    let output = match measure::read_buffer(gpu, &config.output).await {
+        Ok(bytes) => bytes,
+        Err(error) => return record.with_error(error),
+    };
+    if let Err(mismatch) = workload.check(kernel, workgroup, &config, &output) {
+        return record.with_error(format!("FAILED validation: {mismatch}"));
+    }
+    drop(output);
+    record.valid = true;
+
+    let measurement = match timer.measure(gpu, &config.steps, options).await {
+        Ok(m) => m,
+        Err(error) => return record.with_error(error),
+    };
+    record.timing_source = Some(measurement.source);
+    record.dispatches_per_sample = measurement.dispatches_per_sample;
+    record.discarded_samples = measurement.discarded;
+    let per_dispatch: Vec<f64> = measurement
+        .primary()
+        .iter()
+        .map(|ns| ns / measurement.dispatches_per_sample as f64)
+        .collect();
+    if let Some(summary) = stats::summarize(&per_dispatch) {
+        record.median_ns = Some(summary.median);
+        record.min_ns = Some(summary.min);
+        record.p95_ns = Some(summary.p95);
+        record.cv = Some(summary.cv);
+        record.gbps = Some(record.bytes_per_dispatch as f64 / summary.median);
+    }
+    record.samples_ns = measurement.primary().to_vec();
+    record.wall_samples_ns = measurement.wall_ns;
+    record
+}
+
+enum Failure {
+    Skip(Skip),
+    Error(String),
+}
+
+/// Builds the configuration, poisons its output and runs it once, inside a validation error scope so a
+/// pipeline the device rejects becomes this configuration's error instead of the whole run's.
+async fn configure_and_run_once(
+    gpu: &Gpu,
+    workload: &dyn crate::kernel::Workload,
+    kernel: &KernelId,
+    workgroup: [u32; 3],
+) -> Result<Config, Failure> {
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let config = workload.configure(gpu, kernel, workgroup);
+    if let Ok(config) = &config {
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        gpu.filler()
+            .word(&gpu.device, &mut encoder, &config.output, fill::POISON);
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            for step in &config.steps {
+                pass.set_pipeline(&step.pipeline);
+                pass.set_bind_group(0, &step.bind_group, &[]);
+                let [x, y, z] = step.workgroups;
+                pass.dispatch_workgroups(x, y, z);
+            }
+        }
+        gpu.queue.submit([encoder.finish()]);
+    }
+    let error = scope.pop().await;
+    match (config, error) {
+        (_, Some(error)) => Err(Failure::Error(format!(
+            "the GPU rejected this configuration: {error}"
+        ))),
+        (Err(skip), None) => Err(Failure::Skip(skip)),
+        (Ok(config), None) => Ok(config),
+    }
+}

@@ -347,19 +347,7 @@ async fn configure_and_run_once(
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let config = workload.configure(gpu, kernel, workgroup);
     if let Ok(config) = &config {
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        gpu.filler()
-            .word(&gpu.device, &mut encoder, &config.output, fill::POISON);
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            for step in &config.steps {
-                pass.set_pipeline(&step.pipeline);
-                pass.set_bind_group(0, &step.bind_group, &[]);
-                let [x, y, z] = step.workgroups;
-                pass.dispatch_workgroups(x, y, z);
-            }
-        }
-        gpu.queue.submit([encoder.finish()]);
+        submit_once(gpu, config);
     }
     let error = scope.pop().await;
     match (config, error) {
@@ -369,4 +357,22 @@ async fn configure_and_run_once(
         (Err(skip), None) => Err(Failure::Skip(skip)),
         (Ok(config), None) => Ok(config),
     }
+}
+
+/// Fills the configuration's output with `fill::POISON`, then runs its dispatches once: whatever the
+/// output holds afterwards, the kernel wrote.
+pub fn submit_once(gpu: &Gpu, config: &Config) {
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    gpu.filler()
+        .word(&gpu.device, &mut encoder, &config.output, fill::POISON);
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        for step in &config.steps {
+            pass.set_pipeline(&step.pipeline);
+            pass.set_bind_group(0, &step.bind_group, &[]);
+            let [x, y, z] = step.workgroups;
+            pass.dispatch_workgroups(x, y, z);
+        }
+    }
+    gpu.queue.submit([encoder.finish()]);
 }

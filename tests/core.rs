@@ -1,0 +1,233 @@
+//! Sweep generation, statistics and the result format: no GPU needed.
+#![cfg(not(target_arch = "wasm32"))]
+
+use wgsweep::gpu::ComputeLimits;
+use wgsweep::kernel::{Skip, dispatch_grid};
+use wgsweep::kernels;
+use wgsweep::result::{RunResult, SCHEMA_VERSION, rfc3339};
+use wgsweep::stats::summarize;
+use wgsweep::sweep::{check_workgroup, power_of_two_sizes};
+
+fn limits(invocations: u32, x: u32, storage: u32) -> ComputeLimits {
+    ComputeLimits {
+        max_workgroup_size_x: x,
+        max_workgroup_size_y: x,
+        max_workgroup_size_z: 64,
+        max_invocations_per_workgroup: invocations,
+        max_workgroup_storage_bytes: storage,
+        max_workgroups_per_dimension: 65535,
+        max_storage_buffer_binding_size: 128 << 20,
+        max_buffer_size: 256 << 20,
+    }
+}
+
+#[test]
+fn sweep_covers_every_power_of_two_up_to_the_device_maximum() {
+    assert_eq!(
+        power_of_two_sizes(&limits(256, 256, 16384)),
+        vec![1, 2, 4, 8, 16, 32, 64, 128, 256]
+    );
+    assert_eq!(
+        power_of_two_sizes(&limits(1024, 1024, 32768)).last(),
+        Some(&1024)
+    );
+}
+
+#[test]
+fn sweep_skips_workgroups_above_the_invocation_limit_with_reason() {
+    let device = limits(256, 1024, 16384);
+    assert_eq!(check_workgroup(&device, [256, 1, 1], 0), Ok(()));
+    let skip = check_workgroup(&device, [512, 1, 1], 0).unwrap_err();
+    assert_eq!(
+        skip,
+        Skip::ExceedsLimit {
+            limit: "max_compute_invocations_per_workgroup",
+            device: 256,
+            needed: 512
+        }
+    );
+    assert_eq!(
+        skip.to_string(),
+        "needs 512 for max_compute_invocations_per_workgroup; this device allows 256"
+    );
+}
+
+#[test]
+fn sweep_skips_workgroups_above_a_per_axis_limit() {
+    let device = limits(1024, 256, 32768);
+    // 512 invocations are allowed in total, but not 512 along x.
+    assert_eq!(power_of_two_sizes(&device).last(), Some(&1024));
+    let skip = check_workgroup(&device, [512, 1, 1], 0).unwrap_err();
+    assert!(matches!(
+        skip,
+        Skip::ExceedsLimit {
+            limit: "max_compute_workgroup_size_x",
+            device: 256,
+            needed: 512
+        }
+    ));
+    let skip = check_workgroup(&device, [1, 1, 128], 0).unwrap_err();
+    assert!(matches!(
+        skip,
+        Skip::ExceedsLimit {
+            limit: "max_compute_workgroup_size_z",
+            ..
+        }
+    ));
+}
+
+#[test]
+fn sweep_skips_workgroups_whose_workgroup_memory_exceeds_the_limit() {
+    let device = limits(1024, 1024, 16384);
+    let stream = kernels::family("stream").unwrap();
+    let dot = stream
+        .kernels()
+        .into_iter()
+        .find(|k| k.kernel == "dot")
+        .unwrap();
+    let copy = stream
+        .kernels()
+        .into_iter()
+        .find(|k| k.kernel == "copy")
+        .unwrap();
+    // dot's tree needs 4 bytes per invocation: 1024 × 4 = 4096 fits 16 KiB, but not a 2 KiB device.
+    assert_eq!(
+        check_workgroup(
+            &device,
+            [1024, 1, 1],
+            stream.workgroup_storage_bytes(&dot, [1024, 1, 1])
+        ),
+        Ok(())
+    );
+    let small = limits(1024, 1024, 2048);
+    let skip = check_workgroup(
+        &small,
+        [1024, 1, 1],
+        stream.workgroup_storage_bytes(&dot, [1024, 1, 1]),
+    )
+    .unwrap_err();
+    assert!(matches!(
+        skip,
+        Skip::ExceedsLimit {
+            limit: "max_compute_workgroup_storage_size",
+            device: 2048,
+            needed: 4096
+        }
+    ));
+    assert_eq!(
+        check_workgroup(
+            &small,
+            [1024, 1, 1],
+            stream.workgroup_storage_bytes(&copy, [1024, 1, 1])
+        ),
+        Ok(())
+    );
+}
+
+#[test]
+fn dispatch_grid_goes_two_dimensional_past_the_per_dimension_limit() {
+    assert_eq!(dispatch_grid(1000, 65535), Some([1000, 1, 1]));
+    assert_eq!(dispatch_grid(65535, 65535), Some([65535, 1, 1]));
+    assert_eq!(dispatch_grid(65536, 65535), Some([65535, 2, 1]));
+    let [x, y, _] = dispatch_grid(67_108_864, 65535).unwrap();
+    assert!(x as u64 * y as u64 >= 67_108_864);
+    assert_eq!(dispatch_grid(65535 * 65535 + 1, 65535), None);
+}
+
+#[test]
+fn stream_default_size_is_256_mib_or_capped_with_a_note() {
+    let stream = kernels::family("stream").unwrap();
+    let mut roomy = limits(1024, 1024, 32768);
+    roomy.max_storage_buffer_binding_size = 2 << 30;
+    roomy.max_buffer_size = 4 << 30;
+    let sizing = stream.default_size(&roomy);
+    assert_eq!((sizing.size, sizing.note), (64 << 20, None));
+    let capped = stream.default_size(&limits(1024, 1024, 32768)); // 128 MiB per binding
+    assert_eq!(capped.size, 32 << 20);
+    assert!(capped.note.unwrap().contains("128 MiB"));
+}
+
+#[test]
+fn kernel_selectors_name_families_kernels_and_variants() {
+    assert_eq!(kernels::select("stream").unwrap().len(), 15);
+    assert_eq!(kernels::select("triad").unwrap().len(), 3);
+    let one = kernels::select("triad/vec4").unwrap();
+    assert_eq!(
+        (one.len(), one[0].entry_point()),
+        (1, "triad_vec4".to_string())
+    );
+    assert_eq!(kernels::select("copy,copy/scalar").unwrap().len(), 3);
+    assert!(
+        kernels::select("tirad")
+            .unwrap_err()
+            .contains("no kernel is called 'tirad'")
+    );
+}
+
+#[test]
+fn statistics_of_raw_samples() {
+    let s = summarize(&[5.0, 1.0, 4.0, 2.0, 3.0]).unwrap();
+    assert_eq!((s.median, s.min, s.mean), (3.0, 1.0, 3.0));
+    assert_eq!(s.p95, 5.0);
+    assert!((s.cv - (2.5f64).sqrt() / 3.0).abs() < 1e-12);
+    let even = summarize(&[4.0, 1.0, 3.0, 2.0]).unwrap();
+    assert_eq!(even.median, 2.5);
+    let twenty: Vec<f64> = (1..=20).map(f64::from).collect();
+    assert_eq!(summarize(&twenty).unwrap().p95, 19.0);
+    assert_eq!(summarize(&[7.0]).unwrap().cv, 0.0);
+    assert!(summarize(&[]).is_none());
+}
+
+#[test]
+fn rfc3339_formats_utc_milliseconds() {
+    assert_eq!(rfc3339(0), "1970-01-01T00:00:00.000Z");
+    assert_eq!(rfc3339(951_782_400_000), "2000-02-29T00:00:00.000Z");
+    assert_eq!(rfc3339(1_795_326_991_123), "2026-11-22T05:56:31.123Z");
+}
+
+const MINIMAL_V1: &str = r#"{
+  "schema_version": 1,
+  "tool": {"name": "wgsweep", "version": "0.1.0"},
+  "created": "2026-11-22T05:56:31.123Z",
+  "device": {"vendor": "nvidia", "architecture": "", "device": "0x2330", "description": "NVIDIA H100",
+             "vendor_id": 4318, "device_id": 9008, "device_type": "DiscreteGpu", "driver": "", "driver_info": "",
+             "backend": "vulkan", "features": ["timestamp-query"],
+             "limits": {"max_workgroup_size_x": 1024, "max_workgroup_size_y": 1024, "max_workgroup_size_z": 64,
+                        "max_invocations_per_workgroup": 1024, "max_workgroup_storage_bytes": 49152,
+                        "max_workgroups_per_dimension": 65535, "max_storage_buffer_binding_size": 2147483647,
+                        "max_buffer_size": 4294967296}},
+  "environment": {"runtime": "native", "platform": "linux x86_64", "timestamps": true, "timer_quantum_ns": 1.0,
+                  "cross_origin_isolated": null},
+  "settings": {"seed": 7, "samples": 10, "min_sample_ns": 1000000.0},
+  "results": [{"family": "stream", "kernel": "triad", "variant": "scalar", "workgroup_size": [256, 1, 1],
+               "problem_size": 67108864, "bytes_per_dispatch": 805306368, "dispatches_per_sample": 8,
+               "samples_ns": [2400000.0], "median_ns": 300000.0, "min_ns": 300000.0, "p95_ns": 300000.0,
+               "cv": 0.0, "gbps": 2684.35, "timing_source": "timestamp", "valid": true, "error": null,
+               "skipped": null}],
+  "complete": true
+}"#;
+
+#[test]
+fn result_file_round_trips_and_reads_minimal_v1() {
+    let result = RunResult::from_json(MINIMAL_V1).unwrap();
+    assert_eq!(result.results[0].label(), "triad/scalar");
+    assert_eq!(result.device.identity.description, "NVIDIA H100");
+    assert!(result.notes.is_empty() && result.results[0].suspect.is_none());
+    let again = RunResult::from_json(&result.to_json()).unwrap();
+    assert_eq!(again, result);
+}
+
+#[test]
+fn result_from_a_newer_version_is_refused_with_a_clear_message() {
+    let newer = MINIMAL_V1.replace(
+        "\"schema_version\": 1",
+        &format!("\"schema_version\": {}", SCHEMA_VERSION + 1),
+    );
+    let error = RunResult::from_json(&newer).unwrap_err().to_string();
+    assert!(error.contains("newer wgsweep"), "{error}");
+    let error = RunResult::from_json("{\"schema_version\": 1}")
+        .unwrap_err()
+        .to_string();
+    assert!(error.starts_with("not a wgsweep result"), "{error}");
+    assert!(RunResult::from_json("not json").is_err());
+}

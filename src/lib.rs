@@ -13,6 +13,9 @@ pub mod runner;
 pub mod stats;
 pub mod sweep;
 
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+
 pub use gpu::Gpu;
 pub use result::RunResult;
 pub use runner::{Plan, run};

@@ -1,0 +1,371 @@
+//! What the page does: find WebGPU, show the device, let the user pick and run kernels, show the results.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlButtonElement, HtmlInputElement, HtmlProgressElement, HtmlSelectElement};
+
+use super::adapter::{self, cross_origin_isolated, environment};
+use super::chart::Chart;
+use super::dom::{self, append, by_id, fact};
+use crate::gpu::Gpu;
+use crate::kernel::KernelId;
+use crate::measure::MeasureOptions;
+use crate::result::{ConfigResult, RunResult};
+use crate::runner::{self, Event, Flow, Plan};
+use crate::{fill, kernels, sweep};
+
+struct App {
+    gpu: Gpu,
+    /// The browser's own feature names for the adapter (wgpu drops some, e.g. subgroups).
+    browser_features: Vec<String>,
+    cancel: Rc<Cell<bool>>,
+    running: Cell<bool>,
+    chart: RefCell<Chart>,
+    last: RefCell<Option<RunResult>>,
+}
+
+pub async fn main() {
+    build_page();
+    match adapter::open_gpu().await {
+        Ok((gpu, browser_features)) => {
+            let app = App {
+                gpu,
+                browser_features,
+                cancel: Rc::new(Cell::new(false)),
+                running: Cell::new(false),
+                chart: RefCell::new(Chart::new(by_id("chart"))),
+                last: RefCell::new(None),
+            };
+            let app = Rc::new(app);
+            show_device(&app);
+            show_controls(&app);
+            dom::set_hidden("loading", true);
+        }
+        Err(message) => show_message("error", &message),
+    }
+}
+
+fn show_message(kind: &str, text: &str) {
+    let message: Element = by_id("message");
+    message.set_class_name(&format!("message {kind}"));
+    message.set_text_content(Some(text));
+    dom::set_hidden("message", false);
+    dom::set_hidden("loading", true);
+}
+
+fn build_page() {
+    let root: Element = by_id("app");
+    append(&root, "p", "loading", "Looking for WebGPU…").set_id("loading");
+    let message = append(&root, "section", "message", "");
+    message.set_id("message");
+    message.set_attribute("hidden", "").ok();
+    message.set_attribute("role", "alert").ok();
+
+    let device = append(&root, "section", "card", "");
+    device.set_id("device");
+    device.set_attribute("hidden", "").ok();
+    append(&device, "h2", "", "Device");
+    append(&device, "dl", "facts", "").set_id("device-facts");
+
+    let controls = append(&root, "section", "card", "");
+    controls.set_id("controls");
+    controls.set_attribute("hidden", "").ok();
+    append(&controls, "h2", "", "Run");
+    append(&controls, "div", "kernel-picker", "").set_id("kernel-picker");
+    let settings = append(&controls, "div", "settings", "");
+    let size_label = append(&settings, "label", "", "Problem size ");
+    append(&size_label, "select", "", "").set_id("size");
+    let samples_label = append(&settings, "label", "", "Samples per configuration ");
+    let samples = append(&samples_label, "input", "", "");
+    samples.set_id("samples");
+    for (name, value) in [("type", "number"), ("min", "1"), ("max", "100"), ("value", "10")] {
+        samples.set_attribute(name, value).ok();
+    }
+    let buttons = append(&controls, "div", "buttons", "");
+    append(&buttons, "button", "primary", "Run").set_id("run");
+    let cancel = append(&buttons, "button", "", "Cancel");
+    cancel.set_id("cancel");
+    cancel.set_attribute("disabled", "").ok();
+    let progress = append(&controls, "div", "progress", "");
+    progress.set_id("progress");
+    progress.set_attribute("hidden", "").ok();
+    append(&progress, "progress", "", "").set_id("progress-bar");
+    append(&progress, "span", "", "").set_id("progress-text");
+
+    let results = append(&root, "section", "card", "");
+    results.set_id("results");
+    results.set_attribute("hidden", "").ok();
+    append(&results, "h2", "", "Results");
+    append(&results, "ul", "notes", "").set_id("notes");
+    let chart_box = append(&results, "div", "chart-box", "");
+    append(&chart_box, "canvas", "", "").set_id("chart");
+    append(&results, "button", "", "Download JSON").set_id("download-json");
+    let table = append(&results, "table", "results", "");
+    table.set_id("results-table");
+    let head = append(&append(&table, "thead", "", ""), "tr", "", "");
+    for column in ["kernel", "workgroup", "median", "min", "GB/s", "CV", "samples", "status"] {
+        append(&head, "th", "", column);
+    }
+    append(&table, "tbody", "", "").set_id("results-body");
+}
+
+fn show_device(app: &App) {
+    let info = &app.gpu.info;
+    let facts: Element = by_id("device-facts");
+    let id = &info.identity;
+    let or_unknown = |s: &str| if s.is_empty() { "(not reported)".to_string() } else { s.to_string() };
+    fact(&facts, "Adapter", &info.name());
+    fact(&facts, "Vendor", &or_unknown(&id.vendor));
+    fact(&facts, "Architecture", &or_unknown(&id.architecture));
+    fact(&facts, "Device", &or_unknown(&id.device));
+    fact(&facts, "Description", &or_unknown(&id.description));
+    let l = &info.limits;
+    fact(&facts, "Max workgroup size", &format!("{} × {} × {}", l.max_workgroup_size_x, l.max_workgroup_size_y, l.max_workgroup_size_z));
+    fact(&facts, "Invocations per workgroup", &l.max_invocations_per_workgroup.to_string());
+    fact(&facts, "Workgroup storage", &format!("{} KiB", l.max_workgroup_storage_bytes / 1024));
+    fact(&facts, "Storage binding", &format!("{} MiB", l.max_storage_buffer_binding_size >> 20));
+    fact(&facts, "Max buffer", &format!("{} MiB", l.max_buffer_size >> 20));
+    let has = |name: &str| app.browser_features.iter().any(|f| f == name);
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    fact(&facts, "timestamp-query", yes_no(has("timestamp-query")));
+    fact(
+        &facts,
+        "subgroups",
+        if has("subgroups") { "offered by the browser; wgpu cannot use it on the web yet" } else { "no" },
+    );
+    fact(&facts, "shader-f16", yes_no(has("shader-f16")));
+    let timing = if app.gpu.timestamps {
+        "GPU timestamps (Chrome quantizes them to 100 µs unless WebGPU developer features are on; samples last ≥ 2 ms)"
+    } else {
+        "performance.now() around each submission (no timestamp-query)"
+    };
+    fact(&facts, "Timing", timing);
+    let isolated = cross_origin_isolated();
+    fact(
+        &facts,
+        "Cross-origin isolated",
+        if isolated { "yes (performance.now() resolves 5 µs)" } else { "no (performance.now() resolves 100 µs)" },
+    );
+    let sizes: Vec<String> = sweep::power_of_two_sizes(l).iter().map(u32::to_string).collect();
+    fact(&facts, "Workgroup sizes swept", &sizes.join(", "));
+    dom::set_hidden("device", false);
+}
+
+/// Initial control values from the query string: ?kernels=triad,dot&size=1048576&samples=5&wg=64,256
+fn query(name: &str) -> Option<String> {
+    let search = web_sys::window()?.location().search().ok()?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    params.get(name)
+}
+
+fn show_controls(app: &Rc<App>) {
+    let picker: Element = by_id("kernel-picker");
+    let preselected = query("kernels").and_then(|s| kernels::select(&s).ok());
+    for family in kernels::FAMILIES {
+        let group = append(&picker, "fieldset", "", "");
+        append(&group, "legend", "", family.name());
+        append(&group, "p", "about", family.about());
+        for kernel in family.kernels() {
+            let label = append(&group, "label", "kernel", "");
+            let input: HtmlInputElement = append(&label, "input", "", "").dyn_into().expect("input");
+            input.set_type("checkbox");
+            input.set_value(&kernel.label());
+            input.set_checked(preselected.as_ref().is_none_or(|p| p.contains(&kernel)));
+            input.set_class_name("kernel-choice");
+            append(&label, "span", "", &kernel.label());
+        }
+    }
+
+    // Problem sizes: powers of two up to what the device can bind, the family's default selected.
+    let stream = kernels::FAMILIES[0];
+    let limits = &app.gpu.info.limits;
+    let default = query("size").and_then(|s| s.parse().ok()).unwrap_or(stream.default_size(limits).size);
+    let select: HtmlSelectElement = by_id("size");
+    let largest = limits.max_binding_bytes() / 4;
+    let mut sizes: Vec<u64> = (10..=30).map(|p| 1u64 << p).filter(|&s| s <= largest).collect();
+    if !sizes.contains(&default) {
+        sizes.push(default);
+        sizes.sort_unstable();
+    }
+    for size in sizes {
+        let text = format!("{size} elements ({} per array)", bytes(size * 4));
+        let option = append(&select, "option", "", &text);
+        option.set_attribute("value", &size.to_string()).ok();
+        if size == default {
+            option.set_attribute("selected", "").ok();
+        }
+    }
+    if let Some(samples) = query("samples") {
+        by_id::<HtmlInputElement>("samples").set_value(&samples);
+    }
+    dom::set_hidden("controls", false);
+
+    let runner_app = app.clone();
+    dom::on("run", "click", move |_| {
+        if !runner_app.running.get() {
+            wasm_bindgen_futures::spawn_local(run(runner_app.clone()));
+        }
+    });
+    let cancel_app = app.clone();
+    dom::on("cancel", "click", move |_| {
+        cancel_app.cancel.set(true);
+        dom::set_text("progress-text", "Cancelling after the configuration in progress…");
+    });
+    let download_app = app.clone();
+    dom::on("download-json", "click", move |_| {
+        if let Some(result) = download_app.last.borrow().as_ref() {
+            let name = format!("wgsweep-{}.json", result.created.replace(':', "-"));
+            if let Err(e) = dom::download(&name, "application/json", &result.to_json()) {
+                show_message("error", &format!("The download failed: {e:?}"));
+            }
+        }
+    });
+}
+
+fn bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 => format!("{} GiB", n >> 30),
+        n if n >= 1 << 20 => format!("{} MiB", n >> 20),
+        n => format!("{} KiB", n >> 10),
+    }
+}
+
+fn selected_kernels() -> Vec<KernelId> {
+    let chosen = dom::document().query_selector_all("input.kernel-choice:checked").expect("valid selector");
+    (0..chosen.length())
+        .filter_map(|i| chosen.item(i)?.dyn_into::<HtmlInputElement>().ok())
+        .filter_map(|input| kernels::select(&input.value()).ok())
+        .flatten()
+        .collect()
+}
+
+async fn run(app: Rc<App>) {
+    let kernels = selected_kernels();
+    if kernels.is_empty() {
+        show_message("warning", "Pick at least one kernel to run.");
+        return;
+    }
+    dom::set_hidden("message", true);
+    let size = by_id::<HtmlSelectElement>("size").value().parse().ok();
+    let samples = by_id::<HtmlInputElement>("samples").value().parse::<u32>().unwrap_or(10).clamp(1, 100);
+    let workgroup_sizes = query("wg").map(|s| s.split(',').filter_map(|w| w.trim().parse().ok()).collect());
+    let plan = Plan {
+        kernels,
+        problem_size: size,
+        workgroup_sizes,
+        measure: MeasureOptions { samples, ..Default::default() },
+        seed: fill::fresh_seed(),
+    };
+
+    app.running.set(true);
+    app.cancel.set(false);
+    by_id::<HtmlButtonElement>("run").set_disabled(true);
+    by_id::<HtmlButtonElement>("cancel").set_disabled(false);
+    dom::set_hidden("progress", false);
+    dom::set_hidden("results", false);
+    by_id::<Element>("results").remove_attribute("data-done").ok();
+    by_id::<Element>("results-body").set_inner_html("");
+    by_id::<Element>("notes").set_inner_html("");
+
+    let started = now_ms();
+    let mut finished: Vec<ConfigResult> = Vec::new();
+    let cancel = app.cancel.clone();
+    let result = runner::run(&app.gpu, &plan, environment(&app.gpu), |event| {
+        match event {
+            Event::Preparing { family, size } => {
+                dom::set_text("progress-text", &format!("Preparing {family}: {size} elements per array…"));
+            }
+            Event::Measuring { index, total, kernel, workgroup } => {
+                let bar: HtmlProgressElement = by_id("progress-bar");
+                bar.set_max(total as f64);
+                bar.set_value(index as f64);
+                let left = time_left(now_ms() - started, index, total);
+                let text = format!("{} at workgroup size {} — {} of {total}{left}", kernel.label(), workgroup[0], index + 1);
+                dom::set_text("progress-text", &text);
+            }
+            Event::Finished { record, .. } => {
+                add_row(record);
+                finished.push(record.clone());
+                if let Err(e) = app.chart.borrow_mut().show_bandwidth(&finished) {
+                    log::warn!("chart: {e:?}");
+                }
+            }
+        }
+        if cancel.get() { Flow::Stop } else { Flow::Continue }
+    })
+    .await;
+
+    let notes: Element = by_id("notes");
+    for note in &result.notes {
+        append(&notes, "li", "", note);
+    }
+    if let Err(e) = app.chart.borrow_mut().show_bandwidth(&result.results) {
+        show_message("error", &format!("The chart could not be drawn: {e:?}"));
+    }
+    let done = result.results.len();
+    let summary = if result.complete {
+        format!("Done: {done} configurations in {:.1} s.", (now_ms() - started) / 1000.0)
+    } else {
+        format!("Stopped after {done} configurations; those results are kept.")
+    };
+    dom::set_text("progress-text", &summary);
+    if let Some(reason) = app.gpu.lost_reason() {
+        show_message("error", &format!("The GPU device was lost ({reason}). The results that finished are kept; reload the page to run again."));
+    }
+    *app.last.borrow_mut() = Some(result);
+    by_id::<Element>("results").set_attribute("data-done", "").ok();
+    by_id::<HtmlButtonElement>("run").set_disabled(app.gpu.lost_reason().is_some());
+    by_id::<HtmlButtonElement>("cancel").set_disabled(true);
+    app.running.set(false);
+}
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+}
+
+fn time_left(elapsed_ms: f64, done: usize, total: usize) -> String {
+    if done == 0 {
+        return String::new();
+    }
+    let left_s = elapsed_ms / done as f64 * (total - done) as f64 / 1000.0;
+    if left_s >= 60.0 {
+        format!(", about {} min {} s left", (left_s / 60.0) as u32, (left_s % 60.0) as u32)
+    } else {
+        format!(", about {} s left", left_s.ceil() as u32)
+    }
+}
+
+fn add_row(r: &ConfigResult) {
+    let body: Element = by_id("results-body");
+    let row = append(&body, "tr", "", "");
+    let status = match (&r.skipped, &r.error, &r.suspect) {
+        (Some(why), _, _) => ("skipped", format!("skipped: {why}")),
+        (_, Some(error), _) => ("failed", error.clone()),
+        (_, _, Some(why)) => ("suspect", format!("suspect: {why}")),
+        _ => ("valid", "valid".to_string()),
+    };
+    row.set_class_name(status.0);
+    let cells = [
+        r.label(),
+        r.workgroup_size[0].to_string(),
+        r.median_ns.map(format_ns).unwrap_or_default(),
+        r.min_ns.map(format_ns).unwrap_or_default(),
+        r.gbps.map(|g| format!("{g:.1}")).unwrap_or_default(),
+        r.cv.map(|cv| format!("{:.1} %", cv * 100.0)).unwrap_or_default(),
+        if r.samples_ns.is_empty() { String::new() } else { format!("{} × {}", r.samples_ns.len(), r.dispatches_per_sample) },
+        status.1,
+    ];
+    for cell in cells {
+        append(&row, "td", "", &cell);
+    }
+}
+
+fn format_ns(ns: f64) -> String {
+    match ns {
+        ns if ns >= 1e6 => format!("{:.3} ms", ns / 1e6),
+        ns if ns >= 1e3 => format!("{:.2} µs", ns / 1e3),
+        ns => format!("{ns:.0} ns"),
+    }
+}

@@ -1,0 +1,72 @@
+//! Small helpers for building the page. Every string from a device or a result goes in as text, never HTML.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, HtmlElement};
+
+pub fn document() -> Document {
+    web_sys::window().and_then(|w| w.document()).expect("the page has a document")
+}
+
+/// The element with `id`; the page's skeleton (index.html and `app::build`) guarantees it exists.
+pub fn by_id<T: JsCast>(id: &str) -> T {
+    document()
+        .get_element_by_id(id)
+        .unwrap_or_else(|| panic!("#{id} is missing from the page"))
+        .dyn_into::<T>()
+        .unwrap_or_else(|_| panic!("#{id} has an unexpected element type"))
+}
+
+/// A new element with a class (may be empty) and text content.
+pub fn element(tag: &str, class: &str, text: &str) -> Element {
+    let el = document().create_element(tag).expect("valid tag");
+    if !class.is_empty() {
+        el.set_class_name(class);
+    }
+    if !text.is_empty() {
+        el.set_text_content(Some(text));
+    }
+    el
+}
+
+/// Appends a child element and returns it.
+pub fn append(parent: &Element, tag: &str, class: &str, text: &str) -> Element {
+    let child = element(tag, class, text);
+    parent.append_child(&child).expect("append");
+    child
+}
+
+pub fn set_hidden(id: &str, hidden: bool) {
+    by_id::<HtmlElement>(id).set_hidden(hidden);
+}
+
+pub fn set_text(id: &str, text: &str) {
+    by_id::<Element>(id).set_text_content(Some(text));
+}
+
+/// Runs `handler` on every `event` of the element with `id`, for the life of the page.
+pub fn on(id: &str, event: &str, handler: impl FnMut(web_sys::Event) + 'static) {
+    let closure = Closure::<dyn FnMut(web_sys::Event)>::new(handler);
+    by_id::<Element>(id).add_event_listener_with_callback(event, closure.as_ref().unchecked_ref()).expect("listener");
+    closure.forget();
+}
+
+/// A definition-list row: term and value, both as text.
+pub fn fact(list: &Element, term: &str, value: &str) {
+    append(list, "dt", "", term);
+    append(list, "dd", "", value);
+}
+
+/// Offers `text` as a file download.
+pub fn download(filename: &str, mime: &str, text: &str) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let link: web_sys::HtmlAnchorElement = element("a", "", "").dyn_into()?;
+    link.set_href(&url);
+    link.set_download(filename);
+    link.click();
+    web_sys::Url::revoke_object_url(&url)
+}

@@ -31,10 +31,8 @@ pub fn random_f32(i: u32, seed: u32) -> f32 {
 
 /// A seed that differs from run to run, so stale buffers can never pass validation twice.
 pub fn fresh_seed() -> u32 {
-    let nanos = web_time::SystemTime::now()
-        .duration_since(web_time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0);
+    let nanos =
+        web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
     hash_u32((nanos ^ (nanos >> 32)) as u32)
 }
 
@@ -63,31 +61,16 @@ impl Filler {
                 cache: None,
             })
         };
-        Self {
-            random: pipeline("fill_random"),
-            word: pipeline("fill_word"),
-        }
+        Self { random: pipeline("fill_random"), word: pipeline("fill_word") }
     }
 
     /// Records writing `random_f32(i, seed)` into every element of `buffer`.
-    pub fn random(
-        &self,
-        device: &wgpu::Device,
-        encoder: &mut wgpu::CommandEncoder,
-        buffer: &wgpu::Buffer,
-        seed: u32,
-    ) {
+    pub fn random(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, buffer: &wgpu::Buffer, seed: u32) {
         self.encode(device, encoder, &self.random, buffer, [seed, 0]);
     }
 
     /// Records writing `word` into every 32-bit element of `buffer`.
-    pub fn word(
-        &self,
-        device: &wgpu::Device,
-        encoder: &mut wgpu::CommandEncoder,
-        buffer: &wgpu::Buffer,
-        word: u32,
-    ) {
+    pub fn word(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, buffer: &wgpu::Buffer, word: u32) {
         self.encode(device, encoder, &self.word, buffer, [0, word]);
     }
 
@@ -108,26 +91,15 @@ impl Filler {
             label: Some("fill"),
             layout: &pipeline.get_bind_group_layout(0),
             entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: buffer.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: uniform.as_entire_binding(),
-                },
+                wgpu::BindGroupEntry { binding: 0, resource: buffer.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 1, resource: uniform.as_entire_binding() },
             ],
         });
         let groups = (buffer.size() / 4).div_ceil(FILL_WORKGROUP as u64);
-        let grid = crate::kernel::dispatch_grid(
-            groups,
-            device.limits().max_compute_workgroups_per_dimension,
-        )
-        .expect("a buffer within the binding limit always fits a 2-D grid of 256-wide workgroups");
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("fill"),
-            timestamp_writes: None,
-        });
+        let grid = crate::kernel::dispatch_grid(groups, device.limits().max_compute_workgroups_per_dimension)
+            .expect("a buffer within the binding limit always fits a 2-D grid of 256-wide workgroups");
+        let mut pass =
+            encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("fill"), timestamp_writes: None });
         pass.set_pipeline(pipeline);
         pass.set_bind_group(0, &bind_group, &[]);
         pass.dispatch_workgroups(grid[0], grid[1], grid[2]);

@@ -37,8 +37,7 @@ impl ComputeLimits {
 
     /// The largest buffer one binding can see.
     pub fn max_binding_bytes(&self) -> u64 {
-        self.max_storage_buffer_binding_size
-            .min(self.max_buffer_size)
+        self.max_storage_buffer_binding_size.min(self.max_buffer_size)
     }
 }
 
@@ -77,11 +76,7 @@ impl DeviceInfo {
     pub fn name(&self) -> String {
         let id = &self.identity;
         let parts = [&id.description, &id.device, &id.architecture, &id.vendor];
-        parts
-            .iter()
-            .find(|s| !s.is_empty())
-            .map(|s| s.to_string())
-            .unwrap_or_else(|| "unnamed adapter".to_string())
+        parts.iter().find(|s| !s.is_empty()).map(|s| s.to_string()).unwrap_or_else(|| "unnamed adapter".to_string())
     }
 }
 
@@ -129,17 +124,10 @@ pub async fn default_adapter(instance: &wgpu::Instance) -> Result<wgpu::Adapter,
 impl Gpu {
     /// Opens a device on `adapter` with all of its limits and the features wgsweep uses.
     /// `identity` overrides the adapter's own name fields (the web passes `GPUAdapter.info`).
-    pub async fn open(
-        adapter: &wgpu::Adapter,
-        identity: Option<AdapterIdentity>,
-    ) -> Result<Gpu, GpuError> {
+    pub async fn open(adapter: &wgpu::Adapter, identity: Option<AdapterIdentity>) -> Result<Gpu, GpuError> {
         let info = adapter.get_info();
         let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
-        let required_features = if timestamps {
-            wgpu::Features::TIMESTAMP_QUERY
-        } else {
-            wgpu::Features::empty()
-        };
+        let required_features = if timestamps { wgpu::Features::TIMESTAMP_QUERY } else { wgpu::Features::empty() };
         let limits = adapter.limits();
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
@@ -152,9 +140,7 @@ impl Gpu {
             .map_err(|e| GpuError::RequestDevice(e.to_string()))?;
 
         // Errors outside an error scope would otherwise panic natively; the runner scopes its own work.
-        device.on_uncaptured_error(Arc::new(|error| {
-            log::error!("uncaptured GPU error: {error}")
-        }));
+        device.on_uncaptured_error(Arc::new(|error| log::error!("uncaptured GPU error: {error}")));
         let lost = Arc::new(Mutex::new(None));
         let lost_flag = lost.clone();
         device.set_device_lost_callback(move |reason, message| {
@@ -185,20 +171,12 @@ impl Gpu {
             limits: ComputeLimits::from_wgpu(&limits),
             features,
         };
-        Ok(Gpu {
-            device,
-            queue,
-            info,
-            timestamps,
-            lost,
-            filler: OnceCell::new(),
-        })
+        Ok(Gpu { device, queue, info, timestamps, lost, filler: OnceCell::new() })
     }
 
     /// The pipelines that write inputs and poison outputs, built on first use.
     pub fn filler(&self) -> &crate::fill::Filler {
-        self.filler
-            .get_or_init(|| crate::fill::Filler::new(&self.device))
+        self.filler.get_or_init(|| crate::fill::Filler::new(&self.device))
     }
 
     /// Why the device was lost, once it has been.

@@ -4,7 +4,10 @@
 //! to build one configuration's dispatches, how many bytes a dispatch moves and what the right answer is.
 //! It never times, sweeps or prints: `runner`, `measure` and `stats` do that once for all.
 
+use std::cell::OnceCell;
 use std::fmt;
+
+use serde::{Deserialize, Serialize};
 
 use crate::gpu::{ComputeLimits, Gpu};
 
@@ -58,7 +61,13 @@ pub trait Workload {
     /// Bytes one dispatch reads and writes, by the family's stated formula.
     fn bytes_per_dispatch(&self, kernel: &KernelId) -> u64;
     /// Builds the pipeline(s) and bindings of one configuration, or says why it cannot run.
-    fn configure(&self, gpu: &Gpu, kernel: &KernelId, workgroup: [u32; 3]) -> Result<Config, Skip>;
+    fn configure(
+        &self,
+        gpu: &Gpu,
+        kernel: &KernelId,
+        workgroup: [u32; 3],
+        checks: ShaderChecks,
+    ) -> Result<Config, Skip>;
     /// Compares a configuration's output with the CPU reference.
     fn check(
         &self,
@@ -67,6 +76,55 @@ pub trait Workload {
         config: &Config,
         output: &[u8],
     ) -> Result<(), ValidationError>;
+}
+
+/// Whether wgpu wraps a shader in its runtime checks (index clamping, a guard on every loop).
+/// Browsers always apply their own checks; natively `Unchecked` shows what the checks cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ShaderChecks {
+    #[default]
+    Default,
+    Unchecked,
+}
+
+impl ShaderChecks {
+    pub fn name(self) -> &'static str {
+        match self {
+            ShaderChecks::Default => "default",
+            ShaderChecks::Unchecked => "unchecked",
+        }
+    }
+}
+
+/// One WGSL source, compiled on first use with each kind of runtime checks.
+pub struct ShaderModules {
+    label: &'static str,
+    source: &'static str,
+    checked: OnceCell<wgpu::ShaderModule>,
+    unchecked: OnceCell<wgpu::ShaderModule>,
+}
+
+impl ShaderModules {
+    pub fn new(label: &'static str, source: &'static str) -> Self {
+        Self { label, source, checked: OnceCell::new(), unchecked: OnceCell::new() }
+    }
+
+    #[expect(unsafe_code, reason = "wgpu's runtime checks may be dropped only for shaders that stay in bounds")]
+    pub fn get(&self, gpu: &Gpu, checks: ShaderChecks) -> &wgpu::ShaderModule {
+        let descriptor = || wgpu::ShaderModuleDescriptor {
+            label: Some(self.label),
+            source: wgpu::ShaderSource::Wgsl(self.source.into()),
+        };
+        match checks {
+            ShaderChecks::Default => self.checked.get_or_init(|| gpu.device.create_shader_module(descriptor())),
+            // SAFETY: every kernel guards each index with arrayLength (or a size it was given) and every loop
+            // has a bound it reaches; validation against the CPU reference on each run checks the results.
+            ShaderChecks::Unchecked => self.unchecked.get_or_init(|| unsafe {
+                gpu.device.create_shader_module_trusted(descriptor(), wgpu::ShaderRuntimeChecks::unchecked())
+            }),
+        }
+    }
 }
 
 /// One dispatch of a configuration.
@@ -88,11 +146,7 @@ pub struct Config {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Skip {
     /// The configuration needs more of a limit than the device allows.
-    ExceedsLimit {
-        limit: &'static str,
-        device: u64,
-        needed: u64,
-    },
+    ExceedsLimit { limit: &'static str, device: u64, needed: u64 },
     /// The kernel does not apply to this shape or size.
     NotApplicable(String),
 }
@@ -100,11 +154,7 @@ pub enum Skip {
 impl fmt::Display for Skip {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Skip::ExceedsLimit {
-                limit,
-                device,
-                needed,
-            } => {
+            Skip::ExceedsLimit { limit, device, needed } => {
                 write!(f, "needs {needed} for {limit}; this device allows {device}")
             }
             Skip::NotApplicable(why) => f.write_str(why),
@@ -161,14 +211,7 @@ pub struct Comparison {
 
 impl Comparison {
     pub fn new(what: &'static str) -> Self {
-        Self {
-            error: ValidationError {
-                what,
-                first: Vec::new(),
-                wrong: 0,
-                checked: 0,
-            },
-        }
+        Self { error: ValidationError { what, first: Vec::new(), wrong: 0, checked: 0 } }
     }
 
     /// Checks one value; NaN never passes.
@@ -179,40 +222,28 @@ impl Comparison {
         }
         self.error.wrong += 1;
         if self.error.first.len() < LISTED_MISMATCHES {
-            self.error.first.push(Mismatch {
-                index,
-                got,
-                want,
-                tolerance,
-            });
+            self.error.first.push(Mismatch { index, got, want, tolerance });
         }
     }
 
     pub fn finish(self) -> Result<(), ValidationError> {
-        if self.error.wrong == 0 {
-            Ok(())
-        } else {
-            Err(self.error)
-        }
+        if self.error.wrong == 0 { Ok(()) } else { Err(self.error) }
     }
 }
 
 /// Reads little-endian f32 values out of a mapped buffer.
 pub fn f32s(bytes: &[u8]) -> impl Iterator<Item = f32> + '_ {
-    bytes
-        .chunks_exact(4)
-        .map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    bytes.chunks_exact(4).map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]]))
 }
 
-/// Spreads `groups` workgroups over x and, past the per-dimension limit, y. `None` if even that is too few.
+/// Spreads `groups` workgroups over x and, past the per-dimension limit, y, as evenly as possible so that
+/// few surplus workgroups are launched. `None` if even a square grid at the limit is too small.
 /// Kernels recover the linear group index as `wid.x + wid.y * num_workgroups.x` and bounds-check it.
 pub fn dispatch_grid(groups: u64, max_per_dimension: u32) -> Option<[u32; 3]> {
     let max = max_per_dimension as u64;
-    if groups <= max {
-        return Some([groups.max(1) as u32, 1, 1]);
-    }
-    let y = groups.div_ceil(max);
-    (y <= max).then_some([max as u32, y as u32, 1])
+    let y = groups.max(1).div_ceil(max);
+    let x = groups.max(1).div_ceil(y);
+    (y <= max).then_some([x as u32, y as u32, 1])
 }
 
 /// A storage buffer of `bytes` that kernels read and write and the host can copy from.
@@ -220,9 +251,7 @@ pub fn storage_buffer(gpu: &Gpu, label: &str, bytes: u64) -> wgpu::Buffer {
     gpu.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some(label),
         size: bytes,
-        usage: wgpu::BufferUsages::STORAGE
-            | wgpu::BufferUsages::COPY_SRC
-            | wgpu::BufferUsages::COPY_DST,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
     })
 }
@@ -234,32 +263,21 @@ pub fn pipeline(
     entry: &str,
     constants: &[(&str, f64)],
 ) -> wgpu::ComputePipeline {
-    gpu.device
-        .create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(entry),
-            layout: None,
-            module,
-            entry_point: Some(entry),
-            compilation_options: wgpu::PipelineCompilationOptions {
-                constants,
-                ..Default::default()
-            },
-            cache: None,
-        })
+    gpu.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(entry),
+        layout: None,
+        module,
+        entry_point: Some(entry),
+        compilation_options: wgpu::PipelineCompilationOptions { constants, ..Default::default() },
+        cache: None,
+    })
 }
 
 /// A bind group for group 0 of `pipeline`, binding each (binding, buffer) pair.
-pub fn bind_group(
-    gpu: &Gpu,
-    pipeline: &wgpu::ComputePipeline,
-    bindings: &[(u32, &wgpu::Buffer)],
-) -> wgpu::BindGroup {
+pub fn bind_group(gpu: &Gpu, pipeline: &wgpu::ComputePipeline, bindings: &[(u32, &wgpu::Buffer)]) -> wgpu::BindGroup {
     let entries: Vec<_> = bindings
         .iter()
-        .map(|(binding, buffer)| wgpu::BindGroupEntry {
-            binding: *binding,
-            resource: buffer.as_entire_binding(),
-        })
+        .map(|(binding, buffer)| wgpu::BindGroupEntry { binding: *binding, resource: buffer.as_entire_binding() })
         .collect();
     gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
         label: None,

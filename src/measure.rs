@@ -23,16 +23,14 @@ pub struct MeasureOptions {
     pub quanta_per_sample: f64,
     /// The most dispatches one sample may hold.
     pub max_dispatches: u32,
+    /// How long to keep the GPU busy before the kept samples: an idle GPU drops its clocks, and
+    /// ramping them back up takes far longer than one sample.
+    pub warm_up_ns: f64,
 }
 
 impl Default for MeasureOptions {
     fn default() -> Self {
-        Self {
-            samples: 10,
-            min_sample_ns: 1e6,
-            quanta_per_sample: 20.0,
-            max_dispatches: 4096,
-        }
+        Self { samples: 10, min_sample_ns: 1e6, quanta_per_sample: 20.0, max_dispatches: 4096, warm_up_ns: 2e8 }
     }
 }
 
@@ -72,9 +70,7 @@ impl Measurement {
 pub enum MeasureError {
     #[error("reading results back failed: {0}")]
     Readback(String),
-    #[error(
-        "all {0} samples had a zero or negative timestamp delta: GPU timestamps are unusable on this device"
-    )]
+    #[error("all {0} samples had a zero or negative timestamp delta: GPU timestamps are unusable on this device")]
     NoValidTimestamps(u32),
 }
 
@@ -121,18 +117,11 @@ impl Timer {
             }),
             period_ns: gpu.queue.get_timestamp_period() as f64,
         });
-        Self {
-            queries,
-            quantum_ns,
-        }
+        Self { queries, quantum_ns }
     }
 
     pub fn source(&self) -> TimingSource {
-        if self.queries.is_some() {
-            TimingSource::Timestamp
-        } else {
-            TimingSource::Wall
-        }
+        if self.queries.is_some() { TimingSource::Timestamp } else { TimingSource::Wall }
     }
 
     /// Calibrates K, warms up once at that K, then takes `options.samples` samples.
@@ -142,9 +131,8 @@ impl Timer {
         steps: &[Step],
         options: &MeasureOptions,
     ) -> Result<Measurement, MeasureError> {
-        let target_ns = options
-            .min_sample_ns
-            .max(options.quanta_per_sample * self.quantum_ns);
+        let target_ns = options.min_sample_ns.max(options.quanta_per_sample * self.quantum_ns);
+        let warm_up = Instant::now();
         let mut dispatches = 1u32;
         loop {
             let sample = self.sample(gpu, steps, dispatches).await?;
@@ -153,16 +141,16 @@ impl Timer {
                 break;
             }
             // Jump straight to the power of two the estimate asks for; a zero reading grows K sixteenfold.
-            let factor = if elapsed > 0.0 {
-                (target_ns / elapsed).log2().ceil().clamp(1.0, 10.0)
-            } else {
-                4.0
-            };
-            dispatches = dispatches
-                .saturating_mul(1 << factor as u32)
-                .min(options.max_dispatches);
+            let factor = if elapsed > 0.0 { (target_ns / elapsed).log2().ceil().clamp(1.0, 10.0) } else { 4.0 };
+            dispatches = dispatches.saturating_mul(1 << factor as u32).min(options.max_dispatches);
         }
-        self.sample(gpu, steps, dispatches).await?; // warm-up at the final K
+        // Warm up at the final K, at least once, until the warm-up time is spent.
+        loop {
+            self.sample(gpu, steps, dispatches).await?;
+            if warm_up.elapsed().as_nanos() as f64 >= options.warm_up_ns {
+                break;
+            }
+        }
 
         let mut measurement = Measurement {
             source: self.source(),
@@ -187,37 +175,19 @@ impl Timer {
     }
 
     fn primary(&self, sample: &RawSample) -> Option<f64> {
-        if self.queries.is_some() {
-            sample.gpu_ns
-        } else {
-            Some(sample.wall_ns)
-        }
+        if self.queries.is_some() { sample.gpu_ns } else { Some(sample.wall_ns) }
     }
 
-    async fn sample(
-        &self,
-        gpu: &Gpu,
-        steps: &[Step],
-        dispatches: u32,
-    ) -> Result<RawSample, MeasureError> {
-        let mut encoder = gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("sample"),
-            });
+    async fn sample(&self, gpu: &Gpu, steps: &[Step], dispatches: u32) -> Result<RawSample, MeasureError> {
+        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("sample") });
         {
-            let timestamp_writes =
-                self.queries
-                    .as_ref()
-                    .map(|q| wgpu::ComputePassTimestampWrites {
-                        query_set: &q.set,
-                        beginning_of_pass_write_index: Some(0),
-                        end_of_pass_write_index: Some(1),
-                    });
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("sample"),
-                timestamp_writes,
+            let timestamp_writes = self.queries.as_ref().map(|q| wgpu::ComputePassTimestampWrites {
+                query_set: &q.set,
+                beginning_of_pass_write_index: Some(0),
+                end_of_pass_write_index: Some(1),
             });
+            let mut pass =
+                encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("sample"), timestamp_writes });
             for _ in 0..dispatches {
                 for step in steps {
                     pass.set_pipeline(&step.pipeline);
@@ -236,9 +206,7 @@ impl Timer {
         let gpu_ns = match &self.queries {
             Some(q) => {
                 let bytes = map_read(gpu, &q.readback).await?;
-                let tick = |i: usize| {
-                    u64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().expect("8 bytes"))
-                };
+                let tick = |i: usize| u64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
                 // Deltas may be zero or negative on some drivers: keep the sign so the caller can drop them.
                 let delta = tick(1).wrapping_sub(tick(0)) as i64;
                 Some(delta as f64 * q.period_ns)
@@ -248,10 +216,7 @@ impl Timer {
                 None
             }
         };
-        Ok(RawSample {
-            gpu_ns,
-            wall_ns: start.elapsed().as_nanos() as f64,
-        })
+        Ok(RawSample { gpu_ns, wall_ns: start.elapsed().as_nanos() as f64 })
     }
 }
 
@@ -263,17 +228,12 @@ pub async fn map_read(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8>, Measu
     buffer.map_async(wgpu::MapMode::Read, .., move |result| {
         let _ = sender.send(result);
     });
-    gpu.device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| MeasureError::Readback(e.to_string()))?;
+    gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| MeasureError::Readback(e.to_string()))?;
     receiver
         .await
         .map_err(|_| MeasureError::Readback("the map request was dropped".into()))?
         .map_err(|e| MeasureError::Readback(e.to_string()))?;
-    let bytes = buffer
-        .get_mapped_range(..)
-        .map_err(|e| MeasureError::Readback(e.to_string()))?
-        .to_vec();
+    let bytes = buffer.get_mapped_range(..).map_err(|e| MeasureError::Readback(e.to_string()))?.to_vec();
     buffer.unmap();
     Ok(bytes)
 }
@@ -298,10 +258,6 @@ async fn work_done(gpu: &Gpu) -> Result<(), MeasureError> {
     gpu.queue.on_submitted_work_done(move || {
         let _ = sender.send(());
     });
-    gpu.device
-        .poll(wgpu::PollType::wait_indefinitely())
-        .map_err(|e| MeasureError::Readback(e.to_string()))?;
-    receiver
-        .await
-        .map_err(|_| MeasureError::Readback("the device stopped answering".into()))
+    gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| MeasureError::Readback(e.to_string()))?;
+    receiver.await.map_err(|_| MeasureError::Readback("the device stopped answering".into()))
 }

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::gpu::DeviceInfo;
+use crate::kernel::ShaderChecks;
 use crate::measure::TimingSource;
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -37,10 +38,7 @@ pub struct Tool {
 
 impl Tool {
     pub fn this() -> Self {
-        Self {
-            name: env!("CARGO_PKG_NAME").into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-        }
+        Self { name: env!("CARGO_PKG_NAME").into(), version: env!("CARGO_PKG_VERSION").into() }
     }
 }
 
@@ -73,6 +71,9 @@ pub struct ConfigResult {
     pub family: String,
     pub kernel: String,
     pub variant: String,
+    /// wgpu's runtime checks were on (`default`) or dropped (`unchecked`, native only).
+    #[serde(default)]
+    pub shader_checks: ShaderChecks,
     pub workgroup_size: [u32; 3],
     pub problem_size: u64,
     pub bytes_per_dispatch: u64,
@@ -137,12 +138,9 @@ impl RunResult {
         struct Version {
             schema_version: u32,
         }
-        let version: Version =
-            serde_json::from_str(text).map_err(|e| ReadError::Malformed(e.to_string()))?;
+        let version: Version = serde_json::from_str(text).map_err(|e| ReadError::Malformed(e.to_string()))?;
         if version.schema_version > SCHEMA_VERSION {
-            return Err(ReadError::TooNew {
-                found: version.schema_version,
-            });
+            return Err(ReadError::TooNew { found: version.schema_version });
         }
         serde_json::from_str(text).map_err(|e| ReadError::Malformed(e.to_string()))
     }
@@ -162,20 +160,13 @@ pub fn rfc3339(unix_ms: u64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
-    let (h, m, s, ms) = (
-        ms_of_day / 3_600_000,
-        ms_of_day / 60_000 % 60,
-        ms_of_day / 1000 % 60,
-        ms_of_day % 1000,
-    );
+    let (h, m, s, ms) = (ms_of_day / 3_600_000, ms_of_day / 60_000 % 60, ms_of_day / 1000 % 60, ms_of_day % 1000);
     format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}.{ms:03}Z")
 }
 
 /// Now, as RFC 3339.
 pub fn now_rfc3339() -> String {
-    let ms = web_time::SystemTime::now()
-        .duration_since(web_time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or(0);
+    let ms =
+        web_time::SystemTime::now().duration_since(web_time::UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0);
     rfc3339(ms)
 }

@@ -2,11 +2,9 @@
 //! each configuration against its CPU reference, time it, and collect one `RunResult`.
 
 use crate::gpu::Gpu;
-use crate::kernel::{Config, Family, KernelId, Skip};
+use crate::kernel::{Config, Family, KernelId, ShaderChecks, Skip};
 use crate::measure::{self, MeasureOptions, Timer};
-use crate::result::{
-    ConfigResult, Environment, RunResult, SCHEMA_VERSION, Settings, Tool, now_rfc3339,
-};
+use crate::result::{ConfigResult, Environment, RunResult, SCHEMA_VERSION, Settings, Tool, now_rfc3339};
 use crate::{fill, kernels, stats, sweep};
 
 /// What to run.
@@ -17,6 +15,8 @@ pub struct Plan {
     pub problem_size: Option<u64>,
     /// 1-D workgroup sizes to try; `None` sweeps every power of two up to the device's maximum.
     pub workgroup_sizes: Option<Vec<u32>>,
+    /// Each configuration runs once per entry: wgpu's default runtime checks, and natively also without.
+    pub shader_checks: Vec<ShaderChecks>,
     pub measure: MeasureOptions,
     pub seed: u32,
 }
@@ -28,21 +28,22 @@ impl Plan {
             kernels: kernels::all(),
             problem_size: None,
             workgroup_sizes: None,
+            shader_checks: vec![ShaderChecks::Default],
             measure: MeasureOptions::default(),
             seed: fill::fresh_seed(),
         }
     }
 
     /// The configurations this plan has on `gpu`, in run order.
-    pub fn configurations(&self, gpu: &Gpu) -> Vec<(KernelId, [u32; 3])> {
-        let sizes = self
-            .workgroup_sizes
-            .clone()
-            .unwrap_or_else(|| sweep::power_of_two_sizes(&gpu.info.limits));
-        self.kernels
-            .iter()
-            .flat_map(|k| sizes.iter().map(move |&x| (*k, [x, 1, 1])))
-            .collect()
+    pub fn configurations(&self, gpu: &Gpu) -> Vec<(KernelId, ShaderChecks, [u32; 3])> {
+        let sizes = self.workgroup_sizes.clone().unwrap_or_else(|| sweep::power_of_two_sizes(&gpu.info.limits));
+        let mut configurations = Vec::new();
+        for kernel in &self.kernels {
+            for &checks in &self.shader_checks {
+                configurations.extend(sizes.iter().map(|&x| (*kernel, checks, [x, 1, 1])));
+            }
+        }
+        configurations
     }
 }
 
@@ -51,18 +52,9 @@ pub enum Event<'a> {
     /// Inputs for a family are being prepared.
     Preparing { family: &'a str, size: u64 },
     /// Configuration `index` (0-based) of `total` is about to be validated and measured.
-    Measuring {
-        index: usize,
-        total: usize,
-        kernel: &'a KernelId,
-        workgroup: [u32; 3],
-    },
+    Measuring { index: usize, total: usize, kernel: &'a KernelId, checks: ShaderChecks, workgroup: [u32; 3] },
     /// Configuration `index` is done (measured, failed or skipped).
-    Finished {
-        index: usize,
-        total: usize,
-        record: &'a ConfigResult,
-    },
+    Finished { index: usize, total: usize, record: &'a ConfigResult },
 }
 
 /// The listener's answer: go on, or stop and keep what finished.
@@ -104,30 +96,19 @@ pub async fn run(
     let total = configurations.len();
     let mut workload: Option<(&'static str, Box<dyn crate::kernel::Workload>)> = None;
 
-    for (index, (kernel, workgroup)) in configurations.iter().enumerate() {
+    for (index, (kernel, checks, workgroup)) in configurations.iter().enumerate() {
         if let Some(reason) = gpu.lost_reason() {
-            result.notes.push(format!(
-                "the GPU device was lost after {index} of {total} configurations ({reason})"
-            ));
+            result.notes.push(format!("the GPU device was lost after {index} of {total} configurations ({reason})"));
             return finish(result);
         }
         let family = kernels::family(kernel.family).expect("plans only hold registered kernels");
-        if workload
-            .as_ref()
-            .is_none_or(|(name, _)| *name != kernel.family)
-        {
+        if workload.as_ref().is_none_or(|(name, _)| *name != kernel.family) {
             let sizing = family.default_size(&gpu.info.limits);
             let size = family.round_size(plan.problem_size.unwrap_or(sizing.size));
             if plan.problem_size.is_none() {
-                result
-                    .notes
-                    .extend(sizing.note.map(|note| format!("{}: {note}", family.name())));
+                result.notes.extend(sizing.note.map(|note| format!("{}: {note}", family.name())));
             }
-            if on_event(Event::Preparing {
-                family: family.name(),
-                size,
-            }) == Flow::Stop
-            {
+            if on_event(Event::Preparing { family: family.name(), size }) == Flow::Stop {
                 return cancelled(result, index, total);
             }
             match setup(gpu, family, size, plan.seed).await {
@@ -142,39 +123,16 @@ pub async fn run(
                 }
             }
         }
-        if on_event(Event::Measuring {
-            index,
-            total,
-            kernel,
-            workgroup: *workgroup,
-        }) == Flow::Stop
-        {
+        if on_event(Event::Measuring { index, total, kernel, checks: *checks, workgroup: *workgroup }) == Flow::Stop {
             return cancelled(result, index, total);
         }
         let record = match &workload {
-            Some((_, w)) => {
-                run_one(
-                    gpu,
-                    &timer,
-                    family,
-                    w.as_ref(),
-                    kernel,
-                    *workgroup,
-                    &plan.measure,
-                )
-                .await
-            }
-            None => blank(kernel, *workgroup, 0, 0)
-                .with_error("the family's inputs could not be prepared"),
+            Some((_, w)) => run_one(gpu, &timer, family, w.as_ref(), kernel, *checks, *workgroup, &plan.measure).await,
+            None => blank(kernel, *checks, *workgroup, 0, 0).with_error("the family's inputs could not be prepared"),
         };
         result.results.push(record);
         let record = result.results.last().expect("just pushed");
-        if on_event(Event::Finished {
-            index,
-            total,
-            record,
-        }) == Flow::Stop
-        {
+        if on_event(Event::Finished { index, total, record }) == Flow::Stop {
             return cancelled(result, index + 1, total);
         }
     }
@@ -183,9 +141,7 @@ pub async fn run(
 }
 
 fn cancelled(mut result: RunResult, done: usize, total: usize) -> RunResult {
-    result
-        .notes
-        .push(format!("cancelled after {done} of {total} configurations"));
+    result.notes.push(format!("cancelled after {done} of {total} configurations"));
     finish(result)
 }
 
@@ -196,9 +152,7 @@ fn finish(mut result: RunResult) -> RunResult {
         .iter()
         .filter(|r| r.kernel == "copy" && r.is_good())
         .filter_map(|r| r.gbps)
-        .fold(None, |best: Option<f64>, g| {
-            Some(best.map_or(g, |b| b.max(g)))
-        });
+        .fold(None, |best: Option<f64>, g| Some(best.map_or(g, |b| b.max(g))));
     if let Some(best_copy) = best_copy {
         for r in result.results.iter_mut().filter(|r| r.is_good()) {
             let gbps = r.gbps.expect("good results have a figure");
@@ -229,6 +183,7 @@ async fn setup(
 
 fn blank(
     kernel: &KernelId,
+    checks: ShaderChecks,
     workgroup: [u32; 3],
     problem_size: u64,
     bytes_per_dispatch: u64,
@@ -237,6 +192,7 @@ fn blank(
         family: kernel.family.into(),
         kernel: kernel.kernel.into(),
         variant: kernel.variant.into(),
+        shader_checks: checks,
         workgroup_size: workgroup,
         problem_size,
         bytes_per_dispatch,
@@ -271,24 +227,18 @@ async fn run_one(
     family: &dyn Family,
     workload: &dyn crate::kernel::Workload,
     kernel: &KernelId,
+    checks: ShaderChecks,
     workgroup: [u32; 3],
     options: &MeasureOptions,
 ) -> ConfigResult {
-    let mut record = blank(
-        kernel,
-        workgroup,
-        workload.size(),
-        workload.bytes_per_dispatch(kernel),
-    );
-    if let Err(skip) = sweep::check_workgroup(
-        &gpu.info.limits,
-        workgroup,
-        family.workgroup_storage_bytes(kernel, workgroup),
-    ) {
+    let mut record = blank(kernel, checks, workgroup, workload.size(), workload.bytes_per_dispatch(kernel));
+    if let Err(skip) =
+        sweep::check_workgroup(&gpu.info.limits, workgroup, family.workgroup_storage_bytes(kernel, workgroup))
+    {
         record.skipped = Some(skip.to_string());
         return record;
     }
-    let config = match configure_and_run_once(gpu, workload, kernel, workgroup).await {
+    let config = match configure_and_run_once(gpu, workload, kernel, checks, workgroup).await {
         Ok(config) => config,
         Err(Failure::Skip(skip)) => {
             record.skipped = Some(skip.to_string());
@@ -314,11 +264,8 @@ async fn run_one(
     record.timing_source = Some(measurement.source);
     record.dispatches_per_sample = measurement.dispatches_per_sample;
     record.discarded_samples = measurement.discarded;
-    let per_dispatch: Vec<f64> = measurement
-        .primary()
-        .iter()
-        .map(|ns| ns / measurement.dispatches_per_sample as f64)
-        .collect();
+    let per_dispatch: Vec<f64> =
+        measurement.primary().iter().map(|ns| ns / measurement.dispatches_per_sample as f64).collect();
     if let Some(summary) = stats::summarize(&per_dispatch) {
         record.median_ns = Some(summary.median);
         record.min_ns = Some(summary.min);
@@ -342,18 +289,17 @@ async fn configure_and_run_once(
     gpu: &Gpu,
     workload: &dyn crate::kernel::Workload,
     kernel: &KernelId,
+    checks: ShaderChecks,
     workgroup: [u32; 3],
 ) -> Result<Config, Failure> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let config = workload.configure(gpu, kernel, workgroup);
+    let config = workload.configure(gpu, kernel, workgroup, checks);
     if let Ok(config) = &config {
         submit_once(gpu, config);
     }
     let error = scope.pop().await;
     match (config, error) {
-        (_, Some(error)) => Err(Failure::Error(format!(
-            "the GPU rejected this configuration: {error}"
-        ))),
+        (_, Some(error)) => Err(Failure::Error(format!("the GPU rejected this configuration: {error}"))),
         (Err(skip), None) => Err(Failure::Skip(skip)),
         (Ok(config), None) => Ok(config),
     }
@@ -363,8 +309,7 @@ async fn configure_and_run_once(
 /// output holds afterwards, the kernel wrote.
 pub fn submit_once(gpu: &Gpu, config: &Config) {
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    gpu.filler()
-        .word(&gpu.device, &mut encoder, &config.output, fill::POISON);
+    gpu.filler().word(&gpu.device, &mut encoder, &config.output, fill::POISON);
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());
         for step in &config.steps {

@@ -20,29 +20,11 @@ pub fn summarize(samples: &[f64]) -> Option<Summary> {
     let mut sorted = samples.to_vec();
     sorted.sort_by(f64::total_cmp);
     let n = sorted.len();
-    let median = if n % 2 == 1 {
-        sorted[n / 2]
-    } else {
-        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
-    };
+    let median = if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
     let mean = sorted.iter().sum::<f64>() / n as f64;
-    let variance = if n > 1 {
-        sorted.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64
-    } else {
-        0.0
-    };
-    let cv = if mean > 0.0 {
-        variance.sqrt() / mean
-    } else {
-        0.0
-    };
-    Some(Summary {
-        median,
-        min: sorted[0],
-        p95: percentile(&sorted, 0.95),
-        mean,
-        cv,
-    })
+    let variance = if n > 1 { sorted.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64 } else { 0.0 };
+    let cv = if mean > 0.0 { variance.sqrt() / mean } else { 0.0 };
+    Some(Summary { median, min: sorted[0], p95: percentile(&sorted, 0.95), mean, cv })
 }
 
 /// Nearest-rank percentile of sorted data: the smallest value with at least `q` of the data at or below it.

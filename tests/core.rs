@@ -23,14 +23,8 @@ fn limits(invocations: u32, x: u32, storage: u32) -> ComputeLimits {
 
 #[test]
 fn sweep_covers_every_power_of_two_up_to_the_device_maximum() {
-    assert_eq!(
-        power_of_two_sizes(&limits(256, 256, 16384)),
-        vec![1, 2, 4, 8, 16, 32, 64, 128, 256]
-    );
-    assert_eq!(
-        power_of_two_sizes(&limits(1024, 1024, 32768)).last(),
-        Some(&1024)
-    );
+    assert_eq!(power_of_two_sizes(&limits(256, 256, 16384)), vec![1, 2, 4, 8, 16, 32, 64, 128, 256]);
+    assert_eq!(power_of_two_sizes(&limits(1024, 1024, 32768)).last(), Some(&1024));
 }
 
 #[test]
@@ -38,18 +32,8 @@ fn sweep_skips_workgroups_above_the_invocation_limit_with_reason() {
     let device = limits(256, 1024, 16384);
     assert_eq!(check_workgroup(&device, [256, 1, 1], 0), Ok(()));
     let skip = check_workgroup(&device, [512, 1, 1], 0).unwrap_err();
-    assert_eq!(
-        skip,
-        Skip::ExceedsLimit {
-            limit: "max_compute_invocations_per_workgroup",
-            device: 256,
-            needed: 512
-        }
-    );
-    assert_eq!(
-        skip.to_string(),
-        "needs 512 for max_compute_invocations_per_workgroup; this device allows 256"
-    );
+    assert_eq!(skip, Skip::ExceedsLimit { limit: "max_compute_invocations_per_workgroup", device: 256, needed: 512 });
+    assert_eq!(skip.to_string(), "needs 512 for max_compute_invocations_per_workgroup; this device allows 256");
 }
 
 #[test]
@@ -58,79 +42,37 @@ fn sweep_skips_workgroups_above_a_per_axis_limit() {
     // 512 invocations are allowed in total, but not 512 along x.
     assert_eq!(power_of_two_sizes(&device).last(), Some(&1024));
     let skip = check_workgroup(&device, [512, 1, 1], 0).unwrap_err();
-    assert!(matches!(
-        skip,
-        Skip::ExceedsLimit {
-            limit: "max_compute_workgroup_size_x",
-            device: 256,
-            needed: 512
-        }
-    ));
+    assert!(matches!(skip, Skip::ExceedsLimit { limit: "max_compute_workgroup_size_x", device: 256, needed: 512 }));
     let skip = check_workgroup(&device, [1, 1, 128], 0).unwrap_err();
-    assert!(matches!(
-        skip,
-        Skip::ExceedsLimit {
-            limit: "max_compute_workgroup_size_z",
-            ..
-        }
-    ));
+    assert!(matches!(skip, Skip::ExceedsLimit { limit: "max_compute_workgroup_size_z", .. }));
 }
 
 #[test]
 fn sweep_skips_workgroups_whose_workgroup_memory_exceeds_the_limit() {
     let device = limits(1024, 1024, 16384);
     let stream = kernels::family("stream").unwrap();
-    let dot = stream
-        .kernels()
-        .into_iter()
-        .find(|k| k.kernel == "dot")
-        .unwrap();
-    let copy = stream
-        .kernels()
-        .into_iter()
-        .find(|k| k.kernel == "copy")
-        .unwrap();
+    let dot = stream.kernels().into_iter().find(|k| k.kernel == "dot").unwrap();
+    let copy = stream.kernels().into_iter().find(|k| k.kernel == "copy").unwrap();
     // dot's tree needs 4 bytes per invocation: 1024 × 4 = 4096 fits 16 KiB, but not a 2 KiB device.
-    assert_eq!(
-        check_workgroup(
-            &device,
-            [1024, 1, 1],
-            stream.workgroup_storage_bytes(&dot, [1024, 1, 1])
-        ),
-        Ok(())
-    );
+    assert_eq!(check_workgroup(&device, [1024, 1, 1], stream.workgroup_storage_bytes(&dot, [1024, 1, 1])), Ok(()));
     let small = limits(1024, 1024, 2048);
-    let skip = check_workgroup(
-        &small,
-        [1024, 1, 1],
-        stream.workgroup_storage_bytes(&dot, [1024, 1, 1]),
-    )
-    .unwrap_err();
+    let skip = check_workgroup(&small, [1024, 1, 1], stream.workgroup_storage_bytes(&dot, [1024, 1, 1])).unwrap_err();
     assert!(matches!(
         skip,
-        Skip::ExceedsLimit {
-            limit: "max_compute_workgroup_storage_size",
-            device: 2048,
-            needed: 4096
-        }
+        Skip::ExceedsLimit { limit: "max_compute_workgroup_storage_size", device: 2048, needed: 4096 }
     ));
-    assert_eq!(
-        check_workgroup(
-            &small,
-            [1024, 1, 1],
-            stream.workgroup_storage_bytes(&copy, [1024, 1, 1])
-        ),
-        Ok(())
-    );
+    assert_eq!(check_workgroup(&small, [1024, 1, 1], stream.workgroup_storage_bytes(&copy, [1024, 1, 1])), Ok(()));
 }
 
 #[test]
 fn dispatch_grid_goes_two_dimensional_past_the_per_dimension_limit() {
     assert_eq!(dispatch_grid(1000, 65535), Some([1000, 1, 1]));
     assert_eq!(dispatch_grid(65535, 65535), Some([65535, 1, 1]));
-    assert_eq!(dispatch_grid(65536, 65535), Some([65535, 2, 1]));
+    assert_eq!(dispatch_grid(65536, 65535), Some([32768, 2, 1]));
+    // 2^18 groups of 256 (2^26 elements): 5 rows of 52429, one surplus group rather than 65531.
+    assert_eq!(dispatch_grid(262_144, 65535), Some([52429, 5, 1]));
     let [x, y, _] = dispatch_grid(67_108_864, 65535).unwrap();
-    assert!(x as u64 * y as u64 >= 67_108_864);
+    assert!(x as u64 * y as u64 >= 67_108_864 && (x as u64 * y as u64) < 67_108_864 + y as u64);
     assert_eq!(dispatch_grid(65535 * 65535 + 1, 65535), None);
 }
 
@@ -152,16 +94,9 @@ fn kernel_selectors_name_families_kernels_and_variants() {
     assert_eq!(kernels::select("stream").unwrap().len(), 15);
     assert_eq!(kernels::select("triad").unwrap().len(), 3);
     let one = kernels::select("triad/vec4").unwrap();
-    assert_eq!(
-        (one.len(), one[0].entry_point()),
-        (1, "triad_vec4".to_string())
-    );
+    assert_eq!((one.len(), one[0].entry_point()), (1, "triad_vec4".to_string()));
     assert_eq!(kernels::select("copy,copy/scalar").unwrap().len(), 3);
-    assert!(
-        kernels::select("tirad")
-            .unwrap_err()
-            .contains("no kernel is called 'tirad'")
-    );
+    assert!(kernels::select("tirad").unwrap_err().contains("no kernel is called 'tirad'"));
 }
 
 #[test]
@@ -219,15 +154,10 @@ fn result_file_round_trips_and_reads_minimal_v1() {
 
 #[test]
 fn result_from_a_newer_version_is_refused_with_a_clear_message() {
-    let newer = MINIMAL_V1.replace(
-        "\"schema_version\": 1",
-        &format!("\"schema_version\": {}", SCHEMA_VERSION + 1),
-    );
+    let newer = MINIMAL_V1.replace("\"schema_version\": 1", &format!("\"schema_version\": {}", SCHEMA_VERSION + 1));
     let error = RunResult::from_json(&newer).unwrap_err().to_string();
     assert!(error.contains("newer wgsweep"), "{error}");
-    let error = RunResult::from_json("{\"schema_version\": 1}")
-        .unwrap_err()
-        .to_string();
+    let error = RunResult::from_json("{\"schema_version\": 1}").unwrap_err().to_string();
     assert!(error.starts_with("not a wgsweep result"), "{error}");
     assert!(RunResult::from_json("not json").is_err());
 }

@@ -3,7 +3,7 @@
 
 use wgsweep::fill;
 use wgsweep::gpu::{self, Gpu};
-use wgsweep::kernel::{Family, KernelId};
+use wgsweep::kernel::{Family, KernelId, ShaderChecks};
 use wgsweep::kernels;
 use wgsweep::measure::{MeasureOptions, read_buffer};
 use wgsweep::result::Environment;
@@ -14,12 +14,9 @@ const ODD_SIZE: u64 = 4 * 4099;
 
 fn open_gpu() -> Gpu {
     pollster::block_on(async {
-        let adapter = gpu::default_adapter(&gpu::instance())
-            .await
-            .expect("tests need a GPU adapter (lavapipe will do)");
-        Gpu::open(&adapter, None)
-            .await
-            .expect("a device on the default adapter")
+        let adapter =
+            gpu::default_adapter(&gpu::instance()).await.expect("tests need a GPU adapter (lavapipe will do)");
+        Gpu::open(&adapter, None).await.expect("a device on the default adapter")
     })
 }
 
@@ -38,11 +35,8 @@ fn quick_plan(kernels: Vec<KernelId>, workgroup_sizes: Vec<u32>) -> Plan {
         kernels,
         problem_size: Some(ODD_SIZE),
         workgroup_sizes: Some(workgroup_sizes),
-        measure: MeasureOptions {
-            samples: 2,
-            min_sample_ns: 1e5,
-            ..Default::default()
-        },
+        shader_checks: vec![ShaderChecks::Default],
+        measure: MeasureOptions { samples: 2, min_sample_ns: 1e5, warm_up_ns: 0.0, ..Default::default() },
         seed: fill::fresh_seed(),
     }
 }
@@ -55,27 +49,14 @@ fn stream_kernel(label: &str) -> KernelId {
 fn every_stream_kernel_validates_at_several_workgroup_sizes() {
     let gpu = open_gpu();
     let plan = quick_plan(kernels::select("stream").unwrap(), vec![1, 64, 256, 1024]);
-    let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| {
-        Flow::Continue
-    }));
+    let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     assert!(result.complete);
     assert_eq!(result.results.len(), 15 * 4);
     for r in &result.results {
-        assert!(
-            r.is_good(),
-            "{} wg={}: {:?} {:?}",
-            r.label(),
-            r.workgroup_size[0],
-            r.error,
-            r.skipped
-        );
+        assert!(r.is_good(), "{} wg={}: {:?} {:?}", r.label(), r.workgroup_size[0], r.error, r.skipped);
         assert_eq!(r.samples_ns.len(), 2);
         assert!(r.median_ns.unwrap() > 0.0 && r.min_ns.unwrap() <= r.median_ns.unwrap());
-        let arrays = if matches!(r.kernel.as_str(), "add" | "triad") {
-            3
-        } else {
-            2
-        };
+        let arrays = if matches!(r.kernel.as_str(), "add" | "triad") { 3 } else { 2 };
         assert_eq!(r.bytes_per_dispatch, arrays * ODD_SIZE * 4);
     }
 }
@@ -85,16 +66,10 @@ fn run_once_and_read(
     gpu: &Gpu,
     label: &str,
     workgroup: u32,
-) -> (
-    Box<dyn wgsweep::kernel::Workload>,
-    wgsweep::kernel::Config,
-    Vec<u8>,
-) {
+) -> (Box<dyn wgsweep::kernel::Workload>, wgsweep::kernel::Config, Vec<u8>) {
     let stream = kernels::family("stream").unwrap();
     let workload = stream.setup(gpu, ODD_SIZE, fill::fresh_seed()).unwrap();
-    let config = workload
-        .configure(gpu, &stream_kernel(label), [workgroup, 1, 1])
-        .unwrap();
+    let config = workload.configure(gpu, &stream_kernel(label), [workgroup, 1, 1], ShaderChecks::Default).unwrap();
     submit_once(gpu, &config);
     let bytes = pollster::block_on(read_buffer(gpu, &config.output)).unwrap();
     (workload, config, bytes)
@@ -105,10 +80,7 @@ fn copy_reproduces_the_cpu_twin_of_the_gpu_random_inputs_bit_for_bit() {
     // copy's tolerance is zero, so this passes only if fill_random and fill::random_f32 agree on every bit.
     let gpu = open_gpu();
     let (workload, config, bytes) = run_once_and_read(&gpu, "copy/scalar", 64);
-    assert_eq!(
-        workload.check(&stream_kernel("copy/scalar"), [64, 1, 1], &config, &bytes),
-        Ok(())
-    );
+    assert_eq!(workload.check(&stream_kernel("copy/scalar"), [64, 1, 1], &config, &bytes), Ok(()));
 }
 
 #[test]
@@ -118,15 +90,10 @@ fn a_corrupted_element_fails_validation_with_its_index_and_values() {
     let (workload, config, mut bytes) = run_once_and_read(&gpu, "triad/vec4", 64);
     assert_eq!(workload.check(&kernel, [64, 1, 1], &config, &bytes), Ok(()));
     bytes[4 * 4097..4 * 4098].copy_from_slice(&7.0f32.to_le_bytes());
-    let error = workload
-        .check(&kernel, [64, 1, 1], &config, &bytes)
-        .unwrap_err();
+    let error = workload.check(&kernel, [64, 1, 1], &config, &bytes).unwrap_err();
     assert_eq!((error.wrong, error.checked), (1, ODD_SIZE));
     assert_eq!(error.first[0].index, 4097);
-    assert!(
-        error.to_string().starts_with("c[4097]: 7e0 (is) != "),
-        "{error}"
-    );
+    assert!(error.to_string().starts_with("c[4097]: 7e0 (is) != "), "{error}");
 }
 
 #[test]
@@ -136,13 +103,10 @@ fn an_output_the_kernel_never_wrote_fails_validation() {
     let (workload, config, _) = run_once_and_read(&gpu, "scale/scalar", 64);
     // Poison the output again and read it without dispatching: every element is NaN.
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    gpu.filler()
-        .word(&gpu.device, &mut encoder, &config.output, fill::POISON);
+    gpu.filler().word(&gpu.device, &mut encoder, &config.output, fill::POISON);
     gpu.queue.submit([encoder.finish()]);
     let poisoned = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
-    let error = workload
-        .check(&kernel, [64, 1, 1], &config, &poisoned)
-        .unwrap_err();
+    let error = workload.check(&kernel, [64, 1, 1], &config, &poisoned).unwrap_err();
     assert_eq!(error.wrong, ODD_SIZE);
 }
 
@@ -154,9 +118,7 @@ fn a_wrong_dot_partial_sum_fails_validation() {
     assert_eq!(workload.check(&kernel, [32, 1, 1], &config, &bytes), Ok(()));
     let first = f32::from_le_bytes(bytes[0..4].try_into().unwrap());
     bytes[0..4].copy_from_slice(&(first + 1.0).to_le_bytes());
-    let error = workload
-        .check(&kernel, [32, 1, 1], &config, &bytes)
-        .unwrap_err();
+    let error = workload.check(&kernel, [32, 1, 1], &config, &bytes).unwrap_err();
     assert!(error.to_string().starts_with("dot[0]"), "{error}");
 }
 
@@ -165,16 +127,9 @@ fn workgroups_over_the_device_limit_are_skipped_with_the_reason() {
     let gpu = open_gpu();
     let too_big = gpu.info.limits.max_invocations_per_workgroup * 2;
     let plan = quick_plan(vec![stream_kernel("copy/scalar")], vec![too_big]);
-    let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| {
-        Flow::Continue
-    }));
+    let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     let skipped = result.results[0].skipped.as_deref().unwrap();
-    assert!(
-        skipped.starts_with(&format!(
-            "needs {too_big} for max_compute_invocations_per_workgroup"
-        )),
-        "{skipped}"
-    );
+    assert!(skipped.starts_with(&format!("needs {too_big} for max_compute_invocations_per_workgroup")), "{skipped}");
     assert!(result.complete && !result.results[0].valid);
 }
 
@@ -183,25 +138,17 @@ fn a_stopped_run_keeps_what_finished_and_says_so() {
     let gpu = open_gpu();
     let plan = quick_plan(kernels::select("copy").unwrap(), vec![64, 128]);
     let mut measuring = Vec::new();
-    let result = pollster::block_on(runner::run(
-        &gpu,
-        &plan,
-        environment(&gpu),
-        |event| match event {
-            Event::Measuring { index, total, .. } => {
-                measuring.push((index, total));
-                Flow::Continue
-            }
-            Event::Finished { index, .. } if index == 1 => Flow::Stop,
-            _ => Flow::Continue,
-        },
-    ));
+    let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |event| match event {
+        Event::Measuring { index, total, .. } => {
+            measuring.push((index, total));
+            Flow::Continue
+        }
+        Event::Finished { index, .. } if index == 1 => Flow::Stop,
+        _ => Flow::Continue,
+    }));
     assert_eq!(measuring, vec![(0, 6), (1, 6)]);
     assert!(!result.complete);
     assert_eq!(result.results.len(), 2);
     assert!(result.results.iter().all(|r| r.is_good()));
-    assert_eq!(
-        result.notes,
-        vec!["cancelled after 2 of 6 configurations".to_string()]
-    );
+    assert_eq!(result.notes, vec!["cancelled after 2 of 6 configurations".to_string()]);
 }

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use wgsweep::gpu::{self, Gpu};
+use wgsweep::kernel::ShaderChecks;
 use wgsweep::measure::MeasureOptions;
 use wgsweep::result::{ConfigResult, Environment, RunResult};
 use wgsweep::runner::{self, Event, Flow, Plan};
@@ -51,9 +52,15 @@ struct RunArgs {
     /// Workgroup sizes, comma-separated. Default: every power of two up to the device's maximum.
     #[arg(long, value_delimiter = ',')]
     workgroup_sizes: Option<Vec<u32>>,
+    /// wgpu's shader runtime checks: `default` (on), `unchecked` (trusted modules), or `both`.
+    #[arg(long, default_value = "default", value_parser = ["default", "unchecked", "both"])]
+    shader_checks: String,
     /// Samples per configuration, after calibration and warm-up.
     #[arg(long, default_value_t = 10)]
     samples: u32,
+    /// Milliseconds to keep the GPU busy with each configuration before its samples (clocks ramp up).
+    #[arg(long, default_value_t = 200.0)]
+    warm_up_ms: f64,
     /// Seed of the pseudo-random inputs (default: a fresh one each run).
     #[arg(long)]
     seed: Option<u32>,
@@ -121,16 +128,11 @@ fn describe(name: &str) -> Result<ExitCode, String> {
 
 async fn choose_adapter(choice: Option<&str>) -> Result<wgpu::Adapter, String> {
     let Some(choice) = choice else {
-        return gpu::default_adapter(&gpu::instance())
-            .await
-            .map_err(|e| e.to_string());
+        return gpu::default_adapter(&gpu::instance()).await.map_err(|e| e.to_string());
     };
     let adapters = adapters();
     if let Ok(index) = choice.parse::<usize>() {
-        return adapters
-            .into_iter()
-            .nth(index)
-            .ok_or_else(|| format!("no adapter {index}; see `wgsweep devices`"));
+        return adapters.into_iter().nth(index).ok_or_else(|| format!("no adapter {index}; see `wgsweep devices`"));
     }
     let wanted = choice.to_lowercase();
     adapters
@@ -144,20 +146,21 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
         kernels: kernels::select(&args.kernels)?,
         problem_size: args.size,
         workgroup_sizes: args.workgroup_sizes,
+        shader_checks: match args.shader_checks.as_str() {
+            "unchecked" => vec![ShaderChecks::Unchecked],
+            "both" => vec![ShaderChecks::Default, ShaderChecks::Unchecked],
+            _ => vec![ShaderChecks::Default],
+        },
         measure: MeasureOptions {
             samples: args.samples.max(1),
+            warm_up_ns: args.warm_up_ms * 1e6,
             ..Default::default()
         },
         seed: args.seed.unwrap_or_else(fill::fresh_seed),
     };
     let adapter = choose_adapter(args.adapter.as_deref()).await?;
     let gpu = Gpu::open(&adapter, None).await.map_err(|e| e.to_string())?;
-    eprintln!(
-        "{} ({}, {})",
-        gpu.info.name(),
-        gpu.info.backend,
-        gpu.info.driver
-    );
+    eprintln!("{} ({}, {})", gpu.info.name(), gpu.info.backend, gpu.info.driver);
 
     let total = plan.configurations(&gpu).len() as u64;
     let bar = ProgressBar::new(total).with_style(
@@ -166,12 +169,10 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
     );
     let mut result = runner::run(&gpu, &plan, native_environment(&gpu), |event| {
         match event {
-            Event::Preparing { family, size } => {
-                bar.set_message(format!("preparing {family} ({size} elements)"))
+            Event::Preparing { family, size } => bar.set_message(format!("preparing {family} ({size} elements)")),
+            Event::Measuring { kernel, workgroup, .. } => {
+                bar.set_message(format!("{} wg={}", kernel.label(), workgroup[0]))
             }
-            Event::Measuring {
-                kernel, workgroup, ..
-            } => bar.set_message(format!("{} wg={}", kernel.label(), workgroup[0])),
             Event::Finished { .. } => bar.inc(1),
         }
         Flow::Continue
@@ -181,16 +182,11 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
     result.label = args.label;
     print_table(&result);
     if let Some(path) = &args.json {
-        std::fs::write(path, result.to_json())
-            .map_err(|e| format!("could not write {}: {e}", path.display()))?;
+        std::fs::write(path, result.to_json()).map_err(|e| format!("could not write {}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());
     }
     let failed = result.results.iter().any(|r| r.error.is_some());
-    Ok(if failed || !result.complete {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(if failed || !result.complete { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
 fn native_environment(gpu: &Gpu) -> Environment {
@@ -199,30 +195,26 @@ fn native_environment(gpu: &Gpu) -> Environment {
         platform: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
         timestamps: gpu.timestamps,
         // Timestamps tick in the GPU's own period; Instant resolves well below a microsecond.
-        timer_quantum_ns: if gpu.timestamps {
-            gpu.queue.get_timestamp_period() as f64
-        } else {
-            1000.0
-        },
+        timer_quantum_ns: if gpu.timestamps { gpu.queue.get_timestamp_period() as f64 } else { 1000.0 },
         cross_origin_isolated: None,
     }
 }
 
 fn print_table(result: &RunResult) {
     println!(
-        "{:<20} {:>6} {:>12} {:>12} {:>10} {:>7} {:>8}  status",
-        "kernel", "wg", "median", "min", "GB/s", "CV", "samples"
+        "{:<20} {:<9} {:>6} {:>12} {:>12} {:>10} {:>7} {:>8}  status",
+        "kernel", "checks", "wg", "median", "min", "GB/s", "CV", "samples"
     );
     for r in &result.results {
         println!(
-            "{:<20} {:>6} {:>12} {:>12} {:>10} {:>7} {:>8}  {}",
+            "{:<20} {:<9} {:>6} {:>12} {:>12} {:>10} {:>7} {:>8}  {}",
             r.label(),
+            r.shader_checks.name(),
             r.workgroup_size[0],
             r.median_ns.map(format_ns).unwrap_or_default(),
             r.min_ns.map(format_ns).unwrap_or_default(),
             r.gbps.map(|g| format!("{g:.1}")).unwrap_or_default(),
-            r.cv.map(|cv| format!("{:.1}%", cv * 100.0))
-                .unwrap_or_default(),
+            r.cv.map(|cv| format!("{:.1}%", cv * 100.0)).unwrap_or_default(),
             if r.samples_ns.is_empty() {
                 String::new()
             } else {

@@ -21,16 +21,11 @@ pub fn all() -> Vec<KernelId> {
 pub fn select(selector: &str) -> Result<Vec<KernelId>, String> {
     let mut chosen: Vec<KernelId> = Vec::new();
     for name in selector.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let matching: Vec<KernelId> = all()
-            .into_iter()
-            .filter(|k| k.family == name || k.kernel == name || k.label() == name)
-            .collect();
+        let matching: Vec<KernelId> =
+            all().into_iter().filter(|k| k.family == name || k.kernel == name || k.label() == name).collect();
         if matching.is_empty() {
             let known: Vec<String> = all().iter().map(KernelId::label).collect();
-            return Err(format!(
-                "no kernel is called '{name}'; known: {}",
-                known.join(", ")
-            ));
+            return Err(format!("no kernel is called '{name}'; known: {}", known.join(", ")));
         }
         for k in matching {
             if !chosen.contains(&k) {

@@ -9,7 +9,8 @@ use std::cell::OnceCell;
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Config, Family, KernelId, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    self, Comparison, Config, Family, KernelId, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError,
+    Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/stream.wgsl");
@@ -47,13 +48,7 @@ impl Family for Stream {
     fn kernels(&self) -> Vec<KernelId> {
         KERNELS
             .iter()
-            .flat_map(|&kernel| {
-                VARIANTS.iter().map(move |&variant| KernelId {
-                    family: "stream",
-                    kernel,
-                    variant,
-                })
-            })
+            .flat_map(|&kernel| VARIANTS.iter().map(move |&variant| KernelId { family: "stream", kernel, variant }))
             .collect()
     }
 
@@ -65,10 +60,7 @@ impl Family for Stream {
         let wanted = DEFAULT_ARRAY_BYTES / 4;
         let allowed = limits.max_binding_bytes() / 4;
         if allowed >= wanted {
-            return Sizing {
-                size: wanted,
-                note: None,
-            };
+            return Sizing { size: wanted, note: None };
         }
         let size = 1u64 << allowed.ilog2();
         Sizing {
@@ -88,11 +80,7 @@ impl Family for Stream {
 
     fn workgroup_storage_bytes(&self, kernel: &KernelId, workgroup: [u32; 3]) -> u64 {
         // Every entry point of stream.wgsl declares the dot tree, but only dot uses it.
-        if kernel.kernel == "dot" {
-            4 * workgroup[0] as u64
-        } else {
-            0
-        }
+        if kernel.kernel == "dot" { 4 * workgroup[0] as u64 } else { 0 }
     }
 
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
@@ -103,36 +91,22 @@ impl Family for Stream {
                 "{bytes} bytes per array is over this device's storage binding limit of {limit} bytes"
             ));
         }
-        let module = gpu
-            .device
-            .create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some("stream.wgsl"),
-                source: wgpu::ShaderSource::Wgsl(WGSL.into()),
-            });
         let a = kernel::storage_buffer(gpu, "a", bytes);
         let b = kernel::storage_buffer(gpu, "b", bytes);
         let c = kernel::storage_buffer(gpu, "c", bytes);
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         gpu.filler().random(&gpu.device, &mut encoder, &a, seed);
-        gpu.filler()
-            .random(&gpu.device, &mut encoder, &b, seed.wrapping_add(1));
+        gpu.filler().random(&gpu.device, &mut encoder, &b, seed.wrapping_add(1));
         gpu.queue.submit([encoder.finish()]);
-        Ok(Box::new(StreamWorkload {
-            n: size,
-            seed,
-            module,
-            a,
-            b,
-            c,
-            dot_reference: OnceCell::new(),
-        }))
+        let modules = ShaderModules::new("stream.wgsl", WGSL);
+        Ok(Box::new(StreamWorkload { n: size, seed, modules, a, b, c, dot_reference: OnceCell::new() }))
     }
 }
 
 struct StreamWorkload {
     n: u64,
     seed: u32,
-    module: wgpu::ShaderModule,
+    modules: ShaderModules,
     a: wgpu::Buffer,
     b: wgpu::Buffer,
     c: wgpu::Buffer,
@@ -151,11 +125,7 @@ impl StreamWorkload {
 
     /// Elements one invocation handles in the scalar and vec4 variants.
     fn items(&self, variant: &str) -> u64 {
-        if variant == "vec4" {
-            self.n / 4
-        } else {
-            self.n
-        }
+        if variant == "vec4" { self.n / 4 } else { self.n }
     }
 
     fn check_dot(
@@ -202,32 +172,28 @@ impl Workload for StreamWorkload {
         arrays * self.n * 4
     }
 
-    fn configure(&self, gpu: &Gpu, kernel: &KernelId, workgroup: [u32; 3]) -> Result<Config, Skip> {
+    fn configure(
+        &self,
+        gpu: &Gpu,
+        kernel: &KernelId,
+        workgroup: [u32; 3],
+        checks: ShaderChecks,
+    ) -> Result<Config, Skip> {
         let wg = workgroup[0] as u64;
         let covering = self.items(kernel.variant).div_ceil(wg);
-        let groups = if kernel.variant == "grid_stride" {
-            covering.min(GRID_WORKGROUPS)
-        } else {
-            covering
-        };
+        let groups = if kernel.variant == "grid_stride" { covering.min(GRID_WORKGROUPS) } else { covering };
         let max_per_dimension = gpu.info.limits.max_workgroups_per_dimension;
         let grid = kernel::dispatch_grid(groups, max_per_dimension).ok_or(Skip::ExceedsLimit {
             limit: "max_compute_workgroups_per_dimension (squared, for a 2-D grid)",
             device: max_per_dimension as u64 * max_per_dimension as u64,
             needed: groups,
         })?;
-        let pipeline = kernel::pipeline(
-            gpu,
-            &self.module,
-            &kernel.entry_point(),
-            &[("WG", wg as f64)],
-        );
+        let module = self.modules.get(gpu, checks);
+        let pipeline = kernel::pipeline(gpu, module, &kernel.entry_point(), &[("WG", wg as f64)]);
         let vec4 = kernel.variant == "vec4";
         let (a, b, c) = if vec4 { (3, 4, 5) } else { (0, 1, 2) };
         let output = match kernel.kernel {
-            "dot" => {
-                kernel::storage_buffer(gpu, "partial sums", grid[0] as u64 * grid[1] as u64 * 4)
-            }
+            "dot" => kernel::storage_buffer(gpu, "partial sums", grid[0] as u64 * grid[1] as u64 * 4),
             _ => self.c.clone(),
         };
         let bindings = match kernel.kernel {
@@ -236,15 +202,7 @@ impl Workload for StreamWorkload {
             _ => vec![(a, &self.a), (b, &self.b), (6, &output)],
         };
         let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
-        Ok(Config {
-            steps: vec![Step {
-                pipeline,
-                bind_group,
-                workgroups: grid,
-            }],
-            output,
-            workgroups: grid,
-        })
+        Ok(Config { steps: vec![Step { pipeline, bind_group, workgroups: grid }], output, workgroups: grid })
     }
 
     fn check(
@@ -260,12 +218,7 @@ impl Workload for StreamWorkload {
             "copy" => |a, _| (a as f64, 0.0),
             "scale" => |a, _| ((SCALAR * a) as f64, (SCALAR * a).abs() as f64),
             "add" => |a, b| (a as f64 + b as f64, (a.abs() + b.abs()) as f64),
-            _ => |a, b| {
-                (
-                    a as f64 + SCALAR as f64 * b as f64,
-                    (a.abs() + (SCALAR * b).abs()) as f64,
-                )
-            },
+            _ => |a, b| (a as f64 + SCALAR as f64 * b as f64, (a.abs() + (SCALAR * b).abs()) as f64),
         };
         let mut comparison = Comparison::new("c");
         for (i, got) in f32s(output).enumerate() {

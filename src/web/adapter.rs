@@ -90,4 +90,3 @@ pub fn environment(gpu: &Gpu) -> Environment {
         cross_origin_isolated: Some(isolated),
     }
 }
-

@@ -10,7 +10,7 @@ use super::adapter::{self, cross_origin_isolated, environment};
 use super::chart::Chart;
 use super::dom::{self, append, by_id, fact};
 use crate::gpu::Gpu;
-use crate::kernel::KernelId;
+use crate::kernel::{KernelId, ShaderChecks};
 use crate::measure::MeasureOptions;
 use crate::result::{ConfigResult, RunResult};
 use crate::runner::{self, Event, Flow, Plan};
@@ -122,7 +122,11 @@ fn show_device(app: &App) {
     fact(&facts, "Device", &or_unknown(&id.device));
     fact(&facts, "Description", &or_unknown(&id.description));
     let l = &info.limits;
-    fact(&facts, "Max workgroup size", &format!("{} × {} × {}", l.max_workgroup_size_x, l.max_workgroup_size_y, l.max_workgroup_size_z));
+    fact(
+        &facts,
+        "Max workgroup size",
+        &format!("{} × {} × {}", l.max_workgroup_size_x, l.max_workgroup_size_y, l.max_workgroup_size_z),
+    );
     fact(&facts, "Invocations per workgroup", &l.max_invocations_per_workgroup.to_string());
     fact(&facts, "Workgroup storage", &format!("{} KiB", l.max_workgroup_storage_bytes / 1024));
     fact(&facts, "Storage binding", &format!("{} MiB", l.max_storage_buffer_binding_size >> 20));
@@ -255,6 +259,8 @@ async fn run(app: Rc<App>) {
         kernels,
         problem_size: size,
         workgroup_sizes,
+        // The browser applies its own checks to every shader; wgpu's cannot be dropped there.
+        shader_checks: vec![ShaderChecks::Default],
         measure: MeasureOptions { samples, ..Default::default() },
         seed: fill::fresh_seed(),
     };
@@ -277,12 +283,13 @@ async fn run(app: Rc<App>) {
             Event::Preparing { family, size } => {
                 dom::set_text("progress-text", &format!("Preparing {family}: {size} elements per array…"));
             }
-            Event::Measuring { index, total, kernel, workgroup } => {
+            Event::Measuring { index, total, kernel, workgroup, .. } => {
                 let bar: HtmlProgressElement = by_id("progress-bar");
                 bar.set_max(total as f64);
                 bar.set_value(index as f64);
                 let left = time_left(now_ms() - started, index, total);
-                let text = format!("{} at workgroup size {} — {} of {total}{left}", kernel.label(), workgroup[0], index + 1);
+                let text =
+                    format!("{} at workgroup size {} — {} of {total}{left}", kernel.label(), workgroup[0], index + 1);
                 dom::set_text("progress-text", &text);
             }
             Event::Finished { record, .. } => {
@@ -312,7 +319,12 @@ async fn run(app: Rc<App>) {
     };
     dom::set_text("progress-text", &summary);
     if let Some(reason) = app.gpu.lost_reason() {
-        show_message("error", &format!("The GPU device was lost ({reason}). The results that finished are kept; reload the page to run again."));
+        show_message(
+            "error",
+            &format!(
+                "The GPU device was lost ({reason}). The results that finished are kept; reload the page to run again."
+            ),
+        );
     }
     *app.last.borrow_mut() = Some(result);
     by_id::<Element>("results").set_attribute("data-done", "").ok();
@@ -354,7 +366,11 @@ fn add_row(r: &ConfigResult) {
         r.min_ns.map(format_ns).unwrap_or_default(),
         r.gbps.map(|g| format!("{g:.1}")).unwrap_or_default(),
         r.cv.map(|cv| format!("{:.1} %", cv * 100.0)).unwrap_or_default(),
-        if r.samples_ns.is_empty() { String::new() } else { format!("{} × {}", r.samples_ns.len(), r.dispatches_per_sample) },
+        if r.samples_ns.is_empty() {
+            String::new()
+        } else {
+            format!("{} × {}", r.samples_ns.len(), r.dispatches_per_sample)
+        },
         status.1,
     ];
     for cell in cells {

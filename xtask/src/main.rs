@@ -1,1 +1,182 @@
-fn main() {}
+//! The project's tasks, in Rust so they run wherever cargo does.
+//!
+//! `cargo xtask serve` and `cargo xtask test` first install what they need on a fresh Debian or Ubuntu
+//! machine (the wasm target, the pinned wasm-bindgen-cli and trunk, wasm-opt and Chart.js from npm,
+//! Chromium with chromedriver, and Mesa's lavapipe for native tests without a GPU), skipping what is there.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+const HELP: &str = "\
+cargo xtask <task>
+
+  serve   install what is missing, then serve the page on http://127.0.0.1:8080 (release build, COOP/COEP)
+  dist    install what is missing, then build the static page into dist/
+  test    install what is missing, then run every test: native (lavapipe or any GPU), browser
+          (wasm-bindgen-test in headless Chromium) and end to end (the built page in headless Chromium)
+  setup   only install what is missing
+";
+
+/// trunk 0.22 needs a newer rustc than these machines have.
+const TRUNK_VERSION: &str = "0.21.14";
+/// Debian's packages the tasks need, and a file that shows each is installed.
+const APT_PACKAGES: &[(&str, &str)] = &[
+    ("chromium", "/usr/bin/chromium"),
+    ("chromium-driver", "/usr/bin/chromedriver"),
+    ("mesa-vulkan-drivers", "/usr/share/vulkan/icd.d"),
+    ("libvulkan1", "/usr/lib/x86_64-linux-gnu/libvulkan.so.1"),
+    ("nodejs", "/usr/bin/node"),
+    ("npm", "/usr/bin/npm"),
+];
+
+type Result<T = ()> = std::result::Result<T, String>;
+
+fn main() -> ExitCode {
+    let task = std::env::args().nth(1).unwrap_or_default();
+    let outcome = match task.as_str() {
+        "setup" => setup(),
+        "serve" => setup().and_then(|_| serve()),
+        "dist" => setup().and_then(|_| dist()),
+        "test" => setup().and_then(|_| test()),
+        _ => {
+            eprint!("{HELP}");
+            return ExitCode::from(if task.is_empty() || task == "help" || task == "--help" { 0 } else { 2 });
+        }
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits in the workspace").to_path_buf()
+}
+
+/// A command run in the workspace root with the project's tools first on PATH.
+fn cmd(program: &str, args: &[&str]) -> Command {
+    let root = root();
+    let cargo_bin = std::env::var("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from(std::env::var("HOME").unwrap_or_default()).join(".cargo"))
+        .join("bin");
+    let path = std::env::var("PATH").unwrap_or_default();
+    let path = format!("{}:{}:{path}", root.join("node_modules/.bin").display(), cargo_bin.display());
+    let mut command = Command::new(program);
+    command.args(args).current_dir(&root).env("PATH", path);
+    command
+}
+
+fn step(name: &str) {
+    eprintln!("\n==> {name}");
+}
+
+fn run(mut command: Command) -> Result {
+    let shown = format!("{command:?}");
+    let status = command.status().map_err(|e| format!("could not start {shown}: {e}"))?;
+    if status.success() { Ok(()) } else { Err(format!("{shown} failed ({status})")) }
+}
+
+/// The first line a tool prints for `--version`, or None if it is not installed.
+fn version_of(program: &str) -> Option<String> {
+    let output = cmd(program, &["--version"]).output().ok()?;
+    output.status.success().then(|| String::from_utf8_lossy(&output.stdout).lines().next().unwrap_or("").to_string())
+}
+
+fn setup() -> Result {
+    step("setup: wasm32 target");
+    let targets = cmd("rustup", &["target", "list", "--installed"]).output().map_err(|e| format!("rustup: {e}"))?;
+    if !String::from_utf8_lossy(&targets.stdout).contains("wasm32-unknown-unknown") {
+        run(cmd("rustup", &["target", "add", "wasm32-unknown-unknown"]))?;
+    }
+
+    step("setup: Debian packages (Chromium, chromedriver, lavapipe, Node.js)");
+    let missing: Vec<&str> =
+        APT_PACKAGES.iter().filter(|(_, file)| !Path::new(file).exists()).map(|(package, _)| *package).collect();
+    if !missing.is_empty() {
+        apt_install(&missing)?;
+    }
+
+    let wasm_bindgen = wasm_bindgen_version()?;
+    step(&format!("setup: wasm-bindgen-cli {wasm_bindgen}"));
+    if version_of("wasm-bindgen").as_deref() != Some(&format!("wasm-bindgen {wasm_bindgen}")) {
+        // Not --locked: its lock file wants a webpki-roots version the registry mirror may lack.
+        run(cmd("cargo", &["install", "wasm-bindgen-cli", "--version", &wasm_bindgen]))?;
+    }
+
+    step(&format!("setup: trunk {TRUNK_VERSION}"));
+    if version_of("trunk").as_deref() != Some(&format!("trunk {TRUNK_VERSION}")) {
+        run(cmd("cargo", &["install", "trunk", "--version", TRUNK_VERSION, "--locked"]))?;
+    }
+
+    step("setup: npm packages (Chart.js, binaryen's wasm-opt)");
+    let installed = root().join("node_modules/.package-lock.json");
+    let lock = root().join("package-lock.json");
+    let stale = match (std::fs::metadata(&installed), std::fs::metadata(&lock)) {
+        (Ok(i), Ok(l)) => i.modified().ok() < l.modified().ok(),
+        _ => true,
+    };
+    if stale {
+        run(cmd("npm", &["ci", "--no-audit", "--no-fund"]))?;
+    }
+    Ok(())
+}
+
+fn apt_install(packages: &[&str]) -> Result {
+    if version_of("apt-get").is_none() {
+        return Err(format!("please install {} with your system's package manager", packages.join(", ")));
+    }
+    let root_user = cmd("id", &["-u"]).output().map(|o| o.stdout.starts_with(b"0")).unwrap_or(false);
+    let sudo = |args: &[&str]| {
+        if root_user { cmd(args[0], &args[1..]) } else { cmd("sudo", args) }
+    };
+    run(sudo(&["apt-get", "update"]))?;
+    let mut args = vec!["apt-get", "install", "-y", "--no-install-recommends"];
+    args.extend_from_slice(packages);
+    run(sudo(&args))
+}
+
+/// The wasm-bindgen version Cargo.lock pins: the CLI must match it exactly.
+fn wasm_bindgen_version() -> Result<String> {
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).map_err(|e| format!("Cargo.lock: {e}"))?;
+    let mut lines = lock.lines();
+    while let Some(line) = lines.next() {
+        if line == "name = \"wasm-bindgen\"" {
+            let version = lines.next().unwrap_or("");
+            return Ok(version.trim_start_matches("version = ").trim_matches('"').to_string());
+        }
+    }
+    Err("Cargo.lock has no wasm-bindgen entry".into())
+}
+
+fn serve() -> Result {
+    step("serve: http://127.0.0.1:8080 (Ctrl-C stops)");
+    run(cmd("trunk", &["serve", "--release"]))
+}
+
+fn dist() -> Result {
+    step("dist: release build of the page into dist/");
+    run(cmd("trunk", &["build", "--release"]))
+}
+
+fn test() -> Result {
+    // Mesa writes warnings without a runtime directory; lavapipe needs nothing else.
+    let with_env = |mut c: Command| {
+        c.env("XDG_RUNTIME_DIR", std::env::var("XDG_RUNTIME_DIR").unwrap_or_else(|_| "/tmp".into()));
+        c
+    };
+    step("test: native (any Vulkan adapter; lavapipe without a GPU)");
+    run(with_env(cmd("cargo", &["test", "--workspace"])))?;
+
+    step("test: browser (wasm-bindgen-test in headless Chromium, WebGPU on SwiftShader)");
+    let mut browser = cmd("cargo", &["test", "--target", "wasm32-unknown-unknown", "--test", "web"]);
+    browser.env("CHROMEDRIVER", "/usr/bin/chromedriver").env("WASM_BINDGEN_TEST_TIMEOUT", "300");
+    run(browser)?;
+
+    dist()?;
+    step("test: end to end (the built page in headless Chromium, as a person uses it)");
+    run(with_env(cmd("cargo", &["test", "--test", "e2e", "--", "--ignored", "--test-threads=1"])))
+}

@@ -1,0 +1,168 @@
+//! Just enough of the W3C WebDriver protocol to drive Chromium through chromedriver over loopback HTTP.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use serde_json::{Value, json};
+
+pub enum WebGpu {
+    Enabled,
+    /// Chromium on Linux offers no WebGPU adapter without --enable-unsafe-webgpu.
+    Disabled,
+}
+
+/// A chromedriver process with one browser session; both end when it is dropped.
+pub struct Browser {
+    driver: Child,
+    port: u16,
+    session: String,
+    _profile: TempDir,
+}
+
+struct TempDir(std::path::PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+const ELEMENT: &str = "element-6066-11e4-a52f-4a5d3f6c1000";
+
+impl Browser {
+    pub fn start(webgpu: WebGpu) -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let driver = Command::new(std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into()))
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver (the chromium-driver package) must be installed");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while request(port, "GET", "/status", None).is_err() {
+            assert!(Instant::now() < deadline, "chromedriver did not start");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let profile = std::env::temp_dir().join(format!("wgsweep-e2e-{}-{port}", std::process::id()));
+        let mut args = vec![
+            "--headless=new".to_string(),
+            "--no-sandbox".into(),
+            "--disable-background-networking".into(),
+            "--disable-component-update".into(),
+            "--disable-sync".into(),
+            "--no-first-run".into(),
+            "--disable-quic".into(),
+            "--window-size=1280,1700".into(),
+            format!("--user-data-dir={}", profile.display()),
+        ];
+        if matches!(webgpu, WebGpu::Enabled) {
+            args.push("--enable-unsafe-webgpu".into());
+        }
+        let capabilities = json!({"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args},
+        }}});
+        let created = request(port, "POST", "/session", Some(&capabilities)).expect("a browser session");
+        let session = created["sessionId"].as_str().expect("a session id").to_string();
+        Browser { driver, port, session, _profile: TempDir(profile) }
+    }
+
+    fn call(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
+        let path = format!("/session/{}{path}", self.session);
+        request(self.port, method, &path, body).unwrap_or_else(|e| panic!("{method} {path}: {e}"))
+    }
+
+    pub fn open(&self, url: &str) {
+        self.call("POST", "/url", Some(&json!({ "url": url })));
+    }
+
+    /// Runs a script (a function body) in the page and returns its value.
+    pub fn eval(&self, script: &str) -> Value {
+        self.call("POST", "/execute/sync", Some(&json!({ "script": script, "args": [] })))
+    }
+
+    /// Waits until the JS expression is truthy.
+    pub fn wait_for(&self, what: &str, expression: &str, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        while self.eval(&format!("return Boolean({expression})")) != Value::Bool(true) {
+            assert!(Instant::now() < deadline, "timed out waiting for {what}: {expression}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    /// The visible text of the first element matching `selector`.
+    pub fn text(&self, selector: &str) -> String {
+        let element = self.find(selector);
+        self.call("GET", &format!("/element/{element}/text"), None).as_str().unwrap_or("").to_string()
+    }
+
+    /// Clicks the element as a user would (WebDriver's element click).
+    pub fn click(&self, selector: &str) {
+        let element = self.find(selector);
+        self.call("POST", &format!("/element/{element}/click"), Some(&json!({})));
+    }
+
+    fn find(&self, selector: &str) -> String {
+        let found = self.call("POST", "/element", Some(&json!({ "using": "css selector", "value": selector })));
+        found[ELEMENT].as_str().unwrap_or_else(|| panic!("no element matches {selector}: {found}")).to_string()
+    }
+
+    pub fn screenshot(&self, path: &Path) {
+        let encoded = self.call("GET", "/screenshot", None);
+        let png = base64::engine::general_purpose::STANDARD.decode(encoded.as_str().expect("base64")).expect("png");
+        std::fs::write(path, png).expect("screenshot written");
+        eprintln!("screenshot: {}", path.display());
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = request(self.port, "DELETE", &format!("/session/{}", self.session), None);
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
+
+/// One HTTP/1.1 request to chromedriver; returns the response's `value`, or its error message.
+fn request(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
+    let body = body.map(Value::to_string).unwrap_or_default();
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).and_then(|_| stream.write_all(body.as_bytes())).map_err(|e| e.to_string())?;
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).map_err(|e| e.to_string())?;
+    let text = String::from_utf8_lossy(&response);
+    let (headers, payload) = text.split_once("\r\n\r\n").ok_or("a malformed HTTP response")?;
+    let payload = if headers.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+        dechunk(payload)
+    } else {
+        payload.to_string()
+    };
+    let parsed: Value = serde_json::from_str(&payload).map_err(|e| format!("{e}: {payload}"))?;
+    let value = parsed["value"].clone();
+    match value.get("error") {
+        Some(error) => Err(format!("{error}: {}", value["message"])),
+        None => Ok(value),
+    }
+}
+
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if size == 0 || rest.len() < size {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = rest[size..].trim_start_matches("\r\n");
+    }
+    out
+}

@@ -1,0 +1,42 @@
+//! In headless Chromium through WebGPU (SwiftShader without a GPU): `cargo xtask test` runs these.
+#![cfg(target_arch = "wasm32")]
+
+use wasm_bindgen_test::*;
+use wgsweep::kernels;
+use wgsweep::measure::MeasureOptions;
+use wgsweep::runner::{self, Flow, Plan};
+use wgsweep::web::adapter;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+#[wasm_bindgen_test]
+async fn the_fingerprint_is_read_from_gpu_adapter_info() {
+    let (gpu, browser_features) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let identity = &gpu.info.identity;
+    // wgpu leaves these empty on the web; GPUAdapter.info fills them.
+    assert!(!identity.vendor.is_empty(), "{identity:?}");
+    assert!(!identity.architecture.is_empty() || !identity.description.is_empty(), "{identity:?}");
+    assert_eq!(gpu.info.backend, "webgpu");
+    assert!(browser_features.iter().any(|f| f == "timestamp-query"), "{browser_features:?}");
+    assert!(gpu.info.limits.max_invocations_per_workgroup >= 256);
+}
+
+#[wasm_bindgen_test]
+async fn stream_kernels_validate_through_webgpu() {
+    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let plan = Plan {
+        kernels: kernels::select("triad,dot/vec4").unwrap(),
+        problem_size: Some(4 * 4099),
+        workgroup_sizes: Some(vec![1, 64, 256]),
+        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
+        measure: MeasureOptions { samples: 2, min_sample_ns: 1e5, warm_up_ns: 0.0, ..Default::default() },
+        seed: wgsweep::fill::fresh_seed(),
+    };
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    assert!(result.complete);
+    assert_eq!(result.results.len(), 4 * 3);
+    for r in &result.results {
+        assert!(r.is_good(), "{} wg={}: {:?}", r.label(), r.workgroup_size[0], r.error);
+    }
+    assert_eq!(result.environment.runtime, "web");
+}

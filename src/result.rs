@@ -112,10 +112,49 @@ impl ConfigResult {
         format!("{}/{}", self.kernel, self.variant)
     }
 
+    /// What became of the configuration, in words: "valid", "skipped: ...", the error, or "suspect: ...".
+    pub fn status(&self) -> String {
+        match (&self.skipped, &self.error, &self.suspect) {
+            (Some(why), _, _) => format!("skipped: {why}"),
+            (_, Some(error), _) => error.clone(),
+            (_, _, Some(why)) => format!("suspect: {why}"),
+            _ => "valid".into(),
+        }
+    }
+
+    /// The table cells both shells show: median, min, GB/s, CV, samples × dispatches.
+    pub fn figures(&self) -> [String; 5] {
+        [
+            self.median_ns.map(format_ns).unwrap_or_default(),
+            self.min_ns.map(format_ns).unwrap_or_default(),
+            self.gbps.map(format_gbps).unwrap_or_default(),
+            self.cv.map(|cv| format!("{:.1}%", cv * 100.0)).unwrap_or_default(),
+            if self.samples_ns.is_empty() {
+                String::new()
+            } else {
+                format!("{}×{}", self.samples_ns.len(), self.dispatches_per_sample)
+            },
+        ]
+    }
+
     /// Measured and valid: may be ranked and charted.
     pub fn is_good(&self) -> bool {
         self.valid && self.error.is_none() && self.skipped.is_none() && self.gbps.is_some()
     }
+}
+
+/// A duration in the unit that reads best.
+pub fn format_ns(ns: f64) -> String {
+    match ns {
+        ns if ns >= 1e6 => format!("{:.3} ms", ns / 1e6),
+        ns if ns >= 1e3 => format!("{:.2} µs", ns / 1e3),
+        ns => format!("{ns:.0} ns"),
+    }
+}
+
+/// GB/s with three significant figures for small values, one decimal otherwise.
+pub fn format_gbps(gbps: f64) -> String {
+    if gbps < 10.0 { format!("{gbps:.3}") } else { format!("{gbps:.1}") }
 }
 
 #[derive(Debug, thiserror::Error)]

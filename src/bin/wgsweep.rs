@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use wgsweep::gpu::{self, Gpu};
 use wgsweep::kernel::ShaderChecks;
 use wgsweep::measure::MeasureOptions;
-use wgsweep::result::{ConfigResult, Environment, RunResult};
+use wgsweep::result::{Environment, RunResult};
 use wgsweep::runner::{self, Event, Flow, Plan};
 use wgsweep::{fill, kernels};
 
@@ -206,41 +206,16 @@ fn print_table(result: &RunResult) {
         "kernel", "checks", "wg", "median", "min", "GB/s", "CV", "samples"
     );
     for r in &result.results {
+        let [median, min, gbps, cv, samples] = r.figures();
         println!(
-            "{:<20} {:<9} {:>6} {:>12} {:>12} {:>10} {:>7} {:>8}  {}",
+            "{:<20} {:<9} {:>6} {median:>12} {min:>12} {gbps:>10} {cv:>7} {samples:>8}  {}",
             r.label(),
             r.shader_checks.name(),
             r.workgroup_size[0],
-            r.median_ns.map(format_ns).unwrap_or_default(),
-            r.min_ns.map(format_ns).unwrap_or_default(),
-            r.gbps.map(|g| format!("{g:.1}")).unwrap_or_default(),
-            r.cv.map(|cv| format!("{:.1}%", cv * 100.0)).unwrap_or_default(),
-            if r.samples_ns.is_empty() {
-                String::new()
-            } else {
-                format!("{}×{}", r.samples_ns.len(), r.dispatches_per_sample)
-            },
-            status(r),
+            r.status(),
         );
     }
     for note in &result.notes {
         println!("note: {note}");
-    }
-}
-
-fn status(r: &ConfigResult) -> String {
-    match (&r.skipped, &r.error, &r.suspect) {
-        (Some(why), _, _) => format!("skipped: {why}"),
-        (_, Some(error), _) => error.clone(),
-        (_, _, Some(why)) => format!("suspect: {why}"),
-        _ => "valid".into(),
-    }
-}
-
-fn format_ns(ns: f64) -> String {
-    match ns {
-        ns if ns >= 1e6 => format!("{:.3} ms", ns / 1e6),
-        ns if ns >= 1e3 => format!("{:.2} µs", ns / 1e3),
-        ns => format!("{ns:.0} ns"),
     }
 }

@@ -352,36 +352,14 @@ fn time_left(elapsed_ms: f64, done: usize, total: usize) -> String {
 fn add_row(r: &ConfigResult) {
     let body: Element = by_id("results-body");
     let row = append(&body, "tr", "", "");
-    let status = match (&r.skipped, &r.error, &r.suspect) {
-        (Some(why), _, _) => ("skipped", format!("skipped: {why}")),
-        (_, Some(error), _) => ("failed", error.clone()),
-        (_, _, Some(why)) => ("suspect", format!("suspect: {why}")),
-        _ => ("valid", "valid".to_string()),
-    };
-    row.set_class_name(status.0);
-    let cells = [
-        r.label(),
-        r.workgroup_size[0].to_string(),
-        r.median_ns.map(format_ns).unwrap_or_default(),
-        r.min_ns.map(format_ns).unwrap_or_default(),
-        r.gbps.map(|g| format!("{g:.1}")).unwrap_or_default(),
-        r.cv.map(|cv| format!("{:.1} %", cv * 100.0)).unwrap_or_default(),
-        if r.samples_ns.is_empty() {
-            String::new()
-        } else {
-            format!("{} × {}", r.samples_ns.len(), r.dispatches_per_sample)
-        },
-        status.1,
-    ];
-    for cell in cells {
+    row.set_class_name(match (&r.skipped, &r.error, &r.suspect) {
+        (Some(_), _, _) => "skipped",
+        (_, Some(_), _) => "failed",
+        (_, _, Some(_)) => "suspect",
+        _ => "valid",
+    });
+    let [median, min, gbps, cv, samples] = r.figures();
+    for cell in [r.label(), r.workgroup_size[0].to_string(), median, min, gbps, cv, samples, r.status()] {
         append(&row, "td", "", &cell);
-    }
-}
-
-fn format_ns(ns: f64) -> String {
-    match ns {
-        ns if ns >= 1e6 => format!("{:.3} ms", ns / 1e6),
-        ns if ns >= 1e3 => format!("{:.2} µs", ns / 1e3),
-        ns => format!("{ns:.0} ns"),
     }
 }

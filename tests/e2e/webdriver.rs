@@ -31,7 +31,7 @@ impl Drop for TempDir {
     }
 }
 
-const ELEMENT: &str = "element-6066-11e4-a52f-4a5d3f6c1000";
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 impl Browser {
     pub fn start(webgpu: WebGpu) -> Self {
@@ -137,32 +137,37 @@ fn request(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<
         body.len()
     );
     stream.write_all(head.as_bytes()).and_then(|_| stream.write_all(body.as_bytes())).map_err(|e| e.to_string())?;
+    // chromedriver answers "Connection: close" but may keep the socket open: read by Content-Length.
     let mut response = Vec::new();
-    stream.read_to_end(&mut response).map_err(|e| e.to_string())?;
-    let text = String::from_utf8_lossy(&response);
-    let (headers, payload) = text.split_once("\r\n\r\n").ok_or("a malformed HTTP response")?;
-    let payload = if headers.to_ascii_lowercase().contains("transfer-encoding: chunked") {
-        dechunk(payload)
-    } else {
-        payload.to_string()
+    let mut buffer = [0u8; 65536];
+    let (header_end, length) = loop {
+        let n = stream.read(&mut buffer).map_err(|e| e.to_string())?;
+        if n == 0 {
+            return Err("chromedriver closed the connection mid-response".into());
+        }
+        response.extend_from_slice(&buffer[..n]);
+        if let Some(end) = response.windows(4).position(|w| w == b"\r\n\r\n") {
+            let headers = String::from_utf8_lossy(&response[..end]).to_ascii_lowercase();
+            let length = headers
+                .lines()
+                .find_map(|line| line.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .ok_or("a response without Content-Length")?;
+            break (end + 4, length);
+        }
     };
+    while response.len() < header_end + length {
+        let n = stream.read(&mut buffer).map_err(|e| e.to_string())?;
+        if n == 0 {
+            return Err("chromedriver closed the connection mid-body".into());
+        }
+        response.extend_from_slice(&buffer[..n]);
+    }
+    let payload = String::from_utf8_lossy(&response[header_end..header_end + length]).to_string();
     let parsed: Value = serde_json::from_str(&payload).map_err(|e| format!("{e}: {payload}"))?;
     let value = parsed["value"].clone();
     match value.get("error") {
         Some(error) => Err(format!("{error}: {}", value["message"])),
         None => Ok(value),
     }
-}
-
-fn dechunk(mut body: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = body.split_once("\r\n") {
-        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if size == 0 || rest.len() < size {
-            break;
-        }
-        out.push_str(&rest[..size]);
-        body = rest[size..].trim_start_matches("\r\n");
-    }
-    out
 }

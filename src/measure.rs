@@ -74,30 +74,34 @@ pub enum MeasureError {
     NoValidTimestamps(u32),
 }
 
-struct RawSample {
-    gpu_ns: Option<f64>,
-    wall_ns: f64,
+/// One sample's query set and buffers; two of them let one sample run while the last one is read.
+struct TimestampSlot {
+    set: wgpu::QuerySet,
+    resolve: wgpu::Buffer,
+    readback: wgpu::Buffer,
 }
 
-/// The query set and buffers for pass timestamps, made once per run.
+/// Pass timestamps (when the device has them) and the clock's resolution, made once per run.
 pub struct Timer {
-    queries: Option<TimestampQueries>,
+    slots: Vec<TimestampSlot>,
+    period_ns: f64,
     /// The resolution of the primary clock, ns.
     pub quantum_ns: f64,
 }
 
-struct TimestampQueries {
-    set: wgpu::QuerySet,
-    resolve: wgpu::Buffer,
-    readback: wgpu::Buffer,
-    period_ns: f64,
+/// A submitted sample whose results are not in yet.
+struct InFlight {
+    slot: usize,
+    submitted: Instant,
+    index: wgpu::SubmissionIndex,
+    done: oneshot::Receiver<Result<(), String>>,
 }
 
 impl Timer {
     /// `quantum_ns` is the resolution of the clock that will be primary: the browser's timestamp
     /// quantization, or the wall clock's resolution when there are no timestamps.
     pub fn new(gpu: &Gpu, quantum_ns: f64) -> Self {
-        let queries = gpu.timestamps.then(|| TimestampQueries {
+        let slot = |_| TimestampSlot {
             set: gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
                 label: Some("pass timestamps"),
                 ty: wgpu::QueryType::Timestamp,
@@ -115,16 +119,18 @@ impl Timer {
                 usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             }),
-            period_ns: gpu.queue.get_timestamp_period() as f64,
-        });
-        Self { queries, quantum_ns }
+        };
+        let slots = if gpu.timestamps { (0..2).map(slot).collect() } else { Vec::new() };
+        Self { slots, period_ns: gpu.queue.get_timestamp_period() as f64, quantum_ns }
     }
 
     pub fn source(&self) -> TimingSource {
-        if self.queries.is_some() { TimingSource::Timestamp } else { TimingSource::Wall }
+        if self.slots.is_empty() { TimingSource::Wall } else { TimingSource::Timestamp }
     }
 
-    /// Calibrates K, warms up once at that K, then takes `options.samples` samples.
+    /// Calibrates K one sample at a time, then warms up and samples with two submissions in flight, so
+    /// that the GPU never waits for the host: an idle GPU lowers its clocks. Samples submitted before
+    /// `options.warm_up_ns` has passed are warm-up; the next `options.samples` are kept.
     pub async fn measure(
         &self,
         gpu: &Gpu,
@@ -135,21 +141,16 @@ impl Timer {
         let warm_up = Instant::now();
         let mut dispatches = 1u32;
         loop {
-            let sample = self.sample(gpu, steps, dispatches).await?;
-            let elapsed = self.primary(&sample).unwrap_or(0.0);
+            let sample = self.submit(gpu, steps, dispatches, 0);
+            let submitted = sample.submitted;
+            let (gpu_ns, done) = self.finish(gpu, sample).await?;
+            let elapsed = gpu_ns.unwrap_or_else(|| (done - submitted).as_nanos() as f64);
             if elapsed >= target_ns || dispatches >= options.max_dispatches {
                 break;
             }
             // Jump straight to the power of two the estimate asks for; a zero reading grows K sixteenfold.
             let factor = if elapsed > 0.0 { (target_ns / elapsed).log2().ceil().clamp(1.0, 10.0) } else { 4.0 };
             dispatches = dispatches.saturating_mul(1 << factor as u32).min(options.max_dispatches);
-        }
-        // Warm up at the final K, at least once, until the warm-up time is spent.
-        loop {
-            self.sample(gpu, steps, dispatches).await?;
-            if warm_up.elapsed().as_nanos() as f64 >= options.warm_up_ns {
-                break;
-            }
         }
 
         let mut measurement = Measurement {
@@ -159,64 +160,106 @@ impl Timer {
             wall_ns: Vec::new(),
             discarded: 0,
         };
-        for _ in 0..options.samples {
-            let sample = self.sample(gpu, steps, dispatches).await?;
-            measurement.wall_ns.push(sample.wall_ns);
-            match sample.gpu_ns {
+        let warmed = || warm_up.elapsed().as_nanos() as f64 >= options.warm_up_ns;
+        let mut kept_submitted = 0;
+        let mut slot = 0;
+        let mut next = Some((self.submit(gpu, steps, dispatches, slot), false));
+        // Wall time per sample: from the previous sample's completion (or this one's submission) to this one's.
+        let mut previous_done = next.as_ref().map(|(s, _)| s.submitted).expect("just submitted");
+        while let Some((sample, keep)) = next.take() {
+            if kept_submitted < options.samples {
+                slot = (slot + 1) % 2;
+                let keep_next = warmed();
+                kept_submitted += u32::from(keep_next);
+                next = Some((self.submit(gpu, steps, dispatches, slot), keep_next));
+            }
+            let (gpu_ns, done) = self.finish(gpu, sample).await?;
+            let wall_ns = (done - previous_done).as_nanos() as f64;
+            previous_done = done;
+            if !keep {
+                continue;
+            }
+            measurement.wall_ns.push(wall_ns);
+            match gpu_ns {
                 Some(ns) if ns > 0.0 => measurement.gpu_ns.push(ns),
                 Some(_) => measurement.discarded += 1,
                 None => {}
             }
         }
-        if self.queries.is_some() && measurement.gpu_ns.is_empty() {
+        if !self.slots.is_empty() && measurement.gpu_ns.is_empty() {
             return Err(MeasureError::NoValidTimestamps(measurement.discarded));
         }
         Ok(measurement)
     }
 
-    fn primary(&self, sample: &RawSample) -> Option<f64> {
-        if self.queries.is_some() { sample.gpu_ns } else { Some(sample.wall_ns) }
-    }
-
-    async fn sample(&self, gpu: &Gpu, steps: &[Step], dispatches: u32) -> Result<RawSample, MeasureError> {
+    /// Records one sample (K dispatches in one pass between timestamps) and submits it.
+    fn submit(&self, gpu: &Gpu, steps: &[Step], dispatches: u32, slot: usize) -> InFlight {
+        let timestamps = self.slots.get(slot);
         let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("sample") });
         {
-            let timestamp_writes = self.queries.as_ref().map(|q| wgpu::ComputePassTimestampWrites {
-                query_set: &q.set,
+            let timestamp_writes = timestamps.map(|t| wgpu::ComputePassTimestampWrites {
+                query_set: &t.set,
                 beginning_of_pass_write_index: Some(0),
                 end_of_pass_write_index: Some(1),
             });
             let mut pass =
                 encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("sample"), timestamp_writes });
             for _ in 0..dispatches {
-                for step in steps {
-                    pass.set_pipeline(&step.pipeline);
-                    pass.set_bind_group(0, &step.bind_group, &[]);
-                    let [x, y, z] = step.workgroups;
-                    pass.dispatch_workgroups(x, y, z);
-                }
+                encode_steps(&mut pass, steps);
             }
         }
-        if let Some(q) = &self.queries {
-            encoder.resolve_query_set(&q.set, 0..2, &q.resolve, 0);
-            encoder.copy_buffer_to_buffer(&q.resolve, 0, &q.readback, 0, 16);
+        if let Some(t) = timestamps {
+            encoder.resolve_query_set(&t.set, 0..2, &t.resolve, 0);
+            encoder.copy_buffer_to_buffer(&t.resolve, 0, &t.readback, 0, 16);
         }
-        let start = Instant::now();
-        gpu.queue.submit([encoder.finish()]);
-        let gpu_ns = match &self.queries {
-            Some(q) => {
-                let bytes = map_read(gpu, &q.readback).await?;
-                let tick = |i: usize| u64::from_le_bytes(bytes[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
-                // Deltas may be zero or negative on some drivers: keep the sign so the caller can drop them.
-                let delta = tick(1).wrapping_sub(tick(0)) as i64;
-                Some(delta as f64 * q.period_ns)
-            }
-            None => {
-                work_done(gpu).await?;
-                None
-            }
+        let submitted = Instant::now();
+        let index = gpu.queue.submit([encoder.finish()]);
+        let (sender, done) = oneshot::channel();
+        match timestamps {
+            Some(t) => t.readback.map_async(wgpu::MapMode::Read, .., move |result| {
+                let _ = sender.send(result.map_err(|e| e.to_string()));
+            }),
+            None => gpu.queue.on_submitted_work_done(move || {
+                let _ = sender.send(Ok(()));
+            }),
+        }
+        InFlight { slot, submitted, index, done }
+    }
+
+    /// Waits for a submitted sample; returns its pass duration by timestamps (if any) and when it was done.
+    async fn finish(&self, gpu: &Gpu, sample: InFlight) -> Result<(Option<f64>, Instant), MeasureError> {
+        // Natively this waits for that submission alone; on the web poll does nothing and the callback
+        // resolves the channel when the browser has the result.
+        gpu.device
+            .poll(wgpu::PollType::Wait { submission_index: Some(sample.index), timeout: None })
+            .map_err(|e| MeasureError::Readback(e.to_string()))?;
+        sample
+            .done
+            .await
+            .map_err(|_| MeasureError::Readback("the device stopped answering".into()))?
+            .map_err(MeasureError::Readback)?;
+        let done = Instant::now();
+        let Some(t) = self.slots.get(sample.slot) else {
+            return Ok((None, done));
         };
-        Ok(RawSample { gpu_ns, wall_ns: start.elapsed().as_nanos() as f64 })
+        let ticks: Vec<u64> = {
+            let bytes = t.readback.get_mapped_range(..).map_err(|e| MeasureError::Readback(e.to_string()))?;
+            bytes.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))).collect()
+        };
+        t.readback.unmap();
+        // Deltas may be zero or negative on some drivers: keep the sign so the caller can drop them.
+        let delta = ticks[1].wrapping_sub(ticks[0]) as i64;
+        Ok((Some(delta as f64 * self.period_ns), done))
+    }
+}
+
+/// Records the dispatches of one configuration, in order.
+pub fn encode_steps(pass: &mut wgpu::ComputePass<'_>, steps: &[Step]) {
+    for step in steps {
+        pass.set_pipeline(&step.pipeline);
+        pass.set_bind_group(0, &step.bind_group, &[]);
+        let [x, y, z] = step.workgroups;
+        pass.dispatch_workgroups(x, y, z);
     }
 }
 
@@ -250,14 +293,4 @@ pub async fn read_buffer(gpu: &Gpu, source: &wgpu::Buffer) -> Result<Vec<u8>, Me
     encoder.copy_buffer_to_buffer(source, 0, &staging, 0, source.size());
     gpu.queue.submit([encoder.finish()]);
     map_read(gpu, &staging).await
-}
-
-/// Waits until everything submitted so far has finished on the GPU.
-async fn work_done(gpu: &Gpu) -> Result<(), MeasureError> {
-    let (sender, receiver) = oneshot::channel();
-    gpu.queue.on_submitted_work_done(move || {
-        let _ = sender.send(());
-    });
-    gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| MeasureError::Readback(e.to_string()))?;
-    receiver.await.map_err(|_| MeasureError::Readback("the device stopped answering".into()))
 }

@@ -312,12 +312,7 @@ pub fn submit_once(gpu: &Gpu, config: &Config) {
     gpu.filler().word(&gpu.device, &mut encoder, &config.output, fill::POISON);
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());
-        for step in &config.steps {
-            pass.set_pipeline(&step.pipeline);
-            pass.set_bind_group(0, &step.bind_group, &[]);
-            let [x, y, z] = step.workgroups;
-            pass.dispatch_workgroups(x, y, z);
-        }
+        measure::encode_steps(&mut pass, &config.steps);
     }
     gpu.queue.submit([encoder.finish()]);
 }

@@ -152,3 +152,19 @@ fn a_stopped_run_keeps_what_finished_and_says_so() {
     assert!(result.results.iter().all(|r| r.is_good()));
     assert_eq!(result.notes, vec!["cancelled after 2 of 6 configurations".to_string()]);
 }
+
+#[test]
+fn measurement_keeps_the_requested_samples_after_a_timed_warm_up() {
+    let gpu = open_gpu();
+    let mut plan = quick_plan(vec![stream_kernel("add/scalar")], vec![64]);
+    plan.measure = MeasureOptions { samples: 4, min_sample_ns: 2e5, warm_up_ns: 2e7, ..Default::default() };
+    let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
+    let r = &result.results[0];
+    assert!(r.is_good(), "{:?}", r.error);
+    assert_eq!((r.samples_ns.len(), r.wall_samples_ns.len()), (4, 4));
+    assert!(r.wall_samples_ns.iter().all(|&ns| ns > 0.0));
+    if r.timing_source == Some(wgsweep::measure::TimingSource::Timestamp) {
+        // A sample's pass takes at least the calibrated minimum, and the wall clock sees at least the pass.
+        assert!(r.samples_ns.iter().all(|&ns| ns >= 2e5 * 0.5), "{:?}", r.samples_ns);
+    }
+}

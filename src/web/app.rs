@@ -102,6 +102,10 @@ fn build_page() {
     let chart_box = append(&results, "div", "chart-box", "");
     append(&chart_box, "canvas", "", "").set_id("chart");
     append(&results, "button", "", "Download JSON").set_id("download-json");
+    // A machine-readable copy of the last result, for scripts that drive the page.
+    let json = append(&results, "script", "", "");
+    json.set_id("result-json");
+    json.set_attribute("type", "application/json").ok();
     let table = append(&results, "table", "results", "");
     table.set_id("results-table");
     let head = append(&append(&table, "thead", "", ""), "tr", "", "");
@@ -326,6 +330,7 @@ async fn run(app: Rc<App>) {
             ),
         );
     }
+    dom::set_text("result-json", &result.to_json());
     *app.last.borrow_mut() = Some(result);
     by_id::<Element>("results").set_attribute("data-done", "").ok();
     by_id::<HtmlButtonElement>("run").set_disabled(app.gpu.lost_reason().is_some());

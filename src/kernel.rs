@@ -140,6 +140,16 @@ pub struct Config {
     pub output: wgpu::Buffer,
     /// The workgroup grid of the main step, for the record.
     pub workgroups: [u32; 3],
+    /// Buffers made for this configuration alone, destroyed with it.
+    pub owned: Vec<wgpu::Buffer>,
+}
+
+/// In the browser a dropped buffer keeps its GPU memory until JavaScript's garbage collector runs, so
+/// a sweep that makes large buffers per configuration must free them itself.
+impl Drop for Config {
+    fn drop(&mut self) {
+        self.owned.iter().for_each(wgpu::Buffer::destroy);
+    }
 }
 
 /// Why a configuration was not run.

@@ -292,5 +292,8 @@ pub async fn read_buffer(gpu: &Gpu, source: &wgpu::Buffer) -> Result<Vec<u8>, Me
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     encoder.copy_buffer_to_buffer(source, 0, &staging, 0, source.size());
     gpu.queue.submit([encoder.finish()]);
-    map_read(gpu, &staging).await
+    let bytes = map_read(gpu, &staging).await;
+    // Free the GPU memory now: in the browser a dropped buffer waits for the garbage collector.
+    staging.destroy();
+    bytes
 }

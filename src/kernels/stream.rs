@@ -158,6 +158,13 @@ impl StreamWorkload {
     }
 }
 
+/// Frees the arrays at once: in the browser, dropping alone leaves them to the garbage collector.
+impl Drop for StreamWorkload {
+    fn drop(&mut self) {
+        [&self.a, &self.b, &self.c].into_iter().for_each(wgpu::Buffer::destroy);
+    }
+}
+
 impl Workload for StreamWorkload {
     fn size(&self) -> u64 {
         self.n
@@ -202,7 +209,8 @@ impl Workload for StreamWorkload {
             _ => vec![(a, &self.a), (b, &self.b), (6, &output)],
         };
         let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
-        Ok(Config { steps: vec![Step { pipeline, bind_group, workgroups: grid }], output, workgroups: grid })
+        let owned = if kernel.kernel == "dot" { vec![output.clone()] } else { Vec::new() };
+        Ok(Config { steps: vec![Step { pipeline, bind_group, workgroups: grid }], output, workgroups: grid, owned })
     }
 
     fn check(

@@ -5,6 +5,8 @@
 //! lasts well above the timer's quantum (Chrome quantizes timestamps to 100 µs), so quantization error is a
 //! small fraction of every sample.
 
+use std::collections::VecDeque;
+
 use futures_channel::oneshot;
 use serde::{Deserialize, Serialize};
 use web_time::Instant;
@@ -74,7 +76,11 @@ pub enum MeasureError {
     NoValidTimestamps(u32),
 }
 
-/// One sample's query set and buffers; two of them let one sample run while the last one is read.
+/// Samples queued on the GPU at once while sampling, so that it never waits for the host (which in a
+/// browser hears of a finished sample only every few milliseconds).
+const IN_FLIGHT: usize = 3;
+
+/// One sample's query set and buffers: one per sample in flight.
 struct TimestampSlot {
     set: wgpu::QuerySet,
     resolve: wgpu::Buffer,
@@ -120,7 +126,7 @@ impl Timer {
                 mapped_at_creation: false,
             }),
         };
-        let slots = if gpu.timestamps { (0..2).map(slot).collect() } else { Vec::new() };
+        let slots = if gpu.timestamps { (0..IN_FLIGHT).map(slot).collect() } else { Vec::new() };
         Self { slots, period_ns: gpu.queue.get_timestamp_period() as f64, quantum_ns }
     }
 
@@ -128,9 +134,10 @@ impl Timer {
         if self.slots.is_empty() { TimingSource::Wall } else { TimingSource::Timestamp }
     }
 
-    /// Calibrates K one sample at a time, then warms up and samples with two submissions in flight, so
-    /// that the GPU never waits for the host: an idle GPU lowers its clocks. Samples submitted before
-    /// `options.warm_up_ns` has passed are warm-up; the next `options.samples` are kept.
+    /// Calibrates K one sample at a time, then warms up and samples with `IN_FLIGHT` submissions queued,
+    /// so that the GPU never waits for the host: an idle GPU lowers its clocks. Samples submitted before
+    /// `options.warm_up_ns` has passed are warm-up; the next `options.samples` are kept. A sample's GPU
+    /// time runs from the previous sample's end (or its own beginning, if later).
     pub async fn measure(
         &self,
         gpu: &Gpu,
@@ -143,8 +150,11 @@ impl Timer {
         loop {
             let sample = self.submit(gpu, steps, dispatches, 0);
             let submitted = sample.submitted;
-            let (gpu_ns, done) = self.finish(gpu, sample).await?;
-            let elapsed = gpu_ns.unwrap_or_else(|| (done - submitted).as_nanos() as f64);
+            let (ticks, done) = self.finish(gpu, sample).await?;
+            let elapsed = match ticks {
+                Some([begin, end]) => self.ns_between(begin, end),
+                None => (done - submitted).as_nanos() as f64,
+            };
             if elapsed >= target_ns || dispatches >= options.max_dispatches {
                 break;
             }
@@ -161,21 +171,34 @@ impl Timer {
             discarded: 0,
         };
         let warmed = || warm_up.elapsed().as_nanos() as f64 >= options.warm_up_ns;
+        let mut in_flight: VecDeque<(InFlight, bool)> = VecDeque::new();
+        let mut submitted = 0usize;
         let mut kept_submitted = 0;
-        let mut slot = 0;
-        let mut next = Some((self.submit(gpu, steps, dispatches, slot), false));
-        // Wall time per sample: from the previous sample's completion (or this one's submission) to this one's.
-        let mut previous_done = next.as_ref().map(|(s, _)| s.submitted).expect("just submitted");
-        while let Some((sample, keep)) = next.take() {
-            if kept_submitted < options.samples {
-                slot = (slot + 1) % 2;
-                let keep_next = warmed();
-                kept_submitted += u32::from(keep_next);
-                next = Some((self.submit(gpu, steps, dispatches, slot), keep_next));
+        // Wall time per sample: from the previous sample's completion (or the first submission) to this one's.
+        let mut previous_done = Instant::now();
+        let mut previous_end: Option<u64> = None;
+        loop {
+            while in_flight.len() < IN_FLIGHT && kept_submitted < options.samples {
+                let keep = warmed();
+                kept_submitted += u32::from(keep);
+                in_flight.push_back((self.submit(gpu, steps, dispatches, submitted % IN_FLIGHT), keep));
+                submitted += 1;
             }
-            let (gpu_ns, done) = self.finish(gpu, sample).await?;
+            let Some((sample, keep)) = in_flight.pop_front() else { break };
+            let (ticks, done) = self.finish(gpu, sample).await?;
             let wall_ns = (done - previous_done).as_nanos() as f64;
             previous_done = done;
+            // A pass's beginning timestamp may be written while the sample before it still runs (it waits
+            // for that sample's writes only at its first dispatch), so a sample starts at the later of its
+            // own beginning and the previous sample's end.
+            let gpu_ns = ticks.map(|[begin, end]| {
+                let start = match previous_end {
+                    Some(previous) if (previous.wrapping_sub(begin) as i64) > 0 => previous,
+                    _ => begin,
+                };
+                previous_end = Some(end);
+                self.ns_between(start, end)
+            });
             if !keep {
                 continue;
             }
@@ -226,8 +249,9 @@ impl Timer {
         InFlight { slot, submitted, index, done }
     }
 
-    /// Waits for a submitted sample; returns its pass duration by timestamps (if any) and when it was done.
-    async fn finish(&self, gpu: &Gpu, sample: InFlight) -> Result<(Option<f64>, Instant), MeasureError> {
+    /// Waits for a submitted sample; returns its pass's raw beginning and end timestamps (if any) and when
+    /// the host saw it done.
+    async fn finish(&self, gpu: &Gpu, sample: InFlight) -> Result<(Option<[u64; 2]>, Instant), MeasureError> {
         // Natively this waits for that submission alone; on the web poll does nothing and the callback
         // resolves the channel when the browser has the result.
         gpu.device
@@ -247,9 +271,13 @@ impl Timer {
             bytes.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes"))).collect()
         };
         t.readback.unmap();
-        // Deltas may be zero or negative on some drivers: keep the sign so the caller can drop them.
-        let delta = ticks[1].wrapping_sub(ticks[0]) as i64;
-        Ok((Some(delta as f64 * self.period_ns), done))
+        Ok((Some([ticks[0], ticks[1]]), done))
+    }
+
+    /// Nanoseconds from one raw timestamp to a later one. Timestamps may wrap, and on some drivers a
+    /// delta is zero or negative: the sign is kept so the caller can drop such samples.
+    fn ns_between(&self, start: u64, end: u64) -> f64 {
+        end.wrapping_sub(start) as i64 as f64 * self.period_ns
     }
 }
 

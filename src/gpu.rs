@@ -30,7 +30,7 @@ impl ComputeLimits {
             max_invocations_per_workgroup: limits.max_compute_invocations_per_workgroup,
             max_workgroup_storage_bytes: limits.max_compute_workgroup_storage_size,
             max_workgroups_per_dimension: limits.max_compute_workgroups_per_dimension,
-            max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size as u64,
+            max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
             max_buffer_size: limits.max_buffer_size,
         }
     }
@@ -100,7 +100,7 @@ pub struct Gpu {
 }
 
 /// The optional features wgsweep reports, with their WebGPU names.
-const REPORTED_FEATURES: &[(wgpu::Features, &str)] = &[
+pub const REPORTED_FEATURES: &[(wgpu::Features, &str)] = &[
     (wgpu::Features::TIMESTAMP_QUERY, "timestamp-query"),
     (wgpu::Features::SUBGROUP, "subgroups"),
     (wgpu::Features::SHADER_F16, "shader-f16"),

@@ -309,7 +309,7 @@ pub async fn map_read(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8>, Measu
     Ok(bytes)
 }
 
-/// Copies `bytes` of `source` to a fresh MAP_READ buffer and reads them.
+/// Copies all of `source` to a fresh MAP_READ buffer and reads it.
 pub async fn read_buffer(gpu: &Gpu, source: &wgpu::Buffer) -> Result<Vec<u8>, MeasureError> {
     let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("readback"),

@@ -22,28 +22,34 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Every kernel of every family, default sizes, every workgroup size.
-    pub fn everything() -> Self {
-        Self {
-            kernels: kernels::all(),
-            problem_size: None,
-            workgroup_sizes: None,
-            shader_checks: vec![ShaderChecks::Default],
-            measure: MeasureOptions::default(),
-            seed: fill::fresh_seed(),
-        }
-    }
-
     /// The configurations this plan has on `gpu`, in run order.
-    pub fn configurations(&self, gpu: &Gpu) -> Vec<(KernelId, ShaderChecks, [u32; 3])> {
+    pub fn configurations(&self, gpu: &Gpu) -> Vec<Configuration> {
         let sizes = self.workgroup_sizes.clone().unwrap_or_else(|| sweep::power_of_two_sizes(&gpu.info.limits));
         let mut configurations = Vec::new();
-        for kernel in &self.kernels {
+        for &kernel in &self.kernels {
             for &checks in &self.shader_checks {
-                configurations.extend(sizes.iter().map(|&x| (*kernel, checks, [x, 1, 1])));
+                configurations.extend(sizes.iter().map(|&x| Configuration { kernel, checks, workgroup: [x, 1, 1] }));
             }
         }
         configurations
+    }
+}
+
+/// One point of the sweep: a kernel variant, compiled with or without wgpu's checks, at one workgroup size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Configuration {
+    pub kernel: KernelId,
+    pub checks: ShaderChecks,
+    pub workgroup: [u32; 3],
+}
+
+impl Configuration {
+    /// E.g. "triad/vec4 at workgroup size 256", with "(unchecked)" for a trusted shader module.
+    pub fn describe(&self) -> String {
+        let [x, y, z] = self.workgroup;
+        let shape = if y * z == 1 { x.to_string() } else { format!("{x}×{y}×{z}") };
+        let checks = if self.checks == ShaderChecks::Unchecked { " (unchecked)" } else { "" };
+        format!("{} at workgroup size {shape}{checks}", self.kernel.label())
     }
 }
 
@@ -52,7 +58,7 @@ pub enum Event<'a> {
     /// Inputs for a family are being prepared.
     Preparing { family: &'a str, size: u64 },
     /// Configuration `index` (0-based) of `total` is about to be validated and measured.
-    Measuring { index: usize, total: usize, kernel: &'a KernelId, checks: ShaderChecks, workgroup: [u32; 3] },
+    Measuring { index: usize, total: usize, configuration: &'a Configuration },
     /// Configuration `index` is done (measured, failed or skipped).
     Finished { index: usize, total: usize, record: &'a ConfigResult },
 }
@@ -96,7 +102,8 @@ pub async fn run(
     let total = configurations.len();
     let mut workload: Option<(&'static str, Box<dyn crate::kernel::Workload>)> = None;
 
-    for (index, (kernel, checks, workgroup)) in configurations.iter().enumerate() {
+    for (index, configuration) in configurations.iter().enumerate() {
+        let kernel = &configuration.kernel;
         if let Some(reason) = gpu.lost_reason() {
             result.notes.push(format!("the GPU device was lost after {index} of {total} configurations ({reason})"));
             return finish(result);
@@ -123,12 +130,12 @@ pub async fn run(
                 }
             }
         }
-        if on_event(Event::Measuring { index, total, kernel, checks: *checks, workgroup: *workgroup }) == Flow::Stop {
+        if on_event(Event::Measuring { index, total, configuration }) == Flow::Stop {
             return cancelled(result, index, total);
         }
         let record = match &workload {
-            Some((_, w)) => run_one(gpu, &timer, family, w.as_ref(), kernel, *checks, *workgroup, &plan.measure).await,
-            None => blank(kernel, *checks, *workgroup, 0, 0).with_error("the family's inputs could not be prepared"),
+            Some((_, w)) => run_one(gpu, &timer, family, w.as_ref(), configuration, &plan.measure).await,
+            None => blank(configuration, 0, 0).with_error("the family's inputs could not be prepared"),
         };
         result.results.push(record);
         let record = result.results.last().expect("just pushed");
@@ -181,13 +188,8 @@ async fn setup(
     workload
 }
 
-fn blank(
-    kernel: &KernelId,
-    checks: ShaderChecks,
-    workgroup: [u32; 3],
-    problem_size: u64,
-    bytes_per_dispatch: u64,
-) -> ConfigResult {
+fn blank(configuration: &Configuration, problem_size: u64, bytes_per_dispatch: u64) -> ConfigResult {
+    let Configuration { kernel, checks, workgroup } = *configuration;
     ConfigResult {
         family: kernel.family.into(),
         kernel: kernel.kernel.into(),
@@ -226,19 +228,18 @@ async fn run_one(
     timer: &Timer,
     family: &dyn Family,
     workload: &dyn crate::kernel::Workload,
-    kernel: &KernelId,
-    checks: ShaderChecks,
-    workgroup: [u32; 3],
+    configuration: &Configuration,
     options: &MeasureOptions,
 ) -> ConfigResult {
-    let mut record = blank(kernel, checks, workgroup, workload.size(), workload.bytes_per_dispatch(kernel));
+    let Configuration { kernel, workgroup, .. } = *configuration;
+    let mut record = blank(configuration, workload.size(), workload.bytes_per_dispatch(&kernel));
     if let Err(skip) =
-        sweep::check_workgroup(&gpu.info.limits, workgroup, family.workgroup_storage_bytes(kernel, workgroup))
+        sweep::check_workgroup(&gpu.info.limits, workgroup, family.workgroup_storage_bytes(&kernel, workgroup))
     {
         record.skipped = Some(skip.to_string());
         return record;
     }
-    let config = match configure_and_run_once(gpu, workload, kernel, checks, workgroup).await {
+    let config = match configure_and_run_once(gpu, workload, configuration).await {
         Ok(config) => config,
         Err(Failure::Skip(skip)) => {
             record.skipped = Some(skip.to_string());
@@ -251,7 +252,7 @@ async fn run_one(
         Ok(bytes) => bytes,
         Err(error) => return record.with_error(error),
     };
-    if let Err(mismatch) = workload.check(kernel, workgroup, &config, &output) {
+    if let Err(mismatch) = workload.check(&kernel, workgroup, &config, &output) {
         return record.with_error(format!("FAILED validation: {mismatch}"));
     }
     drop(output);
@@ -288,12 +289,11 @@ enum Failure {
 async fn configure_and_run_once(
     gpu: &Gpu,
     workload: &dyn crate::kernel::Workload,
-    kernel: &KernelId,
-    checks: ShaderChecks,
-    workgroup: [u32; 3],
+    configuration: &Configuration,
 ) -> Result<Config, Failure> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let config = workload.configure(gpu, kernel, workgroup, checks);
+    let Configuration { kernel, checks, workgroup } = configuration;
+    let config = workload.configure(gpu, kernel, *workgroup, *checks);
     if let Ok(config) = &config {
         submit_once(gpu, config);
     }

@@ -3,7 +3,7 @@
 
 use wgsweep::fill;
 use wgsweep::gpu::{self, Gpu};
-use wgsweep::kernel::{Family, KernelId, ShaderChecks};
+use wgsweep::kernel::{KernelId, ShaderChecks};
 use wgsweep::kernels;
 use wgsweep::measure::{MeasureOptions, read_buffer};
 use wgsweep::result::Environment;
@@ -143,7 +143,7 @@ fn a_stopped_run_keeps_what_finished_and_says_so() {
             measuring.push((index, total));
             Flow::Continue
         }
-        Event::Finished { index, .. } if index == 1 => Flow::Stop,
+        Event::Finished { index: 1, .. } => Flow::Stop,
         _ => Flow::Continue,
     }));
     assert_eq!(measuring, vec![(0, 6), (1, 6)]);

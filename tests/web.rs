@@ -18,6 +18,7 @@ async fn the_fingerprint_is_read_from_gpu_adapter_info() {
     assert!(!identity.architecture.is_empty() || !identity.description.is_empty(), "{identity:?}");
     assert_eq!(gpu.info.backend, "webgpu");
     assert!(browser_features.iter().any(|f| f == "timestamp-query"), "{browser_features:?}");
+    assert!(gpu.info.has_feature("timestamp-query"), "{:?}", gpu.info.features);
     assert!(gpu.info.limits.max_invocations_per_workgroup >= 256);
 }
 

@@ -170,9 +170,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
     let mut result = runner::run(&gpu, &plan, native_environment(&gpu), |event| {
         match event {
             Event::Preparing { family, size } => bar.set_message(format!("preparing {family} ({size} elements)")),
-            Event::Measuring { kernel, workgroup, .. } => {
-                bar.set_message(format!("{} wg={}", kernel.label(), workgroup[0]))
-            }
+            Event::Measuring { configuration, .. } => bar.set_message(configuration.describe()),
             Event::Finished { .. } => bar.inc(1),
         }
         Flow::Continue

@@ -68,7 +68,7 @@ impl Family for Stream {
             note: Some(format!(
                 "arrays are {} MiB, capped by the device's storage binding limit; below 256 MiB a large \
                  last-level cache may hold part of them",
-                size * 4 >> 20
+                (size * 4) >> 20
             )),
         }
     }

@@ -38,7 +38,14 @@ pub async fn open_gpu() -> Result<(Gpu, Vec<String>), String> {
     let (identity, browser_features) = adapter_identity(&gpu_object).await?;
     let instance = gpu::instance();
     let adapter = gpu::default_adapter(&instance).await.map_err(|e| format!("{NO_ADAPTER} ({e})"))?;
-    let gpu = Gpu::open(&adapter, Some(identity)).await.map_err(|e| e.to_string())?;
+    let mut gpu = Gpu::open(&adapter, Some(identity)).await.map_err(|e| e.to_string())?;
+    // The fingerprint lists what the adapter offers, as the browser says: wgpu drops features it cannot
+    // pass through (subgroups).
+    gpu.info.features = gpu::REPORTED_FEATURES
+        .iter()
+        .map(|(_, name)| name.to_string())
+        .filter(|name| browser_features.contains(name))
+        .collect();
     Ok((gpu, browser_features))
 }
 

@@ -287,13 +287,12 @@ async fn run(app: Rc<App>) {
             Event::Preparing { family, size } => {
                 dom::set_text("progress-text", &format!("Preparing {family}: {size} elements per array…"));
             }
-            Event::Measuring { index, total, kernel, workgroup, .. } => {
+            Event::Measuring { index, total, configuration } => {
                 let bar: HtmlProgressElement = by_id("progress-bar");
                 bar.set_max(total as f64);
                 bar.set_value(index as f64);
                 let left = time_left(now_ms() - started, index, total);
-                let text =
-                    format!("{} at workgroup size {} — {} of {total}{left}", kernel.label(), workgroup[0], index + 1);
+                let text = format!("{} — {} of {total}{left}", configuration.describe(), index + 1);
                 dom::set_text("progress-text", &text);
             }
             Event::Finished { record, .. } => {

@@ -63,16 +63,10 @@ fn build_page() {
     message.set_attribute("hidden", "").ok();
     message.set_attribute("role", "alert").ok();
 
-    let device = append(&root, "section", "card", "");
-    device.set_id("device");
-    device.set_attribute("hidden", "").ok();
-    append(&device, "h2", "", "Device");
+    let device = hidden_card(&root, "device", "Device");
     append(&device, "dl", "facts", "").set_id("device-facts");
 
-    let controls = append(&root, "section", "card", "");
-    controls.set_id("controls");
-    controls.set_attribute("hidden", "").ok();
-    append(&controls, "h2", "", "Run");
+    let controls = hidden_card(&root, "controls", "Run");
     append(&controls, "div", "kernel-picker", "").set_id("kernel-picker");
     let settings = append(&controls, "div", "settings", "");
     let size_label = append(&settings, "label", "", "Problem size ");
@@ -94,10 +88,7 @@ fn build_page() {
     append(&progress, "progress", "", "").set_id("progress-bar");
     append(&progress, "span", "", "").set_id("progress-text");
 
-    let results = append(&root, "section", "card", "");
-    results.set_id("results");
-    results.set_attribute("hidden", "").ok();
-    append(&results, "h2", "", "Results");
+    let results = hidden_card(&root, "results", "Results");
     append(&results, "ul", "notes", "").set_id("notes");
     let chart_box = append(&results, "div", "chart-box", "");
     append(&chart_box, "canvas", "", "").set_id("chart");
@@ -113,6 +104,15 @@ fn build_page() {
         append(&head, "th", "", column);
     }
     append(&table, "tbody", "", "").set_id("results-body");
+}
+
+/// A titled card that stays hidden until the page has something to show in it.
+fn hidden_card(root: &Element, id: &str, title: &str) -> Element {
+    let card = append(root, "section", "card", "");
+    card.set_id(id);
+    card.set_attribute("hidden", "").ok();
+    append(&card, "h2", "", title);
+    card
 }
 
 fn show_device(app: &App) {

@@ -152,26 +152,28 @@ fn cancelled(mut result: RunResult, done: usize, total: usize) -> RunResult {
     finish(result)
 }
 
-/// Flags figures above the run's best copy: no kernel can move data faster than a plain copy does.
 fn finish(mut result: RunResult) -> RunResult {
-    let best_copy = result
-        .results
+    flag_suspects(&mut result.results);
+    result
+}
+
+/// Flags figures above the run's best copy: no kernel can move data faster than a plain copy does.
+pub fn flag_suspects(results: &mut [ConfigResult]) {
+    let best_copy = results
         .iter()
         .filter(|r| r.kernel == "copy" && r.is_good())
         .filter_map(|r| r.gbps)
         .fold(None, |best: Option<f64>, g| Some(best.map_or(g, |b| b.max(g))));
-    if let Some(best_copy) = best_copy {
-        for r in result.results.iter_mut().filter(|r| r.is_good()) {
-            let gbps = r.gbps.expect("good results have a figure");
-            if gbps > SUSPECT_OVER_COPY * best_copy {
-                r.suspect = Some(format!(
-                    "{gbps:.1} GB/s is above {SUSPECT_OVER_COPY}× this run's best copy ({best_copy:.1} GB/s): \
-                     the data may be cached or the timing wrong"
-                ));
-            }
+    let Some(best_copy) = best_copy else { return };
+    for r in results.iter_mut().filter(|r| r.is_good()) {
+        let gbps = r.gbps.expect("good results have a figure");
+        if gbps > SUSPECT_OVER_COPY * best_copy {
+            r.suspect = Some(format!(
+                "{gbps:.1} GB/s is above {SUSPECT_OVER_COPY}× this run's best copy ({best_copy:.1} GB/s): \
+                 the data may be cached or the timing wrong"
+            ));
         }
     }
-    result
 }
 
 async fn setup(

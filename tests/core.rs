@@ -161,3 +161,26 @@ fn result_from_a_newer_version_is_refused_with_a_clear_message() {
     assert!(error.starts_with("not a wgsweep result"), "{error}");
     assert!(RunResult::from_json("not json").is_err());
 }
+
+#[test]
+fn figures_above_the_runs_best_copy_are_flagged_suspect_and_failures_never_count() {
+    let template = RunResult::from_json(MINIMAL_V1).unwrap().results.remove(0);
+    let record = |kernel: &str, gbps: f64, valid: bool| {
+        let mut r = template.clone();
+        r.kernel = kernel.into();
+        r.gbps = Some(gbps);
+        r.valid = valid;
+        r
+    };
+    let mut run = vec![
+        record("copy", 1000.0, true),
+        record("copy", 5000.0, false), // failed validation: not a reference
+        record("triad", 1090.0, true),
+        record("dot", 1200.0, true),
+    ];
+    wgsweep::runner::flag_suspects(&mut run);
+    assert_eq!(run.iter().map(|r| r.suspect.is_some()).collect::<Vec<_>>(), [false, false, false, true]);
+    assert!(
+        run[3].suspect.as_deref().unwrap().starts_with("1200.0 GB/s is above 1.1× this run's best copy (1000.0 GB/s)")
+    );
+}

@@ -100,7 +100,10 @@ pub async fn run(
     let timer = Timer::new(gpu, result.environment.timer_quantum_ns);
     let configurations = plan.configurations(gpu);
     let total = configurations.len();
-    let mut workload: Option<(&'static str, Box<dyn crate::kernel::Workload>)> = None;
+    // The inputs of the family being run; `prepared` names it even when preparing failed, so a failure
+    // is reported once per family rather than once per configuration.
+    let mut prepared: Option<&'static str> = None;
+    let mut workload: Option<Box<dyn crate::kernel::Workload>> = None;
 
     for (index, configuration) in configurations.iter().enumerate() {
         let kernel = &configuration.kernel;
@@ -109,7 +112,9 @@ pub async fn run(
             return finish(result);
         }
         let family = kernels::family(kernel.family).expect("plans only hold registered kernels");
-        if workload.as_ref().is_none_or(|(name, _)| *name != kernel.family) {
+        if prepared != Some(kernel.family) {
+            prepared = Some(kernel.family);
+            workload = None; // free the last family's buffers before making the next one's
             let sizing = family.default_size(&gpu.info.limits);
             let size = family.round_size(plan.problem_size.unwrap_or(sizing.size));
             if plan.problem_size.is_none() {
@@ -119,22 +124,19 @@ pub async fn run(
                 return cancelled(result, index, total);
             }
             match setup(gpu, family, size, plan.seed).await {
-                Ok(w) => workload = Some((kernel.family, w)),
-                Err(error) => {
-                    result.notes.push(format!(
-                        "{}: could not prepare {size} {}: {error}",
-                        family.name(),
-                        family.size_unit()
-                    ));
-                    workload = None;
-                }
+                Ok(w) => workload = Some(w),
+                Err(error) => result.notes.push(format!(
+                    "{}: could not prepare {size} {}: {error}",
+                    family.name(),
+                    family.size_unit()
+                )),
             }
         }
         if on_event(Event::Measuring { index, total, configuration }) == Flow::Stop {
             return cancelled(result, index, total);
         }
         let record = match &workload {
-            Some((_, w)) => run_one(gpu, &timer, family, w.as_ref(), configuration, &plan.measure).await,
+            Some(w) => run_one(gpu, &timer, family, w.as_ref(), configuration, &plan.measure).await,
             None => blank(configuration, 0, 0).with_error("the family's inputs could not be prepared"),
         };
         result.results.push(record);

@@ -168,3 +168,22 @@ fn measurement_keeps_the_requested_samples_after_a_timed_warm_up() {
         assert!(r.samples_ns.iter().all(|&ns| ns >= 2e5 * 0.5), "{:?}", r.samples_ns);
     }
 }
+
+#[test]
+fn a_problem_too_large_for_the_device_is_reported_once_and_each_configuration_says_why() {
+    let gpu = open_gpu();
+    let mut plan = quick_plan(kernels::select("copy,triad/scalar").unwrap(), vec![64, 256]);
+    let elements = gpu.info.limits.max_binding_bytes() / 4 * 2;
+    plan.problem_size = Some(elements);
+    let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
+    assert!(result.complete);
+    assert_eq!(result.notes.len(), 1, "{:?}", result.notes);
+    assert!(result.notes[0].contains("over this device's storage binding limit"), "{}", result.notes[0]);
+    assert_eq!(result.results.len(), 4 * 2);
+    assert!(
+        result
+            .results
+            .iter()
+            .all(|r| !r.valid && r.error.as_deref() == Some("the family's inputs could not be prepared"))
+    );
+}

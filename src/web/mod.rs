@@ -9,7 +9,18 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(start)]
 pub fn start() {
-    console_error_panic_hook::set_once();
+    // A panic is a bug: log it with its stack, and tell the person instead of leaving the page frozen.
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        if let Some(message) = dom::document().get_element_by_id("message") {
+            message.set_class_name("message error");
+            message.set_text_content(Some(
+                "wgsweep hit an internal error and stopped. The browser's developer console has the details; \
+                 please report them. Reloading the page starts afresh.",
+            ));
+            message.remove_attribute("hidden").ok();
+        }
+    }));
     let _ = console_log::init_with_level(log::Level::Warn);
     // The browser tests load the same module; only a page with the app's root starts the app.
     if dom::document().get_element_by_id("app").is_some() {

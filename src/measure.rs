@@ -1,9 +1,10 @@
 //! Timing one configuration: calibration, warm-up and raw samples, by GPU timestamps and the wall clock.
 //!
-//! One sample is one compute pass holding K dispatches between pass-level timestamps, submitted alone; the
-//! wall clock runs from just before the submission until its results are mapped. K doubles until a sample
-//! lasts well above the timer's quantum (Chrome quantizes timestamps to 100 µs), so quantization error is a
-//! small fraction of every sample.
+//! One sample is one compute pass holding K dispatches between pass-level timestamps, in a submission of
+//! its own. K doubles until a sample lasts well above the timer's quantum (Chrome quantizes timestamps to
+//! 100 µs), so quantization error is a small fraction of every sample. After calibration, samples are
+//! queued a few deep so the GPU stays busy; the wall clock then measures the time between consecutive
+//! completions as the host sees them.
 
 use std::collections::VecDeque;
 

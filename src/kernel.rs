@@ -30,6 +30,38 @@ impl KernelId {
     }
 }
 
+/// One point of a sweep: a kernel variant, compiled with or without wgpu's checks, at one workgroup shape,
+/// with the value of the kernel's own parameter (a stride, an offset) where it has one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Configuration {
+    pub kernel: KernelId,
+    pub checks: ShaderChecks,
+    pub workgroup: [u32; 3],
+    pub parameter: Option<u32>,
+}
+
+impl Configuration {
+    /// E.g. "strided/vec4 at workgroup size 256, stride 8", "(unchecked)" added for a trusted module.
+    pub fn describe(&self) -> String {
+        let [x, y, z] = self.workgroup;
+        let shape = if y * z == 1 { x.to_string() } else { format!("{x}×{y}×{z}") };
+        let parameter = crate::kernels::family(self.kernel.family)
+            .and_then(|f| f.parameter(&self.kernel))
+            .zip(self.parameter)
+            .map(|(p, value)| format!(", {} {value}", p.name))
+            .unwrap_or_default();
+        let checks = if self.checks == ShaderChecks::Unchecked { " (unchecked)" } else { "" };
+        format!("{} at workgroup size {shape}{parameter}{checks}", self.kernel.label())
+    }
+}
+
+/// A kernel's own swept parameter: its name as shown ("stride") and the values tried.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parameter {
+    pub name: &'static str,
+    pub values: Vec<u32>,
+}
+
 /// The problem size a family picks for a device, and why it had to pick less where it did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sizing {
@@ -49,8 +81,19 @@ pub trait Family: Sync {
     fn default_size(&self, limits: &ComputeLimits) -> Sizing;
     /// Rounds a requested size to one the family can run.
     fn round_size(&self, size: u64) -> u64;
-    /// Workgroup memory one workgroup of this shape needs.
-    fn workgroup_storage_bytes(&self, kernel: &KernelId, workgroup: [u32; 3]) -> u64;
+    /// The workgroup shapes a sweep tries for `kernel`: every power of two up to the device's maximum,
+    /// unless the family says otherwise.
+    fn workgroups(&self, kernel: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
+        let _ = kernel;
+        crate::sweep::power_of_two_sizes(limits).into_iter().map(|x| [x, 1, 1]).collect()
+    }
+    /// The kernel's own parameter, if it has one.
+    fn parameter(&self, kernel: &KernelId) -> Option<Parameter> {
+        let _ = kernel;
+        None
+    }
+    /// Workgroup memory one workgroup of this configuration needs.
+    fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64;
     /// Allocates and fills the inputs of a problem of `size`.
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String>;
 }
@@ -59,23 +102,11 @@ pub trait Family: Sync {
 pub trait Workload {
     fn size(&self) -> u64;
     /// Bytes one dispatch reads and writes, by the family's stated formula.
-    fn bytes_per_dispatch(&self, kernel: &KernelId) -> u64;
+    fn bytes_per_dispatch(&self, configuration: &Configuration) -> u64;
     /// Builds the pipeline(s) and bindings of one configuration, or says why it cannot run.
-    fn configure(
-        &self,
-        gpu: &Gpu,
-        kernel: &KernelId,
-        workgroup: [u32; 3],
-        checks: ShaderChecks,
-    ) -> Result<Config, Skip>;
+    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip>;
     /// Compares a configuration's output with the CPU reference.
-    fn check(
-        &self,
-        kernel: &KernelId,
-        workgroup: [u32; 3],
-        config: &Config,
-        output: &[u8],
-    ) -> Result<(), ValidationError>;
+    fn check(&self, configuration: &Configuration, config: &Config, output: &[u8]) -> Result<(), ValidationError>;
 }
 
 /// Whether wgpu wraps a shader in its runtime checks (index clamping, a guard on every loop).

@@ -75,6 +75,9 @@ pub struct ConfigResult {
     #[serde(default)]
     pub shader_checks: ShaderChecks,
     pub workgroup_size: [u32; 3],
+    /// The kernel's own parameter (a stride, an offset), where it has one.
+    #[serde(default)]
+    pub parameter: Option<ParameterValue>,
     pub problem_size: u64,
     pub bytes_per_dispatch: u64,
     /// The workgroup grid of one dispatch.
@@ -104,6 +107,12 @@ pub struct ConfigResult {
     /// Why the figure is not to be trusted, e.g. above the run's best copy.
     #[serde(default)]
     pub suspect: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ParameterValue {
+    pub name: String,
+    pub value: u32,
 }
 
 impl ConfigResult {

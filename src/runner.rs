@@ -2,9 +2,11 @@
 //! each configuration against its CPU reference, time it, and collect one `RunResult`.
 
 use crate::gpu::Gpu;
-use crate::kernel::{Config, Family, KernelId, ShaderChecks, Skip};
+use crate::kernel::{Config, Configuration, Family, KernelId, ShaderChecks, Skip};
 use crate::measure::{self, MeasureOptions, Timer};
-use crate::result::{ConfigResult, Environment, RunResult, SCHEMA_VERSION, Settings, Tool, now_rfc3339};
+use crate::result::{
+    ConfigResult, Environment, ParameterValue, RunResult, SCHEMA_VERSION, Settings, Tool, now_rfc3339,
+};
 use crate::{fill, kernels, stats, sweep};
 
 /// What to run.
@@ -24,32 +26,30 @@ pub struct Plan {
 impl Plan {
     /// The configurations this plan has on `gpu`, in run order.
     pub fn configurations(&self, gpu: &Gpu) -> Vec<Configuration> {
-        let sizes = self.workgroup_sizes.clone().unwrap_or_else(|| sweep::power_of_two_sizes(&gpu.info.limits));
+        let limits = &gpu.info.limits;
         let mut configurations = Vec::new();
         for &kernel in &self.kernels {
+            let family = kernels::family(kernel.family).expect("plans only hold registered kernels");
+            let workgroups = match &self.workgroup_sizes {
+                Some(sizes) => sizes.iter().map(|&x| [x, 1, 1]).collect(),
+                None => family.workgroups(&kernel, limits),
+            };
+            let parameters: Vec<Option<u32>> = match family.parameter(&kernel) {
+                Some(parameter) => parameter.values.into_iter().map(Some).collect(),
+                None => vec![None],
+            };
             for &checks in &self.shader_checks {
-                configurations.extend(sizes.iter().map(|&x| Configuration { kernel, checks, workgroup: [x, 1, 1] }));
+                for &workgroup in &workgroups {
+                    configurations.extend(parameters.iter().map(|&parameter| Configuration {
+                        kernel,
+                        checks,
+                        workgroup,
+                        parameter,
+                    }));
+                }
             }
         }
         configurations
-    }
-}
-
-/// One point of the sweep: a kernel variant, compiled with or without wgpu's checks, at one workgroup size.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Configuration {
-    pub kernel: KernelId,
-    pub checks: ShaderChecks,
-    pub workgroup: [u32; 3],
-}
-
-impl Configuration {
-    /// E.g. "triad/vec4 at workgroup size 256", with "(unchecked)" for a trusted shader module.
-    pub fn describe(&self) -> String {
-        let [x, y, z] = self.workgroup;
-        let shape = if y * z == 1 { x.to_string() } else { format!("{x}×{y}×{z}") };
-        let checks = if self.checks == ShaderChecks::Unchecked { " (unchecked)" } else { "" };
-        format!("{} at workgroup size {shape}{checks}", self.kernel.label())
     }
 }
 
@@ -193,13 +193,17 @@ async fn setup(
 }
 
 fn blank(configuration: &Configuration, problem_size: u64, bytes_per_dispatch: u64) -> ConfigResult {
-    let Configuration { kernel, checks, workgroup } = *configuration;
+    let Configuration { kernel, checks, workgroup, parameter } = *configuration;
+    let family = kernels::family(kernel.family).expect("plans only hold registered kernels");
+    let parameter =
+        parameter.zip(family.parameter(&kernel)).map(|(value, p)| ParameterValue { name: p.name.into(), value });
     ConfigResult {
         family: kernel.family.into(),
         kernel: kernel.kernel.into(),
         variant: kernel.variant.into(),
         shader_checks: checks,
         workgroup_size: workgroup,
+        parameter,
         problem_size,
         bytes_per_dispatch,
         dispatch: [0; 3],
@@ -235,10 +239,10 @@ async fn run_one(
     configuration: &Configuration,
     options: &MeasureOptions,
 ) -> ConfigResult {
-    let Configuration { kernel, workgroup, .. } = *configuration;
-    let mut record = blank(configuration, workload.size(), workload.bytes_per_dispatch(&kernel));
+    let workgroup = configuration.workgroup;
+    let mut record = blank(configuration, workload.size(), workload.bytes_per_dispatch(configuration));
     if let Err(skip) =
-        sweep::check_workgroup(&gpu.info.limits, workgroup, family.workgroup_storage_bytes(&kernel, workgroup))
+        sweep::check_workgroup(&gpu.info.limits, workgroup, family.workgroup_storage_bytes(configuration))
     {
         record.skipped = Some(skip.to_string());
         return record;
@@ -256,7 +260,7 @@ async fn run_one(
         Ok(bytes) => bytes,
         Err(error) => return record.with_error(error),
     };
-    if let Err(mismatch) = workload.check(&kernel, workgroup, &config, &output) {
+    if let Err(mismatch) = workload.check(configuration, &config, &output) {
         return record.with_error(format!("FAILED validation: {mismatch}"));
     }
     drop(output);
@@ -296,8 +300,7 @@ async fn configure_and_run_once(
     configuration: &Configuration,
 ) -> Result<Config, Failure> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let Configuration { kernel, checks, workgroup } = configuration;
-    let config = workload.configure(gpu, kernel, *workgroup, *checks);
+    let config = workload.configure(gpu, configuration);
     if let Ok(config) = &config {
         submit_once(gpu, config);
     }

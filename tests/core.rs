@@ -2,7 +2,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use wgsweep::gpu::ComputeLimits;
-use wgsweep::kernel::{Skip, dispatch_grid};
+use wgsweep::kernel::{Configuration, ShaderChecks, Skip, dispatch_grid};
 use wgsweep::kernels;
 use wgsweep::result::{RunResult, SCHEMA_VERSION, rfc3339};
 use wgsweep::stats::summarize;
@@ -51,17 +51,22 @@ fn sweep_skips_workgroups_above_a_per_axis_limit() {
 fn sweep_skips_workgroups_whose_workgroup_memory_exceeds_the_limit() {
     let device = limits(1024, 1024, 16384);
     let stream = kernels::family("stream").unwrap();
-    let dot = stream.kernels().into_iter().find(|k| k.kernel == "dot").unwrap();
-    let copy = stream.kernels().into_iter().find(|k| k.kernel == "copy").unwrap();
+    let at_1024 = |kernel: &str| Configuration {
+        kernel: kernels::select(kernel).unwrap()[0],
+        checks: ShaderChecks::Default,
+        workgroup: [1024, 1, 1],
+        parameter: None,
+    };
+    let (dot, copy) = (at_1024("dot/scalar"), at_1024("copy/scalar"));
     // dot's tree needs 4 bytes per invocation: 1024 × 4 = 4096 fits 16 KiB, but not a 2 KiB device.
-    assert_eq!(check_workgroup(&device, [1024, 1, 1], stream.workgroup_storage_bytes(&dot, [1024, 1, 1])), Ok(()));
+    assert_eq!(check_workgroup(&device, [1024, 1, 1], stream.workgroup_storage_bytes(&dot)), Ok(()));
     let small = limits(1024, 1024, 2048);
-    let skip = check_workgroup(&small, [1024, 1, 1], stream.workgroup_storage_bytes(&dot, [1024, 1, 1])).unwrap_err();
+    let skip = check_workgroup(&small, [1024, 1, 1], stream.workgroup_storage_bytes(&dot)).unwrap_err();
     assert!(matches!(
         skip,
         Skip::ExceedsLimit { limit: "max_compute_workgroup_storage_size", device: 2048, needed: 4096 }
     ));
-    assert_eq!(check_workgroup(&small, [1024, 1, 1], stream.workgroup_storage_bytes(&copy, [1024, 1, 1])), Ok(()));
+    assert_eq!(check_workgroup(&small, [1024, 1, 1], stream.workgroup_storage_bytes(&copy)), Ok(()));
 }
 
 #[test]

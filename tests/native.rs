@@ -3,7 +3,7 @@
 
 use wgsweep::fill;
 use wgsweep::gpu::{self, Gpu};
-use wgsweep::kernel::{KernelId, ShaderChecks};
+use wgsweep::kernel::{Configuration, KernelId, ShaderChecks};
 use wgsweep::kernels;
 use wgsweep::measure::{MeasureOptions, read_buffer};
 use wgsweep::result::Environment;
@@ -45,6 +45,15 @@ fn stream_kernel(label: &str) -> KernelId {
     kernels::select(label).unwrap()[0]
 }
 
+fn configuration(label: &str, workgroup: u32) -> Configuration {
+    Configuration {
+        kernel: stream_kernel(label),
+        checks: ShaderChecks::Default,
+        workgroup: [workgroup, 1, 1],
+        parameter: None,
+    }
+}
+
 #[test]
 fn every_stream_kernel_validates_at_several_workgroup_sizes() {
     let gpu = open_gpu();
@@ -69,7 +78,7 @@ fn run_once_and_read(
 ) -> (Box<dyn wgsweep::kernel::Workload>, wgsweep::kernel::Config, Vec<u8>) {
     let stream = kernels::family("stream").unwrap();
     let workload = stream.setup(gpu, ODD_SIZE, fill::fresh_seed()).unwrap();
-    let config = workload.configure(gpu, &stream_kernel(label), [workgroup, 1, 1], ShaderChecks::Default).unwrap();
+    let config = workload.configure(gpu, &configuration(label, workgroup)).unwrap();
     submit_once(gpu, &config);
     let bytes = pollster::block_on(read_buffer(gpu, &config.output)).unwrap();
     (workload, config, bytes)
@@ -80,17 +89,17 @@ fn copy_reproduces_the_cpu_twin_of_the_gpu_random_inputs_bit_for_bit() {
     // copy's tolerance is zero, so this passes only if fill_random and fill::random_f32 agree on every bit.
     let gpu = open_gpu();
     let (workload, config, bytes) = run_once_and_read(&gpu, "copy/scalar", 64);
-    assert_eq!(workload.check(&stream_kernel("copy/scalar"), [64, 1, 1], &config, &bytes), Ok(()));
+    assert_eq!(workload.check(&configuration("copy/scalar", 64), &config, &bytes), Ok(()));
 }
 
 #[test]
 fn a_corrupted_element_fails_validation_with_its_index_and_values() {
     let gpu = open_gpu();
-    let kernel = stream_kernel("triad/vec4");
+    let kernel = "triad/vec4";
     let (workload, config, mut bytes) = run_once_and_read(&gpu, "triad/vec4", 64);
-    assert_eq!(workload.check(&kernel, [64, 1, 1], &config, &bytes), Ok(()));
+    assert_eq!(workload.check(&configuration(kernel, 64), &config, &bytes), Ok(()));
     bytes[4 * 4097..4 * 4098].copy_from_slice(&7.0f32.to_le_bytes());
-    let error = workload.check(&kernel, [64, 1, 1], &config, &bytes).unwrap_err();
+    let error = workload.check(&configuration(kernel, 64), &config, &bytes).unwrap_err();
     assert_eq!((error.wrong, error.checked), (1, ODD_SIZE));
     assert_eq!(error.first[0].index, 4097);
     assert!(error.to_string().starts_with("c[4097]: 7e0 (is) != "), "{error}");
@@ -99,26 +108,26 @@ fn a_corrupted_element_fails_validation_with_its_index_and_values() {
 #[test]
 fn an_output_the_kernel_never_wrote_fails_validation() {
     let gpu = open_gpu();
-    let kernel = stream_kernel("scale/scalar");
+    let kernel = "scale/scalar";
     let (workload, config, _) = run_once_and_read(&gpu, "scale/scalar", 64);
     // Poison the output again and read it without dispatching: every element is NaN.
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     gpu.filler().word(&gpu.device, &mut encoder, &config.output, fill::POISON);
     gpu.queue.submit([encoder.finish()]);
     let poisoned = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
-    let error = workload.check(&kernel, [64, 1, 1], &config, &poisoned).unwrap_err();
+    let error = workload.check(&configuration(kernel, 64), &config, &poisoned).unwrap_err();
     assert_eq!(error.wrong, ODD_SIZE);
 }
 
 #[test]
 fn a_wrong_dot_partial_sum_fails_validation() {
     let gpu = open_gpu();
-    let kernel = stream_kernel("dot/grid_stride");
+    let kernel = "dot/grid_stride";
     let (workload, config, mut bytes) = run_once_and_read(&gpu, "dot/grid_stride", 32);
-    assert_eq!(workload.check(&kernel, [32, 1, 1], &config, &bytes), Ok(()));
+    assert_eq!(workload.check(&configuration(kernel, 32), &config, &bytes), Ok(()));
     let first = f32::from_le_bytes(bytes[0..4].try_into().unwrap());
     bytes[0..4].copy_from_slice(&(first + 1.0).to_le_bytes());
-    let error = workload.check(&kernel, [32, 1, 1], &config, &bytes).unwrap_err();
+    let error = workload.check(&configuration(kernel, 32), &config, &bytes).unwrap_err();
     assert!(error.to_string().starts_with("dot[0]"), "{error}");
 }
 

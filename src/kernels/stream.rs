@@ -9,7 +9,7 @@ use std::cell::OnceCell;
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Config, Family, KernelId, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError,
+    self, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step, ValidationError,
     Workload, f32s,
 };
 
@@ -78,9 +78,9 @@ impl Family for Stream {
         (size.clamp(4, u32::MAX as u64) / 4) * 4
     }
 
-    fn workgroup_storage_bytes(&self, kernel: &KernelId, workgroup: [u32; 3]) -> u64 {
+    fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64 {
         // Every entry point of stream.wgsl declares the dot tree, but only dot uses it.
-        if kernel.kernel == "dot" { 4 * workgroup[0] as u64 } else { 0 }
+        if configuration.kernel.kernel == "dot" { 4 * configuration.workgroup[0] as u64 } else { 0 }
     }
 
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
@@ -171,21 +171,16 @@ impl Workload for StreamWorkload {
     }
 
     /// BabelStream's counts: copy and scale move 2 arrays, add and triad 3, dot reads 2.
-    fn bytes_per_dispatch(&self, kernel: &KernelId) -> u64 {
-        let arrays = match kernel.kernel {
+    fn bytes_per_dispatch(&self, configuration: &Configuration) -> u64 {
+        let arrays = match configuration.kernel.kernel {
             "add" | "triad" => 3,
             _ => 2,
         };
         arrays * self.n * 4
     }
 
-    fn configure(
-        &self,
-        gpu: &Gpu,
-        kernel: &KernelId,
-        workgroup: [u32; 3],
-        checks: ShaderChecks,
-    ) -> Result<Config, Skip> {
+    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+        let Configuration { kernel, checks, workgroup, .. } = configuration;
         let wg = workgroup[0] as u64;
         let covering = self.items(kernel.variant).div_ceil(wg);
         let groups = if kernel.variant == "grid_stride" { covering.min(GRID_WORKGROUPS) } else { covering };
@@ -195,7 +190,7 @@ impl Workload for StreamWorkload {
             device: max_per_dimension as u64 * max_per_dimension as u64,
             needed: groups,
         })?;
-        let module = self.modules.get(gpu, checks);
+        let module = self.modules.get(gpu, *checks);
         let pipeline = kernel::pipeline(gpu, module, &kernel.entry_point(), &[("WG", wg as f64)]);
         let vec4 = kernel.variant == "vec4";
         let (a, b, c) = if vec4 { (3, 4, 5) } else { (0, 1, 2) };
@@ -213,13 +208,8 @@ impl Workload for StreamWorkload {
         Ok(Config { steps: vec![Step { pipeline, bind_group, workgroups: grid }], output, workgroups: grid, owned })
     }
 
-    fn check(
-        &self,
-        kernel: &KernelId,
-        workgroup: [u32; 3],
-        config: &Config,
-        output: &[u8],
-    ) -> Result<(), ValidationError> {
+    fn check(&self, configuration: &Configuration, config: &Config, output: &[u8]) -> Result<(), ValidationError> {
+        let Configuration { kernel, workgroup, .. } = configuration;
         let expected: fn(f32, f32) -> (f64, f64) = match kernel.kernel {
             "dot" => return self.check_dot(kernel, workgroup[0], config, output),
             // (reference, magnitude of the operands the tolerance is relative to)

@@ -131,6 +131,11 @@ impl ConfigResult {
         }
     }
 
+    /// The kernel's own parameter as shown in tables, e.g. "stride 8"; empty where it has none.
+    pub fn parameter_text(&self) -> String {
+        self.parameter.as_ref().map(|p| format!("{} {}", p.name, p.value)).unwrap_or_default()
+    }
+
     /// The table cells both shells show: median, min, GB/s, CV, samples × dispatches.
     pub fn figures(&self) -> [String; 5] {
         [

@@ -43,7 +43,7 @@ struct RunArgs {
     /// Adapter: its index in `wgsweep devices`, or part of its name. Default: the high-performance one.
     #[arg(long)]
     adapter: Option<String>,
-    /// Kernels: families, kernels or kernel/variant names, comma-separated (default: all).
+    /// Kernels: families, kernels or kernel/variant names, comma-separated.
     #[arg(long, default_value = "stream")]
     kernels: String,
     /// Problem size (for STREAM: f32 elements per array). Default: sized from the device's limits.
@@ -200,16 +200,17 @@ fn native_environment(gpu: &Gpu) -> Environment {
 
 fn print_table(result: &RunResult) {
     println!(
-        "{:<20} {:<9} {:>6} {:>12} {:>12} {:>10} {:>7} {:>8}  status",
-        "kernel", "checks", "wg", "median", "min", "GB/s", "CV", "samples"
+        "{:<20} {:<9} {:>6} {:<10} {:>12} {:>12} {:>10} {:>7} {:>8}  status",
+        "kernel", "checks", "wg", "parameter", "median", "min", "GB/s", "CV", "samples"
     );
     for r in &result.results {
         let [median, min, gbps, cv, samples] = r.figures();
         println!(
-            "{:<20} {:<9} {:>6} {median:>12} {min:>12} {gbps:>10} {cv:>7} {samples:>8}  {}",
+            "{:<20} {:<9} {:>6} {:<10} {median:>12} {min:>12} {gbps:>10} {cv:>7} {samples:>8}  {}",
             r.label(),
             r.shader_checks.name(),
             r.workgroup_size[0],
+            r.parameter_text(),
             r.status(),
         );
     }

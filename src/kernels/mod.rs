@@ -1,11 +1,12 @@
 //! The kernel families: one module per shaders/*.wgsl file, registered in `FAMILIES`.
 
+pub mod access;
 pub mod stream;
 
 use crate::kernel::{Family, KernelId};
 
 /// Every family, in the order the page and the CLI list them.
-pub const FAMILIES: &[&dyn Family] = &[&stream::Stream];
+pub const FAMILIES: &[&dyn Family] = &[&stream::Stream, &access::Access];
 
 pub fn family(name: &str) -> Option<&'static dyn Family> {
     FAMILIES.iter().copied().find(|f| f.name() == name)

@@ -7,7 +7,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlButtonElement, HtmlInputElement, HtmlProgressElement, HtmlSelectElement};
 
 use super::adapter::{self, cross_origin_isolated, environment};
-use super::chart::Chart;
+use super::chart::Charts;
 use super::dom::{self, append, by_id, fact};
 use crate::gpu::Gpu;
 use crate::kernel::{KernelId, ShaderChecks};
@@ -22,7 +22,7 @@ struct App {
     browser_features: Vec<String>,
     cancel: Rc<Cell<bool>>,
     running: Cell<bool>,
-    chart: RefCell<Chart>,
+    charts: RefCell<Charts>,
     last: RefCell<Option<RunResult>>,
 }
 
@@ -35,7 +35,7 @@ pub async fn main() {
                 browser_features,
                 cancel: Rc::new(Cell::new(false)),
                 running: Cell::new(false),
-                chart: RefCell::new(Chart::new(by_id("chart"))),
+                charts: RefCell::new(Charts::new(by_id("charts"))),
                 last: RefCell::new(None),
             };
             let app = Rc::new(app);
@@ -90,8 +90,7 @@ fn build_page() {
 
     let results = hidden_card(&root, "results", "Results");
     append(&results, "ul", "notes", "").set_id("notes");
-    let chart_box = append(&results, "div", "chart-box", "");
-    append(&chart_box, "canvas", "", "").set_id("chart");
+    append(&results, "div", "charts", "").set_id("charts");
     append(&results, "button", "", "Download JSON").set_id("download-json");
     // A machine-readable copy of the last result, for scripts that drive the page.
     let json = append(&results, "script", "", "");
@@ -100,7 +99,7 @@ fn build_page() {
     let table = append(&results, "table", "results", "");
     table.set_id("results-table");
     let head = append(&append(&table, "thead", "", ""), "tr", "", "");
-    for column in ["kernel", "workgroup", "median", "min", "GB/s", "CV", "samples", "status"] {
+    for column in ["kernel", "workgroup", "parameter", "median", "min", "GB/s", "CV", "samples", "status"] {
         append(&head, "th", "", column);
     }
     append(&table, "tbody", "", "").set_id("results-body");
@@ -278,6 +277,7 @@ async fn run(app: Rc<App>) {
     by_id::<Element>("results").remove_attribute("data-done").ok();
     by_id::<Element>("results-body").set_inner_html("");
     by_id::<Element>("notes").set_inner_html("");
+    app.charts.borrow_mut().clear();
 
     let started = now_ms();
     let mut finished: Vec<ConfigResult> = Vec::new();
@@ -298,7 +298,7 @@ async fn run(app: Rc<App>) {
             Event::Finished { record, .. } => {
                 add_row(record);
                 finished.push(record.clone());
-                if let Err(e) = app.chart.borrow_mut().show_bandwidth(&finished) {
+                if let Err(e) = app.charts.borrow_mut().show(&finished) {
                     log::warn!("chart: {e:?}");
                 }
             }
@@ -311,7 +311,7 @@ async fn run(app: Rc<App>) {
     for note in &result.notes {
         append(&notes, "li", "", note);
     }
-    if let Err(e) = app.chart.borrow_mut().show_bandwidth(&result.results) {
+    if let Err(e) = app.charts.borrow_mut().show(&result.results) {
         show_message("error", &format!("The chart could not be drawn: {e:?}"));
     }
     let done = result.results.len();
@@ -363,7 +363,8 @@ fn add_row(r: &ConfigResult) {
         _ => "valid",
     });
     let [median, min, gbps, cv, samples] = r.figures();
-    for cell in [r.label(), r.workgroup_size[0].to_string(), median, min, gbps, cv, samples, r.status()] {
+    let workgroup = r.workgroup_size[0].to_string();
+    for cell in [r.label(), workgroup, r.parameter_text(), median, min, gbps, cv, samples, r.status()] {
         append(&row, "td", "", &cell);
     }
 }

@@ -1,8 +1,13 @@
-//! Charts through Chart.js (www: loaded before the app), configured from Rust with plain JSON values.
+//! Charts through Chart.js (loaded before the app), configured from Rust with plain JSON values.
+//!
+//! One chart per family and swept axis: GB/s against workgroup size, or against the kernel's own parameter
+//! (stride, offset), one line per kernel/variant.
 
 use serde::Serialize;
+use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
+use super::dom::append;
 use crate::result::ConfigResult;
 
 #[wasm_bindgen]
@@ -17,36 +22,83 @@ extern "C" {
     fn destroy(this: &JsChart);
 }
 
-/// One chart on one canvas, replaced wholesale on every update.
-pub struct Chart {
-    canvas: web_sys::HtmlCanvasElement,
-    current: Option<JsChart>,
+/// The charts inside one container element, redrawn from the results so far.
+pub struct Charts {
+    container: web_sys::Element,
+    drawn: Vec<(String, JsChart)>,
 }
 
-impl Chart {
-    pub fn new(canvas: web_sys::HtmlCanvasElement) -> Self {
-        Self { canvas, current: None }
+/// Which axis a result belongs on: its family and its parameter's name, or the workgroup size.
+fn axis(r: &ConfigResult) -> (String, String) {
+    let x = r.parameter.as_ref().map_or("workgroup size (invocations)".to_string(), |p| p.name.clone());
+    (r.family.clone(), x)
+}
+
+fn x_value(r: &ConfigResult) -> u32 {
+    r.parameter.as_ref().map_or(r.workgroup_size[0], |p| p.value)
+}
+
+impl Charts {
+    pub fn new(container: web_sys::Element) -> Self {
+        Self { container, drawn: Vec::new() }
     }
 
-    /// GB/s against workgroup size, one line per kernel/variant; failed and skipped points are gaps.
-    pub fn show_bandwidth(&mut self, results: &[ConfigResult]) -> Result<(), JsValue> {
-        let config = bandwidth_config(results);
-        let value = config.serialize(&serde_wasm_bindgen::Serializer::json_compatible())?;
-        if let Some(old) = self.current.take() {
-            old.destroy();
+    /// Removes every chart.
+    pub fn clear(&mut self) {
+        self.drawn.drain(..).for_each(|(_, chart)| chart.destroy());
+        self.container.set_inner_html("");
+    }
+
+    /// Draws (or redraws) one chart per family and axis found in `results`.
+    pub fn show(&mut self, results: &[ConfigResult]) -> Result<(), JsValue> {
+        let mut axes: Vec<(String, String)> = Vec::new();
+        for r in results {
+            if !axes.contains(&axis(r)) {
+                axes.push(axis(r));
+            }
         }
-        self.current = Some(JsChart::new(&self.canvas, &value)?);
+        for (family, x_name) in axes {
+            let key = format!("{family} · {x_name}");
+            let on_axis: Vec<&ConfigResult> =
+                results.iter().filter(|r| axis(r) == (family.clone(), x_name.clone())).collect();
+            let config = line_config(&key, &x_name, &on_axis);
+            let value = config.serialize(&serde_wasm_bindgen::Serializer::json_compatible())?;
+            let canvas = match self.drawn.iter().position(|(k, _)| *k == key) {
+                Some(i) => {
+                    let (_, old) = self.drawn.remove(i);
+                    old.destroy();
+                    self.container.query_selector(&format!("canvas[data-chart='{key}']"))?.ok_or("a chart's canvas")?
+                }
+                None => {
+                    let holder = append(&self.container, "div", "chart-box", "");
+                    let canvas = append(&holder, "canvas", "", "");
+                    canvas.set_attribute("data-chart", &key)?;
+                    canvas
+                }
+            };
+            let canvas: web_sys::HtmlCanvasElement = canvas.dyn_into()?;
+            self.drawn.push((key, JsChart::new(&canvas, &value)?));
+        }
         Ok(())
     }
 }
 
-const KERNEL_COLOURS: [(&str, &str); 5] =
-    [("copy", "#1f77b4"), ("scale", "#2ca02c"), ("add", "#ff7f0e"), ("triad", "#d62728"), ("dot", "#9467bd")];
+const KERNEL_COLOURS: [(&str, &str); 9] = [
+    ("copy", "#1f77b4"),
+    ("scale", "#2ca02c"),
+    ("add", "#ff7f0e"),
+    ("triad", "#d62728"),
+    ("dot", "#9467bd"),
+    ("coalesced", "#1f77b4"),
+    ("strided", "#d62728"),
+    ("random", "#9467bd"),
+    ("misaligned", "#2ca02c"),
+];
 
-fn bandwidth_config(results: &[ConfigResult]) -> serde_json::Value {
-    let mut sizes: Vec<u32> = results.iter().map(|r| r.workgroup_size[0]).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
+fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> serde_json::Value {
+    let mut xs: Vec<u32> = results.iter().map(|r| x_value(r)).collect();
+    xs.sort_unstable();
+    xs.dedup();
     let mut labels: Vec<String> = Vec::new();
     for r in results {
         if !labels.contains(&r.label()) {
@@ -56,20 +108,18 @@ fn bandwidth_config(results: &[ConfigResult]) -> serde_json::Value {
     let datasets: Vec<serde_json::Value> = labels
         .iter()
         .map(|label| {
-            let data: Vec<Option<f64>> = sizes
+            // Failed and skipped points are gaps in the line.
+            let data: Vec<Option<f64>> = xs
                 .iter()
-                .map(|&size| {
-                    results
-                        .iter()
-                        .find(|r| r.label() == *label && r.workgroup_size[0] == size && r.is_good())
-                        .and_then(|r| r.gbps)
+                .map(|&x| {
+                    results.iter().find(|r| r.label() == *label && x_value(r) == x && r.is_good()).and_then(|r| r.gbps)
                 })
                 .collect();
             let (kernel, variant) = label.split_once('/').unwrap_or((label, ""));
             let colour = KERNEL_COLOURS.iter().find(|(k, _)| *k == kernel).map_or("#555", |(_, c)| c);
             let dash: &[u32] = match variant {
                 "vec4" => &[6, 3],
-                "grid_stride" => &[2, 2],
+                "vec2" | "grid_stride" => &[2, 2],
                 _ => &[],
             };
             serde_json::json!({
@@ -80,7 +130,7 @@ fn bandwidth_config(results: &[ConfigResult]) -> serde_json::Value {
         .collect();
     serde_json::json!({
         "type": "line",
-        "data": { "labels": sizes.iter().map(u32::to_string).collect::<Vec<_>>(), "datasets": datasets },
+        "data": { "labels": xs.iter().map(u32::to_string).collect::<Vec<_>>(), "datasets": datasets },
         "options": {
             "animation": false,
             "responsive": true,
@@ -88,10 +138,10 @@ fn bandwidth_config(results: &[ConfigResult]) -> serde_json::Value {
             "interaction": { "mode": "nearest", "intersect": false },
             "plugins": {
                 "legend": { "position": "right" },
-                "title": { "display": true, "text": "Bandwidth by workgroup size (median of the samples)" }
+                "title": { "display": true, "text": format!("{title}: GB/s (median of the samples)") }
             },
             "scales": {
-                "x": { "title": { "display": true, "text": "workgroup size (invocations)" } },
+                "x": { "title": { "display": true, "text": x_name } },
                 "y": { "title": { "display": true, "text": "GB/s" }, "beginAtZero": true }
             }
         }

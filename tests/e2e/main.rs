@@ -28,7 +28,7 @@ fn screenshot_path(name: &str) -> PathBuf {
 fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
     let site = server::serve(dist());
     let browser = Browser::start(WebGpu::Enabled);
-    browser.open(&format!("{}/index.html?size=65536&samples=3&wg=1,64,256", site.url()));
+    browser.open(&format!("{}/index.html?kernels=stream&size=65536&samples=3&wg=1,64,256", site.url()));
 
     browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
     let card = browser.text("#device-facts");
@@ -52,7 +52,7 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
     assert!(browser.text("#progress-text").starts_with("Done: 45 configurations"));
 
     let rows = browser.eval(
-        "return [...document.querySelectorAll('#results-body tr')].map(r => [r.className, r.cells[0].textContent, r.cells[7].textContent])",
+        "return [...document.querySelectorAll('#results-body tr')].map(r => [r.className, r.cells[0].textContent, r.cells[8].textContent])",
     );
     let rows = rows.as_array().expect("rows");
     assert_eq!(rows.len(), 45);
@@ -66,11 +66,12 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
     }
 
     let chart = browser.eval(
-        "const c = Chart.getChart(document.getElementById('chart')); \
+        "const c = Chart.getChart(document.querySelector('#charts canvas')); \
          return c ? c.data.datasets.map(d => d.data.filter(v => v !== null).length) : null",
     );
-    let points = chart.as_array().expect("a chart is drawn on #chart");
+    let points = chart.as_array().expect("a chart is drawn in #charts");
     assert_eq!(points.len(), 15, "one line per kernel/variant");
+    assert_eq!(browser.eval("return document.querySelectorAll('#charts canvas').length"), 1);
     assert!(points.iter().all(|p| p.as_u64() == Some(3)), "every line has its 3 points: {points:?}");
 
     browser.screenshot(&screenshot_path("e2e-stream-run.png"));

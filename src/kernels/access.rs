@@ -1,0 +1,289 @@
+//! Access patterns: what coalescing is worth. Each invocation copies one element from `src` to `dst`; the
+//! patterns differ only in which element they read (coalesced, strided, random, misaligned), and each
+//! comes in three element widths (f32, vec2, vec4).
+
+use crate::fill::random_f32;
+use crate::gpu::{ComputeLimits, Gpu};
+use crate::kernel::{
+    self, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip, Step,
+    ValidationError, Workload, f32s,
+};
+
+const WGSL: &str = include_str!("../../shaders/access.wgsl");
+
+pub const PATTERNS: [&str; 4] = ["coalesced", "strided", "random", "misaligned"];
+pub const WIDTHS: [&str; 3] = ["f32", "vec2", "vec4"];
+/// Strides in elements; the shader rotates index bits by log2(stride).
+pub const STRIDES: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
+/// Start offsets in elements; the shader copies n - MAX_OFFSET elements whatever the offset.
+pub const OFFSETS: [u32; 8] = [0, 1, 2, 3, 4, 8, 16, 32];
+const MAX_OFFSET: u64 = 32;
+/// The workgroup size of the stride and offset sweeps, where the device allows it.
+const PARAMETER_WORKGROUP: u32 = 256;
+/// As STREAM: arrays far larger than any last-level cache.
+const DEFAULT_ARRAY_BYTES: u64 = 256 << 20;
+
+pub struct Access;
+
+fn width(kernel: &KernelId) -> u64 {
+    match kernel.variant {
+        "vec2" => 2,
+        "vec4" => 4,
+        _ => 1,
+    }
+}
+
+impl Family for Access {
+    fn name(&self) -> &'static str {
+        "access"
+    }
+
+    fn about(&self) -> &'static str {
+        "Access patterns measure what coalescing is worth: every invocation copies one element, and only the \
+         index it reads changes. coalesced: neighbouring invocations read neighbouring elements, so a warp's \
+         reads merge into a few full memory transactions. strided: neighbours read `stride` elements apart, so \
+         each transaction carries one useful element and the rest of the line is wasted; expect bandwidth to \
+         fall roughly with the stride until every read is its own transaction (the index bits are rotated, so \
+         the pattern stays a permutation and never folds into a cache-sized footprint). random: a gather through \
+         a random permutation, the worst case for caches and transactions alike. misaligned: coalesced reads \
+         that start 0–32 elements past an aligned boundary; on current GPUs this costs little, since a \
+         misaligned warp touches only one extra line. Wider elements (vec2, vec4) move more bytes per \
+         instruction and per transaction. GB/s counts the bytes read and written (and the permutation's \
+         indices for random)."
+    }
+
+    fn kernels(&self) -> Vec<KernelId> {
+        PATTERNS
+            .iter()
+            .flat_map(|&kernel| WIDTHS.iter().map(move |&variant| KernelId { family: "access", kernel, variant }))
+            .collect()
+    }
+
+    fn size_unit(&self) -> &'static str {
+        "f32 elements per array"
+    }
+
+    fn default_size(&self, limits: &ComputeLimits) -> Sizing {
+        let allowed = self.round_size(limits.max_binding_bytes() / 4);
+        let wanted = DEFAULT_ARRAY_BYTES / 4;
+        if allowed >= wanted {
+            return Sizing { size: wanted, note: None };
+        }
+        Sizing {
+            size: allowed,
+            note: Some(format!(
+                "arrays are {} MiB, capped by the device's storage binding limit; below 256 MiB a large \
+                 last-level cache may hold part of them",
+                (allowed * 4) >> 20
+            )),
+        }
+    }
+
+    fn round_size(&self, size: u64) -> u64 {
+        // The strided mapping rotates index bits: a power of two, with room for vec4s and the offsets.
+        let size = size.clamp(4 * 4 * MAX_OFFSET, 1 << 31);
+        1 << size.ilog2()
+    }
+
+    fn workgroups(&self, kernel: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
+        if self.parameter(kernel).is_some() {
+            let largest = limits.max_invocations_per_workgroup.min(limits.max_workgroup_size_x);
+            return vec![[PARAMETER_WORKGROUP.min(largest), 1, 1]];
+        }
+        crate::sweep::power_of_two_sizes(limits).into_iter().map(|x| [x, 1, 1]).collect()
+    }
+
+    fn parameter(&self, kernel: &KernelId) -> Option<Parameter> {
+        match kernel.kernel {
+            "strided" => Some(Parameter { name: "stride", values: STRIDES.to_vec() }),
+            "misaligned" => Some(Parameter { name: "offset", values: OFFSETS.to_vec() }),
+            _ => None,
+        }
+    }
+
+    fn workgroup_storage_bytes(&self, _: &Configuration) -> u64 {
+        0
+    }
+
+    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+        let bytes = size * 4;
+        let limit = gpu.info.limits.max_binding_bytes();
+        if bytes > limit {
+            return Err(format!(
+                "{bytes} bytes per array is over this device's storage binding limit of {limit} bytes"
+            ));
+        }
+        let src = kernel::storage_buffer(gpu, "src", bytes);
+        let dst = kernel::storage_buffer(gpu, "dst", bytes);
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        gpu.filler().random(&gpu.device, &mut encoder, &src, seed);
+        gpu.queue.submit([encoder.finish()]);
+        Ok(Box::new(AccessWorkload { n: size, seed, modules: ShaderModules::new("access.wgsl", WGSL), src, dst }))
+    }
+}
+
+struct AccessWorkload {
+    /// f32 elements per array, a power of two.
+    n: u64,
+    seed: u32,
+    modules: ShaderModules,
+    src: wgpu::Buffer,
+    dst: wgpu::Buffer,
+}
+
+/// Frees the arrays at once: in the browser, dropping alone leaves them to the garbage collector.
+impl Drop for AccessWorkload {
+    fn drop(&mut self) {
+        self.src.destroy();
+        self.dst.destroy();
+    }
+}
+
+/// `rotate` in access.wgsl: the low log2(n) bits of i rotated left by `shift`.
+pub fn rotate(i: u32, shift: u32, n: u32) -> u32 {
+    if shift == 0 {
+        return i;
+    }
+    let bits = n.trailing_zeros();
+    ((i << shift) | (i >> (bits - shift))) & (n - 1)
+}
+
+/// `scramble` in access.wgsl: a bijection on 0..n.
+pub fn scramble(i: u32, seed: u32, n: u32) -> u32 {
+    let mask = n - 1;
+    let half = n.trailing_zeros() / 2 + 1;
+    let mut x = (i ^ seed) & mask;
+    x = x.wrapping_mul(0x9e37_79b1) & mask;
+    x ^= x >> half;
+    x = x.wrapping_mul(0x85eb_ca6b) & mask;
+    x ^= x >> half;
+    x
+}
+
+impl AccessWorkload {
+    /// Elements of the configuration's width in each array.
+    fn elements(&self, configuration: &Configuration) -> u64 {
+        self.n / width(&configuration.kernel)
+    }
+
+    /// Elements one dispatch copies.
+    fn copied(&self, configuration: &Configuration) -> u64 {
+        let elements = self.elements(configuration);
+        if configuration.kernel.kernel == "misaligned" { elements - MAX_OFFSET } else { elements }
+    }
+
+    fn permutation_seed(&self) -> u32 {
+        crate::fill::hash_u32(self.seed.wrapping_add(2))
+    }
+
+    /// The element `dst[i]` is copied from.
+    fn source_index(&self, configuration: &Configuration, i: u32) -> u32 {
+        let n = self.elements(configuration) as u32;
+        let parameter = configuration.parameter.unwrap_or(0);
+        match configuration.kernel.kernel {
+            "strided" => rotate(i, parameter.trailing_zeros(), n),
+            "random" => scramble(i, self.permutation_seed(), n),
+            "misaligned" => i + parameter,
+            _ => i,
+        }
+    }
+
+    /// Writes the random pattern's permutation into a new buffer of `elements` indices.
+    fn permutation(&self, gpu: &Gpu, module: &wgpu::ShaderModule, elements: u64) -> Result<wgpu::Buffer, Skip> {
+        let buffer = kernel::storage_buffer(gpu, "permutation", elements * 4);
+        let seed = self.permutation_seed() as f64;
+        let pipeline = kernel::pipeline(gpu, module, "make_permutation", &[("WG", 256.0), ("PARAM", seed)]);
+        let grid = self.grid(gpu, elements, 256)?;
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(7, &buffer)]);
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            crate::measure::encode_steps(&mut pass, &[Step { pipeline, bind_group, workgroups: grid }]);
+        }
+        gpu.queue.submit([encoder.finish()]);
+        Ok(buffer)
+    }
+
+    fn grid(&self, gpu: &Gpu, items: u64, workgroup: u32) -> Result<[u32; 3], Skip> {
+        let groups = items.div_ceil(workgroup as u64);
+        let max_per_dimension = gpu.info.limits.max_workgroups_per_dimension;
+        kernel::dispatch_grid(groups, max_per_dimension).ok_or(Skip::ExceedsLimit {
+            limit: "max_compute_workgroups_per_dimension (squared, for a 2-D grid)",
+            device: max_per_dimension as u64 * max_per_dimension as u64,
+            needed: groups,
+        })
+    }
+}
+
+impl Workload for AccessWorkload {
+    fn size(&self) -> u64 {
+        self.n
+    }
+
+    /// Each copied element is read once and written once; random also reads one 4-byte index per element.
+    fn bytes_per_dispatch(&self, configuration: &Configuration) -> u64 {
+        let copied = self.copied(configuration);
+        let index_bytes = if configuration.kernel.kernel == "random" { 4 * copied } else { 0 };
+        2 * copied * width(&configuration.kernel) * 4 + index_bytes
+    }
+
+    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+        let Configuration { kernel, checks, workgroup, parameter } = configuration;
+        let grid = self.grid(gpu, self.copied(configuration), workgroup[0])?;
+        let module = self.modules.get(gpu, *checks);
+        let wg = ("WG", workgroup[0] as f64);
+        let pipeline = match (kernel.kernel, parameter) {
+            ("strided", Some(stride)) => {
+                let shift = stride.trailing_zeros();
+                if !stride.is_power_of_two() || 1u64 << shift >= self.elements(configuration) {
+                    return Err(Skip::NotApplicable(format!(
+                        "stride {stride} must be a power of two below the {} elements",
+                        self.elements(configuration)
+                    )));
+                }
+                kernel::pipeline(gpu, module, &kernel.entry_point(), &[wg, ("PARAM", shift as f64)])
+            }
+            ("misaligned", Some(offset)) if *offset as u64 > MAX_OFFSET => {
+                return Err(Skip::NotApplicable(format!("offsets go up to {MAX_OFFSET} elements, not {offset}")));
+            }
+            ("misaligned", Some(offset)) => {
+                kernel::pipeline(gpu, module, &kernel.entry_point(), &[wg, ("PARAM", *offset as f64)])
+            }
+            _ => kernel::pipeline(gpu, module, &kernel.entry_point(), &[wg]),
+        };
+        let (src, dst) = match width(kernel) {
+            1 => (0, 3),
+            2 => (1, 4),
+            _ => (2, 5),
+        };
+        let mut owned = Vec::new();
+        if kernel.kernel == "random" {
+            owned.push(self.permutation(gpu, module, self.elements(configuration))?);
+        }
+        let mut bindings = vec![(src, &self.src), (dst, &self.dst)];
+        if let Some(permutation) = owned.first() {
+            bindings.push((6, permutation));
+        }
+        let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
+        Ok(Config {
+            steps: vec![Step { pipeline, bind_group, workgroups: grid }],
+            output: self.dst.clone(),
+            workgroups: grid,
+            owned,
+        })
+    }
+
+    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+        let width = width(&configuration.kernel) as u32;
+        let copied = self.copied(configuration) as u32;
+        let mut comparison = Comparison::new("dst");
+        // A copy is exact: every component must carry the very bits of its source element.
+        for (k, got) in f32s(output).enumerate().take((copied * width) as usize) {
+            let (i, component) = (k as u32 / width, k as u32 % width);
+            let j = self.source_index(configuration, i);
+            let want = random_f32(j * width + component, self.seed);
+            comparison.check(k as u64, got as f64, want as f64, 0.0);
+        }
+        comparison.finish()
+    }
+}

@@ -1,0 +1,96 @@
+//! The access-pattern family on whatever native adapter is present (lavapipe in CI).
+#![cfg(not(target_arch = "wasm32"))]
+
+use wgsweep::fill;
+use wgsweep::gpu::{self, Gpu};
+use wgsweep::kernel::{Configuration, ShaderChecks};
+use wgsweep::kernels::{self, access};
+use wgsweep::measure::{MeasureOptions, read_buffer};
+use wgsweep::result::Environment;
+use wgsweep::runner::{self, Flow, Plan, submit_once};
+
+/// Small, but above every stride times a warp and every offset.
+const SIZE: u64 = 1 << 14;
+
+fn open_gpu() -> Gpu {
+    pollster::block_on(async {
+        let adapter =
+            gpu::default_adapter(&gpu::instance()).await.expect("tests need a GPU adapter (lavapipe will do)");
+        Gpu::open(&adapter, None).await.expect("a device on the default adapter")
+    })
+}
+
+#[test]
+fn every_pattern_width_stride_and_offset_validates() {
+    let gpu = open_gpu();
+    let plan = Plan {
+        kernels: kernels::select("access").unwrap(),
+        problem_size: Some(SIZE),
+        workgroup_sizes: None,
+        shader_checks: vec![ShaderChecks::Default],
+        measure: MeasureOptions { samples: 2, min_sample_ns: 1e5, warm_up_ns: 0.0, ..Default::default() },
+        seed: fill::fresh_seed(),
+    };
+    let environment = Environment {
+        runtime: "native".into(),
+        platform: "test".into(),
+        timestamps: gpu.timestamps,
+        timer_quantum_ns: 1000.0,
+        cross_origin_isolated: None,
+    };
+    let result = pollster::block_on(runner::run(&gpu, &plan, environment, |_| Flow::Continue));
+    let sweeps = |kernel: &str| result.results.iter().filter(|r| r.kernel == kernel).count();
+    let workgroups = wgsweep::sweep::power_of_two_sizes(&gpu.info.limits).len();
+    assert_eq!(sweeps("coalesced"), 3 * workgroups);
+    assert_eq!(sweeps("random"), 3 * workgroups);
+    assert_eq!(sweeps("strided"), 3 * access::STRIDES.len());
+    assert_eq!(sweeps("misaligned"), 3 * access::OFFSETS.len());
+    for r in &result.results {
+        assert!(r.is_good(), "{} wg={} {}: {:?}", r.label(), r.workgroup_size[0], r.parameter_text(), r.error);
+    }
+    let strided: Vec<String> =
+        result.results.iter().filter(|r| r.kernel == "strided").map(|r| r.parameter_text()).collect();
+    assert_eq!(&strided[..3], ["stride 1", "stride 2", "stride 4"]);
+}
+
+#[test]
+fn a_strided_copy_from_the_wrong_element_fails_validation() {
+    let gpu = open_gpu();
+    let access = kernels::family("access").unwrap();
+    let workload = access.setup(&gpu, SIZE, fill::fresh_seed()).unwrap();
+    let at = |stride: u32| Configuration {
+        kernel: kernels::select("strided/vec2").unwrap()[0],
+        checks: ShaderChecks::Default,
+        workgroup: [64, 1, 1],
+        parameter: Some(stride),
+    };
+    let config = workload.configure(&gpu, &at(8)).unwrap();
+    submit_once(&gpu, &config);
+    let output = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
+    assert_eq!(workload.check(&at(8), &config, &output), Ok(()));
+    // The same output read as a stride-4 copy is wrong almost everywhere.
+    let error = workload.check(&at(4), &config, &output).unwrap_err();
+    assert!(error.wrong > SIZE / 2, "{error}");
+}
+
+#[test]
+fn the_strided_and_random_mappings_are_permutations() {
+    for bits in [4, 10, 13] {
+        let n = 1u32 << bits;
+        let mappings: [(&str, Box<dyn Fn(u32) -> u32>); 3] = [
+            ("scramble", Box::new(move |i| access::scramble(i, 0x1234_5678, n))),
+            ("rotate by 3", Box::new(move |i| access::rotate(i, 3, n))),
+            ("rotate by 1", Box::new(move |i| access::rotate(i, 1, n))),
+        ];
+        for (name, map) in mappings {
+            let mut seen = vec![false; n as usize];
+            for i in 0..n {
+                let j = map(i) as usize;
+                assert!(!seen[j], "{name} repeats {j} for n = {n}");
+                seen[j] = true;
+            }
+        }
+    }
+    // Neighbours read `stride` elements apart.
+    assert_eq!(access::rotate(5, 3, 1 << 10) - access::rotate(4, 3, 1 << 10), 8);
+}

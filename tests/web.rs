@@ -41,3 +41,21 @@ async fn stream_kernels_validate_through_webgpu() {
     }
     assert_eq!(result.environment.runtime, "web");
 }
+
+#[wasm_bindgen_test]
+async fn access_patterns_validate_through_webgpu() {
+    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let plan = Plan {
+        kernels: kernels::select("strided/vec4,random/f32,misaligned/vec2").unwrap(),
+        problem_size: Some(1 << 14),
+        workgroup_sizes: Some(vec![64]),
+        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
+        measure: MeasureOptions { samples: 2, min_sample_ns: 1e5, warm_up_ns: 0.0, ..Default::default() },
+        seed: wgsweep::fill::fresh_seed(),
+    };
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    assert_eq!(result.results.len(), 7 + 1 + 8, "every stride, one random, every offset");
+    for r in &result.results {
+        assert!(r.is_good(), "{} {}: {:?}", r.label(), r.parameter_text(), r.error);
+    }
+}

@@ -41,7 +41,7 @@ impl Family for Access {
     fn about(&self) -> &'static str {
         "Access patterns measure what coalescing is worth: every invocation copies one element, and only the \
          index it reads changes. coalesced: neighbouring invocations read neighbouring elements, so a warp's \
-         reads merge into a few full memory transactions. strided: neighbours read `stride` elements apart, so \
+         reads merge into a few full memory transactions. strided: neighbours read stride elements apart, so \
          each transaction carries one useful element and the rest of the line is wasted; expect bandwidth to \
          fall roughly with the stride until every read is its own transaction (the index bits are rotated, so \
          the pattern stays a permutation and never folds into a cache-sized footprint). random: a gather through \

@@ -131,6 +131,15 @@ impl ConfigResult {
         }
     }
 
+    /// The workgroup shape as shown in tables: "256" for 1-D, "16×4" for 2-D, "4×4×4" for 3-D.
+    pub fn workgroup_text(&self) -> String {
+        match self.workgroup_size {
+            [x, 1, 1] => x.to_string(),
+            [x, y, 1] => format!("{x}×{y}"),
+            [x, y, z] => format!("{x}×{y}×{z}"),
+        }
+    }
+
     /// The kernel's own parameter as shown in tables, e.g. "stride 8"; empty where it has none.
     pub fn parameter_text(&self) -> String {
         self.parameter.as_ref().map(|p| format!("{} {}", p.name, p.value)).unwrap_or_default()

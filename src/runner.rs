@@ -159,11 +159,14 @@ fn finish(mut result: RunResult) -> RunResult {
     result
 }
 
+/// The kernels that are plain copies, by family: STREAM's copy and transpose's same-shape reference.
+const COPY_KERNELS: [&str; 2] = ["copy", "copy2d"];
+
 /// Flags figures above the run's best copy: no kernel can move data faster than a plain copy does.
 pub fn flag_suspects(results: &mut [ConfigResult]) {
     let best_copy = results
         .iter()
-        .filter(|r| r.kernel == "copy" && r.is_good())
+        .filter(|r| COPY_KERNELS.contains(&r.kernel.as_str()) && r.is_good())
         .filter_map(|r| r.gbps)
         .fold(None, |best: Option<f64>, g| Some(best.map_or(g, |b| b.max(g))));
     let Some(best_copy) = best_copy else { return };

@@ -2,11 +2,12 @@
 
 pub mod access;
 pub mod stream;
+pub mod transpose;
 
 use crate::kernel::{Family, KernelId};
 
 /// Every family, in the order the page and the CLI list them.
-pub const FAMILIES: &[&dyn Family] = &[&stream::Stream, &access::Access];
+pub const FAMILIES: &[&dyn Family] = &[&stream::Stream, &access::Access, &transpose::Transpose];
 
 pub fn family(name: &str) -> Option<&'static dyn Family> {
     FAMILIES.iter().copied().find(|f| f.name() == name)

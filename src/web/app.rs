@@ -363,8 +363,7 @@ fn add_row(r: &ConfigResult) {
         _ => "valid",
     });
     let [median, min, gbps, cv, samples] = r.figures();
-    let workgroup = r.workgroup_size[0].to_string();
-    for cell in [r.label(), workgroup, r.parameter_text(), median, min, gbps, cv, samples, r.status()] {
+    for cell in [r.label(), r.workgroup_text(), r.parameter_text(), median, min, gbps, cv, samples, r.status()] {
         append(&row, "td", "", &cell);
     }
 }

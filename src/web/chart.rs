@@ -34,8 +34,14 @@ fn axis(r: &ConfigResult) -> (String, String) {
     (r.family.clone(), x)
 }
 
-fn x_value(r: &ConfigResult) -> u32 {
-    r.parameter.as_ref().map_or(r.workgroup_size[0], |p| p.value)
+/// Where a result sits on its axis: the parameter's value, or the workgroup's invocations then its width.
+fn x_value(r: &ConfigResult) -> (u32, u32) {
+    let [x, y, z] = r.workgroup_size;
+    r.parameter.as_ref().map_or((x * y * z, x), |p| (p.value, 0))
+}
+
+fn x_label(r: &ConfigResult) -> String {
+    r.parameter.as_ref().map_or_else(|| r.workgroup_text(), |p| p.value.to_string())
 }
 
 impl Charts {
@@ -83,7 +89,7 @@ impl Charts {
     }
 }
 
-const KERNEL_COLOURS: [(&str, &str); 9] = [
+const KERNEL_COLOURS: [(&str, &str); 12] = [
     ("copy", "#1f77b4"),
     ("scale", "#2ca02c"),
     ("add", "#ff7f0e"),
@@ -93,10 +99,13 @@ const KERNEL_COLOURS: [(&str, &str); 9] = [
     ("strided", "#d62728"),
     ("random", "#9467bd"),
     ("misaligned", "#2ca02c"),
+    ("copy2d", "#1f77b4"),
+    ("naive", "#d62728"),
+    ("tiled", "#2ca02c"),
 ];
 
 fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> serde_json::Value {
-    let mut xs: Vec<u32> = results.iter().map(|r| x_value(r)).collect();
+    let mut xs: Vec<((u32, u32), String)> = results.iter().map(|r| (x_value(r), x_label(r))).collect();
     xs.sort_unstable();
     xs.dedup();
     let mut labels: Vec<String> = Vec::new();
@@ -111,15 +120,15 @@ fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> serde_js
             // Failed and skipped points are gaps in the line.
             let data: Vec<Option<f64>> = xs
                 .iter()
-                .map(|&x| {
-                    results.iter().find(|r| r.label() == *label && x_value(r) == x && r.is_good()).and_then(|r| r.gbps)
+                .map(|(x, _)| {
+                    results.iter().find(|r| r.label() == *label && x_value(r) == *x && r.is_good()).and_then(|r| r.gbps)
                 })
                 .collect();
             let (kernel, variant) = label.split_once('/').unwrap_or((label, ""));
             let colour = KERNEL_COLOURS.iter().find(|(k, _)| *k == kernel).map_or("#555", |(_, c)| c);
             let dash: &[u32] = match variant {
                 "vec4" => &[6, 3],
-                "vec2" | "grid_stride" => &[2, 2],
+                "vec2" | "grid_stride" | "write" | "padded" => &[2, 2],
                 _ => &[],
             };
             serde_json::json!({
@@ -130,7 +139,7 @@ fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> serde_js
         .collect();
     serde_json::json!({
         "type": "line",
-        "data": { "labels": xs.iter().map(u32::to_string).collect::<Vec<_>>(), "datasets": datasets },
+        "data": { "labels": xs.iter().map(|(_, label)| label).collect::<Vec<_>>(), "datasets": datasets },
         "options": {
             "animation": false,
             "responsive": true,

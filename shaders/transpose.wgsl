@@ -1,0 +1,76 @@
+// Transpose of a ROWS × COLS row-major f32 matrix into COLS × ROWS, and a same-shape copy as the 100 %
+// reference. All kernels use 2-D workgroups (WG_X, WG_Y); invocation (x, y) of the grid covers one element
+// (or, tiled, one column of a tile every WG_Y rows).
+//   copy2d_reference    dst[r][c] = src[r][c], x along columns: reads and writes coalesced.
+//   naive_read          dst[c][r] = src[r][c], x along columns: reads coalesced, writes ROWS floats apart.
+//   naive_write         the same, x along rows: writes coalesced, reads COLS floats apart.
+//   tiled_plain         a WG_X × WG_X tile goes through workgroup memory: read row by row (coalesced),
+//                       then written column by column of the tile, which is row by row of the output
+//                       (coalesced). Each invocation handles WG_X / WG_Y rows of the tile. Reading the tile
+//                       by columns makes the 32 lanes of a warp hit addresses WG_X floats apart: with
+//                       WG_X = 32 all in one memory bank, so the reads serialize (a 32-way bank conflict).
+//   tiled_padded        the same with one float of padding per tile row (stride WG_X + 1): a column's
+//                       elements now fall in 32 different banks.
+// The matrix need not be a multiple of the tile: every access is bounds-checked against ROWS and COLS.
+
+override WG_X: u32 = 16;
+override WG_Y: u32 = 16;
+override ROWS: u32;
+override COLS: u32;
+// Tile row stride (WG_X, or WG_X + 1 when padded) and the tile's length, WG_X rows of it.
+override TILE_STRIDE: u32 = 16;
+override TILE_LEN: u32 = 256;
+
+@group(0) @binding(0) var<storage, read> src: array<f32>;
+@group(0) @binding(1) var<storage, read_write> dst: array<f32>;
+
+var<workgroup> tile: array<f32, TILE_LEN>;
+
+@compute @workgroup_size(WG_X, WG_Y)
+fn copy2d_reference(@builtin(global_invocation_id) id: vec3<u32>) {
+    let c = id.x;
+    let r = id.y;
+    if r < ROWS && c < COLS { dst[r * COLS + c] = src[r * COLS + c]; }
+}
+
+@compute @workgroup_size(WG_X, WG_Y)
+fn naive_read(@builtin(global_invocation_id) id: vec3<u32>) {
+    let c = id.x;
+    let r = id.y;
+    if r < ROWS && c < COLS { dst[c * ROWS + r] = src[r * COLS + c]; }
+}
+
+@compute @workgroup_size(WG_X, WG_Y)
+fn naive_write(@builtin(global_invocation_id) id: vec3<u32>) {
+    let r = id.x;
+    let c = id.y;
+    if r < ROWS && c < COLS { dst[c * ROWS + r] = src[r * COLS + c]; }
+}
+
+// One tile: workgroup (bx, by) reads rows by*T .. by*T + T, columns bx*T .. bx*T + T of src and writes
+// them transposed at rows bx*T.., columns by*T.. of dst. Every invocation reaches both barriers.
+fn transpose_tile(group: vec2<u32>, local: vec2<u32>) {
+    let row0 = group.y * WG_X;
+    let col0 = group.x * WG_X;
+    for (var k = local.y; k < WG_X; k += WG_Y) {
+        let r = row0 + k;
+        let c = col0 + local.x;
+        if r < ROWS && c < COLS { tile[k * TILE_STRIDE + local.x] = src[r * COLS + c]; }
+    }
+    workgroupBarrier();
+    for (var k = local.y; k < WG_X; k += WG_Y) {
+        let c = col0 + k;
+        let r = row0 + local.x;
+        if r < ROWS && c < COLS { dst[c * ROWS + r] = tile[local.x * TILE_STRIDE + k]; }
+    }
+}
+
+@compute @workgroup_size(WG_X, WG_Y)
+fn tiled_plain(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+    transpose_tile(wid.xy, lid.xy);
+}
+
+@compute @workgroup_size(WG_X, WG_Y)
+fn tiled_padded(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+    transpose_tile(wid.xy, lid.xy);
+}

@@ -1,0 +1,83 @@
+//! The transpose family on whatever native adapter is present (lavapipe in CI).
+#![cfg(not(target_arch = "wasm32"))]
+
+use wgsweep::fill;
+use wgsweep::gpu::{self, Gpu};
+use wgsweep::kernel::{Configuration, ShaderChecks};
+use wgsweep::kernels::{self, transpose};
+use wgsweep::measure::{MeasureOptions, read_buffer};
+use wgsweep::result::Environment;
+use wgsweep::runner::{self, Flow, Plan, submit_once};
+
+/// 57 × 64: neither square nor a multiple of any tile along the rows.
+const SIZE: u64 = 3700;
+
+fn open_gpu() -> Gpu {
+    pollster::block_on(async {
+        let adapter =
+            gpu::default_adapter(&gpu::instance()).await.expect("tests need a GPU adapter (lavapipe will do)");
+        Gpu::open(&adapter, None).await.expect("a device on the default adapter")
+    })
+}
+
+#[test]
+fn the_problem_becomes_a_non_square_matrix_that_no_tile_divides() {
+    assert_eq!(transpose::shape(SIZE), (57, 64));
+    let (rows, cols) = transpose::shape(1 << 26);
+    assert!(rows != cols && rows % 8 != 0 && rows as u64 * cols as u64 <= 1 << 26, "{rows} × {cols}");
+}
+
+#[test]
+fn every_transpose_kernel_tile_and_workgroup_shape_validates_on_an_odd_matrix() {
+    let gpu = open_gpu();
+    let plan = Plan {
+        kernels: kernels::select("transpose").unwrap(),
+        problem_size: Some(SIZE),
+        workgroup_sizes: None,
+        shader_checks: vec![ShaderChecks::Default],
+        measure: MeasureOptions { samples: 1, min_sample_ns: 1e4, warm_up_ns: 0.0, ..Default::default() },
+        seed: fill::fresh_seed(),
+    };
+    let environment = Environment {
+        runtime: "native".into(),
+        platform: "test".into(),
+        timestamps: gpu.timestamps,
+        timer_quantum_ns: 1000.0,
+        cross_origin_isolated: None,
+    };
+    let result = pollster::block_on(runner::run(&gpu, &plan, environment, |_| Flow::Continue));
+    let tiled: Vec<String> = result
+        .results
+        .iter()
+        .filter(|r| r.kernel == "tiled" && r.variant == "padded")
+        .map(|r| r.workgroup_text())
+        .collect();
+    assert_eq!(tiled, ["8×8", "8×2", "16×16", "16×4", "32×32", "32×8"]);
+    for r in &result.results {
+        let within_limits = r.workgroup_size.iter().product::<u32>() <= gpu.info.limits.max_invocations_per_workgroup;
+        if within_limits && r.workgroup_size[0] <= gpu.info.limits.max_workgroup_size_x {
+            assert!(r.is_good(), "{} wg={}: {:?} {:?}", r.label(), r.workgroup_text(), r.error, r.skipped);
+        } else {
+            assert!(r.skipped.is_some(), "{} wg={} should be skipped", r.label(), r.workgroup_text());
+        }
+    }
+}
+
+#[test]
+fn a_transpose_that_copies_instead_fails_validation() {
+    let gpu = open_gpu();
+    let family = kernels::family("transpose").unwrap();
+    let workload = family.setup(&gpu, SIZE, fill::fresh_seed()).unwrap();
+    let configuration = |label: &str| Configuration {
+        kernel: kernels::select(label).unwrap()[0],
+        checks: ShaderChecks::Default,
+        workgroup: [16, 4, 1],
+        parameter: None,
+    };
+    let copy = workload.configure(&gpu, &configuration("copy2d/reference")).unwrap();
+    submit_once(&gpu, &copy);
+    let copied = pollster::block_on(read_buffer(&gpu, &copy.output)).unwrap();
+    assert_eq!(workload.check(&configuration("copy2d/reference"), &copy, &copied), Ok(()));
+    let error = workload.check(&configuration("tiled/padded"), &copy, &copied).unwrap_err();
+    assert!(error.wrong > SIZE / 2, "{error}");
+}

@@ -77,11 +77,11 @@ fn a_strided_copy_from_the_wrong_element_fails_validation() {
 fn the_strided_and_random_mappings_are_permutations() {
     for bits in [4, 10, 13] {
         let n = 1u32 << bits;
-        let mappings: [(&str, Box<dyn Fn(u32) -> u32>); 3] = [
-            ("scramble", Box::new(move |i| access::scramble(i, 0x1234_5678, n))),
-            ("rotate by 3", Box::new(move |i| access::rotate(i, 3, n))),
-            ("rotate by 1", Box::new(move |i| access::rotate(i, 1, n))),
-        ];
+        let scramble = move |i| access::scramble(i, 0x1234_5678, n);
+        let rotate_3 = move |i| access::rotate(i, 3, n);
+        let rotate_1 = move |i| access::rotate(i, 1, n);
+        let mappings: [(&str, &dyn Fn(u32) -> u32); 3] =
+            [("scramble", &scramble), ("rotate by 3", &rotate_3), ("rotate by 1", &rotate_1)];
         for (name, map) in mappings {
             let mut seen = vec![false; n as usize];
             for i in 0..n {

@@ -59,3 +59,24 @@ async fn access_patterns_validate_through_webgpu() {
         assert!(r.is_good(), "{} {}: {:?}", r.label(), r.parameter_text(), r.error);
     }
 }
+
+#[wasm_bindgen_test]
+async fn padded_tiled_transpose_validates_through_webgpu() {
+    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let plan = Plan {
+        kernels: kernels::select("tiled/padded,naive/write").unwrap(),
+        problem_size: Some(3700),
+        workgroup_sizes: None,
+        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
+        measure: MeasureOptions { samples: 1, min_sample_ns: 1e4, warm_up_ns: 0.0, ..Default::default() },
+        seed: wgsweep::fill::fresh_seed(),
+    };
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    let tiled: Vec<_> = result.results.iter().filter(|r| r.kernel == "tiled").collect();
+    assert_eq!(tiled.len(), 6);
+    for r in &result.results {
+        // SwiftShader allows 256 invocations: 32 × 32 is skipped with its reason, everything else runs.
+        assert!(r.is_good() || r.skipped.is_some(), "{} wg={}: {:?}", r.label(), r.workgroup_text(), r.error);
+    }
+    assert!(tiled.iter().filter(|r| r.is_good()).count() >= 5);
+}

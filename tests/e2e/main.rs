@@ -79,6 +79,32 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
 
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_person_runs_the_transpose_family_and_sees_valid_rows_and_its_chart() {
+    let site = server::serve(dist());
+    let browser = Browser::start(WebGpu::Enabled);
+    browser.open(&format!("{}/index.html?kernels=transpose&size=3700&samples=1", site.url()));
+    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    browser.click("#run");
+    browser.wait_for("the run to finish", "document.querySelector('#results[data-done]')", Duration::from_secs(600));
+
+    let rows = browser.eval(
+        "return [...document.querySelectorAll('#results-body tr')].map(r => [r.className, r.cells[0].textContent])",
+    );
+    let rows = rows.as_array().expect("rows");
+    assert!(rows.iter().all(|r| r[0] != "failed"), "no configuration fails validation: {rows:?}");
+    for kernel in ["copy2d/reference", "naive/read", "naive/write", "tiled/plain", "tiled/padded"] {
+        let valid = rows.iter().filter(|r| r[1] == kernel && (r[0] == "valid" || r[0] == "suspect")).count();
+        assert!(valid > 0, "{kernel} has valid rows");
+    }
+    let lines = browser.eval(
+        "const c = Chart.getChart(document.querySelector('#charts canvas')); return c ? c.data.datasets.length : 0",
+    );
+    assert_eq!(lines, Value::from(5), "one line per transpose kernel");
+    browser.screenshot(&screenshot_path("e2e-transpose-run.png"));
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_browser_without_webgpu_gets_a_message_that_says_what_to_do() {
     let site = server::serve(dist());
     let browser = Browser::start(WebGpu::Disabled);

@@ -69,6 +69,23 @@ pub struct Sizing {
     pub note: Option<String>,
 }
 
+impl Sizing {
+    /// `wanted` f32 elements if the device allows them, else `allowed`, with a note that `what` (e.g.
+    /// "arrays are") had to shrink and may then partly fit in a cache.
+    pub fn capped(wanted: u64, allowed: u64, what: &str) -> Self {
+        if allowed >= wanted {
+            return Sizing { size: wanted, note: None };
+        }
+        let note = format!(
+            "{what} {} MiB, capped by the device's storage binding limit; below {} MiB a large last-level cache \
+             may hold part of the data",
+            (allowed * 4) >> 20,
+            (wanted * 4) >> 20
+        );
+        Sizing { size: allowed, note: Some(note) }
+    }
+}
+
 pub trait Family: Sync {
     /// The family's name: its WGSL file's and its module's stem.
     fn name(&self) -> &'static str;

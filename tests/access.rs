@@ -1,44 +1,23 @@
 //! The access-pattern family on whatever native adapter is present (lavapipe in CI).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod support;
+
+use support::{environment, open_gpu};
 use wgsweep::fill;
-use wgsweep::gpu::{self, Gpu};
 use wgsweep::kernel::{Configuration, ShaderChecks};
 use wgsweep::kernels::{self, access};
-use wgsweep::measure::{MeasureOptions, read_buffer};
-use wgsweep::result::Environment;
-use wgsweep::runner::{self, Flow, Plan, submit_once};
+use wgsweep::measure::read_buffer;
+use wgsweep::runner::{self, Flow, submit_once};
 
 /// Small, but above every stride times a warp and every offset.
 const SIZE: u64 = 1 << 14;
 
-fn open_gpu() -> Gpu {
-    pollster::block_on(async {
-        let adapter =
-            gpu::default_adapter(&gpu::instance()).await.expect("tests need a GPU adapter (lavapipe will do)");
-        Gpu::open(&adapter, None).await.expect("a device on the default adapter")
-    })
-}
-
 #[test]
 fn every_pattern_width_stride_and_offset_validates() {
     let gpu = open_gpu();
-    let plan = Plan {
-        kernels: kernels::select("access").unwrap(),
-        problem_size: Some(SIZE),
-        workgroup_sizes: None,
-        shader_checks: vec![ShaderChecks::Default],
-        measure: MeasureOptions { samples: 2, min_sample_ns: 1e5, warm_up_ns: 0.0, ..Default::default() },
-        seed: fill::fresh_seed(),
-    };
-    let environment = Environment {
-        runtime: "native".into(),
-        platform: "test".into(),
-        timestamps: gpu.timestamps,
-        timer_quantum_ns: 1000.0,
-        cross_origin_isolated: None,
-    };
-    let result = pollster::block_on(runner::run(&gpu, &plan, environment, |_| Flow::Continue));
+    let plan = support::quick_plan(kernels::select("access").unwrap(), SIZE, None);
+    let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     let sweeps = |kernel: &str| result.results.iter().filter(|r| r.kernel == kernel).count();
     let workgroups = wgsweep::sweep::power_of_two_sizes(&gpu.info.limits).len();
     assert_eq!(sweeps("coalesced"), 3 * workgroups);

@@ -1,44 +1,21 @@
 //! STREAM on whatever native adapter is present (lavapipe in CI): validation, its failure, and the runner.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod support;
+
+use support::{environment, open_gpu};
 use wgsweep::fill;
-use wgsweep::gpu::{self, Gpu};
+use wgsweep::gpu::Gpu;
 use wgsweep::kernel::{Configuration, KernelId, ShaderChecks};
 use wgsweep::kernels;
 use wgsweep::measure::{MeasureOptions, read_buffer};
-use wgsweep::result::Environment;
 use wgsweep::runner::{self, Event, Flow, Plan, submit_once};
 
 /// Not a multiple of any workgroup size, and a whole number of vec4s.
 const ODD_SIZE: u64 = 4 * 4099;
 
-fn open_gpu() -> Gpu {
-    pollster::block_on(async {
-        let adapter =
-            gpu::default_adapter(&gpu::instance()).await.expect("tests need a GPU adapter (lavapipe will do)");
-        Gpu::open(&adapter, None).await.expect("a device on the default adapter")
-    })
-}
-
-fn environment(gpu: &Gpu) -> Environment {
-    Environment {
-        runtime: "native".into(),
-        platform: "test".into(),
-        timestamps: gpu.timestamps,
-        timer_quantum_ns: 1000.0,
-        cross_origin_isolated: None,
-    }
-}
-
 fn quick_plan(kernels: Vec<KernelId>, workgroup_sizes: Vec<u32>) -> Plan {
-    Plan {
-        kernels,
-        problem_size: Some(ODD_SIZE),
-        workgroup_sizes: Some(workgroup_sizes),
-        shader_checks: vec![ShaderChecks::Default],
-        measure: MeasureOptions { samples: 2, min_sample_ns: 1e5, warm_up_ns: 0.0, ..Default::default() },
-        seed: fill::fresh_seed(),
-    }
+    support::quick_plan(kernels, ODD_SIZE, Some(workgroup_sizes))
 }
 
 fn stream_kernel(label: &str) -> KernelId {

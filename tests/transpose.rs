@@ -1,24 +1,17 @@
 //! The transpose family on whatever native adapter is present (lavapipe in CI).
 #![cfg(not(target_arch = "wasm32"))]
 
+mod support;
+
+use support::{environment, open_gpu};
 use wgsweep::fill;
-use wgsweep::gpu::{self, Gpu};
 use wgsweep::kernel::{Configuration, ShaderChecks};
 use wgsweep::kernels::{self, transpose};
-use wgsweep::measure::{MeasureOptions, read_buffer};
-use wgsweep::result::Environment;
-use wgsweep::runner::{self, Flow, Plan, submit_once};
+use wgsweep::measure::read_buffer;
+use wgsweep::runner::{self, Flow, submit_once};
 
 /// 57 × 64: neither square nor a multiple of any tile along the rows.
 const SIZE: u64 = 3700;
-
-fn open_gpu() -> Gpu {
-    pollster::block_on(async {
-        let adapter =
-            gpu::default_adapter(&gpu::instance()).await.expect("tests need a GPU adapter (lavapipe will do)");
-        Gpu::open(&adapter, None).await.expect("a device on the default adapter")
-    })
-}
 
 #[test]
 fn the_problem_becomes_a_non_square_matrix_that_no_tile_divides() {
@@ -30,22 +23,8 @@ fn the_problem_becomes_a_non_square_matrix_that_no_tile_divides() {
 #[test]
 fn every_transpose_kernel_tile_and_workgroup_shape_validates_on_an_odd_matrix() {
     let gpu = open_gpu();
-    let plan = Plan {
-        kernels: kernels::select("transpose").unwrap(),
-        problem_size: Some(SIZE),
-        workgroup_sizes: None,
-        shader_checks: vec![ShaderChecks::Default],
-        measure: MeasureOptions { samples: 1, min_sample_ns: 1e4, warm_up_ns: 0.0, ..Default::default() },
-        seed: fill::fresh_seed(),
-    };
-    let environment = Environment {
-        runtime: "native".into(),
-        platform: "test".into(),
-        timestamps: gpu.timestamps,
-        timer_quantum_ns: 1000.0,
-        cross_origin_isolated: None,
-    };
-    let result = pollster::block_on(runner::run(&gpu, &plan, environment, |_| Flow::Continue));
+    let plan = support::quick_plan(kernels::select("transpose").unwrap(), SIZE, None);
+    let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     let tiled: Vec<String> = result
         .results
         .iter()

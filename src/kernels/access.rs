@@ -64,19 +64,7 @@ impl Family for Access {
     }
 
     fn default_size(&self, limits: &ComputeLimits) -> Sizing {
-        let allowed = self.round_size(limits.max_binding_bytes() / 4);
-        let wanted = DEFAULT_ARRAY_BYTES / 4;
-        if allowed >= wanted {
-            return Sizing { size: wanted, note: None };
-        }
-        Sizing {
-            size: allowed,
-            note: Some(format!(
-                "arrays are {} MiB, capped by the device's storage binding limit; below 256 MiB a large \
-                 last-level cache may hold part of them",
-                (allowed * 4) >> 20
-            )),
-        }
+        Sizing::capped(DEFAULT_ARRAY_BYTES / 4, self.round_size(limits.max_binding_bytes() / 4), "arrays are")
     }
 
     fn round_size(&self, size: u64) -> u64 {

@@ -57,20 +57,8 @@ impl Family for Stream {
     }
 
     fn default_size(&self, limits: &ComputeLimits) -> Sizing {
-        let wanted = DEFAULT_ARRAY_BYTES / 4;
-        let allowed = limits.max_binding_bytes() / 4;
-        if allowed >= wanted {
-            return Sizing { size: wanted, note: None };
-        }
-        let size = 1u64 << allowed.ilog2();
-        Sizing {
-            size,
-            note: Some(format!(
-                "arrays are {} MiB, capped by the device's storage binding limit; below 256 MiB a large \
-                 last-level cache may hold part of them",
-                (size * 4) >> 20
-            )),
-        }
+        let allowed = 1u64 << (limits.max_binding_bytes() / 4).ilog2();
+        Sizing::capped(DEFAULT_ARRAY_BYTES / 4, allowed, "arrays are")
     }
 
     fn round_size(&self, size: u64) -> u64 {

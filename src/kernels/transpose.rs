@@ -59,19 +59,7 @@ impl Family for Transpose {
     }
 
     fn default_size(&self, limits: &ComputeLimits) -> Sizing {
-        let wanted = DEFAULT_MATRIX_BYTES / 4;
-        let allowed = limits.max_binding_bytes() / 4;
-        if allowed >= wanted {
-            return Sizing { size: wanted, note: None };
-        }
-        Sizing {
-            size: allowed,
-            note: Some(format!(
-                "the matrix is {} MiB, capped by the device's storage binding limit; below 256 MiB a large \
-                 last-level cache may hold part of it",
-                (allowed * 4) >> 20
-            )),
-        }
+        Sizing::capped(DEFAULT_MATRIX_BYTES / 4, limits.max_binding_bytes() / 4, "the matrix is")
     }
 
     fn round_size(&self, size: u64) -> u64 {

@@ -1,0 +1,39 @@
+//! What the native GPU tests share: a device on the default adapter, an environment, a quick plan.
+
+use wgsweep::fill;
+use wgsweep::gpu::{self, Gpu};
+use wgsweep::kernel::{KernelId, ShaderChecks};
+use wgsweep::measure::MeasureOptions;
+use wgsweep::result::Environment;
+use wgsweep::runner::Plan;
+
+/// A device on the default adapter; tests need one, and lavapipe will do.
+pub fn open_gpu() -> Gpu {
+    pollster::block_on(async {
+        let adapter =
+            gpu::default_adapter(&gpu::instance()).await.expect("tests need a GPU adapter (lavapipe will do)");
+        Gpu::open(&adapter, None).await.expect("a device on the default adapter")
+    })
+}
+
+pub fn environment(gpu: &Gpu) -> Environment {
+    Environment {
+        runtime: "native".into(),
+        platform: "test".into(),
+        timestamps: gpu.timestamps,
+        timer_quantum_ns: 1000.0,
+        cross_origin_isolated: None,
+    }
+}
+
+/// A plan that validates every configuration and times it only briefly.
+pub fn quick_plan(kernels: Vec<KernelId>, problem_size: u64, workgroup_sizes: Option<Vec<u32>>) -> Plan {
+    Plan {
+        kernels,
+        problem_size: Some(problem_size),
+        workgroup_sizes,
+        shader_checks: vec![ShaderChecks::Default],
+        measure: MeasureOptions { samples: 2, min_sample_ns: 1e5, warm_up_ns: 0.0, ..Default::default() },
+        seed: fill::fresh_seed(),
+    }
+}

@@ -43,9 +43,10 @@ struct RunArgs {
     /// Adapter: its index in `wgsweep devices`, or part of its name. Default: the high-performance one.
     #[arg(long)]
     adapter: Option<String>,
-    /// Kernels: families, kernels or kernel/variant names, comma-separated.
-    #[arg(long, default_value = "stream")]
-    kernels: String,
+    /// Kernels: families, kernels or kernel/variant names, comma-separated. Default: every family, as the
+    /// page runs by default.
+    #[arg(long)]
+    kernels: Option<String>,
     /// Problem size (for STREAM: f32 elements per array). Default: sized from the device's limits.
     #[arg(long)]
     size: Option<u64>,
@@ -143,7 +144,10 @@ async fn choose_adapter(choice: Option<&str>) -> Result<wgpu::Adapter, String> {
 
 async fn run(args: RunArgs) -> Result<ExitCode, String> {
     let plan = Plan {
-        kernels: kernels::select(&args.kernels)?,
+        kernels: match &args.kernels {
+            Some(selector) => kernels::select(selector)?,
+            None => kernels::all(),
+        },
         problem_size: args.size,
         workgroup_sizes: args.workgroup_sizes,
         shader_checks: match args.shader_checks.as_str() {

@@ -127,8 +127,11 @@ fn apt_install(packages: &[&str]) -> Result {
         return Err(format!("please install {} with your system's package manager", packages.join(", ")));
     }
     let root_user = cmd("id", &["-u"]).output().map(|o| o.stdout.starts_with(b"0")).unwrap_or(false);
+    // No questions on a machine without a terminal (CI).
     let sudo = |args: &[&str]| {
-        if root_user { cmd(args[0], &args[1..]) } else { cmd("sudo", args) }
+        let mut command = if root_user { cmd(args[0], &args[1..]) } else { cmd("sudo", &[&["-E"], args].concat()) };
+        command.env("DEBIAN_FRONTEND", "noninteractive");
+        command
     };
     run(sudo(&["apt-get", "update"]))?;
     let mut args = vec!["apt-get", "install", "-y"];

@@ -109,6 +109,10 @@ pub trait Family: Sync {
         let _ = kernel;
         None
     }
+    /// The kernel/variant whose best figure is this family's 100 % mark (transpose: the same-shape copy).
+    fn reference(&self) -> Option<&'static str> {
+        None
+    }
     /// Workgroup memory one workgroup of this configuration needs.
     fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64;
     /// Allocates and fills the inputs of a problem of `size`.

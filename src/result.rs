@@ -104,6 +104,10 @@ pub struct ConfigResult {
     pub valid: bool,
     pub error: Option<String>,
     pub skipped: Option<String>,
+    /// The figure as a percentage of the best figure of the family's reference kernel in this run
+    /// (transpose: the same-shape copy), where the family has one.
+    #[serde(default)]
+    pub percent_of_reference: Option<f64>,
     /// Why the figure is not to be trusted, e.g. above the run's best copy.
     #[serde(default)]
     pub suspect: Option<String>,
@@ -145,12 +149,17 @@ impl ConfigResult {
         self.parameter.as_ref().map(|p| format!("{} {}", p.name, p.value)).unwrap_or_default()
     }
 
-    /// The table cells both shells show: median, min, GB/s, CV, samples × dispatches.
+    /// The table cells both shells show: median, min, GB/s (with the % of the family's reference where
+    /// there is one), CV, samples × dispatches.
     pub fn figures(&self) -> [String; 5] {
+        let gbps = match (self.gbps, self.percent_of_reference) {
+            (Some(gbps), Some(percent)) => format!("{} ({percent:.0} %)", format_gbps(gbps)),
+            (gbps, _) => gbps.map(format_gbps).unwrap_or_default(),
+        };
         [
             self.median_ns.map(format_ns).unwrap_or_default(),
             self.min_ns.map(format_ns).unwrap_or_default(),
-            self.gbps.map(format_gbps).unwrap_or_default(),
+            gbps,
             self.cv.map(|cv| format!("{:.1}%", cv * 100.0)).unwrap_or_default(),
             if self.samples_ns.is_empty() {
                 String::new()

@@ -156,7 +156,26 @@ fn cancelled(mut result: RunResult, done: usize, total: usize) -> RunResult {
 
 fn finish(mut result: RunResult) -> RunResult {
     flag_suspects(&mut result.results);
+    relate_to_references(&mut result.results);
     result
+}
+
+/// Puts every valid figure of a family that has a reference kernel in proportion to that kernel's best.
+pub fn relate_to_references(results: &mut [ConfigResult]) {
+    for family in kernels::FAMILIES {
+        let Some(reference) = family.reference() else { continue };
+        let best = results
+            .iter()
+            .filter(|r| r.family == family.name() && r.label() == reference && r.is_good())
+            .filter_map(|r| r.gbps)
+            .fold(0.0, f64::max);
+        if best <= 0.0 {
+            continue;
+        }
+        for r in results.iter_mut().filter(|r| r.family == family.name() && r.is_good()) {
+            r.percent_of_reference = r.gbps.map(|gbps| 100.0 * gbps / best);
+        }
+    }
 }
 
 /// The kernels that are plain copies, by family: STREAM's copy and transpose's same-shape reference.
@@ -224,6 +243,7 @@ fn blank(configuration: &Configuration, problem_size: u64, bytes_per_dispatch: u
         error: None,
         skipped: None,
         suspect: None,
+        percent_of_reference: None,
     }
 }
 

@@ -42,6 +42,7 @@ fn every_stream_kernel_validates_at_several_workgroup_sizes() {
         assert!(r.is_good(), "{} wg={}: {:?} {:?}", r.label(), r.workgroup_size[0], r.error, r.skipped);
         assert_eq!(r.samples_ns.len(), 2);
         assert!(r.median_ns.unwrap() > 0.0 && r.min_ns.unwrap() <= r.median_ns.unwrap());
+        assert_eq!(r.percent_of_reference, None, "STREAM has no reference kernel");
         let arrays = if matches!(r.kernel.as_str(), "add" | "triad") { 3 } else { 2 };
         assert_eq!(r.bytes_per_dispatch, arrays * ODD_SIZE * 4);
     }

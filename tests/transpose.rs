@@ -32,6 +32,15 @@ fn every_transpose_kernel_tile_and_workgroup_shape_validates_on_an_odd_matrix() 
         .map(|r| r.workgroup_text())
         .collect();
     assert_eq!(tiled, ["8×8", "8×2", "16×16", "16×4", "32×32", "32×8"]);
+    // Every valid figure is related to the best same-shape copy, which is the 100 % mark.
+    let best_copy = result
+        .results
+        .iter()
+        .filter(|r| r.kernel == "copy2d")
+        .filter_map(|r| r.percent_of_reference)
+        .fold(0.0, f64::max);
+    assert!((best_copy - 100.0).abs() < 1e-9, "{best_copy}");
+    assert!(result.results.iter().filter(|r| r.is_good()).all(|r| r.percent_of_reference.is_some()));
     for r in &result.results {
         let within_limits = r.workgroup_size.iter().product::<u32>() <= gpu.info.limits.max_invocations_per_workgroup;
         if within_limits && r.workgroup_size[0] <= gpu.info.limits.max_workgroup_size_x {

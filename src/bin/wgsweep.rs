@@ -204,13 +204,13 @@ fn native_environment(gpu: &Gpu) -> Environment {
 
 fn print_table(result: &RunResult) {
     println!(
-        "{:<20} {:<9} {:>9} {:<10} {:>12} {:>12} {:>10} {:>7} {:>8}  status",
+        "{:<20} {:<9} {:>9} {:<10} {:>12} {:>12} {:>16} {:>7} {:>8}  status",
         "kernel", "checks", "wg", "parameter", "median", "min", "GB/s", "CV", "samples"
     );
     for r in &result.results {
         let [median, min, gbps, cv, samples] = r.figures();
         println!(
-            "{:<20} {:<9} {:>9} {:<10} {median:>12} {min:>12} {gbps:>10} {cv:>7} {samples:>8}  {}",
+            "{:<20} {:<9} {:>9} {:<10} {median:>12} {min:>12} {gbps:>16} {cv:>7} {samples:>8}  {}",
             r.label(),
             r.shader_checks.name(),
             r.workgroup_text(),

@@ -58,6 +58,10 @@ impl Family for Transpose {
         "f32 elements in the matrix"
     }
 
+    fn reference(&self) -> Option<&'static str> {
+        Some("copy2d/reference")
+    }
+
     fn default_size(&self, limits: &ComputeLimits) -> Sizing {
         Sizing::capped(DEFAULT_MATRIX_BYTES / 4, limits.max_binding_bytes() / 4, "the matrix is")
     }

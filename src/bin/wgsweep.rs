@@ -53,8 +53,9 @@ struct RunArgs {
     /// Workgroup sizes, comma-separated. Default: every power of two up to the device's maximum.
     #[arg(long, value_delimiter = ',')]
     workgroup_sizes: Option<Vec<u32>>,
-    /// wgpu's shader runtime checks: `default` (on), `unchecked` (trusted modules), or `both`.
-    #[arg(long, default_value = "default", value_parser = ["default", "unchecked", "both"])]
+    /// wgpu's shader runtime checks: `default` (on), `unchecked` (trusted modules), or `both`, which runs
+    /// every configuration each way and shows what the checks cost (browsers always apply their own).
+    #[arg(long, default_value = "both", value_parser = ["default", "unchecked", "both"])]
     shader_checks: String,
     /// Samples per configuration, after calibration and warm-up.
     #[arg(long, default_value_t = 10)]

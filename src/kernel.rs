@@ -24,6 +24,14 @@ impl KernelId {
         format!("{}_{}", self.kernel, self.variant)
     }
 
+    /// Every kernel in every variant, in that order.
+    pub fn every_variant(family: &'static str, kernels: &[&'static str], variants: &[&'static str]) -> Vec<KernelId> {
+        kernels
+            .iter()
+            .flat_map(|&kernel| variants.iter().map(move |&variant| KernelId { family, kernel, variant }))
+            .collect()
+    }
+
     /// `kernel/variant`, the name used in tables, charts and on the command line.
     pub fn label(&self) -> String {
         format!("{}/{}", self.kernel, self.variant)

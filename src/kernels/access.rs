@@ -53,10 +53,7 @@ impl Family for Access {
     }
 
     fn kernels(&self) -> Vec<KernelId> {
-        PATTERNS
-            .iter()
-            .flat_map(|&kernel| WIDTHS.iter().map(move |&variant| KernelId { family: "access", kernel, variant }))
-            .collect()
+        KernelId::every_variant("access", &PATTERNS, &WIDTHS)
     }
 
     fn size_unit(&self) -> &'static str {

@@ -46,10 +46,7 @@ impl Family for Stream {
     }
 
     fn kernels(&self) -> Vec<KernelId> {
-        KERNELS
-            .iter()
-            .flat_map(|&kernel| VARIANTS.iter().map(move |&variant| KernelId { family: "stream", kernel, variant }))
-            .collect()
+        KernelId::every_variant("stream", &KERNELS, &VARIANTS)
     }
 
     fn size_unit(&self) -> &'static str {

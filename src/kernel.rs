@@ -316,6 +316,24 @@ pub fn dispatch_grid(groups: u64, max_per_dimension: u32) -> Option<[u32; 3]> {
     (y <= max).then_some([x as u32, y as u32, 1])
 }
 
+/// Refuses a buffer larger than one binding can see; `what` names it in the message ("256 bytes per array").
+pub fn check_binding(gpu: &Gpu, what: &str, bytes: u64) -> Result<(), String> {
+    let limit = gpu.info.limits.max_binding_bytes();
+    if bytes > limit {
+        return Err(format!("{what} is over this device's storage binding limit of {limit} bytes"));
+    }
+    Ok(())
+}
+
+/// A storage buffer of `bytes` whose element i is `fill::random_f32(i, seed)`, written on the GPU.
+pub fn random_buffer(gpu: &Gpu, label: &str, bytes: u64, seed: u32) -> wgpu::Buffer {
+    let buffer = storage_buffer(gpu, label, bytes);
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    gpu.filler().random(&gpu.device, &mut encoder, &buffer, seed);
+    gpu.queue.submit([encoder.finish()]);
+    buffer
+}
+
 /// A storage buffer of `bytes` that kernels read and write and the host can copy from.
 pub fn storage_buffer(gpu: &Gpu, label: &str, bytes: u64) -> wgpu::Buffer {
     gpu.device.create_buffer(&wgpu::BufferDescriptor {

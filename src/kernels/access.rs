@@ -92,17 +92,9 @@ impl Family for Access {
 
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
         let bytes = size * 4;
-        let limit = gpu.info.limits.max_binding_bytes();
-        if bytes > limit {
-            return Err(format!(
-                "{bytes} bytes per array is over this device's storage binding limit of {limit} bytes"
-            ));
-        }
-        let src = kernel::storage_buffer(gpu, "src", bytes);
+        kernel::check_binding(gpu, &format!("{bytes} bytes per array"), bytes)?;
+        let src = kernel::random_buffer(gpu, "src", bytes, seed);
         let dst = kernel::storage_buffer(gpu, "dst", bytes);
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        gpu.filler().random(&gpu.device, &mut encoder, &src, seed);
-        gpu.queue.submit([encoder.finish()]);
         Ok(Box::new(AccessWorkload { n: size, seed, modules: ShaderModules::new("access.wgsl", WGSL), src, dst }))
     }
 }

@@ -70,19 +70,10 @@ impl Family for Stream {
 
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
         let bytes = size * 4;
-        let limit = gpu.info.limits.max_binding_bytes();
-        if bytes > limit {
-            return Err(format!(
-                "{bytes} bytes per array is over this device's storage binding limit of {limit} bytes"
-            ));
-        }
-        let a = kernel::storage_buffer(gpu, "a", bytes);
-        let b = kernel::storage_buffer(gpu, "b", bytes);
+        kernel::check_binding(gpu, &format!("{bytes} bytes per array"), bytes)?;
+        let a = kernel::random_buffer(gpu, "a", bytes, seed);
+        let b = kernel::random_buffer(gpu, "b", bytes, seed.wrapping_add(1));
         let c = kernel::storage_buffer(gpu, "c", bytes);
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        gpu.filler().random(&gpu.device, &mut encoder, &a, seed);
-        gpu.filler().random(&gpu.device, &mut encoder, &b, seed.wrapping_add(1));
-        gpu.queue.submit([encoder.finish()]);
         let modules = ShaderModules::new("stream.wgsl", WGSL);
         Ok(Box::new(StreamWorkload { n: size, seed, modules, a, b, c, dot_reference: OnceCell::new() }))
     }

@@ -96,15 +96,9 @@ impl Family for Transpose {
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
         let (rows, cols) = shape(size);
         let bytes = rows as u64 * cols as u64 * 4;
-        let limit = gpu.info.limits.max_binding_bytes();
-        if bytes > limit {
-            return Err(format!("a {bytes}-byte matrix is over this device's storage binding limit of {limit} bytes"));
-        }
-        let src = kernel::storage_buffer(gpu, "matrix", bytes);
+        kernel::check_binding(gpu, &format!("a {bytes}-byte matrix"), bytes)?;
+        let src = kernel::random_buffer(gpu, "matrix", bytes, seed);
         let dst = kernel::storage_buffer(gpu, "transposed", bytes);
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        gpu.filler().random(&gpu.device, &mut encoder, &src, seed);
-        gpu.queue.submit([encoder.finish()]);
         let modules = ShaderModules::new("transpose.wgsl", WGSL);
         Ok(Box::new(TransposeWorkload { rows, cols, seed, modules, src, dst }))
     }

@@ -164,11 +164,9 @@ fn finish(mut result: RunResult) -> RunResult {
 pub fn relate_to_references(results: &mut [ConfigResult]) {
     for family in kernels::FAMILIES {
         let Some(reference) = family.reference() else { continue };
-        let best = results
-            .iter()
-            .filter(|r| r.family == family.name() && r.label() == reference && r.is_good())
-            .filter_map(|r| r.gbps)
-            .fold(0.0, f64::max);
+        let Some(best) = best_gbps(results, |r| r.family == family.name() && r.label() == reference) else {
+            continue;
+        };
         if best <= 0.0 {
             continue;
         }
@@ -178,17 +176,17 @@ pub fn relate_to_references(results: &mut [ConfigResult]) {
     }
 }
 
+/// The highest figure among the valid results that `which` picks, if any.
+fn best_gbps(results: &[ConfigResult], which: impl Fn(&ConfigResult) -> bool) -> Option<f64> {
+    results.iter().filter(|r| r.is_good() && which(r)).filter_map(|r| r.gbps).reduce(f64::max)
+}
+
 /// The kernels that are plain copies, by family: STREAM's copy and transpose's same-shape reference.
 const COPY_KERNELS: [&str; 2] = ["copy", "copy2d"];
 
 /// Flags figures above the run's best copy: no kernel can move data faster than a plain copy does.
 pub fn flag_suspects(results: &mut [ConfigResult]) {
-    let best_copy = results
-        .iter()
-        .filter(|r| COPY_KERNELS.contains(&r.kernel.as_str()) && r.is_good())
-        .filter_map(|r| r.gbps)
-        .fold(None, |best: Option<f64>, g| Some(best.map_or(g, |b| b.max(g))));
-    let Some(best_copy) = best_copy else { return };
+    let Some(best_copy) = best_gbps(results, |r| COPY_KERNELS.contains(&r.kernel.as_str())) else { return };
     for r in results.iter_mut().filter(|r| r.is_good()) {
         let gbps = r.gbps.expect("good results have a figure");
         if gbps > SUSPECT_OVER_COPY * best_copy {

@@ -25,7 +25,11 @@ pub fn hash_u32(v: u32) -> u32 {
 
 /// Element `i` of the input written with `seed`: exactly the bits `fill_random` writes, in [-1, 1).
 pub fn random_f32(i: u32, seed: u32) -> f32 {
-    let h = hash_u32(i ^ hash_u32(seed));
+    unit_f32(hash_u32(i ^ hash_u32(seed)))
+}
+
+/// A hash's top 24 bits scaled into [-1, 1): exact in f32, so every GPU computes the same bits.
+pub fn unit_f32(h: u32) -> f32 {
     (h >> 8) as f32 * (1.0 / 8_388_608.0) - 1.0
 }
 

@@ -78,17 +78,17 @@ pub struct Sizing {
 }
 
 impl Sizing {
-    /// `wanted` f32 elements if the device allows them, else `allowed`, with a note that `what` (e.g.
-    /// "arrays are") had to shrink and may then partly fit in a cache.
-    pub fn capped(wanted: u64, allowed: u64, what: &str) -> Self {
+    /// `wanted` units of `unit_bytes` each if the device allows them, else `allowed`, with a note that
+    /// `what` (e.g. "arrays are") had to shrink and may then partly fit in a cache.
+    pub fn capped(wanted: u64, allowed: u64, unit_bytes: u64, what: &str) -> Self {
         if allowed >= wanted {
             return Sizing { size: wanted, note: None };
         }
         let note = format!(
             "{what} {} MiB, capped by the device's storage binding limit; below {} MiB a large last-level cache \
              may hold part of the data",
-            (allowed * 4) >> 20,
-            (wanted * 4) >> 20
+            (allowed * unit_bytes) >> 20,
+            (wanted * unit_bytes) >> 20
         );
         Sizing { size: allowed, note: Some(note) }
     }
@@ -132,6 +132,16 @@ pub trait Workload {
     fn size(&self) -> u64;
     /// Bytes one dispatch reads and writes, by the family's stated formula.
     fn bytes_per_dispatch(&self, configuration: &Configuration) -> u64;
+    /// Bytes in the whole memory sectors one dispatch touches, where a layout makes that differ from the
+    /// bytes it uses.
+    fn moved_bytes_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
+        let _ = configuration;
+        None
+    }
+    /// What a reader of the results should know about these inputs.
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// Builds the pipeline(s) and bindings of one configuration, or says why it cannot run.
     fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip>;
     /// Compares a configuration's output with the CPU reference.
@@ -194,10 +204,19 @@ pub struct Step {
     pub workgroups: [u32; 3],
 }
 
+/// What a configuration's output holds before the run that is validated.
+pub enum Before {
+    /// `fill::POISON` in every word, so whatever the output holds afterwards, the kernel wrote.
+    Poison,
+    /// The state these steps write: a kernel that updates its output in place starts from it.
+    State(Vec<Step>),
+}
+
 /// A runnable configuration: its dispatches in order, and the buffer that holds its answer.
 pub struct Config {
     pub steps: Vec<Step>,
     pub output: wgpu::Buffer,
+    pub before: Before,
     /// The workgroup grid of the main step, for the record.
     pub workgroups: [u32; 3],
     /// Buffers made for this configuration alone, destroyed with it.
@@ -314,6 +333,16 @@ pub fn dispatch_grid(groups: u64, max_per_dimension: u32) -> Option<[u32; 3]> {
     let y = groups.max(1).div_ceil(max);
     let x = groups.max(1).div_ceil(y);
     (y <= max).then_some([x as u32, y as u32, 1])
+}
+
+/// The grid of `groups` workgroups for a 1-D kernel (see `dispatch_grid`), or why the device cannot launch it.
+pub fn linear_grid(gpu: &Gpu, groups: u64) -> Result<[u32; 3], Skip> {
+    let max_per_dimension = gpu.info.limits.max_workgroups_per_dimension;
+    dispatch_grid(groups, max_per_dimension).ok_or(Skip::ExceedsLimit {
+        limit: "max_compute_workgroups_per_dimension (squared, for a 2-D grid)",
+        device: max_per_dimension as u64 * max_per_dimension as u64,
+        needed: groups,
+    })
 }
 
 /// Refuses a buffer larger than one binding can see; `what` names it in the message ("256 bytes per array").

@@ -80,6 +80,10 @@ pub struct ConfigResult {
     pub parameter: Option<ParameterValue>,
     pub problem_size: u64,
     pub bytes_per_dispatch: u64,
+    /// Bytes in the whole 32-byte memory sectors a dispatch touches, where the family counts them
+    /// (layouts: padding and unused fields travel with the fields a kernel uses).
+    #[serde(default)]
+    pub moved_bytes_per_dispatch: Option<u64>,
     /// The workgroup grid of one dispatch.
     #[serde(default)]
     pub dispatch: [u32; 3],
@@ -156,6 +160,10 @@ impl ConfigResult {
             (Some(gbps), Some(percent)) => format!("{} ({percent:.0} %)", format_gbps(gbps)),
             (gbps, _) => gbps.map(format_gbps).unwrap_or_default(),
         };
+        let gbps = match self.moved_gbps() {
+            Some(moved) => format!("{gbps} (moved {})", format_gbps(moved)),
+            None => gbps,
+        };
         [
             self.median_ns.map(format_ns).unwrap_or_default(),
             self.min_ns.map(format_ns).unwrap_or_default(),
@@ -167,6 +175,11 @@ impl ConfigResult {
                 format!("{}×{}", self.samples_ns.len(), self.dispatches_per_sample)
             },
         ]
+    }
+
+    /// Moved bytes per dispatch over the median time, where the family counts them.
+    pub fn moved_gbps(&self) -> Option<f64> {
+        Some(self.moved_bytes_per_dispatch? as f64 / self.median_ns?)
     }
 
     /// Measured and valid: may be ranked and charted.

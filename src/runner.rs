@@ -2,7 +2,7 @@
 //! each configuration against its CPU reference, time it, and collect one `RunResult`.
 
 use crate::gpu::Gpu;
-use crate::kernel::{Config, Configuration, Family, KernelId, ShaderChecks, Skip};
+use crate::kernel::{Before, Config, Configuration, Family, KernelId, ShaderChecks, Skip};
 use crate::measure::{self, MeasureOptions, Timer};
 use crate::result::{
     ConfigResult, Environment, ParameterValue, RunResult, SCHEMA_VERSION, Settings, Tool, now_rfc3339,
@@ -124,7 +124,10 @@ pub async fn run(
                 return cancelled(result, index, total);
             }
             match setup(gpu, family, size, plan.seed).await {
-                Ok(w) => workload = Some(w),
+                Ok(w) => {
+                    result.notes.extend(w.notes().into_iter().map(|note| format!("{}: {note}", family.name())));
+                    workload = Some(w);
+                }
                 Err(error) => result.notes.push(format!(
                     "{}: could not prepare {size} {}: {error}",
                     family.name(),
@@ -226,6 +229,7 @@ fn blank(configuration: &Configuration, problem_size: u64, bytes_per_dispatch: u
         parameter,
         problem_size,
         bytes_per_dispatch,
+        moved_bytes_per_dispatch: None,
         dispatch: [0; 3],
         dispatches_per_sample: 0,
         samples_ns: Vec::new(),
@@ -262,6 +266,7 @@ async fn run_one(
 ) -> ConfigResult {
     let workgroup = configuration.workgroup;
     let mut record = blank(configuration, workload.size(), workload.bytes_per_dispatch(configuration));
+    record.moved_bytes_per_dispatch = workload.moved_bytes_per_dispatch(configuration);
     if let Err(skip) =
         sweep::check_workgroup(&gpu.info.limits, workgroup, family.workgroup_storage_bytes(configuration))
     {
@@ -333,13 +338,18 @@ async fn configure_and_run_once(
     }
 }
 
-/// Fills the configuration's output with `fill::POISON`, then runs its dispatches once: whatever the
-/// output holds afterwards, the kernel wrote.
+/// Poisons the configuration's output (or writes its initial state), then runs its dispatches once: what
+/// the output holds afterwards is the kernel's work.
 pub fn submit_once(gpu: &Gpu, config: &Config) {
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    gpu.filler().word(&gpu.device, &mut encoder, &config.output, fill::POISON);
+    if let Before::Poison = config.before {
+        gpu.filler().word(&gpu.device, &mut encoder, &config.output, fill::POISON);
+    }
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());
+        if let Before::State(steps) = &config.before {
+            measure::encode_steps(&mut pass, steps);
+        }
         measure::encode_steps(&mut pass, &config.steps);
     }
     gpu.queue.submit([encoder.finish()]);

@@ -5,7 +5,7 @@
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip, Step,
+    self, Before, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip, Step,
     ValidationError, Workload, f32s,
 };
 
@@ -61,7 +61,7 @@ impl Family for Access {
     }
 
     fn default_size(&self, limits: &ComputeLimits) -> Sizing {
-        Sizing::capped(DEFAULT_ARRAY_BYTES / 4, self.round_size(limits.max_binding_bytes() / 4), "arrays are")
+        Sizing::capped(DEFAULT_ARRAY_BYTES / 4, self.round_size(limits.max_binding_bytes() / 4), 4, "arrays are")
     }
 
     fn round_size(&self, size: u64) -> u64 {
@@ -170,7 +170,7 @@ impl AccessWorkload {
         let buffer = kernel::storage_buffer(gpu, "permutation", elements * 4);
         let seed = self.permutation_seed() as f64;
         let pipeline = kernel::pipeline(gpu, module, "make_permutation", &[("WG", 256.0), ("PARAM", seed)]);
-        let grid = self.grid(gpu, elements, 256)?;
+        let grid = kernel::linear_grid(gpu, elements.div_ceil(256))?;
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(7, &buffer)]);
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         {
@@ -179,16 +179,6 @@ impl AccessWorkload {
         }
         gpu.queue.submit([encoder.finish()]);
         Ok(buffer)
-    }
-
-    fn grid(&self, gpu: &Gpu, items: u64, workgroup: u32) -> Result<[u32; 3], Skip> {
-        let groups = items.div_ceil(workgroup as u64);
-        let max_per_dimension = gpu.info.limits.max_workgroups_per_dimension;
-        kernel::dispatch_grid(groups, max_per_dimension).ok_or(Skip::ExceedsLimit {
-            limit: "max_compute_workgroups_per_dimension (squared, for a 2-D grid)",
-            device: max_per_dimension as u64 * max_per_dimension as u64,
-            needed: groups,
-        })
     }
 }
 
@@ -206,7 +196,7 @@ impl Workload for AccessWorkload {
 
     fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
         let Configuration { kernel, checks, workgroup, parameter } = configuration;
-        let grid = self.grid(gpu, self.copied(configuration), workgroup[0])?;
+        let grid = kernel::linear_grid(gpu, self.copied(configuration).div_ceil(workgroup[0] as u64))?;
         let module = self.modules.get(gpu, *checks);
         let wg = ("WG", workgroup[0] as f64);
         let pipeline = match (kernel.kernel, parameter) {
@@ -245,6 +235,7 @@ impl Workload for AccessWorkload {
         Ok(Config {
             steps: vec![Step { pipeline, bind_group, workgroups: grid }],
             output: self.dst.clone(),
+            before: Before::Poison,
             workgroups: grid,
             owned,
         })

@@ -9,8 +9,8 @@ use std::cell::OnceCell;
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step, ValidationError,
-    Workload, f32s,
+    self, Before, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step,
+    ValidationError, Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/stream.wgsl");
@@ -55,7 +55,7 @@ impl Family for Stream {
 
     fn default_size(&self, limits: &ComputeLimits) -> Sizing {
         let allowed = 1u64 << (limits.max_binding_bytes() / 4).ilog2();
-        Sizing::capped(DEFAULT_ARRAY_BYTES / 4, allowed, "arrays are")
+        Sizing::capped(DEFAULT_ARRAY_BYTES / 4, allowed, 4, "arrays are")
     }
 
     fn round_size(&self, size: u64) -> u64 {
@@ -160,12 +160,7 @@ impl Workload for StreamWorkload {
         let wg = workgroup[0] as u64;
         let covering = self.items(kernel.variant).div_ceil(wg);
         let groups = if kernel.variant == "grid_stride" { covering.min(GRID_WORKGROUPS) } else { covering };
-        let max_per_dimension = gpu.info.limits.max_workgroups_per_dimension;
-        let grid = kernel::dispatch_grid(groups, max_per_dimension).ok_or(Skip::ExceedsLimit {
-            limit: "max_compute_workgroups_per_dimension (squared, for a 2-D grid)",
-            device: max_per_dimension as u64 * max_per_dimension as u64,
-            needed: groups,
-        })?;
+        let grid = kernel::linear_grid(gpu, groups)?;
         let module = self.modules.get(gpu, *checks);
         let pipeline = kernel::pipeline(gpu, module, &kernel.entry_point(), &[("WG", wg as f64)]);
         let vec4 = kernel.variant == "vec4";
@@ -181,7 +176,8 @@ impl Workload for StreamWorkload {
         };
         let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
         let owned = if kernel.kernel == "dot" { vec![output.clone()] } else { Vec::new() };
-        Ok(Config { steps: vec![Step { pipeline, bind_group, workgroups: grid }], output, workgroups: grid, owned })
+        let steps = vec![Step { pipeline, bind_group, workgroups: grid }];
+        Ok(Config { steps, output, before: Before::Poison, workgroups: grid, owned })
     }
 
     fn check(&self, configuration: &Configuration, config: &Config, output: &[u8]) -> Result<(), ValidationError> {

@@ -4,8 +4,8 @@
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step, ValidationError,
-    Workload, f32s,
+    self, Before, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step,
+    ValidationError, Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/transpose.wgsl");
@@ -63,7 +63,7 @@ impl Family for Transpose {
     }
 
     fn default_size(&self, limits: &ComputeLimits) -> Sizing {
-        Sizing::capped(DEFAULT_MATRIX_BYTES / 4, limits.max_binding_bytes() / 4, "the matrix is")
+        Sizing::capped(DEFAULT_MATRIX_BYTES / 4, limits.max_binding_bytes() / 4, 4, "the matrix is")
     }
 
     fn round_size(&self, size: u64) -> u64 {
@@ -167,6 +167,7 @@ impl Workload for TransposeWorkload {
         Ok(Config {
             steps: vec![Step { pipeline, bind_group, workgroups: grid }],
             output: self.dst.clone(),
+            before: Before::Poison,
             workgroups: grid,
             owned: Vec::new(),
         })

@@ -1,0 +1,241 @@
+//! Data layouts: the same particle update with its fields stored as an array of structs (with WGSL's real
+//! vec3 padding, and packed), as a struct of arrays, and as arrays of struct-of-array blocks; once touching
+//! every field, once touching one. The state is updated in place, so each configuration starts from a
+//! freshly written initial state instead of a poisoned output.
+
+use std::collections::BTreeSet;
+
+use crate::fill::{hash_u32, unit_f32};
+use crate::gpu::{ComputeLimits, Gpu};
+use crate::kernel::{
+    self, Before, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step,
+    ValidationError, Workload, f32s,
+};
+
+const WGSL: &str = include_str!("../../shaders/layout.wgsl");
+
+pub const WORKLOADS: [&str; 2] = ["touch_all", "touch_one"];
+pub const LAYOUTS: [&str; 5] = ["aos_vec3", "aos_packed", "soa", "aosoa32", "aosoa64"];
+/// Fields of a particle: position x, y, z, velocity x, y, z, lifetime.
+const FIELDS: u64 = 7;
+const LIFE: u64 = 6;
+/// Bytes of one particle as a WGSL struct with vec3 members: each vec3 aligns to 16 bytes.
+pub const STRUCT_BYTES: u64 = 32;
+/// Where each field sits in that struct, in f32s: `pos` at 0, padding at 3, `vel` at 4, `life` at 7.
+const STRUCT_SLOTS: [u64; 7] = [0, 1, 2, 4, 5, 6, 7];
+/// The granule memory moves in on current GPUs (an L2 sector); the "moved" figure counts whole sectors.
+pub const SECTOR_BYTES: u64 = 32;
+/// Particle counts are a multiple of this: every AoSoA block is whole, every SoA field starts on a sector,
+/// and the access pattern repeats every `PERIOD` particles.
+const PERIOD: u64 = 512;
+/// As STREAM: state far larger than any last-level cache (as the padded struct: 8 Mi particles).
+const DEFAULT_STATE_BYTES: u64 = 256 << 20;
+const DT: f32 = 0.015625;
+const GRAVITY_STEP: f32 = -0.15328125;
+
+pub struct Layouts;
+
+/// Where field `field` of particle `i` sits, in f32s from the buffer's start, for `layout` with `count`
+/// particles (as `slot` in layout.wgsl; `aos_vec3` by the struct's offsets).
+pub fn slot(layout: &str, count: u64, i: u64, field: u64) -> u64 {
+    match layout {
+        "aos_vec3" => i * STRUCT_BYTES / 4 + STRUCT_SLOTS[field as usize],
+        "aos_packed" => i * FIELDS + field,
+        "soa" => field * count + i,
+        _ => {
+            let block = block(layout);
+            (i / block) * FIELDS * block + field * block + i % block
+        }
+    }
+}
+
+fn block(layout: &str) -> u64 {
+    layout.strip_prefix("aosoa").and_then(|b| b.parse().ok()).unwrap_or(1)
+}
+
+/// Bytes moved when `fields` of all `count` particles are read and written: whole 32-byte sectors, counted
+/// over one period of the layout's pattern and scaled.
+pub fn moved_bytes(layout: &str, count: u64, fields: &[u64]) -> u64 {
+    let sectors: BTreeSet<u64> =
+        (0..PERIOD).flat_map(|i| fields.iter().map(move |&f| slot(layout, count, i, f) * 4 / SECTOR_BYTES)).collect();
+    2 * sectors.len() as u64 * SECTOR_BYTES * (count / PERIOD)
+}
+
+fn touched_fields(workload: &str) -> &'static [u64] {
+    if workload == "touch_one" { &[LIFE] } else { &[0, 1, 2, 3, 4, 5, 6] }
+}
+
+/// `generate` in layout.wgsl: seven fields from one key.
+fn generate(key: u32) -> [f32; 7] {
+    let mut f = [0.0; 7];
+    for (k, value) in f.iter_mut().enumerate() {
+        *value = unit_f32(hash_u32(key.wrapping_add(k as u32)));
+    }
+    f[LIFE as usize] += 1.0;
+    f
+}
+
+/// `initial` in layout.wgsl.
+pub fn initial(i: u32, seed: u32) -> [f32; 7] {
+    generate(hash_u32(seed) ^ i.wrapping_mul(FIELDS as u32))
+}
+
+/// `advance` in layout.wgsl, operation for operation.
+pub fn advance(i: u32, before: [f32; 7]) -> [f32; 7] {
+    let mut p = before;
+    p[4] += GRAVITY_STEP;
+    for axis in 0..3 {
+        p[axis] += p[axis + 3] * DT;
+    }
+    p[6] -= DT;
+    if p[6] <= 0.0 { generate(hash_u32(p[0].to_bits() ^ i)) } else { p }
+}
+
+impl Family for Layouts {
+    fn name(&self) -> &'static str {
+        "layout"
+    }
+
+    fn about(&self) -> &'static str {
+        "Data layouts: one step of a particle system (position and velocity as vec3, a lifetime; gravity, \
+         motion, and a hash-seeded respawn when the lifetime runs out) with the particles stored five ways. \
+         aos_vec3 is an array of WGSL structs: vec3 aligns to 16 bytes, so each 28-byte particle takes 32 \
+         and one byte in eight is padding that still crosses the bus. aos_packed stores the same seven floats \
+         back to back (28 bytes). soa keeps one array per field; aosoa32 and aosoa64 group 32 or 64 particles \
+         into a block that is a struct of arrays inside. touch_all reads and writes every field: every layout \
+         moves the same useful bytes, and only the padding of aos_vec3 (and, for the AoS layouts, reads that \
+         are 28 or 32 bytes apart per invocation) should cost. touch_one updates only the lifetime: in an array \
+         of structs each 4-byte lifetime drags its whole 32-byte memory sector along, so expect SoA and AoSoA \
+         to move a fraction of the bytes and win by several times. GB/s counts the bytes of the fields the \
+         kernel uses (read and written); \"moved\" counts the 32-byte sectors those fields lie in."
+    }
+
+    fn kernels(&self) -> Vec<KernelId> {
+        KernelId::every_variant("layout", &WORKLOADS, &LAYOUTS)
+    }
+
+    fn size_unit(&self) -> &'static str {
+        "particles"
+    }
+
+    fn default_size(&self, limits: &ComputeLimits) -> Sizing {
+        let allowed = self.round_size(limits.max_binding_bytes() / STRUCT_BYTES);
+        Sizing::capped(DEFAULT_STATE_BYTES / STRUCT_BYTES, allowed, STRUCT_BYTES, "the particle state is")
+    }
+
+    fn round_size(&self, size: u64) -> u64 {
+        // Whole periods, and u32 float indices for every layout.
+        let most = u32::MAX as u64 / STRUCT_BYTES;
+        (size.clamp(PERIOD, most) / PERIOD) * PERIOD
+    }
+
+    fn workgroup_storage_bytes(&self, _: &Configuration) -> u64 {
+        0
+    }
+
+    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+        let bytes = size * STRUCT_BYTES;
+        kernel::check_binding(gpu, &format!("{bytes} bytes of particle state"), bytes)?;
+        // One buffer serves every layout: each configuration writes its own initial state into it.
+        let state = kernel::storage_buffer(gpu, "particles", bytes);
+        Ok(Box::new(LayoutWorkload { count: size, seed, modules: ShaderModules::new("layout.wgsl", WGSL), state }))
+    }
+}
+
+struct LayoutWorkload {
+    count: u64,
+    seed: u32,
+    modules: ShaderModules,
+    state: wgpu::Buffer,
+}
+
+/// Frees the state at once: in the browser, dropping alone leaves it to the garbage collector.
+impl Drop for LayoutWorkload {
+    fn drop(&mut self) {
+        self.state.destroy();
+    }
+}
+
+impl LayoutWorkload {
+    fn step(&self, gpu: &Gpu, configuration: &Configuration, entry: &str) -> Result<Step, Skip> {
+        let Configuration { kernel, checks, workgroup, .. } = configuration;
+        let layout = kernel.variant;
+        let grid = kernel::linear_grid(gpu, self.count.div_ceil(workgroup[0] as u64))?;
+        let layout_code = match layout {
+            "aos_vec3" | "aos_packed" => 0,
+            "soa" => 1,
+            _ => 2,
+        };
+        let constants = [
+            ("WG", workgroup[0] as f64),
+            ("COUNT", self.count as f64),
+            ("LAYOUT", layout_code as f64),
+            ("BLOCK", block(layout) as f64),
+            ("SEED", self.seed as f64),
+        ];
+        let is_struct = layout == "aos_vec3";
+        let entry = format!("{entry}_{}", if is_struct { "struct" } else { "floats" });
+        let pipeline = kernel::pipeline(gpu, self.modules.get(gpu, *checks), &entry, &constants);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(if is_struct { 0 } else { 1 }, &self.state)]);
+        Ok(Step { pipeline, bind_group, workgroups: grid })
+    }
+}
+
+impl Workload for LayoutWorkload {
+    fn size(&self) -> u64 {
+        self.count
+    }
+
+    /// The fields the kernel uses, read once and written once.
+    fn bytes_per_dispatch(&self, configuration: &Configuration) -> u64 {
+        2 * self.count * 4 * touched_fields(configuration.kernel.kernel).len() as u64
+    }
+
+    fn moved_bytes_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
+        let KernelId { kernel, variant, .. } = configuration.kernel;
+        Some(moved_bytes(variant, self.count, touched_fields(kernel)))
+    }
+
+    fn notes(&self) -> Vec<String> {
+        vec![format!(
+            "aos_vec3 stores each particle as a {STRUCT_BYTES}-byte WGSL struct: 28 bytes of fields and 4 bytes of \
+             padding after `pos` (vec3<f32> aligns to 16 bytes); aos_packed needs 28"
+        )]
+    }
+
+    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+        let init = self.step(gpu, configuration, "init")?;
+        let update = self.step(gpu, configuration, configuration.kernel.kernel)?;
+        let workgroups = update.workgroups;
+        Ok(Config {
+            steps: vec![update],
+            output: self.state.clone(),
+            before: Before::State(vec![init]),
+            workgroups,
+            owned: Vec::new(),
+        })
+    }
+
+    /// One step from the initial state, field by field at the layout's slots: exact, since the shader's
+    /// arithmetic is.
+    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+        let KernelId { kernel, variant, .. } = configuration.kernel;
+        let words: Vec<f32> = f32s(output).collect();
+        let mut comparison = Comparison::new("particles");
+        for i in 0..self.count {
+            let before = initial(i as u32, self.seed);
+            let want = if kernel == "touch_one" {
+                let mut p = before;
+                p[LIFE as usize] -= DT;
+                p
+            } else {
+                advance(i as u32, before)
+            };
+            for field in 0..FIELDS {
+                let at = slot(variant, self.count, i, field);
+                comparison.check(at, words[at as usize] as f64, want[field as usize] as f64, 0.0);
+            }
+        }
+        comparison.finish()
+    }
+}

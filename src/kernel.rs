@@ -345,6 +345,29 @@ pub fn linear_grid(gpu: &Gpu, groups: u64) -> Result<[u32; 3], Skip> {
     })
 }
 
+/// The grid that covers an `extent[0]` × `extent[1]` plane with workgroups covering `per_group` each, or
+/// why the device cannot launch it.
+pub fn plane_grid(gpu: &Gpu, extent: [u32; 2], per_group: [u32; 2]) -> Result<[u32; 3], Skip> {
+    let grid = [extent[0].div_ceil(per_group[0]), extent[1].div_ceil(per_group[1]), 1];
+    let max = gpu.info.limits.max_workgroups_per_dimension;
+    match grid.iter().find(|&&g| g > max) {
+        Some(&needed) => Err(Skip::ExceedsLimit {
+            limit: "max_compute_workgroups_per_dimension",
+            device: max as u64,
+            needed: needed as u64,
+        }),
+        None => Ok(grid),
+    }
+}
+
+/// The (rows, columns) a 2-D problem of `size` elements becomes: a few rows fewer than square, so it is
+/// neither square nor a multiple of any tile or workgroup edge, and no larger than `size`.
+pub fn matrix_shape(size: u64) -> (u32, u32) {
+    let rows = (size as f64).sqrt() as u64 - 3;
+    let cols = size / rows;
+    (rows as u32, cols as u32)
+}
+
 /// Refuses a buffer larger than one binding can see; `what` names it in the message ("256 bytes per array").
 pub fn check_binding(gpu: &Gpu, what: &str, bytes: u64) -> Result<(), String> {
     let limit = gpu.info.limits.max_binding_bytes();

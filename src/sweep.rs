@@ -10,6 +10,14 @@ pub fn power_of_two_sizes(limits: &ComputeLimits) -> Vec<u32> {
     (0..32).map(|p| 1u32 << p).take_while(|&s| s <= largest).collect()
 }
 
+/// Every power-of-two (x, y) shape whose invocations the device's largest workgroup could hold; shapes
+/// over a per-axis limit stay in the list, to be skipped with their reason.
+pub fn power_of_two_shapes(limits: &ComputeLimits) -> Vec<[u32; 3]> {
+    let largest = limits.max_invocations_per_workgroup;
+    let powers: Vec<u32> = (0..32).map(|p| 1u32 << p).take_while(|&s| s <= largest).collect();
+    powers.iter().flat_map(|&x| powers.iter().filter(move |&&y| x * y <= largest).map(move |&y| [x, y, 1])).collect()
+}
+
 /// Checks a workgroup shape against the device's limits and the workgroup memory the kernel needs.
 pub fn check_workgroup(limits: &ComputeLimits, workgroup: [u32; 3], storage_bytes: u64) -> Result<(), Skip> {
     let [x, y, z] = workgroup.map(u64::from);

@@ -5,8 +5,8 @@ mod support;
 
 use support::{environment, open_gpu};
 use wgsweep::fill;
-use wgsweep::kernel::{Configuration, ShaderChecks};
-use wgsweep::kernels::{self, transpose};
+use wgsweep::kernel::{self, Configuration, ShaderChecks};
+use wgsweep::kernels;
 use wgsweep::measure::read_buffer;
 use wgsweep::runner::{self, Flow, submit_once};
 
@@ -15,8 +15,8 @@ const SIZE: u64 = 3700;
 
 #[test]
 fn the_problem_becomes_a_non_square_matrix_that_no_tile_divides() {
-    assert_eq!(transpose::shape(SIZE), (57, 64));
-    let (rows, cols) = transpose::shape(1 << 26);
+    assert_eq!(kernel::matrix_shape(SIZE), (57, 64));
+    let (rows, cols) = kernel::matrix_shape(1 << 26);
     assert!(rows != cols && rows % 8 != 0 && rows as u64 * cols as u64 <= 1 << 26, "{rows} × {cols}");
 }
 

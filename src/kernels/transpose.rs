@@ -20,14 +20,6 @@ const DEFAULT_MATRIX_BYTES: u64 = 256 << 20;
 
 pub struct Transpose;
 
-/// The matrix a problem of `size` elements becomes: a few rows fewer than square, so it is neither square
-/// nor a multiple of any tile, and no larger than `size`.
-pub fn shape(size: u64) -> (u32, u32) {
-    let rows = (size as f64).sqrt() as u64 - 3;
-    let cols = size / rows;
-    (rows as u32, cols as u32)
-}
-
 fn is_tiled(kernel: &KernelId) -> bool {
     kernel.kernel == "tiled"
 }
@@ -75,13 +67,7 @@ impl Family for Transpose {
         if is_tiled(kernel) {
             return TILES.iter().flat_map(|&t| [[t, t, 1], [t, t / 4, 1]]).collect();
         }
-        // Every power-of-two shape the invocation limit could allow; per-axis limits skip with a reason.
-        let largest = limits.max_invocations_per_workgroup;
-        let powers: Vec<u32> = (0..32).map(|p| 1u32 << p).take_while(|&s| s <= largest).collect();
-        powers
-            .iter()
-            .flat_map(|&x| powers.iter().filter(move |&&y| x * y <= largest).map(move |&y| [x, y, 1]))
-            .collect()
+        crate::sweep::power_of_two_shapes(limits)
     }
 
     fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64 {
@@ -94,7 +80,7 @@ impl Family for Transpose {
     }
 
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
-        let (rows, cols) = shape(size);
+        let (rows, cols) = kernel::matrix_shape(size);
         let bytes = rows as u64 * cols as u64 * 4;
         kernel::check_binding(gpu, &format!("a {bytes}-byte matrix"), bytes)?;
         let src = kernel::random_buffer(gpu, "matrix", bytes, seed);
@@ -146,15 +132,7 @@ impl Workload for TransposeWorkload {
         } else {
             (x, y)
         };
-        let grid = [along_x.div_ceil(per_group_x), along_y.div_ceil(per_group_y), 1];
-        let max = gpu.info.limits.max_workgroups_per_dimension;
-        if let Some(&needed) = grid.iter().find(|&&g| g > max) {
-            return Err(Skip::ExceedsLimit {
-                limit: "max_compute_workgroups_per_dimension",
-                device: max as u64,
-                needed: needed as u64,
-            });
-        }
+        let grid = kernel::plane_grid(gpu, [along_x, along_y], [per_group_x, per_group_y])?;
         let stride = if kernel.variant == "padded" { x + 1 } else { x };
         let mut constants =
             vec![("WG_X", x as f64), ("WG_Y", y as f64), ("ROWS", self.rows as f64), ("COLS", self.cols as f64)];

@@ -1,0 +1,136 @@
+//! Per-pixel image maps: a grayscale conversion of an RGBA8 image in a storage buffer, swept over every
+//! 2-D workgroup shape, to show which shapes a 2-D kernel should use.
+
+use crate::fill::random_f32;
+use crate::gpu::{ComputeLimits, Gpu};
+use crate::kernel::{
+    self, Before, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step,
+    ValidationError, Workload,
+};
+
+const WGSL: &str = include_str!("../../shaders/image.wgsl");
+
+/// As STREAM: an image far larger than any last-level cache (64 Mi pixels).
+const DEFAULT_IMAGE_BYTES: u64 = 256 << 20;
+
+pub struct Image;
+
+/// `luma` in image.wgsl.
+pub fn luma(pixel: u32) -> u32 {
+    let [r, g, b, _] = pixel.to_le_bytes().map(u32::from);
+    (77 * r + 150 * g + 29 * b + 128) >> 8
+}
+
+/// What `grayscale_rgba8` makes of one pixel.
+pub fn grayscale(pixel: u32) -> u32 {
+    let y = luma(pixel);
+    (pixel & 0xff00_0000) | (y << 16) | (y << 8) | y
+}
+
+impl Family for Image {
+    fn name(&self) -> &'static str {
+        "image"
+    }
+
+    fn about(&self) -> &'static str {
+        "A per-pixel map: each pixel of an RGBA8 image (one u32 per pixel in a storage buffer) becomes its \
+         grayscale value, alpha kept. It reads 4 bytes and writes 4 per pixel with almost no arithmetic, so \
+         it runs at memory speed when the workgroup shape lets it. Every power-of-two 2-D workgroup shape is \
+         tried: a row of a workgroup reads consecutive pixels, so shapes at least 32 wide give each warp whole \
+         128-byte lines, while narrow shapes (1 × 64, 2 × 32) split a warp over many rows and many lines; \
+         very small workgroups leave the GPU short of resident threads. The heatmap shows the best and worst \
+         shapes side by side (64 × 1, 8 × 8, 16 × 16, 32 × 8 are common choices). The image is a few rows \
+         short of square, so no workgroup edge divides it."
+    }
+
+    fn kernels(&self) -> Vec<KernelId> {
+        vec![KernelId { family: "image", kernel: "grayscale", variant: "rgba8" }]
+    }
+
+    fn size_unit(&self) -> &'static str {
+        "pixels"
+    }
+
+    fn default_size(&self, limits: &ComputeLimits) -> Sizing {
+        Sizing::capped(DEFAULT_IMAGE_BYTES / 4, limits.max_binding_bytes() / 4, 4, "the image is")
+    }
+
+    fn round_size(&self, size: u64) -> u64 {
+        size.clamp(64 * 64, u32::MAX as u64)
+    }
+
+    fn workgroups(&self, _: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
+        crate::sweep::power_of_two_shapes(limits)
+    }
+
+    fn workgroup_storage_bytes(&self, _: &Configuration) -> u64 {
+        0
+    }
+
+    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+        let (height, width) = kernel::matrix_shape(size);
+        let bytes = width as u64 * height as u64 * 4;
+        kernel::check_binding(gpu, &format!("a {bytes}-byte image"), bytes)?;
+        // Random f32 bits make random pixels; the reference recomputes any of them.
+        let src = kernel::random_buffer(gpu, "image", bytes, seed);
+        let dst = kernel::storage_buffer(gpu, "grayscale image", bytes);
+        let modules = ShaderModules::new("image.wgsl", WGSL);
+        Ok(Box::new(ImageWorkload { width, height, seed, modules, src, dst }))
+    }
+}
+
+struct ImageWorkload {
+    width: u32,
+    height: u32,
+    seed: u32,
+    modules: ShaderModules,
+    src: wgpu::Buffer,
+    dst: wgpu::Buffer,
+}
+
+/// Frees the images at once: in the browser, dropping alone leaves them to the garbage collector.
+impl Drop for ImageWorkload {
+    fn drop(&mut self) {
+        self.src.destroy();
+        self.dst.destroy();
+    }
+}
+
+impl Workload for ImageWorkload {
+    fn size(&self) -> u64 {
+        self.width as u64 * self.height as u64
+    }
+
+    /// Every pixel is read once and written once.
+    fn bytes_per_dispatch(&self, _: &Configuration) -> u64 {
+        2 * self.size() * 4
+    }
+
+    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+        let Configuration { kernel, checks, workgroup, .. } = configuration;
+        let [x, y, _] = *workgroup;
+        let grid = kernel::plane_grid(gpu, [self.width, self.height], [x, y])?;
+        let constants =
+            [("WG_X", x as f64), ("WG_Y", y as f64), ("WIDTH", self.width as f64), ("HEIGHT", self.height as f64)];
+        let module = self.modules.get(gpu, *checks);
+        let pipeline = kernel::pipeline(gpu, module, &kernel.entry_point(), &constants);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.src), (1, &self.dst)]);
+        Ok(Config {
+            steps: vec![Step { pipeline, bind_group, workgroups: grid }],
+            output: self.dst.clone(),
+            before: Before::Poison,
+            workgroups: grid,
+            owned: Vec::new(),
+        })
+    }
+
+    fn check(&self, _: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+        let mut comparison = Comparison::new("dst");
+        for (i, got) in output.chunks_exact(4).enumerate() {
+            let got = u32::from_le_bytes([got[0], got[1], got[2], got[3]]);
+            let want = grayscale(random_f32(i as u32, self.seed).to_bits());
+            comparison.check(i as u64, got as f64, want as f64, 0.0);
+        }
+        comparison.finish()
+    }
+}

@@ -94,6 +94,17 @@ impl Sizing {
     }
 }
 
+/// The chart that fits a family's sweep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChartKind {
+    /// GB/s against the workgroup size or the kernel's parameter, one line per kernel variant.
+    Lines,
+    /// GB/s over 2-D workgroup shapes (x, y), one heatmap per kernel variant.
+    Heatmap,
+    /// The best GB/s of each variant (bars) for each kernel (groups).
+    Bars,
+}
+
 pub trait Family: Sync {
     /// The family's name: its WGSL file's and its module's stem.
     fn name(&self) -> &'static str;
@@ -102,6 +113,10 @@ pub trait Family: Sync {
     fn kernels(&self) -> Vec<KernelId>;
     /// What one unit of problem size is, e.g. "f32 elements per array".
     fn size_unit(&self) -> &'static str;
+    /// Bytes one unit of problem size takes in the family's largest buffer.
+    fn unit_bytes(&self) -> u64 {
+        4
+    }
     /// The default problem size on a device with these limits.
     fn default_size(&self, limits: &ComputeLimits) -> Sizing;
     /// Rounds a requested size to one the family can run.
@@ -116,6 +131,9 @@ pub trait Family: Sync {
     fn parameter(&self, kernel: &KernelId) -> Option<Parameter> {
         let _ = kernel;
         None
+    }
+    fn chart(&self) -> ChartKind {
+        ChartKind::Lines
     }
     /// The kernel/variant whose best figure is this family's 100 % mark (transpose: the same-shape copy).
     fn reference(&self) -> Option<&'static str> {

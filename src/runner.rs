@@ -13,14 +13,24 @@ use crate::{fill, kernels, stats, sweep};
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub kernels: Vec<KernelId>,
-    /// Problem size for every family; `None` takes each family's default for the device.
-    pub problem_size: Option<u64>,
+    pub problem_size: ProblemSize,
     /// 1-D workgroup sizes to try; `None` sweeps every power of two up to the device's maximum.
     pub workgroup_sizes: Option<Vec<u32>>,
     /// Each configuration runs once per entry: wgpu's default runtime checks, and natively also without.
     pub shader_checks: Vec<ShaderChecks>,
     pub measure: MeasureOptions,
     pub seed: u32,
+}
+
+/// How large each family's problem is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProblemSize {
+    /// Each family's default for the device: 256 MiB per buffer where the device allows it.
+    Default,
+    /// This many of each family's units (f32 elements, particles, pixels: `Family::size_unit`).
+    Units(u64),
+    /// As many units as make this many bytes per buffer, whatever the family's unit.
+    BytesPerBuffer(u64),
 }
 
 impl Plan {
@@ -55,8 +65,8 @@ impl Plan {
 
 /// Progress, as the runner reports it.
 pub enum Event<'a> {
-    /// Inputs for a family are being prepared.
-    Preparing { family: &'a str, size: u64 },
+    /// Inputs for a family are being prepared: `size` of the family's `unit`.
+    Preparing { family: &'a str, size: u64, unit: &'a str },
     /// Configuration `index` (0-based) of `total` is about to be validated and measured.
     Measuring { index: usize, total: usize, configuration: &'a Configuration },
     /// Configuration `index` is done (measured, failed or skipped).
@@ -116,11 +126,15 @@ pub async fn run(
             prepared = Some(kernel.family);
             workload = None; // free the last family's buffers before making the next one's
             let sizing = family.default_size(&gpu.info.limits);
-            let size = family.round_size(plan.problem_size.unwrap_or(sizing.size));
-            if plan.problem_size.is_none() {
-                result.notes.extend(sizing.note.map(|note| format!("{}: {note}", family.name())));
-            }
-            if on_event(Event::Preparing { family: family.name(), size }) == Flow::Stop {
+            let size = family.round_size(match plan.problem_size {
+                ProblemSize::Default => {
+                    result.notes.extend(sizing.note.map(|note| format!("{}: {note}", family.name())));
+                    sizing.size
+                }
+                ProblemSize::Units(units) => units,
+                ProblemSize::BytesPerBuffer(bytes) => bytes / family.unit_bytes(),
+            });
+            if on_event(Event::Preparing { family: family.name(), size, unit: family.size_unit() }) == Flow::Stop {
                 return cancelled(result, index, total);
             }
             match setup(gpu, family, size, plan.seed).await {

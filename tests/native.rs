@@ -9,7 +9,7 @@ use wgsweep::gpu::Gpu;
 use wgsweep::kernel::{Configuration, KernelId, ShaderChecks};
 use wgsweep::kernels;
 use wgsweep::measure::{MeasureOptions, read_buffer};
-use wgsweep::runner::{self, Event, Flow, Plan, submit_once};
+use wgsweep::runner::{self, Event, Flow, Plan, ProblemSize, submit_once};
 
 /// Not a multiple of any workgroup size, and a whole number of vec4s.
 const ODD_SIZE: u64 = 4 * 4099;
@@ -161,7 +161,7 @@ fn a_problem_too_large_for_the_device_is_reported_once_and_each_configuration_sa
     let gpu = open_gpu();
     let mut plan = quick_plan(kernels::select("copy,triad/scalar").unwrap(), vec![64, 256]);
     let elements = gpu.info.limits.max_binding_bytes() / 4 * 2;
-    plan.problem_size = Some(elements);
+    plan.problem_size = ProblemSize::Units(elements);
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     assert!(result.complete);
     assert_eq!(result.notes.len(), 1, "{:?}", result.notes);

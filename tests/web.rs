@@ -4,7 +4,7 @@
 use wasm_bindgen_test::*;
 use wgsweep::kernels;
 use wgsweep::measure::MeasureOptions;
-use wgsweep::runner::{self, Flow, Plan};
+use wgsweep::runner::{self, Flow, Plan, ProblemSize};
 use wgsweep::web::adapter;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -27,7 +27,7 @@ async fn stream_kernels_validate_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
     let plan = Plan {
         kernels: kernels::select("triad,dot/vec4").unwrap(),
-        problem_size: Some(4 * 4099),
+        problem_size: ProblemSize::Units(4 * 4099),
         workgroup_sizes: Some(vec![1, 64, 256]),
         shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
         measure: MeasureOptions { samples: 2, min_sample_ns: 1e5, warm_up_ns: 0.0, ..Default::default() },
@@ -47,7 +47,7 @@ async fn access_patterns_validate_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
     let plan = Plan {
         kernels: kernels::select("strided/vec4,random/f32,misaligned/vec2").unwrap(),
-        problem_size: Some(1 << 14),
+        problem_size: ProblemSize::Units(1 << 14),
         workgroup_sizes: Some(vec![64]),
         shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
         measure: MeasureOptions { samples: 2, min_sample_ns: 1e5, warm_up_ns: 0.0, ..Default::default() },
@@ -65,7 +65,7 @@ async fn padded_tiled_transpose_validates_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
     let plan = Plan {
         kernels: kernels::select("tiled/padded,naive/write").unwrap(),
-        problem_size: Some(3700),
+        problem_size: ProblemSize::Units(3700),
         workgroup_sizes: None,
         shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
         measure: MeasureOptions { samples: 1, min_sample_ns: 1e4, warm_up_ns: 0.0, ..Default::default() },
@@ -79,4 +79,22 @@ async fn padded_tiled_transpose_validates_through_webgpu() {
         assert!(r.is_good() || r.skipped.is_some(), "{} wg={}: {:?}", r.label(), r.workgroup_text(), r.error);
     }
     assert!(tiled.iter().filter(|r| r.is_good()).count() >= 5);
+}
+
+#[wasm_bindgen_test]
+async fn a_layout_and_the_grayscale_map_validate_through_webgpu() {
+    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let plan = Plan {
+        kernels: kernels::select("touch_all/aos_vec3,touch_one/aosoa32,grayscale").unwrap(),
+        problem_size: ProblemSize::Units(1536),
+        workgroup_sizes: Some(vec![64]),
+        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
+        measure: MeasureOptions { samples: 1, min_sample_ns: 1e4, warm_up_ns: 0.0, ..Default::default() },
+        seed: wgsweep::fill::fresh_seed(),
+    };
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    assert_eq!(result.results.len(), 3);
+    for r in &result.results {
+        assert!(r.is_good(), "{}: {:?}", r.label(), r.error);
+    }
 }

@@ -11,7 +11,7 @@ use wgsweep::gpu::{self, Gpu};
 use wgsweep::kernel::ShaderChecks;
 use wgsweep::measure::MeasureOptions;
 use wgsweep::result::{Environment, RunResult};
-use wgsweep::runner::{self, Event, Flow, Plan};
+use wgsweep::runner::{self, Event, Flow, Plan, ProblemSize};
 use wgsweep::{fill, kernels};
 
 #[derive(Parser)]
@@ -47,9 +47,13 @@ struct RunArgs {
     /// page runs by default.
     #[arg(long)]
     kernels: Option<String>,
-    /// Problem size (for STREAM: f32 elements per array). Default: sized from the device's limits.
-    #[arg(long)]
+    /// Problem size in each family's unit (`wgsweep describe FAMILY` names it: f32 elements per array,
+    /// particles, pixels). Default: each family's own, 256 MiB per buffer where the device allows it.
+    #[arg(long, conflicts_with = "mib")]
     size: Option<u64>,
+    /// Problem size as MiB per buffer, whatever each family's unit.
+    #[arg(long)]
+    mib: Option<u64>,
     /// Workgroup sizes, comma-separated. Default: every power of two up to the device's maximum.
     #[arg(long, value_delimiter = ',')]
     workgroup_sizes: Option<Vec<u32>>,
@@ -149,7 +153,11 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
             Some(selector) => kernels::select(selector)?,
             None => kernels::all(),
         },
-        problem_size: args.size,
+        problem_size: match (args.size, args.mib) {
+            (Some(units), _) => ProblemSize::Units(units),
+            (None, Some(mib)) => ProblemSize::BytesPerBuffer(mib << 20),
+            (None, None) => ProblemSize::Default,
+        },
         workgroup_sizes: args.workgroup_sizes,
         shader_checks: match args.shader_checks.as_str() {
             "unchecked" => vec![ShaderChecks::Unchecked],
@@ -174,7 +182,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
     );
     let mut result = runner::run(&gpu, &plan, native_environment(&gpu), |event| {
         match event {
-            Event::Preparing { family, size } => bar.set_message(format!("preparing {family} ({size} elements)")),
+            Event::Preparing { family, size, unit } => bar.set_message(format!("preparing {family} ({size} {unit})")),
             Event::Measuring { configuration, .. } => bar.set_message(configuration.describe()),
             Event::Finished { .. } => bar.inc(1),
         }

@@ -4,7 +4,7 @@
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Before, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step,
+    self, Before, ChartKind, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step,
     ValidationError, Workload,
 };
 
@@ -61,6 +61,10 @@ impl Family for Image {
 
     fn workgroups(&self, _: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
         crate::sweep::power_of_two_shapes(limits)
+    }
+
+    fn chart(&self) -> ChartKind {
+        ChartKind::Heatmap
     }
 
     fn workgroup_storage_bytes(&self, _: &Configuration) -> u64 {

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use crate::fill::{hash_u32, unit_f32};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Before, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step,
+    self, Before, ChartKind, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step,
     ValidationError, Workload, f32s,
 };
 
@@ -118,6 +118,10 @@ impl Family for Layouts {
         "particles"
     }
 
+    fn unit_bytes(&self) -> u64 {
+        STRUCT_BYTES
+    }
+
     fn default_size(&self, limits: &ComputeLimits) -> Sizing {
         let allowed = self.round_size(limits.max_binding_bytes() / STRUCT_BYTES);
         Sizing::capped(DEFAULT_STATE_BYTES / STRUCT_BYTES, allowed, STRUCT_BYTES, "the particle state is")
@@ -127,6 +131,10 @@ impl Family for Layouts {
         // Whole periods, and u32 float indices for every layout.
         let most = u32::MAX as u64 / STRUCT_BYTES;
         (size.clamp(PERIOD, most) / PERIOD) * PERIOD
+    }
+
+    fn chart(&self) -> ChartKind {
+        ChartKind::Bars
     }
 
     fn workgroup_storage_bytes(&self, _: &Configuration) -> u64 {

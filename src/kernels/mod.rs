@@ -9,7 +9,8 @@ pub mod transpose;
 use crate::kernel::{Family, KernelId};
 
 /// Every family, in the order the page and the CLI list them.
-pub const FAMILIES: &[&dyn Family] = &[&stream::Stream, &access::Access, &layout::Layouts, &transpose::Transpose, &image::Image];
+pub const FAMILIES: &[&dyn Family] =
+    &[&stream::Stream, &access::Access, &layout::Layouts, &transpose::Transpose, &image::Image];
 
 pub fn family(name: &str) -> Option<&'static dyn Family> {
     FAMILIES.iter().copied().find(|f| f.name() == name)

@@ -4,7 +4,7 @@
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Before, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step,
+    self, Before, ChartKind, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step,
     ValidationError, Workload, f32s,
 };
 
@@ -68,6 +68,10 @@ impl Family for Transpose {
             return TILES.iter().flat_map(|&t| [[t, t, 1], [t, t / 4, 1]]).collect();
         }
         crate::sweep::power_of_two_shapes(limits)
+    }
+
+    fn chart(&self) -> ChartKind {
+        ChartKind::Heatmap
     }
 
     fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64 {

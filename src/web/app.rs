@@ -13,7 +13,7 @@ use crate::gpu::Gpu;
 use crate::kernel::{KernelId, ShaderChecks};
 use crate::measure::MeasureOptions;
 use crate::result::{ConfigResult, RunResult};
-use crate::runner::{self, Event, Flow, Plan};
+use crate::runner::{self, Event, Flow, Plan, ProblemSize};
 use crate::{fill, kernels, sweep};
 
 struct App {
@@ -185,24 +185,17 @@ fn show_controls(app: &Rc<App>) {
         }
     }
 
-    // Problem sizes: powers of two up to what the device can bind, the family's default selected.
-    let stream = kernels::FAMILIES[0];
-    let limits = &app.gpu.info.limits;
-    let default = query("size").and_then(|s| s.parse().ok()).unwrap_or(stream.default_size(limits).size);
+    // Problem sizes as bytes per buffer, so one choice means the same footprint for every family; a link's
+    // ?size= counts each family's own units.
     let select: HtmlSelectElement = by_id("size");
-    let largest = limits.max_binding_bytes() / 4;
-    let mut sizes: Vec<u64> = (10..=30).map(|p| 1u64 << p).filter(|&s| s <= largest).collect();
-    if !sizes.contains(&default) {
-        sizes.push(default);
-        sizes.sort_unstable();
+    let option = |text: &str, value: &str| append(&select, "option", "", text).set_attribute("value", value).ok();
+    if let Some(units) = query("size").and_then(|s| s.parse::<u64>().ok()) {
+        option(&format!("{units} units of each family (from the link)"), &format!("units:{units}"));
     }
-    for size in sizes {
-        let text = format!("{size} elements ({} per array)", bytes(size * 4));
-        let option = append(&select, "option", "", &text);
-        option.set_attribute("value", &size.to_string()).ok();
-        if size == default {
-            option.set_attribute("selected", "").ok();
-        }
+    option("Each family's default (256 MiB per buffer where the device allows)", "default");
+    let largest = app.gpu.info.limits.max_binding_bytes();
+    for size in (20..=31).map(|p| 1u64 << p).filter(|&s| s <= largest) {
+        option(&format!("{} per buffer", bytes(size)), &format!("bytes:{size}"));
     }
     if let Some(samples) = query("samples") {
         by_id::<HtmlInputElement>("samples").set_value(&samples);
@@ -255,7 +248,11 @@ async fn run(app: Rc<App>) {
         return;
     }
     dom::set_hidden("message", true);
-    let size = by_id::<HtmlSelectElement>("size").value().parse().ok();
+    let size = match by_id::<HtmlSelectElement>("size").value().split_once(':') {
+        Some(("units", n)) => n.parse().map_or(ProblemSize::Default, ProblemSize::Units),
+        Some(("bytes", n)) => n.parse().map_or(ProblemSize::Default, ProblemSize::BytesPerBuffer),
+        _ => ProblemSize::Default,
+    };
     let samples = by_id::<HtmlInputElement>("samples").value().parse::<u32>().unwrap_or(10).clamp(1, 100);
     let workgroup_sizes = query("wg").map(|s| s.split(',').filter_map(|w| w.trim().parse().ok()).collect());
     let plan = Plan {
@@ -284,8 +281,8 @@ async fn run(app: Rc<App>) {
     let cancel = app.cancel.clone();
     let result = runner::run(&app.gpu, &plan, environment(&app.gpu), |event| {
         match event {
-            Event::Preparing { family, size } => {
-                dom::set_text("progress-text", &format!("Preparing {family}: {size} elements per array…"));
+            Event::Preparing { family, size, unit } => {
+                dom::set_text("progress-text", &format!("Preparing {family}: {size} {unit}…"));
             }
             Event::Measuring { index, total, configuration } => {
                 let bar: HtmlProgressElement = by_id("progress-bar");

@@ -1,14 +1,19 @@
-//! Charts through Chart.js (loaded before the app), configured from Rust with plain JSON values.
+//! Charts through Chart.js and its matrix chart type (both loaded before the app), configured from Rust as
+//! JSON values.
 //!
-//! One chart per family and swept axis: GB/s against workgroup size, or against the kernel's own parameter
-//! (stride, offset), one line per kernel/variant.
+//! Each family gets the chart its `ChartKind` names: lines of GB/s against the workgroup size or the
+//! kernel's parameter; a heatmap of GB/s over 2-D workgroup shapes for each kernel variant; or bars of each
+//! variant's best GB/s. Figures without wgpu's shader checks (native results) are series of their own.
 
 use serde::Serialize;
+use serde_json::{Value, json};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use super::dom::append;
-use crate::result::ConfigResult;
+use crate::kernel::{ChartKind, ShaderChecks};
+use crate::kernels;
+use crate::result::{ConfigResult, format_gbps};
 
 #[wasm_bindgen]
 extern "C" {
@@ -22,16 +27,133 @@ extern "C" {
     fn destroy(this: &JsChart);
 }
 
+type Callback = Closure<dyn Fn(JsValue) -> JsValue>;
+
+/// A chart on the page, with the configuration it was drawn from and the callbacks it calls.
+struct Drawn {
+    key: String,
+    config: Value,
+    canvas: web_sys::HtmlCanvasElement,
+    chart: JsChart,
+    _callbacks: Vec<Callback>,
+}
+
 /// The charts inside one container element, redrawn from the results so far.
 pub struct Charts {
     container: web_sys::Element,
-    drawn: Vec<(String, JsChart)>,
+    drawn: Vec<Drawn>,
 }
 
-/// Which axis a result belongs on: its family and its parameter's name, or the workgroup size.
-fn axis(r: &ConfigResult) -> (String, String) {
-    let x = r.parameter.as_ref().map_or("workgroup size (invocations)".to_string(), |p| p.name.clone());
-    (r.family.clone(), x)
+/// One chart the results call for.
+struct Planned {
+    /// Names the chart; also its canvas's `data-chart` attribute.
+    key: String,
+    config: Value,
+    /// A heatmap's columns and rows: its cells are sized to the chart area when drawn.
+    cells: Option<(usize, usize)>,
+}
+
+impl Charts {
+    pub fn new(container: web_sys::Element) -> Self {
+        Self { container, drawn: Vec::new() }
+    }
+
+    /// Removes every chart.
+    pub fn clear(&mut self) {
+        self.drawn.drain(..).for_each(|d| d.chart.destroy());
+        self.container.set_inner_html("");
+    }
+
+    /// Draws the charts `results` call for; a chart whose data has not changed is left as it is.
+    pub fn show(&mut self, results: &[ConfigResult]) -> Result<(), JsValue> {
+        for planned in plan(results) {
+            let existing = self.drawn.iter().position(|d| d.key == planned.key);
+            if existing.is_some_and(|i| self.drawn[i].config == planned.config) {
+                continue;
+            }
+            let canvas = match existing {
+                Some(i) => {
+                    let old = self.drawn.remove(i);
+                    old.chart.destroy();
+                    old.canvas
+                }
+                None => {
+                    let class = if planned.cells.is_some() { "chart-box heatmap" } else { "chart-box" };
+                    let holder = append(&self.container, "div", class, "");
+                    let canvas = append(&holder, "canvas", "", "");
+                    canvas.set_attribute("data-chart", &planned.key)?;
+                    canvas.dyn_into()?
+                }
+            };
+            let value = planned.config.serialize(&serde_wasm_bindgen::Serializer::json_compatible())?;
+            let callbacks = match planned.cells {
+                Some(cells) => heatmap_callbacks(&value, cells)?,
+                None => Vec::new(),
+            };
+            let chart = JsChart::new(&canvas, &value)?;
+            self.drawn.push(Drawn { key: planned.key, config: planned.config, canvas, chart, _callbacks: callbacks });
+        }
+        Ok(())
+    }
+}
+
+/// The series a result belongs to: its kernel/variant, marked when wgpu's checks were off.
+fn series(r: &ConfigResult) -> String {
+    match r.shader_checks {
+        ShaderChecks::Default => r.label(),
+        ShaderChecks::Unchecked => format!("{} (unchecked)", r.label()),
+    }
+}
+
+fn unique<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut seen = Vec::new();
+    for item in items {
+        if !seen.contains(&item) {
+            seen.push(item);
+        }
+    }
+    seen
+}
+
+/// Every chart the results call for, family by family in the order they appear.
+fn plan(results: &[ConfigResult]) -> Vec<Planned> {
+    let mut planned = Vec::new();
+    for family in unique(results.iter().map(|r| r.family.as_str())) {
+        let of_family: Vec<&ConfigResult> = results.iter().filter(|r| r.family == family).collect();
+        let kind = kernels::family(family).map_or(ChartKind::Lines, |f| f.chart());
+        match kind {
+            ChartKind::Lines => {
+                for x_name in unique(of_family.iter().map(|r| x_axis(r))) {
+                    let on_axis: Vec<&ConfigResult> =
+                        of_family.iter().copied().filter(|r| x_axis(r) == x_name).collect();
+                    let key = format!("{family} · {x_name}");
+                    planned.push(Planned { config: line_config(&key, &x_name, &on_axis), key, cells: None });
+                }
+            }
+            ChartKind::Heatmap => {
+                let best = of_family.iter().filter(|r| r.is_good()).filter_map(|r| r.gbps).fold(0.0, f64::max);
+                for name in unique(of_family.iter().map(|r| series(r))) {
+                    let of_series: Vec<&ConfigResult> =
+                        of_family.iter().copied().filter(|r| series(r) == name).collect();
+                    let key = format!("{family} · {name}");
+                    let (config, cells) = heatmap_config(&key, &of_series, best);
+                    planned.push(Planned { key, config, cells: Some(cells) });
+                }
+            }
+            ChartKind::Bars => {
+                for moved in [false, true] {
+                    let key = format!("{family} · {}", if moved { "bytes moved" } else { "bytes used" });
+                    planned.push(Planned { config: bars_config(&key, &of_family, moved), key, cells: None });
+                }
+            }
+        }
+    }
+    planned
+}
+
+/// The x axis a line chart puts a result on: its parameter's name, or the workgroup size.
+fn x_axis(r: &ConfigResult) -> String {
+    r.parameter.as_ref().map_or("workgroup size (invocations)".to_string(), |p| p.name.clone())
 }
 
 /// Where a result sits on its axis: the parameter's value, or the workgroup's invocations then its width.
@@ -42,51 +164,6 @@ fn x_value(r: &ConfigResult) -> (u32, u32) {
 
 fn x_label(r: &ConfigResult) -> String {
     r.parameter.as_ref().map_or_else(|| r.workgroup_text(), |p| p.value.to_string())
-}
-
-impl Charts {
-    pub fn new(container: web_sys::Element) -> Self {
-        Self { container, drawn: Vec::new() }
-    }
-
-    /// Removes every chart.
-    pub fn clear(&mut self) {
-        self.drawn.drain(..).for_each(|(_, chart)| chart.destroy());
-        self.container.set_inner_html("");
-    }
-
-    /// Draws (or redraws) one chart per family and axis found in `results`.
-    pub fn show(&mut self, results: &[ConfigResult]) -> Result<(), JsValue> {
-        let mut axes: Vec<(String, String)> = Vec::new();
-        for r in results {
-            if !axes.contains(&axis(r)) {
-                axes.push(axis(r));
-            }
-        }
-        for (family, x_name) in axes {
-            let key = format!("{family} · {x_name}");
-            let on_axis: Vec<&ConfigResult> =
-                results.iter().filter(|r| axis(r) == (family.clone(), x_name.clone())).collect();
-            let config = line_config(&key, &x_name, &on_axis);
-            let value = config.serialize(&serde_wasm_bindgen::Serializer::json_compatible())?;
-            let canvas = match self.drawn.iter().position(|(k, _)| *k == key) {
-                Some(i) => {
-                    let (_, old) = self.drawn.remove(i);
-                    old.destroy();
-                    self.container.query_selector(&format!("canvas[data-chart='{key}']"))?.ok_or("a chart's canvas")?
-                }
-                None => {
-                    let holder = append(&self.container, "div", "chart-box", "");
-                    let canvas = append(&holder, "canvas", "", "");
-                    canvas.set_attribute("data-chart", &key)?;
-                    canvas
-                }
-            };
-            let canvas: web_sys::HtmlCanvasElement = canvas.dyn_into()?;
-            self.drawn.push((key, JsChart::new(&canvas, &value)?));
-        }
-        Ok(())
-    }
 }
 
 const KERNEL_COLOURS: [(&str, &str); 12] = [
@@ -104,55 +181,179 @@ const KERNEL_COLOURS: [(&str, &str); 12] = [
     ("tiled", "#2ca02c"),
 ];
 
-fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> serde_json::Value {
+const LAYOUT_COLOURS: [(&str, &str); 5] = [
+    ("aos_vec3", "#d62728"),
+    ("aos_packed", "#ff7f0e"),
+    ("soa", "#1f77b4"),
+    ("aosoa32", "#2ca02c"),
+    ("aosoa64", "#17becf"),
+];
+
+fn colour(table: &[(&str, &'static str)], name: &str) -> &'static str {
+    table.iter().find(|(k, _)| *k == name).map_or("#555555", |(_, c)| c)
+}
+
+fn common_options(title: Value, x_name: &str, y_name: &str) -> Value {
+    json!({
+        "animation": false,
+        "responsive": true,
+        "maintainAspectRatio": false,
+        "plugins": { "legend": { "position": "right" }, "title": { "display": true, "text": title } },
+        "scales": {
+            "x": { "title": { "display": true, "text": x_name } },
+            "y": { "title": { "display": true, "text": y_name }, "beginAtZero": true }
+        }
+    })
+}
+
+fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
     let mut xs: Vec<((u32, u32), String)> = results.iter().map(|r| (x_value(r), x_label(r))).collect();
     xs.sort_unstable();
     xs.dedup();
-    let mut labels: Vec<String> = Vec::new();
-    for r in results {
-        if !labels.contains(&r.label()) {
-            labels.push(r.label());
-        }
-    }
-    let datasets: Vec<serde_json::Value> = labels
+    let datasets: Vec<Value> = unique(results.iter().map(|r| series(r)))
         .iter()
-        .map(|label| {
+        .map(|name| {
+            let of_series: Vec<&&ConfigResult> = results.iter().filter(|r| series(r) == *name).collect();
             // Failed and skipped points are gaps in the line.
             let data: Vec<Option<f64>> = xs
                 .iter()
-                .map(|(x, _)| {
-                    results.iter().find(|r| r.label() == *label && x_value(r) == *x && r.is_good()).and_then(|r| r.gbps)
-                })
+                .map(|(x, _)| of_series.iter().find(|r| x_value(r) == *x && r.is_good()).and_then(|r| r.gbps))
                 .collect();
-            let (kernel, variant) = label.split_once('/').unwrap_or((label, ""));
-            let colour = KERNEL_COLOURS.iter().find(|(k, _)| *k == kernel).map_or("#555", |(_, c)| c);
-            let dash: &[u32] = match variant {
+            let first = of_series[0];
+            let mut colour = colour(&KERNEL_COLOURS, &first.kernel).to_string();
+            if first.shader_checks == ShaderChecks::Unchecked {
+                colour.push_str("80"); // half opacity
+            }
+            let dash: &[u32] = match first.variant.as_str() {
                 "vec4" => &[6, 3],
-                "vec2" | "grid_stride" | "write" | "padded" => &[2, 2],
+                "vec2" | "grid_stride" => &[2, 2],
                 _ => &[],
             };
-            serde_json::json!({
-                "label": label, "data": data, "borderColor": colour, "backgroundColor": colour,
+            json!({
+                "label": name, "data": data, "borderColor": colour, "backgroundColor": colour,
                 "borderDash": dash, "spanGaps": false, "pointRadius": 3, "borderWidth": 2,
             })
         })
         .collect();
-    serde_json::json!({
-        "type": "line",
-        "data": { "labels": xs.iter().map(|(_, label)| label).collect::<Vec<_>>(), "datasets": datasets },
-        "options": {
-            "animation": false,
-            "responsive": true,
-            "maintainAspectRatio": false,
-            "interaction": { "mode": "nearest", "intersect": false },
-            "plugins": {
-                "legend": { "position": "right" },
-                "title": { "display": true, "text": format!("{title}: GB/s (median of the samples)") }
-            },
-            "scales": {
-                "x": { "title": { "display": true, "text": x_name } },
-                "y": { "title": { "display": true, "text": "GB/s" }, "beginAtZero": true }
+    let labels: Vec<&String> = xs.iter().map(|(_, label)| label).collect();
+    let mut options = common_options(json!(format!("{title}: GB/s (median of the samples)")), x_name, "GB/s");
+    options["interaction"] = json!({ "mode": "nearest", "intersect": false });
+    json!({ "type": "line", "data": { "labels": labels, "datasets": datasets }, "options": options })
+}
+
+/// Viridis, from dark purple (slow) to yellow (fast): ordered in lightness, readable without colour vision.
+fn viridis(t: f64) -> String {
+    const STOPS: [[f64; 3]; 5] =
+        [[68.0, 1.0, 84.0], [59.0, 82.0, 139.0], [33.0, 145.0, 140.0], [94.0, 201.0, 98.0], [253.0, 231.0, 37.0]];
+    let t = t.clamp(0.0, 1.0) * (STOPS.len() - 1) as f64;
+    let i = (t.floor() as usize).min(STOPS.len() - 2);
+    let f = t - i as f64;
+    let [r, g, b] = [0, 1, 2].map(|c| (STOPS[i][c] + (STOPS[i + 1][c] - STOPS[i][c]) * f).round() as u8);
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// A heatmap of one series over workgroup shapes, coloured against `best` (the family's best GB/s), and
+/// its (columns, rows).
+fn heatmap_config(title: &str, results: &[&ConfigResult], best: f64) -> (Value, (usize, usize)) {
+    let mut xs: Vec<u32> = unique(results.iter().map(|r| r.workgroup_size[0]));
+    let mut ys: Vec<u32> = unique(results.iter().map(|r| r.workgroup_size[1]));
+    xs.sort_unstable();
+    ys.sort_unstable_by(|a, b| b.cmp(a)); // the largest y at the top
+    let mut data = Vec::new();
+    let mut colours = Vec::new();
+    for r in results {
+        let [x, y, _] = r.workgroup_size;
+        let (value, colour, what) = match r.gbps.filter(|_| r.is_good()) {
+            Some(gbps) => {
+                (Some(gbps), viridis(gbps / best.max(f64::MIN_POSITIVE)), format!("{} GB/s", format_gbps(gbps)))
             }
-        }
-    })
+            None if r.skipped.is_some() => (None, "#eef0f3".to_string(), "skipped".to_string()),
+            None => (None, "#b3261e".to_string(), r.status()),
+        };
+        data.push(json!({ "x": x.to_string(), "y": y.to_string(), "v": value, "text": format!("{x}×{y}: {what}") }));
+        colours.push(colour);
+    }
+    let heading = json!([
+        title,
+        format!("GB/s by workgroup shape: dark is slow, yellow is {} GB/s (the family's best)", format_gbps(best))
+    ]);
+    let mut options = common_options(heading, "workgroup x", "workgroup y");
+    options["plugins"]["legend"] = json!({ "display": false });
+    // The cell's text, set in `heatmap_callbacks`.
+    options["plugins"]["tooltip"] = json!({ "callbacks": {} });
+    options["scales"]["x"]["type"] = json!("category");
+    options["scales"]["x"]["labels"] = json!(xs.iter().map(u32::to_string).collect::<Vec<_>>());
+    options["scales"]["x"]["offset"] = json!(true);
+    options["scales"]["x"]["grid"] = json!({ "display": false });
+    options["scales"]["y"]["type"] = json!("category");
+    options["scales"]["y"]["labels"] = json!(ys.iter().map(u32::to_string).collect::<Vec<_>>());
+    options["scales"]["y"]["offset"] = json!(true);
+    options["scales"]["y"]["grid"] = json!({ "display": false });
+    let dataset = json!({ "label": title, "data": data, "backgroundColor": colours, "borderWidth": 0 });
+    (json!({ "type": "matrix", "data": { "datasets": [dataset] }, "options": options }), (xs.len(), ys.len()))
+}
+
+/// The callbacks a heatmap needs, set into its configuration: cells that fill the chart area, and a
+/// tooltip that reads the cell's text.
+fn heatmap_callbacks(config: &JsValue, (columns, rows): (usize, usize)) -> Result<Vec<Callback>, JsValue> {
+    let get = |value: &JsValue, path: &[&str]| {
+        path.iter().try_fold(value.clone(), |v, key| js_sys::Reflect::get(&v, &JsValue::from_str(key)))
+    };
+    let cell = |axis: &'static str, count: usize| -> Callback {
+        Closure::new(move |context: JsValue| {
+            let area = js_sys::Reflect::get(&context, &"chart".into())
+                .and_then(|chart| js_sys::Reflect::get(&chart, &"chartArea".into()))
+                .and_then(|area| js_sys::Reflect::get(&area, &axis.into()));
+            let extent = area.ok().and_then(|a| a.as_f64()).unwrap_or(0.0);
+            JsValue::from_f64((extent / count as f64 - 2.0).max(1.0))
+        })
+    };
+    let width = cell("width", columns);
+    let height = cell("height", rows);
+    let label: Callback = Closure::new(|context: JsValue| {
+        js_sys::Reflect::get(&context, &"raw".into())
+            .and_then(|raw| js_sys::Reflect::get(&raw, &"text".into()))
+            .unwrap_or(JsValue::UNDEFINED)
+    });
+    let dataset = get(config, &["data", "datasets", "0"])?;
+    js_sys::Reflect::set(&dataset, &"width".into(), width.as_ref())?;
+    js_sys::Reflect::set(&dataset, &"height".into(), height.as_ref())?;
+    let callbacks = get(config, &["options", "plugins", "tooltip", "callbacks"])?;
+    js_sys::Reflect::set(&callbacks, &"label".into(), label.as_ref())?;
+    Ok(vec![width, height, label])
+}
+
+/// Bars of each variant's best figure (over workgroup sizes) per kernel: the bytes the kernel uses, or
+/// the bytes moved in whole memory sectors.
+fn bars_config(title: &str, results: &[&ConfigResult], moved: bool) -> Value {
+    let group = |r: &ConfigResult| match r.shader_checks {
+        ShaderChecks::Default => r.kernel.clone(),
+        ShaderChecks::Unchecked => format!("{} (unchecked)", r.kernel),
+    };
+    let groups = unique(results.iter().map(|r| group(r)));
+    let figure = |r: &ConfigResult| if moved { r.moved_gbps() } else { r.gbps };
+    let datasets: Vec<Value> = unique(results.iter().map(|r| r.variant.clone()))
+        .iter()
+        .map(|variant| {
+            let data: Vec<Option<f64>> = groups
+                .iter()
+                .map(|g| {
+                    let best = results
+                        .iter()
+                        .filter(|r| r.variant == *variant && group(r) == *g && r.is_good())
+                        .filter_map(|r| figure(r));
+                    best.reduce(f64::max)
+                })
+                .collect();
+            let colour = colour(&LAYOUT_COLOURS, variant);
+            json!({ "label": variant, "data": data, "backgroundColor": colour, "borderColor": colour })
+        })
+        .collect();
+    let what = if moved {
+        "GB/s moved in whole 32-byte sectors (best workgroup size)"
+    } else {
+        "GB/s of the fields used (best workgroup size)"
+    };
+    let options = common_options(json!(format!("{title}: {what}")), "workload", "GB/s");
+    json!({ "type": "bar", "data": { "labels": groups, "datasets": datasets }, "options": options })
 }

@@ -79,10 +79,10 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
 
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
-fn a_person_runs_the_transpose_family_and_sees_valid_rows_and_its_chart() {
+fn a_person_runs_transpose_and_image_and_sees_valid_rows_and_a_heatmap_per_kernel() {
     let site = server::serve(dist());
     let browser = Browser::start(WebGpu::Enabled);
-    browser.open(&format!("{}/index.html?kernels=transpose&size=3700&samples=1", site.url()));
+    browser.open(&format!("{}/index.html?kernels=transpose,image&size=3700&samples=1", site.url()));
     browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
     browser.click("#run");
     browser.wait_for("the run to finish", "document.querySelector('#results[data-done]')", Duration::from_secs(600));
@@ -92,15 +92,56 @@ fn a_person_runs_the_transpose_family_and_sees_valid_rows_and_its_chart() {
     );
     let rows = rows.as_array().expect("rows");
     assert!(rows.iter().all(|r| r[0] != "failed"), "no configuration fails validation: {rows:?}");
-    for kernel in ["copy2d/reference", "naive/read", "naive/write", "tiled/plain", "tiled/padded"] {
+    let kernels = ["copy2d/reference", "naive/read", "naive/write", "tiled/plain", "tiled/padded", "grayscale/rgba8"];
+    for kernel in kernels {
         let valid = rows.iter().filter(|r| r[1] == kernel && (r[0] == "valid" || r[0] == "suspect")).count();
         assert!(valid > 0, "{kernel} has valid rows");
     }
-    let lines = browser.eval(
-        "const c = Chart.getChart(document.querySelector('#charts canvas')); return c ? c.data.datasets.length : 0",
+    // One heatmap per kernel, a cell for every configuration it ran, coloured where it was measured.
+    let heatmaps = browser.eval(
+        "return [...document.querySelectorAll('#charts canvas')].map(c => Chart.getChart(c)).map(c => \
+         [c.config.type, c.data.datasets[0].data.length, c.data.datasets[0].data.filter(p => p.v !== null).length])",
     );
-    assert_eq!(lines, Value::from(5), "one line per transpose kernel");
-    browser.screenshot(&screenshot_path("e2e-transpose-run.png"));
+    let heatmaps = heatmaps.as_array().expect("charts");
+    assert_eq!(heatmaps.len(), kernels.len(), "{heatmaps:?}");
+    for (heatmap, kernel) in heatmaps.iter().zip(kernels) {
+        let ran = rows.iter().filter(|r| r[1] == kernel).count() as u64;
+        let valid = rows.iter().filter(|r| r[1] == kernel && (r[0] == "valid" || r[0] == "suspect")).count() as u64;
+        assert_eq!(heatmap[0], "matrix", "{kernel}");
+        assert_eq!(heatmap[1].as_u64(), Some(ran), "{kernel}: a cell per configuration");
+        assert_eq!(heatmap[2].as_u64(), Some(valid), "{kernel}: a value per valid configuration");
+    }
+    browser.screenshot(&screenshot_path("e2e-transpose-image-run.png"));
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_person_runs_the_layouts_and_sees_bars_of_bytes_used_and_moved() {
+    let site = server::serve(dist());
+    let browser = Browser::start(WebGpu::Enabled);
+    browser.open(&format!("{}/index.html?kernels=layout&size=1536&samples=1&wg=64,256", site.url()));
+    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    browser.click("#run");
+    browser.wait_for("the run to finish", "document.querySelector('#results[data-done]')", Duration::from_secs(600));
+
+    let classes = browser.eval("return [...document.querySelectorAll('#results-body tr')].map(r => r.className)");
+    let classes = classes.as_array().expect("rows");
+    assert_eq!(classes.len(), 2 * 5 * 2);
+    assert!(classes.iter().all(|c| c == "valid" || c == "suspect"), "{classes:?}");
+    let notes = browser.text("#notes");
+    assert!(notes.contains("4 bytes of padding"), "the struct's hidden padding is shown: {notes}");
+    let bars = browser.eval(
+        "return [...document.querySelectorAll('#charts canvas')].map(c => Chart.getChart(c)).map(c => \
+         [c.config.type, c.data.labels, c.data.datasets.map(d => d.data.filter(v => v !== null).length)])",
+    );
+    let bars = bars.as_array().expect("charts");
+    assert_eq!(bars.len(), 2, "bytes used and bytes moved: {bars:?}");
+    for chart in bars {
+        assert_eq!(chart[0], "bar");
+        assert_eq!(chart[1], serde_json::json!(["touch_all", "touch_one"]));
+        assert_eq!(chart[2], serde_json::json!([2, 2, 2, 2, 2]), "a bar per layout and workload");
+    }
+    browser.screenshot(&screenshot_path("e2e-layout-run.png"));
 }
 
 #[test]

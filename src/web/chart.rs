@@ -258,7 +258,7 @@ fn heatmap_config(title: &str, results: &[&ConfigResult], best: f64) -> (Value, 
     let mut xs: Vec<u32> = unique(results.iter().map(|r| r.workgroup_size[0]));
     let mut ys: Vec<u32> = unique(results.iter().map(|r| r.workgroup_size[1]));
     xs.sort_unstable();
-    ys.sort_unstable_by(|a, b| b.cmp(a)); // the largest y at the top
+    ys.sort_unstable(); // the category axis puts its first label at the bottom
     let mut data = Vec::new();
     let mut colours = Vec::new();
     for r in results {

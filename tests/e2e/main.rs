@@ -74,6 +74,7 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
     assert_eq!(browser.eval("return document.querySelectorAll('#charts canvas').length"), 1);
     assert!(points.iter().all(|p| p.as_u64() == Some(3)), "every line has its 3 points: {points:?}");
 
+    browser.scroll_to("#results");
     browser.screenshot(&screenshot_path("e2e-stream-run.png"));
 }
 
@@ -111,6 +112,7 @@ fn a_person_runs_transpose_and_image_and_sees_valid_rows_and_a_heatmap_per_kerne
         assert_eq!(heatmap[1].as_u64(), Some(ran), "{kernel}: a cell per configuration");
         assert_eq!(heatmap[2].as_u64(), Some(valid), "{kernel}: a value per valid configuration");
     }
+    browser.scroll_to("#results");
     browser.screenshot(&screenshot_path("e2e-transpose-image-run.png"));
 }
 
@@ -141,6 +143,7 @@ fn a_person_runs_the_layouts_and_sees_bars_of_bytes_used_and_moved() {
         assert_eq!(chart[1], serde_json::json!(["touch_all", "touch_one"]));
         assert_eq!(chart[2], serde_json::json!([2, 2, 2, 2, 2]), "a bar per layout and workload");
     }
+    browser.scroll_to("#results");
     browser.screenshot(&screenshot_path("e2e-layout-run.png"));
 }
 

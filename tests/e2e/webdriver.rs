@@ -111,6 +111,12 @@ impl Browser {
         found[ELEMENT].as_str().unwrap_or_else(|| panic!("no element matches {selector}: {found}")).to_string()
     }
 
+    /// Scrolls the page so the element `selector` names is at the top of the window.
+    pub fn scroll_to(&self, selector: &str) {
+        let script = format!("document.querySelector({}).scrollIntoView()", serde_json::json!(selector));
+        self.eval(&script);
+    }
+
     pub fn screenshot(&self, path: &Path) {
         let encoded = self.call("GET", "/screenshot", None);
         let png = base64::engine::general_purpose::STANDARD.decode(encoded.as_str().expect("base64")).expect("png");

@@ -2,6 +2,9 @@
 // reference. All kernels use 2-D workgroups (WG_X, WG_Y); invocation (x, y) of the grid covers one element
 // (or, tiled, one column of a tile every WG_Y rows).
 //   copy2d_reference    dst[r][c] = src[r][c], x along columns: reads and writes coalesced.
+//   copy2d_tiled        the same copy walking WG_X × WG_X tiles as the tiled kernels do (WG_X / WG_Y
+//                       elements per invocation) but without workgroup memory: the copy the tiled
+//                       transposes should match.
 //   naive_read          dst[c][r] = src[r][c], x along columns: reads coalesced, writes ROWS floats apart.
 //   naive_write         the same, x along rows: writes coalesced, reads COLS floats apart.
 //   tiled_plain         a WG_X × WG_X tile goes through workgroup memory: read row by row (coalesced),
@@ -47,18 +50,31 @@ fn naive_write(@builtin(global_invocation_id) id: vec3<u32>) {
     if r < ROWS && c < COLS { dst[c * ROWS + r] = src[r * COLS + c]; }
 }
 
+// A tile's rows, WG_X / WG_Y of them per invocation: the loops count from 0 to a bound fixed when the
+// pipeline is made, so the compiler can unroll them and issue an invocation's loads together.
+@compute @workgroup_size(WG_X, WG_Y)
+fn copy2d_tiled(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+    let c = wid.x * WG_X + lid.x;
+    for (var j = 0u; j < WG_X; j += WG_Y) {
+        let r = wid.y * WG_X + lid.y + j;
+        if r < ROWS && c < COLS { dst[r * COLS + c] = src[r * COLS + c]; }
+    }
+}
+
 // One tile: workgroup (bx, by) reads rows by*T .. by*T + T, columns bx*T .. bx*T + T of src and writes
-// them transposed at rows bx*T.., columns by*T.. of dst. Every invocation reaches both barriers.
+// them transposed at rows bx*T.., columns by*T.. of dst. Every invocation reaches the barrier.
 fn transpose_tile(group: vec2<u32>, local: vec2<u32>) {
     let row0 = group.y * WG_X;
     let col0 = group.x * WG_X;
-    for (var k = local.y; k < WG_X; k += WG_Y) {
+    for (var j = 0u; j < WG_X; j += WG_Y) {
+        let k = local.y + j;
         let r = row0 + k;
         let c = col0 + local.x;
         if r < ROWS && c < COLS { tile[k * TILE_STRIDE + local.x] = src[r * COLS + c]; }
     }
     workgroupBarrier();
-    for (var k = local.y; k < WG_X; k += WG_Y) {
+    for (var j = 0u; j < WG_X; j += WG_Y) {
+        let k = local.y + j;
         let c = col0 + k;
         let r = row0 + local.x;
         if r < ROWS && c < COLS { dst[c * ROWS + r] = tile[local.x * TILE_STRIDE + k]; }

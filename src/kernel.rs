@@ -135,7 +135,8 @@ pub trait Family: Sync {
     fn chart(&self) -> ChartKind {
         ChartKind::Lines
     }
-    /// The kernel/variant whose best figure is this family's 100 % mark (transpose: the same-shape copy).
+    /// The kernel whose best figure, in any variant, is this family's 100 % mark (transpose: the
+    /// same-shape copy).
     fn reference(&self) -> Option<&'static str> {
         None
     }
@@ -198,8 +199,31 @@ impl ShaderModules {
         Self { label, source, checked: OnceCell::new(), unchecked: OnceCell::new() }
     }
 
+    /// A compute pipeline for `entry`, compiled with `checks`, its override constants (workgroup size and
+    /// the like) set. `Unchecked` also skips zeroing workgroup memory, which wgpu (and every browser) does
+    /// at the start of each workgroup; no kernel here reads workgroup memory it did not write.
+    pub fn pipeline(
+        &self,
+        gpu: &Gpu,
+        checks: ShaderChecks,
+        entry: &str,
+        constants: &[(&str, f64)],
+    ) -> wgpu::ComputePipeline {
+        gpu.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(entry),
+            layout: None,
+            module: self.get(gpu, checks),
+            entry_point: Some(entry),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants,
+                zero_initialize_workgroup_memory: checks == ShaderChecks::Default,
+            },
+            cache: None,
+        })
+    }
+
     #[expect(unsafe_code, reason = "wgpu's runtime checks may be dropped only for shaders that stay in bounds")]
-    pub fn get(&self, gpu: &Gpu, checks: ShaderChecks) -> &wgpu::ShaderModule {
+    fn get(&self, gpu: &Gpu, checks: ShaderChecks) -> &wgpu::ShaderModule {
         let descriptor = || wgpu::ShaderModuleDescriptor {
             label: Some(self.label),
             source: wgpu::ShaderSource::Wgsl(self.source.into()),
@@ -411,23 +435,6 @@ pub fn storage_buffer(gpu: &Gpu, label: &str, bytes: u64) -> wgpu::Buffer {
         size: bytes,
         usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
         mapped_at_creation: false,
-    })
-}
-
-/// A compute pipeline for `entry` with the workgroup size passed through the `WG` override constant.
-pub fn pipeline(
-    gpu: &Gpu,
-    module: &wgpu::ShaderModule,
-    entry: &str,
-    constants: &[(&str, f64)],
-) -> wgpu::ComputePipeline {
-    gpu.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some(entry),
-        layout: None,
-        module,
-        entry_point: Some(entry),
-        compilation_options: wgpu::PipelineCompilationOptions { constants, ..Default::default() },
-        cache: None,
     })
 }
 

@@ -177,18 +177,22 @@ fn finish(mut result: RunResult) -> RunResult {
     result
 }
 
-/// Puts every valid figure of a family that has a reference kernel in proportion to that kernel's best.
+/// Puts every valid figure of a family that has a reference kernel in proportion to that kernel's best
+/// at the same value of the parameter (transpose: the same matrix shape).
 pub fn relate_to_references(results: &mut [ConfigResult]) {
     for family in kernels::FAMILIES {
         let Some(reference) = family.reference() else { continue };
-        let Some(best) = best_gbps(results, |r| r.family == family.name() && r.label() == reference) else {
-            continue;
-        };
-        if best <= 0.0 {
-            continue;
-        }
-        for r in results.iter_mut().filter(|r| r.family == family.name() && r.is_good()) {
-            r.percent_of_reference = r.gbps.map(|gbps| 100.0 * gbps / best);
+        for i in 0..results.len() {
+            let r = &results[i];
+            if r.family != family.name() || !r.is_good() {
+                continue;
+            }
+            let same = |other: &ConfigResult| {
+                other.family == r.family && other.kernel == reference && other.parameter == r.parameter
+            };
+            if let Some(best) = best_gbps(results, same).filter(|&best| best > 0.0) {
+                results[i].percent_of_reference = results[i].gbps.map(|gbps| 100.0 * gbps / best);
+            }
         }
     }
 }

@@ -6,7 +6,7 @@ mod support;
 use support::{environment, open_gpu};
 use wgsweep::fill;
 use wgsweep::kernel::{self, Configuration, ShaderChecks};
-use wgsweep::kernels;
+use wgsweep::kernels::{self, transpose};
 use wgsweep::measure::read_buffer;
 use wgsweep::runner::{self, Flow, submit_once};
 
@@ -21,9 +21,18 @@ fn the_problem_becomes_a_non_square_matrix_that_no_tile_divides() {
 }
 
 #[test]
+fn the_square_matrix_is_a_multiple_of_every_tile() {
+    assert_eq!(transpose::shape(SIZE, 0), (32, 32));
+    assert_eq!(transpose::shape(SIZE, 3), (57, 64));
+    assert_eq!(transpose::shape(1 << 26, 0), (8192, 8192));
+}
+
+#[test]
 fn every_transpose_kernel_tile_and_workgroup_shape_validates_on_an_odd_matrix() {
     let gpu = open_gpu();
-    let plan = support::quick_plan(kernels::select("transpose").unwrap(), SIZE, None);
+    let mut plan = support::quick_plan(kernels::select("transpose").unwrap(), SIZE, None);
+    // Unchecked also leaves workgroup memory unzeroed: the tiles must still only read what they wrote.
+    plan.shader_checks = vec![ShaderChecks::Default, ShaderChecks::Unchecked];
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     let tiled: Vec<String> = result
         .results
@@ -31,7 +40,9 @@ fn every_transpose_kernel_tile_and_workgroup_shape_validates_on_an_odd_matrix() 
         .filter(|r| r.kernel == "tiled" && r.variant == "padded")
         .map(|r| r.workgroup_text())
         .collect();
-    assert_eq!(tiled, ["8×8", "8×2", "16×16", "16×4", "32×32", "32×8"]);
+    // Each tile shape on the odd and the square matrix, with and without checks.
+    let shapes = ["8×8", "8×2", "16×16", "16×4", "32×32", "32×8"].map(|s| [s, s]).concat();
+    assert_eq!(tiled, shapes.repeat(2));
     // Every valid figure is related to the best same-shape copy, which is the 100 % mark.
     let best_copy = result
         .results

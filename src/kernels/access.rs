@@ -5,8 +5,8 @@
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Before, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip, Step,
-    ValidationError, Workload, f32s,
+    self, Before, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderChecks, ShaderModules, Sizing,
+    Skip, Step, ValidationError, Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/access.wgsl");
@@ -166,10 +166,11 @@ impl AccessWorkload {
     }
 
     /// Writes the random pattern's permutation into a new buffer of `elements` indices.
-    fn permutation(&self, gpu: &Gpu, module: &wgpu::ShaderModule, elements: u64) -> Result<wgpu::Buffer, Skip> {
+    fn permutation(&self, gpu: &Gpu, checks: ShaderChecks, elements: u64) -> Result<wgpu::Buffer, Skip> {
         let buffer = kernel::storage_buffer(gpu, "permutation", elements * 4);
         let seed = self.permutation_seed() as f64;
-        let pipeline = kernel::pipeline(gpu, module, "make_permutation", &[("WG", 256.0), ("PARAM", seed)]);
+        let constants = [("WG", 256.0), ("PARAM", seed)];
+        let pipeline = self.modules.pipeline(gpu, checks, "make_permutation", &constants);
         let grid = kernel::linear_grid(gpu, elements.div_ceil(256))?;
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(7, &buffer)]);
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
@@ -197,7 +198,6 @@ impl Workload for AccessWorkload {
     fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
         let Configuration { kernel, checks, workgroup, parameter } = configuration;
         let grid = kernel::linear_grid(gpu, self.copied(configuration).div_ceil(workgroup[0] as u64))?;
-        let module = self.modules.get(gpu, *checks);
         let wg = ("WG", workgroup[0] as f64);
         let pipeline = match (kernel.kernel, parameter) {
             ("strided", Some(stride)) => {
@@ -208,15 +208,15 @@ impl Workload for AccessWorkload {
                         self.elements(configuration)
                     )));
                 }
-                kernel::pipeline(gpu, module, &kernel.entry_point(), &[wg, ("PARAM", shift as f64)])
+                self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &[wg, ("PARAM", shift as f64)])
             }
             ("misaligned", Some(offset)) if *offset as u64 > MAX_OFFSET => {
                 return Err(Skip::NotApplicable(format!("offsets go up to {MAX_OFFSET} elements, not {offset}")));
             }
             ("misaligned", Some(offset)) => {
-                kernel::pipeline(gpu, module, &kernel.entry_point(), &[wg, ("PARAM", *offset as f64)])
+                self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &[wg, ("PARAM", *offset as f64)])
             }
-            _ => kernel::pipeline(gpu, module, &kernel.entry_point(), &[wg]),
+            _ => self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &[wg]),
         };
         let (src, dst) = match width(kernel) {
             1 => (0, 3),
@@ -225,7 +225,7 @@ impl Workload for AccessWorkload {
         };
         let mut owned = Vec::new();
         if kernel.kernel == "random" {
-            owned.push(self.permutation(gpu, module, self.elements(configuration))?);
+            owned.push(self.permutation(gpu, *checks, self.elements(configuration))?);
         }
         let mut bindings = vec![(src, &self.src), (dst, &self.dst)];
         if let Some(permutation) = owned.first() {

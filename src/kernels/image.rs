@@ -116,8 +116,7 @@ impl Workload for ImageWorkload {
         let grid = kernel::plane_grid(gpu, [self.width, self.height], [x, y])?;
         let constants =
             [("WG_X", x as f64), ("WG_Y", y as f64), ("WIDTH", self.width as f64), ("HEIGHT", self.height as f64)];
-        let module = self.modules.get(gpu, *checks);
-        let pipeline = kernel::pipeline(gpu, module, &kernel.entry_point(), &constants);
+        let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.src), (1, &self.dst)]);
         Ok(Config {
             steps: vec![Step { pipeline, bind_group, workgroups: grid }],

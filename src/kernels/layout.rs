@@ -183,7 +183,7 @@ impl LayoutWorkload {
         ];
         let is_struct = layout == "aos_vec3";
         let entry = format!("{entry}_{}", if is_struct { "struct" } else { "floats" });
-        let pipeline = kernel::pipeline(gpu, self.modules.get(gpu, *checks), &entry, &constants);
+        let pipeline = self.modules.pipeline(gpu, *checks, &entry, &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(if is_struct { 0 } else { 1 }, &self.state)]);
         Ok(Step { pipeline, bind_group, workgroups: grid })
     }

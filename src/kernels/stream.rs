@@ -161,8 +161,7 @@ impl Workload for StreamWorkload {
         let covering = self.items(kernel.variant).div_ceil(wg);
         let groups = if kernel.variant == "grid_stride" { covering.min(GRID_WORKGROUPS) } else { covering };
         let grid = kernel::linear_grid(gpu, groups)?;
-        let module = self.modules.get(gpu, *checks);
-        let pipeline = kernel::pipeline(gpu, module, &kernel.entry_point(), &[("WG", wg as f64)]);
+        let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &[("WG", wg as f64)]);
         let vec4 = kernel.variant == "vec4";
         let (a, b, c) = if vec4 { (3, 4, 5) } else { (0, 1, 2) };
         let output = match kernel.kernel {

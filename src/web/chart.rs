@@ -105,6 +105,14 @@ fn series(r: &ConfigResult) -> String {
     }
 }
 
+/// The series of a heatmap: a kernel variant at one value of its parameter, if it has one.
+fn heatmap_series(r: &ConfigResult) -> String {
+    match r.parameter_text() {
+        parameter if parameter.is_empty() => series(r),
+        parameter => format!("{} · {parameter}", series(r)),
+    }
+}
+
 fn unique<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
     let mut seen = Vec::new();
     for item in items {
@@ -132,9 +140,9 @@ fn plan(results: &[ConfigResult]) -> Vec<Planned> {
             }
             ChartKind::Heatmap => {
                 let best = of_family.iter().filter(|r| r.is_good()).filter_map(|r| r.gbps).fold(0.0, f64::max);
-                for name in unique(of_family.iter().map(|r| series(r))) {
+                for name in unique(of_family.iter().map(|r| heatmap_series(r))) {
                     let of_series: Vec<&ConfigResult> =
-                        of_family.iter().copied().filter(|r| series(r) == name).collect();
+                        of_family.iter().copied().filter(|r| heatmap_series(r) == name).collect();
                     let key = format!("{family} · {name}");
                     let (config, cells) = heatmap_config(&key, &of_series, best);
                     planned.push(Planned { key, config, cells: Some(cells) });

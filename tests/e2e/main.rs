@@ -89,28 +89,44 @@ fn a_person_runs_transpose_and_image_and_sees_valid_rows_and_a_heatmap_per_kerne
     browser.wait_for("the run to finish", "document.querySelector('#results[data-done]')", Duration::from_secs(600));
 
     let rows = browser.eval(
-        "return [...document.querySelectorAll('#results-body tr')].map(r => [r.className, r.cells[0].textContent])",
+        "return [...document.querySelectorAll('#results-body tr')].map(r => \
+         [r.className, r.cells[0].textContent, r.cells[2].textContent])",
     );
     let rows = rows.as_array().expect("rows");
     assert!(rows.iter().all(|r| r[0] != "failed"), "no configuration fails validation: {rows:?}");
-    let kernels = ["copy2d/reference", "naive/read", "naive/write", "tiled/plain", "tiled/padded", "grayscale/rgba8"];
+    let is_valid = |r: &Value| r[0] == "valid" || r[0] == "suspect";
+    let kernels = [
+        "copy2d/reference",
+        "copy2d/tiled",
+        "naive/read",
+        "naive/write",
+        "tiled/plain",
+        "tiled/padded",
+        "grayscale/rgba8",
+    ];
     for kernel in kernels {
-        let valid = rows.iter().filter(|r| r[1] == kernel && (r[0] == "valid" || r[0] == "suspect")).count();
-        assert!(valid > 0, "{kernel} has valid rows");
+        assert!(rows.iter().any(|r| r[1] == kernel && is_valid(r)), "{kernel} has valid rows");
     }
-    // One heatmap per kernel, a cell for every configuration it ran, coloured where it was measured.
+    // One heatmap per kernel and matrix shape, a cell for every configuration, coloured where it was measured.
+    let mut series: Vec<(&Value, &Value)> = Vec::new();
+    for r in rows {
+        if !series.contains(&(&r[1], &r[2])) {
+            series.push((&r[1], &r[2]));
+        }
+    }
+    assert_eq!(series.len(), kernels.len() + 3, "the tile-walking kernels also run a square matrix");
     let heatmaps = browser.eval(
         "return [...document.querySelectorAll('#charts canvas')].map(c => Chart.getChart(c)).map(c => \
          [c.config.type, c.data.datasets[0].data.length, c.data.datasets[0].data.filter(p => p.v !== null).length])",
     );
     let heatmaps = heatmaps.as_array().expect("charts");
-    assert_eq!(heatmaps.len(), kernels.len(), "{heatmaps:?}");
-    for (heatmap, kernel) in heatmaps.iter().zip(kernels) {
-        let ran = rows.iter().filter(|r| r[1] == kernel).count() as u64;
-        let valid = rows.iter().filter(|r| r[1] == kernel && (r[0] == "valid" || r[0] == "suspect")).count() as u64;
-        assert_eq!(heatmap[0], "matrix", "{kernel}");
-        assert_eq!(heatmap[1].as_u64(), Some(ran), "{kernel}: a cell per configuration");
-        assert_eq!(heatmap[2].as_u64(), Some(valid), "{kernel}: a value per valid configuration");
+    assert_eq!(heatmaps.len(), series.len(), "{heatmaps:?}");
+    for (heatmap, (kernel, shape)) in heatmaps.iter().zip(series) {
+        let of_series = || rows.iter().filter(move |r| r[1] == *kernel && r[2] == *shape);
+        assert_eq!(heatmap[0], "matrix", "{kernel} {shape}");
+        assert_eq!(heatmap[1].as_u64(), Some(of_series().count() as u64), "{kernel} {shape}: a cell each");
+        let valid = of_series().filter(|r| is_valid(r)).count() as u64;
+        assert_eq!(heatmap[2].as_u64(), Some(valid), "{kernel} {shape}: a value per valid configuration");
     }
     browser.scroll_to("#results");
     browser.screenshot(&screenshot_path("e2e-transpose-image-run.png"));

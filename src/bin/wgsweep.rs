@@ -212,20 +212,35 @@ fn native_environment(gpu: &Gpu) -> Environment {
 }
 
 fn print_table(result: &RunResult) {
-    println!(
-        "{:<20} {:<9} {:>9} {:<10} {:>12} {:>12} {:>16} {:>7} {:>8}  status",
-        "kernel", "checks", "wg", "parameter", "median", "min", "GB/s", "CV", "samples"
-    );
-    for r in &result.results {
-        let [median, min, gbps, cv, samples] = r.figures();
-        println!(
-            "{:<20} {:<9} {:>9} {:<10} {median:>12} {min:>12} {gbps:>16} {cv:>7} {samples:>8}  {}",
-            r.label(),
-            r.shader_checks.name(),
-            r.workgroup_text(),
-            r.parameter_text(),
-            r.status(),
-        );
+    // Columns as wide as their longest cell, so long parameters and figures stay aligned.
+    let rows: Vec<[String; 10]> = result
+        .results
+        .iter()
+        .map(|r| {
+            let [median, min, gbps, cv, samples] = r.figures();
+            let (checks, shape, parameter) = (r.shader_checks.name().into(), r.workgroup_text(), r.parameter_text());
+            [r.label(), checks, shape, parameter, median, min, gbps, cv, samples, r.status()]
+        })
+        .collect();
+    let header = ["kernel", "checks", "wg", "parameter", "median", "min", "GB/s", "CV", "samples", "status"];
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| rows.iter().map(|row| row[i].chars().count()).chain([header[i].len()]).max().unwrap_or(0))
+        .collect();
+    let line = |cells: [&str; 10]| {
+        let text: Vec<String> = cells
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| match i {
+                0 | 1 | 3 => format!("{cell:<width$}", width = widths[i]),
+                9 => cell.to_string(),
+                _ => format!("{cell:>width$}", width = widths[i]),
+            })
+            .collect();
+        println!("{}", text.join("  "));
+    };
+    line(header);
+    for row in &rows {
+        line(std::array::from_fn(|i| row[i].as_str()));
     }
     for note in &result.notes {
         println!("note: {note}");

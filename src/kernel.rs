@@ -265,6 +265,14 @@ pub struct Config {
     pub owned: Vec<wgpu::Buffer>,
 }
 
+impl Config {
+    /// One dispatch that writes `output`, poisoned before the validated run; `owned` as in the struct.
+    pub fn single(step: Step, output: wgpu::Buffer, owned: Vec<wgpu::Buffer>) -> Self {
+        let workgroups = step.workgroups;
+        Config { steps: vec![step], output, before: Before::Poison, workgroups, owned }
+    }
+}
+
 /// In the browser a dropped buffer keeps its GPU memory until JavaScript's garbage collector runs, so
 /// a sweep that makes large buffers per configuration must free them itself.
 impl Drop for Config {

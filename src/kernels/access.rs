@@ -5,8 +5,8 @@
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Before, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderChecks, ShaderModules, Sizing,
-    Skip, Step, ValidationError, Workload, f32s,
+    self, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderChecks, ShaderModules, Sizing, Skip,
+    Step, ValidationError, Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/access.wgsl");
@@ -232,13 +232,7 @@ impl Workload for AccessWorkload {
             bindings.push((6, permutation));
         }
         let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
-        Ok(Config {
-            steps: vec![Step { pipeline, bind_group, workgroups: grid }],
-            output: self.dst.clone(),
-            before: Before::Poison,
-            workgroups: grid,
-            owned,
-        })
+        Ok(Config::single(Step { pipeline, bind_group, workgroups: grid }, self.dst.clone(), owned))
     }
 
     fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {

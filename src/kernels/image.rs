@@ -4,7 +4,7 @@
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Before, ChartKind, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step,
+    self, ChartKind, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step,
     ValidationError, Workload,
 };
 
@@ -118,13 +118,7 @@ impl Workload for ImageWorkload {
             [("WG_X", x as f64), ("WG_Y", y as f64), ("WIDTH", self.width as f64), ("HEIGHT", self.height as f64)];
         let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.src), (1, &self.dst)]);
-        Ok(Config {
-            steps: vec![Step { pipeline, bind_group, workgroups: grid }],
-            output: self.dst.clone(),
-            before: Before::Poison,
-            workgroups: grid,
-            owned: Vec::new(),
-        })
+        Ok(Config::single(Step { pipeline, bind_group, workgroups: grid }, self.dst.clone(), Vec::new()))
     }
 
     fn check(&self, _: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {

@@ -9,8 +9,8 @@ use std::cell::OnceCell;
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Before, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step,
-    ValidationError, Workload, f32s,
+    self, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step, ValidationError,
+    Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/stream.wgsl");
@@ -175,8 +175,7 @@ impl Workload for StreamWorkload {
         };
         let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
         let owned = if kernel.kernel == "dot" { vec![output.clone()] } else { Vec::new() };
-        let steps = vec![Step { pipeline, bind_group, workgroups: grid }];
-        Ok(Config { steps, output, before: Before::Poison, workgroups: grid, owned })
+        Ok(Config::single(Step { pipeline, bind_group, workgroups: grid }, output, owned))
     }
 
     fn check(&self, configuration: &Configuration, config: &Config, output: &[u8]) -> Result<(), ValidationError> {

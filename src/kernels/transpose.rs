@@ -4,8 +4,8 @@
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Before, ChartKind, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing,
-    Skip, Step, ValidationError, Workload, f32s,
+    self, ChartKind, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip, Step,
+    ValidationError, Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/transpose.wgsl");
@@ -193,13 +193,7 @@ impl Workload for TransposeWorkload {
         }
         let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.src), (1, &self.dst)]);
-        Ok(Config {
-            steps: vec![Step { pipeline, bind_group, workgroups: grid }],
-            output: self.dst.clone(),
-            before: Before::Poison,
-            workgroups: grid,
-            owned: Vec::new(),
-        })
+        Ok(Config::single(Step { pipeline, bind_group, workgroups: grid }, self.dst.clone(), Vec::new()))
     }
 
     fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {

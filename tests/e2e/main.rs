@@ -23,6 +23,18 @@ fn screenshot_path(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// Serves the page, opens it with `query` in a browser with WebGPU, presses Run once the device card shows,
+/// and waits for the run to finish.
+fn run_page(query: &str) -> (server::Site, Browser) {
+    let site = server::serve(dist());
+    let browser = Browser::start(WebGpu::Enabled);
+    browser.open(&format!("{}/index.html?{query}", site.url()));
+    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    browser.click("#run");
+    browser.wait_for("the run to finish", "document.querySelector('#results[data-done]')", Duration::from_secs(600));
+    (site, browser)
+}
+
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
@@ -81,12 +93,7 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_person_runs_transpose_and_image_and_sees_valid_rows_and_a_heatmap_per_kernel() {
-    let site = server::serve(dist());
-    let browser = Browser::start(WebGpu::Enabled);
-    browser.open(&format!("{}/index.html?kernels=transpose,image&size=3700&samples=1", site.url()));
-    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
-    browser.click("#run");
-    browser.wait_for("the run to finish", "document.querySelector('#results[data-done]')", Duration::from_secs(600));
+    let (_site, browser) = run_page("kernels=transpose,image&size=3700&samples=1");
 
     let rows = browser.eval(
         "return [...document.querySelectorAll('#results-body tr')].map(r => \
@@ -135,12 +142,7 @@ fn a_person_runs_transpose_and_image_and_sees_valid_rows_and_a_heatmap_per_kerne
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_person_runs_the_layouts_and_sees_bars_of_bytes_used_and_moved() {
-    let site = server::serve(dist());
-    let browser = Browser::start(WebGpu::Enabled);
-    browser.open(&format!("{}/index.html?kernels=layout&size=1536&samples=1&wg=64,256", site.url()));
-    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
-    browser.click("#run");
-    browser.wait_for("the run to finish", "document.querySelector('#results[data-done]')", Duration::from_secs(600));
+    let (_site, browser) = run_page("kernels=layout&size=1536&samples=1&wg=64,256");
 
     let classes = browser.eval("return [...document.querySelectorAll('#results-body tr')].map(r => r.className)");
     let classes = classes.as_array().expect("rows");

@@ -1,5 +1,6 @@
-// Transpose of a ROWS × COLS row-major f32 matrix into COLS × ROWS, and a same-shape copy as the 100 %
-// reference. All kernels use 2-D workgroups (WG_X, WG_Y); invocation (x, y) of the grid covers one element
+// Transpose of a ROWS × COLS row-major f32 matrix into COLS × ROWS, and same-shape copies as the 100 %
+// reference. Rows of `src` start SRC_PITCH floats apart, rows of `dst` DST_PITCH apart (the row length, or
+// more where rows are padded to start on 128-byte boundaries). All kernels use 2-D workgroups (WG_X, WG_Y); invocation (x, y) of the grid covers one element
 // (or, tiled, one column of a tile every WG_Y rows).
 //   copy2d_reference    dst[r][c] = src[r][c], x along columns: reads and writes coalesced.
 //   copy2d_tiled        the same copy walking WG_X × WG_X tiles as the tiled kernels do (WG_X / WG_Y
@@ -20,6 +21,8 @@ override WG_X: u32 = 16;
 override WG_Y: u32 = 16;
 override ROWS: u32;
 override COLS: u32;
+override SRC_PITCH: u32;
+override DST_PITCH: u32;
 // Tile row stride (WG_X, or WG_X + 1 when padded) and the tile's length, WG_X rows of it.
 override TILE_STRIDE: u32 = 16;
 override TILE_LEN: u32 = 256;
@@ -33,21 +36,21 @@ var<workgroup> tile: array<f32, TILE_LEN>;
 fn copy2d_reference(@builtin(global_invocation_id) id: vec3<u32>) {
     let c = id.x;
     let r = id.y;
-    if r < ROWS && c < COLS { dst[r * COLS + c] = src[r * COLS + c]; }
+    if r < ROWS && c < COLS { dst[r * DST_PITCH + c] = src[r * SRC_PITCH + c]; }
 }
 
 @compute @workgroup_size(WG_X, WG_Y)
 fn naive_read(@builtin(global_invocation_id) id: vec3<u32>) {
     let c = id.x;
     let r = id.y;
-    if r < ROWS && c < COLS { dst[c * ROWS + r] = src[r * COLS + c]; }
+    if r < ROWS && c < COLS { dst[c * DST_PITCH + r] = src[r * SRC_PITCH + c]; }
 }
 
 @compute @workgroup_size(WG_X, WG_Y)
 fn naive_write(@builtin(global_invocation_id) id: vec3<u32>) {
     let r = id.x;
     let c = id.y;
-    if r < ROWS && c < COLS { dst[c * ROWS + r] = src[r * COLS + c]; }
+    if r < ROWS && c < COLS { dst[c * DST_PITCH + r] = src[r * SRC_PITCH + c]; }
 }
 
 // A tile's rows, WG_X / WG_Y of them per invocation: the loops count from 0 to a bound fixed when the
@@ -57,7 +60,7 @@ fn copy2d_tiled(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation
     let c = wid.x * WG_X + lid.x;
     for (var j = 0u; j < WG_X; j += WG_Y) {
         let r = wid.y * WG_X + lid.y + j;
-        if r < ROWS && c < COLS { dst[r * COLS + c] = src[r * COLS + c]; }
+        if r < ROWS && c < COLS { dst[r * DST_PITCH + c] = src[r * SRC_PITCH + c]; }
     }
 }
 
@@ -70,14 +73,14 @@ fn transpose_tile(group: vec2<u32>, local: vec2<u32>) {
         let k = local.y + j;
         let r = row0 + k;
         let c = col0 + local.x;
-        if r < ROWS && c < COLS { tile[k * TILE_STRIDE + local.x] = src[r * COLS + c]; }
+        if r < ROWS && c < COLS { tile[k * TILE_STRIDE + local.x] = src[r * SRC_PITCH + c]; }
     }
     workgroupBarrier();
     for (var j = 0u; j < WG_X; j += WG_Y) {
         let k = local.y + j;
         let c = col0 + k;
         let r = row0 + local.x;
-        if r < ROWS && c < COLS { dst[c * ROWS + r] = tile[local.x * TILE_STRIDE + k]; }
+        if r < ROWS && c < COLS { dst[c * DST_PITCH + r] = tile[local.x * TILE_STRIDE + k]; }
     }
 }
 

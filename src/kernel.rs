@@ -56,18 +56,35 @@ impl Configuration {
         let parameter = crate::kernels::family(self.kernel.family)
             .and_then(|f| f.parameter(&self.kernel))
             .zip(self.parameter)
-            .map(|(p, value)| format!(", {} {value}", p.name))
+            .map(|(p, value)| format!(", {}", p.text(value)))
             .unwrap_or_default();
         let checks = if self.checks == ShaderChecks::Unchecked { " (unchecked)" } else { "" };
         format!("{} at workgroup size {shape}{parameter}{checks}", self.kernel.label())
     }
 }
 
-/// A kernel's own swept parameter: its name as shown ("stride") and the values tried.
+/// A kernel's own swept parameter: its name as shown ("stride") and the values tried; where the values
+/// stand for choices rather than amounts, `labels[value]` names each.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Parameter {
     pub name: &'static str,
     pub values: Vec<u32>,
+    pub labels: &'static [&'static str],
+}
+
+impl Parameter {
+    /// A parameter whose values are amounts, shown as numbers.
+    pub fn amounts(name: &'static str, values: Vec<u32>) -> Self {
+        Self { name, values, labels: &[] }
+    }
+
+    /// How `value` is shown: "stride 8", or "matrix square" where the value has a label.
+    pub fn text(&self, value: u32) -> String {
+        match self.labels.get(value as usize) {
+            Some(label) => format!("{} {label}", self.name),
+            None => format!("{} {value}", self.name),
+        }
+    }
 }
 
 /// The problem size a family picks for a device, and why it had to pick less where it did.

@@ -121,6 +121,9 @@ pub struct ConfigResult {
 pub struct ParameterValue {
     pub name: String,
     pub value: u32,
+    /// What the value stands for, where it names a choice (transpose: "square").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 impl ConfigResult {
@@ -150,7 +153,11 @@ impl ConfigResult {
 
     /// The kernel's own parameter as shown in tables, e.g. "stride 8"; empty where it has none.
     pub fn parameter_text(&self) -> String {
-        self.parameter.as_ref().map(|p| format!("{} {}", p.name, p.value)).unwrap_or_default()
+        let text = |p: &ParameterValue| match &p.label {
+            Some(label) => format!("{} {label}", p.name),
+            None => format!("{} {}", p.name, p.value),
+        };
+        self.parameter.as_ref().map(text).unwrap_or_default()
     }
 
     /// The table cells both shells show: median, min, GB/s (with the % of the family's reference where

@@ -236,8 +236,11 @@ async fn setup(
 fn blank(configuration: &Configuration, problem_size: u64, bytes_per_dispatch: u64) -> ConfigResult {
     let Configuration { kernel, checks, workgroup, parameter } = *configuration;
     let family = kernels::family(kernel.family).expect("plans only hold registered kernels");
-    let parameter =
-        parameter.zip(family.parameter(&kernel)).map(|(value, p)| ParameterValue { name: p.name.into(), value });
+    let parameter = parameter.zip(family.parameter(&kernel)).map(|(value, p)| ParameterValue {
+        name: p.name.into(),
+        value,
+        label: p.labels.get(value as usize).map(|l| l.to_string()),
+    });
     ConfigResult {
         family: kernel.family.into(),
         kernel: kernel.kernel.into(),

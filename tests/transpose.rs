@@ -6,7 +6,8 @@ mod support;
 use support::{environment, open_gpu};
 use wgsweep::fill;
 use wgsweep::kernel::{self, Configuration, ShaderChecks};
-use wgsweep::kernels::{self, transpose};
+use wgsweep::kernels;
+use wgsweep::kernels::transpose::Matrix;
 use wgsweep::measure::read_buffer;
 use wgsweep::runner::{self, Flow, submit_once};
 
@@ -21,10 +22,18 @@ fn the_problem_becomes_a_non_square_matrix_that_no_tile_divides() {
 }
 
 #[test]
-fn the_square_matrix_is_a_multiple_of_every_tile() {
-    assert_eq!(transpose::shape(SIZE, 0), (32, 32));
-    assert_eq!(transpose::shape(SIZE, 3), (57, 64));
-    assert_eq!(transpose::shape(1 << 26, 0), (8192, 8192));
+fn the_square_matrix_is_a_multiple_of_every_tile_and_aligned_rows_start_on_128_bytes() {
+    let matrix = |size, which| {
+        let Matrix { rows, cols, src_pitch, dst_pitch } = Matrix::new(size, which);
+        [rows, cols, src_pitch, dst_pitch]
+    };
+    assert_eq!(matrix(SIZE, 0), [57, 64, 64, 57]);
+    assert_eq!(matrix(SIZE, 1), [32, 32, 32, 32]);
+    assert_eq!(matrix(SIZE, 2), [57, 64, 64, 64]);
+    assert_eq!(matrix(1 << 26, 0), [8189, 8195, 8195, 8189]);
+    assert_eq!(matrix(1 << 26, 1), [8192, 8192, 8192, 8192]);
+    assert_eq!(matrix(1 << 26, 2), [8189, 8195, 8224, 8192]);
+    assert_eq!(Matrix::new(1 << 26, 2).for_copy().dst_pitch, 8224);
 }
 
 #[test]
@@ -40,8 +49,8 @@ fn every_transpose_kernel_tile_and_workgroup_shape_validates_on_an_odd_matrix() 
         .filter(|r| r.kernel == "tiled" && r.variant == "padded")
         .map(|r| r.workgroup_text())
         .collect();
-    // Each tile shape on the odd and the square matrix, with and without checks.
-    let shapes = ["8×8", "8×2", "16×16", "16×4", "32×32", "32×8"].map(|s| [s, s]).concat();
+    // Each tile shape on the three matrices, with and without checks.
+    let shapes = ["8×8", "8×2", "16×16", "16×4", "32×32", "32×8"].map(|s| [s, s, s]).concat();
     assert_eq!(tiled, shapes.repeat(2));
     // Every valid figure is related to the best same-shape copy, which is the 100 % mark.
     let best_copy = result

@@ -80,8 +80,8 @@ impl Family for Access {
 
     fn parameter(&self, kernel: &KernelId) -> Option<Parameter> {
         match kernel.kernel {
-            "strided" => Some(Parameter { name: "stride", values: STRIDES.to_vec() }),
-            "misaligned" => Some(Parameter { name: "offset", values: OFFSETS.to_vec() }),
+            "strided" => Some(Parameter::amounts("stride", STRIDES.to_vec())),
+            "misaligned" => Some(Parameter::amounts("offset", OFFSETS.to_vec())),
             _ => None,
         }
     }

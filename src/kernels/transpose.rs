@@ -24,10 +24,16 @@ pub const KERNELS: [(&str, &str); 6] = [
 pub const TILES: [u32; 3] = [8, 16, 32];
 /// As STREAM: a matrix far larger than any last-level cache.
 const DEFAULT_MATRIX_BYTES: u64 = 256 << 20;
-/// The matrix shapes, by how many rows short of square they are: 3 makes both sides odd, so no tile
-/// divides them and rows start off any alignment; 0 is a square whose side is a multiple of every tile.
-/// Kernels that walk tiles run both; the others the odd shape.
-pub const ROWS_SHORT: [u32; 2] = [3, 0];
+/// The matrices, by the `matrix` parameter's value. Kernels that walk tiles run all three; the others the
+/// odd one.
+///   odd                3 rows short of square (8189 × 8195 for 2^26 elements): no tile divides either
+///                      side, and rows start off any alignment.
+///   square             a side that is a multiple of every tile (8192 × 8192).
+///   odd, rows aligned  the odd matrix with each row padded to a multiple of 32 floats, so that every row
+///                      starts on a 128-byte boundary, as a pitched allocation does.
+pub const MATRICES: [&str; 3] = ["odd", "square", "odd, rows aligned"];
+/// Row starts are aligned to this many floats (128 bytes) in the aligned matrices.
+const ROW_ALIGN: u32 = 32;
 
 pub struct Transpose;
 
@@ -59,9 +65,10 @@ impl Family for Transpose {
          banks, so they serialize; tiled/padded adds one float to each tile row, which spreads a column over \
          all 32 banks. Workgroups: T × T and T × T/4 for tiles of 8, 16 and 32 (each invocation then moves 1 \
          or 4 elements of the tile); the other kernels sweep 2-D workgroup shapes. The matrix is 3 rows short \
-         of square, so neither side is a multiple of a tile and rows start off any alignment; the kernels \
-         that walk tiles also run on a square whose side is a multiple of 32 (0 rows short), which shows \
-         what that misalignment costs. Natively the kernels also run without wgpu's runtime checks (index \
+         of square (odd), so neither side is a multiple of a tile and rows start off any alignment; the \
+         kernels that walk tiles also run a square whose side is a multiple of 32, and the odd matrix with \
+         each row padded to start on a 128-byte boundary (odd, rows aligned), which separates what ragged \
+         edges cost from what misaligned rows cost. Natively the kernels also run without wgpu's runtime checks (index \
          clamping, a guard on every loop, zeroed workgroup memory): the loop guard keeps the compiler from \
          unrolling the tile loops, which costs the tiled kernels most. A browser always applies its own \
          checks; the page cannot turn them off."
@@ -80,8 +87,8 @@ impl Family for Transpose {
     }
 
     fn parameter(&self, kernel: &KernelId) -> Option<Parameter> {
-        let values = if walks_tiles(kernel) { ROWS_SHORT.to_vec() } else { ROWS_SHORT[..1].to_vec() };
-        Some(Parameter { name: "rows short of square", values })
+        let values = if walks_tiles(kernel) { vec![0, 1, 2] } else { vec![0] };
+        Some(Parameter { name: "matrix", values, labels: &MATRICES })
     }
 
     fn default_size(&self, limits: &ComputeLimits) -> Sizing {
@@ -114,8 +121,8 @@ impl Family for Transpose {
     }
 
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
-        let elements = ROWS_SHORT.iter().map(|&short| shape(size, short)).map(|(r, c)| r as u64 * c as u64).max();
-        let bytes = elements.expect("two shapes") * 4;
+        let elements = (0..MATRICES.len() as u32).map(|which| Matrix::new(size, which).elements()).max();
+        let bytes = elements.expect("three matrices") * 4;
         kernel::check_binding(gpu, &format!("a {bytes}-byte matrix"), bytes)?;
         let src = kernel::random_buffer(gpu, "matrix", bytes, seed);
         let dst = kernel::storage_buffer(gpu, "transposed", bytes);
@@ -124,19 +131,46 @@ impl Family for Transpose {
     }
 }
 
-/// The (rows, columns) of the matrix for a problem of `size` elements, `rows_short` rows short of square:
-/// 0 gives a square whose side is a multiple of the largest tile.
-pub fn shape(size: u64, rows_short: u32) -> (u32, u32) {
-    if rows_short == 0 {
-        let largest_tile = TILES[TILES.len() - 1] as u64;
-        let side = ((size as f64).sqrt() as u64 / largest_tile).max(1) * largest_tile;
-        return (side as u32, side as u32);
+/// One matrix of `MATRICES`: its shape, and how far apart the rows of the input and of the output start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Matrix {
+    pub rows: u32,
+    pub cols: u32,
+    /// Floats from one input row's start to the next (`cols`, or more where rows are aligned).
+    pub src_pitch: u32,
+    /// The same for the output, whose rows are `rows` long for a transpose and `cols` for a copy.
+    pub dst_pitch: u32,
+}
+
+impl Matrix {
+    /// Matrix `which` of `MATRICES` for a problem of `size` elements, as a transpose writes it.
+    pub fn new(size: u64, which: u32) -> Self {
+        let (rows, cols) = match which {
+            1 => {
+                let side = ((size as f64).sqrt() as u32 / ROW_ALIGN).max(1) * ROW_ALIGN;
+                (side, side)
+            }
+            _ => kernel::matrix_shape(size),
+        };
+        let pitch = |length: u32| if which == 2 { length.next_multiple_of(ROW_ALIGN) } else { length };
+        Matrix { rows, cols, src_pitch: pitch(cols), dst_pitch: pitch(rows) }
     }
-    kernel::matrix_shape(size)
+
+    /// The same matrix as a copy writes it: the output rows are as long as the input's.
+    pub fn for_copy(self) -> Self {
+        Matrix { dst_pitch: self.src_pitch, ..self }
+    }
+
+    /// Floats a buffer must hold for the input, or for the output written either way.
+    fn elements(&self) -> u64 {
+        let src = self.rows as u64 * self.src_pitch as u64;
+        let dst = self.cols as u64 * self.dst_pitch as u64;
+        src.max(dst)
+    }
 }
 
 struct TransposeWorkload {
-    /// Elements the problem was asked for; each configuration's matrix is `shape(size, rows short)`.
+    /// Elements the problem was asked for; each configuration's matrix is `Matrix::new(size, matrix)`.
     size: u64,
     seed: u32,
     modules: ShaderModules,
@@ -153,8 +187,9 @@ impl Drop for TransposeWorkload {
 }
 
 impl TransposeWorkload {
-    fn shape(&self, configuration: &Configuration) -> (u32, u32) {
-        shape(self.size, configuration.parameter.unwrap_or(ROWS_SHORT[0]))
+    fn matrix(&self, configuration: &Configuration) -> Matrix {
+        let matrix = Matrix::new(self.size, configuration.parameter.unwrap_or(0));
+        if configuration.kernel.kernel == "copy2d" { matrix.for_copy() } else { matrix }
     }
 }
 
@@ -165,14 +200,15 @@ impl Workload for TransposeWorkload {
 
     /// Every element is read once and written once.
     fn bytes_per_dispatch(&self, configuration: &Configuration) -> u64 {
-        let (rows, cols) = self.shape(configuration);
+        let Matrix { rows, cols, .. } = self.matrix(configuration);
         2 * rows as u64 * cols as u64 * 4
     }
 
     fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = configuration;
         let [x, y, _] = *workgroup;
-        let (rows, cols) = self.shape(configuration);
+        let matrix = self.matrix(configuration);
+        let Matrix { rows, cols, .. } = matrix;
         let (along_x, along_y) = match (kernel.kernel, kernel.variant) {
             ("naive", "write") => (rows, cols),
             _ => (cols, rows),
@@ -187,7 +223,14 @@ impl Workload for TransposeWorkload {
         };
         let grid = kernel::plane_grid(gpu, [along_x, along_y], [per_group_x, per_group_y])?;
         let stride = if kernel.variant == "padded" { x + 1 } else { x };
-        let mut constants = vec![("WG_X", x as f64), ("WG_Y", y as f64), ("ROWS", rows as f64), ("COLS", cols as f64)];
+        let mut constants = vec![
+            ("WG_X", x as f64),
+            ("WG_Y", y as f64),
+            ("ROWS", rows as f64),
+            ("COLS", cols as f64),
+            ("SRC_PITCH", matrix.src_pitch as f64),
+            ("DST_PITCH", matrix.dst_pitch as f64),
+        ];
         if uses_tile_memory(kernel) {
             constants.extend([("TILE_STRIDE", stride as f64), ("TILE_LEN", (x * stride) as f64)]);
         }
@@ -197,14 +240,21 @@ impl Workload for TransposeWorkload {
     }
 
     fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
-        let (rows, cols) = self.shape(configuration);
-        let (rows, cols) = (rows as usize, cols as usize);
+        let matrix = self.matrix(configuration);
+        let [rows, cols, src_pitch, dst_pitch] =
+            [matrix.rows, matrix.cols, matrix.src_pitch, matrix.dst_pitch].map(|n| n as usize);
         let copy = configuration.kernel.kernel == "copy2d";
+        let (out_rows, out_cols) = if copy { (rows, cols) } else { (cols, rows) };
+        let output: Vec<f32> = f32s(output).collect();
         let mut comparison = Comparison::new("dst");
-        for (i, got) in f32s(output).take(rows * cols).enumerate() {
-            // Output element i is row i / rows, column i % rows of the transpose, i.e. src[i % rows][i / rows].
-            let source = if copy { i } else { (i % rows) * cols + i / rows };
-            comparison.check(i as u64, got as f64, random_f32(source as u32, self.seed) as f64, 0.0);
+        for i in 0..out_rows {
+            for j in 0..out_cols {
+                // Output (i, j) is input (i, j) for a copy and input (j, i) for a transpose.
+                let source = if copy { i * src_pitch + j } else { j * src_pitch + i };
+                let at = i * dst_pitch + j;
+                let want = random_f32(source as u32, self.seed) as f64;
+                comparison.check(at as u64, output[at] as f64, want, 0.0);
+            }
         }
         comparison.finish()
     }

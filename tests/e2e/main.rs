@@ -121,7 +121,7 @@ fn a_person_runs_transpose_and_image_and_sees_valid_rows_and_a_heatmap_per_kerne
             series.push((&r[1], &r[2]));
         }
     }
-    assert_eq!(series.len(), kernels.len() + 3, "the tile-walking kernels also run a square matrix");
+    assert_eq!(series.len(), kernels.len() + 2 * 3, "the tile-walking kernels also run two more matrices");
     let heatmaps = browser.eval(
         "return [...document.querySelectorAll('#charts canvas')].map(c => Chart.getChart(c)).map(c => \
          [c.config.type, c.data.datasets[0].data.length, c.data.datasets[0].data.filter(p => p.v !== null).length])",

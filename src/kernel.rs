@@ -149,6 +149,7 @@ pub trait Family: Sync {
         let _ = kernel;
         None
     }
+    /// How the page charts this family's results.
     fn chart(&self) -> ChartKind {
         ChartKind::Lines
     }

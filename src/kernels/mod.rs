@@ -3,6 +3,7 @@
 pub mod access;
 pub mod image;
 pub mod layout;
+pub mod reduce;
 pub mod stream;
 pub mod transpose;
 
@@ -10,7 +11,7 @@ use crate::kernel::{Family, KernelId};
 
 /// Every family, in the order the page and the CLI list them.
 pub const FAMILIES: &[&dyn Family] =
-    &[&stream::Stream, &access::Access, &layout::Layouts, &transpose::Transpose, &image::Image];
+    &[&stream::Stream, &access::Access, &layout::Layouts, &transpose::Transpose, &image::Image, &reduce::Reduce];
 
 pub fn family(name: &str) -> Option<&'static dyn Family> {
     FAMILIES.iter().copied().find(|f| f.name() == name)

@@ -167,6 +167,25 @@ fn a_person_runs_the_layouts_and_sees_bars_of_bytes_used_and_moved() {
 
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_person_runs_the_reductions_and_sees_valid_rows_and_a_line_per_strategy() {
+    let (_site, browser) = run_page("kernels=reduce&size=100003&samples=1&wg=32,256");
+    let rows = browser.eval(
+        "return [...document.querySelectorAll('#results-body tr')].map(r => [r.className, r.cells[0].textContent])",
+    );
+    let rows = rows.as_array().expect("rows");
+    assert_eq!(rows.len(), 6 * 2, "six strategies at two workgroup sizes: {rows:?}");
+    assert!(rows.iter().all(|r| r[0] == "valid" || r[0] == "suspect"), "{rows:?}");
+    let lines = browser.eval(
+        "const c = Chart.getChart(document.querySelector('#charts canvas')); \
+         return c ? c.data.datasets.map(d => d.data.filter(v => v !== null).length) : null",
+    );
+    assert_eq!(lines, serde_json::json!([2, 2, 2, 2, 2, 2]), "a line of two points per strategy");
+    browser.scroll_to("#results");
+    browser.screenshot(&screenshot_path("e2e-reduce-run.png"));
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_browser_without_webgpu_gets_a_message_that_says_what_to_do() {
     let site = server::serve(dist());
     let browser = Browser::start(WebGpu::Disabled);

@@ -1,0 +1,200 @@
+//! Reductions: one atomic per element, a workgroup tree with passes over the partial sums, the tree with
+//! one atomic per workgroup, and a grid-stride loop before the tree; u32 (exact) and f32.
+
+use std::cell::OnceCell;
+
+use crate::fill::random_f32;
+use crate::gpu::{ComputeLimits, Gpu};
+use crate::kernel::{
+    self, Before, Comparison, Config, Configuration, Family, KernelId, ShaderChecks, ShaderModules, Sizing, Skip, Step,
+    ValidationError, Workload,
+};
+
+const WGSL: &str = include_str!("../../shaders/reduce.wgsl");
+
+/// (kernel, variant): the WGSL entry point is `kernel_variant`. WGSL has no float atomics, so the atomic
+/// strategies come in u32 only.
+pub const KERNELS: [(&str, &str); 6] =
+    [("atomic", "u32"), ("tree", "u32"), ("tree", "f32"), ("tree_atomic", "u32"), ("grid", "u32"), ("grid", "f32")];
+/// Workgroups the grid-stride kernels launch, whatever the input's size.
+const GRID_WORKGROUPS: u64 = 1024;
+/// The workgroup size of the passes over partial sums, which are small next to the first pass.
+const PASS_WORKGROUP: u32 = 256;
+/// As STREAM: an input far larger than any last-level cache.
+const DEFAULT_INPUT_BYTES: u64 = 256 << 20;
+
+pub struct Reduce;
+
+impl Family for Reduce {
+    fn name(&self) -> &'static str {
+        "reduce"
+    }
+
+    fn about(&self) -> &'static str {
+        "Reductions add every element of a 256 MiB input into one value, as u32 (wrapping, validated bit for \
+         bit) or f32 (validated within the rounding a tree of that depth allows); GB/s counts the input read \
+         once. atomic/u32 has every invocation atomicAdd its element to one address: every add waits its \
+         turn at that address, so expect it far below the memory's speed. tree adds a workgroup's elements in \
+         workgroup memory, halving the active invocations at each level with a barrier between levels, and \
+         writes one partial sum per workgroup; further passes (256-wide workgroups) reduce the partials to \
+         one value. tree_atomic/u32 ends each workgroup with one atomicAdd instead: one pass, and WG times \
+         fewer atomics. grid has each invocation add the elements a whole grid apart first (1024 workgroups \
+         cover the input), so the tree and its barriers run once per many elements instead of once per WG: \
+         expect it closest to the copy bandwidth. Workgroups of 1 make every strategy an atomic or a copy per \
+         element."
+    }
+
+    fn kernels(&self) -> Vec<KernelId> {
+        KERNELS.iter().map(|&(kernel, variant)| KernelId { family: "reduce", kernel, variant }).collect()
+    }
+
+    fn size_unit(&self) -> &'static str {
+        "elements"
+    }
+
+    fn default_size(&self, limits: &ComputeLimits) -> Sizing {
+        Sizing::capped(DEFAULT_INPUT_BYTES / 4, limits.max_binding_bytes() / 4, 4, "the input is")
+    }
+
+    fn round_size(&self, size: u64) -> u64 {
+        size.clamp(1024, u32::MAX as u64)
+    }
+
+    fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64 {
+        let tree = configuration.kernel.kernel != "atomic";
+        if tree { 4 * configuration.workgroup[0] as u64 } else { 0 }
+    }
+
+    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+        let bytes = size * 4;
+        kernel::check_binding(gpu, &format!("a {bytes}-byte input"), bytes)?;
+        let src = kernel::random_buffer(gpu, "input", bytes, seed);
+        let modules = ShaderModules::new("reduce.wgsl", WGSL);
+        Ok(Box::new(ReduceWorkload { n: size, seed, modules, src, sums: OnceCell::new() }))
+    }
+}
+
+/// The input's sums on the host: u32 wrapping, f32 in f64, and Σ|x| that the f32 tolerance scales with.
+struct Sums {
+    u32: u32,
+    f32: f64,
+    magnitude: f64,
+}
+
+struct ReduceWorkload {
+    n: u64,
+    seed: u32,
+    modules: ShaderModules,
+    /// Element i holds the bits of `random_f32(i, seed)`, read as u32 or f32.
+    src: wgpu::Buffer,
+    sums: OnceCell<Sums>,
+}
+
+/// Frees the input at once: in the browser, dropping alone leaves it to the garbage collector.
+impl Drop for ReduceWorkload {
+    fn drop(&mut self) {
+        self.src.destroy();
+    }
+}
+
+impl ReduceWorkload {
+    fn sums(&self) -> &Sums {
+        self.sums.get_or_init(|| {
+            let mut sums = Sums { u32: 0, f32: 0.0, magnitude: 0.0 };
+            for i in 0..self.n as u32 {
+                let x = random_f32(i, self.seed);
+                sums.u32 = sums.u32.wrapping_add(x.to_bits());
+                sums.f32 += x as f64;
+                sums.magnitude += (x as f64).abs();
+            }
+            sums
+        })
+    }
+
+    fn step(
+        &self,
+        gpu: &Gpu,
+        checks: ShaderChecks,
+        entry: &str,
+        wg: u32,
+        groups: u64,
+        bindings: &[(u32, &wgpu::Buffer)],
+    ) -> Result<Step, Skip> {
+        let workgroups = kernel::linear_grid(gpu, groups)?;
+        let pipeline = self.modules.pipeline(gpu, checks, entry, &[("WG", wg as f64)]);
+        let bind_group = kernel::bind_group(gpu, &pipeline, bindings);
+        Ok(Step { pipeline, bind_group, workgroups })
+    }
+}
+
+impl Workload for ReduceWorkload {
+    fn size(&self) -> u64 {
+        self.n
+    }
+
+    /// The input, read once.
+    fn bytes_per_dispatch(&self, _: &Configuration) -> u64 {
+        self.n * 4
+    }
+
+    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+        let Configuration { kernel, checks, workgroup, .. } = *configuration;
+        let wg = workgroup[0];
+        let (src, partials) = if kernel.variant == "f32" { (1, 3) } else { (0, 2) };
+        let covering = self.n.div_ceil(wg as u64);
+        if kernel.kernel.contains("atomic") {
+            let total = kernel::storage_buffer(gpu, "total", 4);
+            let bindings = [(4, &total)];
+            let zero = self.step(gpu, checks, "zero_total", PASS_WORKGROUP, 1, &bindings)?;
+            let bindings = [(src, &self.src), (4, &total)];
+            let sum = self.step(gpu, checks, &kernel.entry_point(), wg, covering, &bindings)?;
+            let workgroups = sum.workgroups;
+            let owned = vec![total.clone()];
+            return Ok(Config {
+                steps: vec![sum],
+                output: total,
+                before: Before::State(vec![zero]),
+                workgroups,
+                owned,
+            });
+        }
+        // The first pass writes one partial sum per workgroup launched; tree passes then reduce those.
+        let groups = if kernel.kernel == "grid" { covering.min(GRID_WORKGROUPS) } else { covering };
+        let first_grid = kernel::linear_grid(gpu, groups)?;
+        let mut count = first_grid[0] as u64 * first_grid[1] as u64;
+        let mut buffers = vec![kernel::storage_buffer(gpu, "partial sums", count * 4)];
+        let first = [(src, &self.src), (partials, &buffers[0])];
+        let mut steps = vec![self.step(gpu, checks, &kernel.entry_point(), wg, groups, &first)?];
+        let tree = format!("tree_{}", kernel.variant);
+        while count > 1 {
+            let next = count.div_ceil(PASS_WORKGROUP as u64);
+            let grid = kernel::linear_grid(gpu, next)?;
+            let launched = grid[0] as u64 * grid[1] as u64;
+            let output = kernel::storage_buffer(gpu, "partial sums", launched * 4);
+            let input = buffers.last().expect("the first pass's");
+            steps.push(self.step(gpu, checks, &tree, PASS_WORKGROUP, next, &[(src, input), (partials, &output)])?);
+            buffers.push(output);
+            count = launched;
+        }
+        let output = buffers.last().expect("at least one pass").clone();
+        Ok(Config { steps, output, before: Before::Poison, workgroups: first_grid, owned: buffers })
+    }
+
+    fn check(&self, configuration: &Configuration, config: &Config, output: &[u8]) -> Result<(), ValidationError> {
+        let sums = self.sums();
+        let got = [output[0], output[1], output[2], output[3]];
+        let mut comparison = Comparison::new("sum");
+        if configuration.kernel.variant == "u32" {
+            comparison.check(0, u32::from_le_bytes(got) as f64, sums.u32 as f64, 0.0);
+        } else {
+            // Each invocation adds its terms in order, then the trees add log2 of their width per pass:
+            // f32 rounding grows with that depth, relative to Σ|x|.
+            let [x, y, _] = config.workgroups;
+            let invocations = x as u64 * y as u64 * configuration.workgroup[0] as u64;
+            let depth = self.n.div_ceil(invocations) as f64 + (self.n as f64).log2() + 2.0;
+            let tolerance = 2.0 * f32::EPSILON as f64 * depth * sums.magnitude;
+            comparison.check(0, f32::from_le_bytes(got) as f64, sums.f32, tolerance);
+        }
+        comparison.finish()
+    }
+}

@@ -31,7 +31,7 @@ impl Family for Reduce {
     }
 
     fn about(&self) -> &'static str {
-        "Reductions add every element of a 256 MiB input into one value, as u32 (wrapping, validated bit for \
+        "Reductions add every element of a large input (256 MiB by default) into one value, as u32 (wrapping, validated bit for \
          bit) or f32 (validated within the rounding a tree of that depth allows); GB/s counts the input read \
          once. atomic/u32 has every invocation atomicAdd its element to one address: every add waits its \
          turn at that address, so expect it far below the memory's speed. tree adds a workgroup's elements in \

@@ -174,7 +174,7 @@ fn x_label(r: &ConfigResult) -> String {
     r.parameter.as_ref().map_or_else(|| r.workgroup_text(), |p| p.value.to_string())
 }
 
-const KERNEL_COLOURS: [(&str, &str); 12] = [
+const KERNEL_COLOURS: [(&str, &str); 16] = [
     ("copy", "#1f77b4"),
     ("scale", "#2ca02c"),
     ("add", "#ff7f0e"),
@@ -187,6 +187,10 @@ const KERNEL_COLOURS: [(&str, &str); 12] = [
     ("copy2d", "#1f77b4"),
     ("naive", "#d62728"),
     ("tiled", "#2ca02c"),
+    ("atomic", "#d62728"),
+    ("tree", "#ff7f0e"),
+    ("tree_atomic", "#9467bd"),
+    ("grid", "#2ca02c"),
 ];
 
 const LAYOUT_COLOURS: [(&str, &str); 5] = [
@@ -232,10 +236,12 @@ fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
             if first.shader_checks == ShaderChecks::Unchecked {
                 colour.push_str("80"); // half opacity
             }
-            let dash: &[u32] = match first.variant.as_str() {
-                "vec4" => &[6, 3],
-                "vec2" | "grid_stride" => &[2, 2],
-                _ => &[],
+            // A kernel's variants share its colour: the first is solid, the next dashed, then dotted.
+            let variants = unique(results.iter().filter(|r| r.kernel == first.kernel).map(|r| &r.variant));
+            let dash: &[u32] = match variants.iter().position(|v| **v == first.variant) {
+                Some(0) => &[],
+                Some(1) => &[6, 3],
+                _ => &[2, 2],
             };
             json!({
                 "label": name, "data": data, "borderColor": colour, "backgroundColor": colour,

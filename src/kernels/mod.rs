@@ -1,6 +1,7 @@
 //! The kernel families: one module per shaders/*.wgsl file, registered in `FAMILIES`.
 
 pub mod access;
+pub mod histogram;
 pub mod image;
 pub mod layout;
 pub mod reduce;
@@ -10,8 +11,15 @@ pub mod transpose;
 use crate::kernel::{Family, KernelId};
 
 /// Every family, in the order the page and the CLI list them.
-pub const FAMILIES: &[&dyn Family] =
-    &[&stream::Stream, &access::Access, &layout::Layouts, &transpose::Transpose, &image::Image, &reduce::Reduce];
+pub const FAMILIES: &[&dyn Family] = &[
+    &stream::Stream,
+    &access::Access,
+    &layout::Layouts,
+    &transpose::Transpose,
+    &image::Image,
+    &reduce::Reduce,
+    &histogram::Histogram,
+];
 
 pub fn family(name: &str) -> Option<&'static dyn Family> {
     FAMILIES.iter().copied().find(|f| f.name() == name)

@@ -174,7 +174,7 @@ fn x_label(r: &ConfigResult) -> String {
     r.parameter.as_ref().map_or_else(|| r.workgroup_text(), |p| p.value.to_string())
 }
 
-const KERNEL_COLOURS: [(&str, &str); 16] = [
+const KERNEL_COLOURS: [(&str, &str); 18] = [
     ("copy", "#1f77b4"),
     ("scale", "#2ca02c"),
     ("add", "#ff7f0e"),
@@ -191,6 +191,8 @@ const KERNEL_COLOURS: [(&str, &str); 16] = [
     ("tree", "#ff7f0e"),
     ("tree_atomic", "#9467bd"),
     ("grid", "#2ca02c"),
+    ("global", "#d62728"),
+    ("workgroup", "#2ca02c"),
 ];
 
 const LAYOUT_COLOURS: [(&str, &str); 5] = [
@@ -226,10 +228,14 @@ fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
         .iter()
         .map(|name| {
             let of_series: Vec<&&ConfigResult> = results.iter().filter(|r| series(r) == *name).collect();
-            // Failed and skipped points are gaps in the line.
+            // Failed and skipped points are gaps in the line; where a parameter was swept over several
+            // workgroup sizes, a point is the best of them.
             let data: Vec<Option<f64>> = xs
                 .iter()
-                .map(|(x, _)| of_series.iter().find(|r| x_value(r) == *x && r.is_good()).and_then(|r| r.gbps))
+                .map(|(x, _)| {
+                    let at_x = of_series.iter().filter(|r| x_value(r) == *x && r.is_good());
+                    at_x.filter_map(|r| r.gbps).reduce(f64::max)
+                })
                 .collect();
             let first = of_series[0];
             let mut colour = colour(&KERNEL_COLOURS, &first.kernel).to_string();
@@ -250,7 +256,10 @@ fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
         })
         .collect();
     let labels: Vec<&String> = xs.iter().map(|(_, label)| label).collect();
-    let mut options = common_options(json!(format!("{title}: GB/s (median of the samples)")), x_name, "GB/s");
+    let points: Vec<(String, (u32, u32))> = results.iter().map(|r| (series(r), x_value(r))).collect();
+    let several_per_point = points.iter().enumerate().any(|(i, p)| points[..i].contains(p));
+    let what = if several_per_point { "best workgroup size at each point" } else { "median of the samples" };
+    let mut options = common_options(json!(format!("{title}: GB/s ({what})")), x_name, "GB/s");
     options["interaction"] = json!({ "mode": "nearest", "intersect": false });
     json!({ "type": "line", "data": { "labels": labels, "datasets": datasets }, "options": options })
 }

@@ -1,0 +1,216 @@
+//! Histograms of bytes: every byte an atomic on global memory, or counted in bins private to the workgroup
+//! and merged once per workgroup; on uniform and skewed inputs, with 16 to 4096 bins.
+
+use std::cell::OnceCell;
+
+use crate::fill::hash_u32;
+use crate::gpu::{ComputeLimits, Gpu};
+use crate::kernel::{
+    self, Before, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderChecks, ShaderModules, Sizing,
+    Skip, Step, ValidationError, Workload,
+};
+
+const WGSL: &str = include_str!("../../shaders/histogram.wgsl");
+
+pub const STRATEGIES: [&str; 2] = ["global", "workgroup"];
+pub const INPUTS: [&str; 2] = ["uniform", "skewed"];
+pub const BINS: [u32; 5] = [16, 64, 256, 1024, 4096];
+/// Byte lanes the reference keeps apart: enough for the most lanes any bin count uses (4096 / 256).
+const LANES: usize = 16;
+/// Workgroups the workgroup-bins kernel launches, whatever the input's size.
+const GRID_WORKGROUPS: u64 = 1024;
+/// The workgroup size of the set-up dispatches (input, zeroed counts).
+const SETUP_WORKGROUP: u32 = 256;
+/// As STREAM: an input far larger than any last-level cache.
+const DEFAULT_INPUT_BYTES: u64 = 256 << 20;
+
+pub struct Histogram;
+
+/// Word `i` of an input, as `make_input` in histogram.wgsl writes it.
+pub fn input_word(i: u32, seed: u32, skewed: bool) -> u32 {
+    let key = i ^ hash_u32(seed);
+    let word = hash_u32(key);
+    if !skewed {
+        return word;
+    }
+    let chooser = hash_u32(key ^ 0x9e37_79b9);
+    let keep = (0..4).filter(|k| (chooser >> (8 * k)) & 7 == 0).fold(0, |keep, k| keep | 0xff << (8 * k));
+    word & keep
+}
+
+/// (lanes, shift) for `bins`: one 256-bin histogram per lane past 256 bins; within a lane, a byte's bin is
+/// its top bits, `byte >> shift`.
+fn layout(bins: u32) -> (u32, u32) {
+    let lanes = (bins / 256).max(1);
+    (lanes, 8 - (bins / lanes).ilog2())
+}
+
+impl Family for Histogram {
+    fn name(&self) -> &'static str {
+        "histogram"
+    }
+
+    fn about(&self) -> &'static str {
+        "Histograms of bytes, four per u32 word, counted with atomics; validated exactly. Up to 256 bins a \
+         byte's bin is its top bits; 1024 and 4096 bins keep one 256-bin histogram per byte lane (the four \
+         channels of RGBA8 pixels, the 16 bytes of 16-byte records). global has every invocation atomicAdd \
+         its word's four bytes straight into the histogram in global memory: every add to a bin waits for the \
+         others to the same bin, and few bins or a skewed input (7 bytes in 8 are 0) make them queue. \
+         workgroup counts into bins private to the workgroup, in workgroup memory, over words a whole grid \
+         apart (1024 workgroups), then adds each bin to the global histogram once: the contended adds stay \
+         inside the workgroup, so expect it to win, most of all on the skewed input. It needs 4 bytes of \
+         workgroup memory per bin, which limits the bins a device can hold. GB/s counts the input read once."
+    }
+
+    fn kernels(&self) -> Vec<KernelId> {
+        KernelId::every_variant("histogram", &STRATEGIES, &INPUTS)
+    }
+
+    fn size_unit(&self) -> &'static str {
+        "u32 words (four bytes each)"
+    }
+
+    fn default_size(&self, limits: &ComputeLimits) -> Sizing {
+        Sizing::capped(DEFAULT_INPUT_BYTES / 4, limits.max_binding_bytes() / 4, 4, "the input is")
+    }
+
+    fn round_size(&self, size: u64) -> u64 {
+        size.clamp(1024, u32::MAX as u64 / 4)
+    }
+
+    fn parameter(&self, _: &KernelId) -> Option<Parameter> {
+        Some(Parameter::amounts("bins", BINS.to_vec()))
+    }
+
+    fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64 {
+        match configuration.kernel.kernel {
+            "workgroup" => 4 * configuration.parameter.unwrap_or(0) as u64,
+            _ => 0,
+        }
+    }
+
+    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+        let bytes = size * 4;
+        kernel::check_binding(gpu, &format!("a {bytes}-byte input"), bytes)?;
+        let modules = ShaderModules::new("histogram.wgsl", WGSL);
+        let make = |skewed: bool| -> Result<wgpu::Buffer, String> {
+            let input = kernel::storage_buffer(gpu, "histogram input", bytes);
+            let constants =
+                [("WG", SETUP_WORKGROUP as f64), ("SEED", seed as f64), ("SKEWED", if skewed { 1.0 } else { 0.0 })];
+            let pipeline = modules.pipeline(gpu, ShaderChecks::Default, "make_input", &constants);
+            let bind_group = kernel::bind_group(gpu, &pipeline, &[(2, &input)]);
+            let workgroups =
+                kernel::linear_grid(gpu, size.div_ceil(SETUP_WORKGROUP as u64)).map_err(|s| s.to_string())?;
+            let mut encoder = gpu.device.create_command_encoder(&Default::default());
+            crate::measure::encode_steps(
+                &mut encoder.begin_compute_pass(&Default::default()),
+                &[Step { pipeline, bind_group, workgroups }],
+            );
+            gpu.queue.submit([encoder.finish()]);
+            Ok(input)
+        };
+        let inputs = [make(false)?, make(true)?];
+        Ok(Box::new(HistogramWorkload { n: size, seed, modules, inputs, references: Default::default() }))
+    }
+}
+
+struct HistogramWorkload {
+    n: u64,
+    seed: u32,
+    modules: ShaderModules,
+    /// The uniform input, then the skewed one.
+    inputs: [wgpu::Buffer; 2],
+    /// Per input, the count of each byte value in each of `LANES` lanes, computed when first needed.
+    references: [OnceCell<Vec<[u64; 256]>>; 2],
+}
+
+/// Frees the inputs at once: in the browser, dropping alone leaves them to the garbage collector.
+impl Drop for HistogramWorkload {
+    fn drop(&mut self) {
+        self.inputs.iter().for_each(wgpu::Buffer::destroy);
+    }
+}
+
+impl HistogramWorkload {
+    fn lane_counts(&self, skewed: bool) -> &[[u64; 256]] {
+        self.references[skewed as usize].get_or_init(|| {
+            let mut lanes = vec![[0u64; 256]; LANES];
+            for i in 0..self.n as u32 {
+                let word = input_word(i, self.seed, skewed);
+                for k in 0..4u32 {
+                    let lane = (4 * i as usize + k as usize) % LANES;
+                    lanes[lane][((word >> (8 * k)) & 0xff) as usize] += 1;
+                }
+            }
+            lanes
+        })
+    }
+
+    /// What the histogram with `bins` bins of an input holds.
+    fn reference(&self, skewed: bool, bins: u32) -> Vec<u64> {
+        let (lanes, shift) = layout(bins);
+        let per_lane = bins / lanes;
+        let mut counts = vec![0u64; bins as usize];
+        for (lane, bytes) in self.lane_counts(skewed).iter().enumerate() {
+            for (byte, &count) in bytes.iter().enumerate() {
+                let bin = (lane as u32 % lanes) * per_lane + (byte as u32 >> shift);
+                counts[bin as usize] += count;
+            }
+        }
+        counts
+    }
+}
+
+impl Workload for HistogramWorkload {
+    fn size(&self) -> u64 {
+        self.n
+    }
+
+    /// The input, read once.
+    fn bytes_per_dispatch(&self, _: &Configuration) -> u64 {
+        self.n * 4
+    }
+
+    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+        let Configuration { kernel, checks, workgroup, parameter } = *configuration;
+        let bins = parameter.unwrap_or(256);
+        if !bins.is_power_of_two() || !(16..=4096).contains(&bins) {
+            return Err(Skip::NotApplicable(format!("bins go in powers of two from 16 to 4096, not {bins}")));
+        }
+        let (lanes, shift) = layout(bins);
+        let wg = workgroup[0];
+        let skewed = kernel.variant == "skewed";
+        let counts = kernel::storage_buffer(gpu, "histogram", bins as u64 * 4);
+        let constants =
+            [("WG", SETUP_WORKGROUP as f64), ("BINS", bins as f64), ("LANES", lanes as f64), ("SHIFT", shift as f64)];
+        let zero_grid = kernel::linear_grid(gpu, (bins as u64).div_ceil(SETUP_WORKGROUP as u64))?;
+        let zero = self.modules.pipeline(gpu, checks, "zero_counts", &constants);
+        let zero_bindings = kernel::bind_group(gpu, &zero, &[(1, &counts)]);
+        let constants = [("WG", wg as f64), constants[1], constants[2], constants[3]];
+        let entry = format!("histogram_{}", kernel.kernel);
+        let pipeline = self.modules.pipeline(gpu, checks, &entry, &constants);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.inputs[skewed as usize]), (1, &counts)]);
+        let covering = self.n.div_ceil(wg as u64);
+        let groups = if kernel.kernel == "workgroup" { covering.min(GRID_WORKGROUPS) } else { covering };
+        let workgroups = kernel::linear_grid(gpu, groups)?;
+        Ok(Config {
+            steps: vec![Step { pipeline, bind_group, workgroups }],
+            output: counts.clone(),
+            before: Before::State(vec![Step { pipeline: zero, bind_group: zero_bindings, workgroups: zero_grid }]),
+            workgroups,
+            owned: vec![counts],
+        })
+    }
+
+    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+        let bins = configuration.parameter.unwrap_or(256);
+        let want = self.reference(configuration.kernel.variant == "skewed", bins);
+        let mut comparison = Comparison::new("bin");
+        for (bin, (got, want)) in output.chunks_exact(4).zip(want).enumerate() {
+            let got = u32::from_le_bytes([got[0], got[1], got[2], got[3]]);
+            // Counts wrap at 2^32 on the GPU.
+            comparison.check(bin as u64, got as f64, (want % (1 << 32)) as f64, 0.0);
+        }
+        comparison.finish()
+    }
+}

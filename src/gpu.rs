@@ -95,6 +95,9 @@ pub struct Gpu {
     pub info: DeviceInfo,
     /// GPU timestamps at pass boundaries are available and were enabled.
     pub timestamps: bool,
+    /// Subgroup operations are available to shaders and were enabled (natively only: wgpu does not pass
+    /// them through on the web yet).
+    pub subgroups: bool,
     lost: Arc<Mutex<Option<String>>>,
     filler: OnceCell<crate::fill::Filler>,
 }
@@ -127,7 +130,10 @@ impl Gpu {
     pub async fn open(adapter: &wgpu::Adapter, identity: Option<AdapterIdentity>) -> Result<Gpu, GpuError> {
         let info = adapter.get_info();
         let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
-        let required_features = if timestamps { wgpu::Features::TIMESTAMP_QUERY } else { wgpu::Features::empty() };
+        let subgroups = cfg!(not(target_arch = "wasm32")) && adapter.features().contains(wgpu::Features::SUBGROUP);
+        let mut required_features = wgpu::Features::empty();
+        required_features.set(wgpu::Features::TIMESTAMP_QUERY, timestamps);
+        required_features.set(wgpu::Features::SUBGROUP, subgroups);
         let limits = adapter.limits();
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
@@ -171,7 +177,7 @@ impl Gpu {
             limits: ComputeLimits::from_wgpu(&limits),
             features,
         };
-        Ok(Gpu { device, queue, info, timestamps, lost, filler: OnceCell::new() })
+        Ok(Gpu { device, queue, info, timestamps, subgroups, lost, filler: OnceCell::new() })
     }
 
     /// The pipelines that write inputs and poison outputs, built on first use.

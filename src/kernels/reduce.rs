@@ -11,11 +11,21 @@ use crate::kernel::{
 };
 
 const WGSL: &str = include_str!("../../shaders/reduce.wgsl");
+/// The subgroup kernels: a module of their own, which compiles only where the device has subgroups.
+const SUBGROUP_WGSL: &str = include_str!("../../shaders/reduce_subgroup.wgsl");
 
 /// (kernel, variant): the WGSL entry point is `kernel_variant`. WGSL has no float atomics, so the atomic
 /// strategies come in u32 only.
-pub const KERNELS: [(&str, &str); 6] =
-    [("atomic", "u32"), ("tree", "u32"), ("tree", "f32"), ("tree_atomic", "u32"), ("grid", "u32"), ("grid", "f32")];
+pub const KERNELS: [(&str, &str); 8] = [
+    ("atomic", "u32"),
+    ("tree", "u32"),
+    ("tree", "f32"),
+    ("tree_atomic", "u32"),
+    ("grid", "u32"),
+    ("grid", "f32"),
+    ("subgroup", "u32"),
+    ("subgroup", "f32"),
+];
 /// Workgroups the grid-stride kernels launch, whatever the input's size.
 const GRID_WORKGROUPS: u64 = 1024;
 /// The workgroup size of the passes over partial sums, which are small next to the first pass.
@@ -40,8 +50,10 @@ impl Family for Reduce {
          one value. tree_atomic/u32 ends each workgroup with one atomicAdd instead: one pass, and WG times \
          fewer atomics. grid has each invocation add the elements a whole grid apart first (1024 workgroups \
          cover the input), so the tree and its barriers run once per many elements instead of once per WG: \
-         expect it closest to the copy bandwidth. Workgroups of 1 make every strategy an atomic or a copy per \
-         element."
+         expect it closest to the copy bandwidth. subgroup does the same grid-stride loop, then sums each \
+         subgroup with subgroupAdd, in registers, and needs one barrier instead of one per tree level; it runs \
+         natively where the device has subgroups, and not on the web, where wgpu does not pass subgroups \
+         through yet. Workgroups of 1 make every strategy an atomic or a copy per element."
     }
 
     fn kernels(&self) -> Vec<KernelId> {
@@ -70,7 +82,8 @@ impl Family for Reduce {
         kernel::check_binding(gpu, &format!("a {bytes}-byte input"), bytes)?;
         let src = kernel::random_buffer(gpu, "input", bytes, seed);
         let modules = ShaderModules::new("reduce.wgsl", WGSL);
-        Ok(Box::new(ReduceWorkload { n: size, seed, modules, src, sums: OnceCell::new() }))
+        let subgroup_modules = ShaderModules::new("reduce_subgroup.wgsl", SUBGROUP_WGSL);
+        Ok(Box::new(ReduceWorkload { n: size, seed, modules, subgroup_modules, src, sums: OnceCell::new() }))
     }
 }
 
@@ -85,6 +98,7 @@ struct ReduceWorkload {
     n: u64,
     seed: u32,
     modules: ShaderModules,
+    subgroup_modules: ShaderModules,
     /// Element i holds the bits of `random_f32(i, seed)`, read as u32 or f32.
     src: wgpu::Buffer,
     sums: OnceCell<Sums>,
@@ -111,9 +125,11 @@ impl ReduceWorkload {
         })
     }
 
+    #[expect(clippy::too_many_arguments, reason = "one dispatch's every choice, named at the call")]
     fn step(
         &self,
         gpu: &Gpu,
+        modules: &ShaderModules,
         checks: ShaderChecks,
         entry: &str,
         wg: u32,
@@ -121,7 +137,7 @@ impl ReduceWorkload {
         bindings: &[(u32, &wgpu::Buffer)],
     ) -> Result<Step, Skip> {
         let workgroups = kernel::linear_grid(gpu, groups)?;
-        let pipeline = self.modules.pipeline(gpu, checks, entry, &[("WG", wg as f64)]);
+        let pipeline = modules.pipeline(gpu, checks, entry, &[("WG", wg as f64)]);
         let bind_group = kernel::bind_group(gpu, &pipeline, bindings);
         Ok(Step { pipeline, bind_group, workgroups })
     }
@@ -145,9 +161,9 @@ impl Workload for ReduceWorkload {
         if kernel.kernel.contains("atomic") {
             let total = kernel::storage_buffer(gpu, "total", 4);
             let bindings = [(4, &total)];
-            let zero = self.step(gpu, checks, "zero_total", PASS_WORKGROUP, 1, &bindings)?;
+            let zero = self.step(gpu, &self.modules, checks, "zero_total", PASS_WORKGROUP, 1, &bindings)?;
             let bindings = [(src, &self.src), (4, &total)];
-            let sum = self.step(gpu, checks, &kernel.entry_point(), wg, covering, &bindings)?;
+            let sum = self.step(gpu, &self.modules, checks, &kernel.entry_point(), wg, covering, &bindings)?;
             let workgroups = sum.workgroups;
             let owned = vec![total.clone()];
             return Ok(Config {
@@ -158,13 +174,25 @@ impl Workload for ReduceWorkload {
                 owned,
             });
         }
+        let modules = match kernel.kernel {
+            "subgroup" if !gpu.subgroups => {
+                return Err(Skip::NotApplicable(
+                    "needs subgroup operations: wgpu offers them natively where the device has them, not yet \
+                     on the web"
+                        .into(),
+                ));
+            }
+            "subgroup" => &self.subgroup_modules,
+            _ => &self.modules,
+        };
         // The first pass writes one partial sum per workgroup launched; tree passes then reduce those.
-        let groups = if kernel.kernel == "grid" { covering.min(GRID_WORKGROUPS) } else { covering };
+        let grid_stride = matches!(kernel.kernel, "grid" | "subgroup");
+        let groups = if grid_stride { covering.min(GRID_WORKGROUPS) } else { covering };
         let first_grid = kernel::linear_grid(gpu, groups)?;
         let mut count = first_grid[0] as u64 * first_grid[1] as u64;
         let mut buffers = vec![kernel::storage_buffer(gpu, "partial sums", count * 4)];
         let first = [(src, &self.src), (partials, &buffers[0])];
-        let mut steps = vec![self.step(gpu, checks, &kernel.entry_point(), wg, groups, &first)?];
+        let mut steps = vec![self.step(gpu, modules, checks, &kernel.entry_point(), wg, groups, &first)?];
         let tree = format!("tree_{}", kernel.variant);
         while count > 1 {
             let next = count.div_ceil(PASS_WORKGROUP as u64);
@@ -172,7 +200,8 @@ impl Workload for ReduceWorkload {
             let launched = grid[0] as u64 * grid[1] as u64;
             let output = kernel::storage_buffer(gpu, "partial sums", launched * 4);
             let input = buffers.last().expect("the first pass's");
-            steps.push(self.step(gpu, checks, &tree, PASS_WORKGROUP, next, &[(src, input), (partials, &output)])?);
+            let bindings = [(src, input), (partials, &output)];
+            steps.push(self.step(gpu, &self.modules, checks, &tree, PASS_WORKGROUP, next, &bindings)?);
             buffers.push(output);
             count = launched;
         }

@@ -174,7 +174,7 @@ fn x_label(r: &ConfigResult) -> String {
     r.parameter.as_ref().map_or_else(|| r.workgroup_text(), |p| p.value.to_string())
 }
 
-const KERNEL_COLOURS: [(&str, &str); 18] = [
+const KERNEL_COLOURS: [(&str, &str); 19] = [
     ("copy", "#1f77b4"),
     ("scale", "#2ca02c"),
     ("add", "#ff7f0e"),
@@ -191,6 +191,7 @@ const KERNEL_COLOURS: [(&str, &str); 18] = [
     ("tree", "#ff7f0e"),
     ("tree_atomic", "#9467bd"),
     ("grid", "#2ca02c"),
+    ("subgroup", "#17becf"),
     ("global", "#d62728"),
     ("workgroup", "#2ca02c"),
 ];

@@ -1,0 +1,55 @@
+// Subgroup reductions, kept apart from reduce.wgsl because a shader that uses subgroup operations only
+// compiles on a device that has them (natively, where wgpu exposes SUBGROUP).
+//   subgroup_*   each invocation adds the elements a whole grid apart (as grid_* in reduce.wgsl), then
+//                subgroupAdd sums each subgroup in registers, without workgroup memory or barriers; one
+//                barrier later every subgroup adds the subgroups' sums the same way, and invocation 0
+//                writes the workgroup's partial sum. The host reduces the partials with reduce.wgsl's tree.
+// Every subgroup operation runs in uniform control flow: all invocations compute the second sum, and only
+// invocation 0 writes it.
+
+override WG: u32 = 256;
+
+@group(0) @binding(0) var<storage, read> src_u32: array<u32>;
+@group(0) @binding(1) var<storage, read> src_f32: array<f32>;
+@group(0) @binding(2) var<storage, read_write> partials_u32: array<u32>;
+@group(0) @binding(3) var<storage, read_write> partials_f32: array<f32>;
+
+// One sum per subgroup; a workgroup has at most WG subgroups.
+var<workgroup> sums_u32: array<u32, WG>;
+var<workgroup> sums_f32: array<f32, WG>;
+
+@compute @workgroup_size(WG)
+fn subgroup_u32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32,
+                @builtin(subgroup_size) width: u32, @builtin(subgroup_id) subgroup: u32,
+                @builtin(num_subgroups) subgroups: u32) {
+    let group = wid.x + wid.y * nwg.x;
+    let stride = nwg.x * nwg.y * WG;
+    var value = 0u;
+    for (var i = group * WG + lid; i < arrayLength(&src_u32); i += stride) { value += src_u32[i]; }
+    let sum = subgroupAdd(value);
+    if lane == 0u { sums_u32[subgroup] = sum; }
+    workgroupBarrier();
+    var partial = 0u;
+    for (var s = lane; s < subgroups; s += width) { partial += sums_u32[s]; }
+    let total = subgroupAdd(partial);
+    if lid == 0u && group < arrayLength(&partials_u32) { partials_u32[group] = total; }
+}
+
+@compute @workgroup_size(WG)
+fn subgroup_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32,
+                @builtin(subgroup_size) width: u32, @builtin(subgroup_id) subgroup: u32,
+                @builtin(num_subgroups) subgroups: u32) {
+    let group = wid.x + wid.y * nwg.x;
+    let stride = nwg.x * nwg.y * WG;
+    var value = 0.0;
+    for (var i = group * WG + lid; i < arrayLength(&src_f32); i += stride) { value += src_f32[i]; }
+    let sum = subgroupAdd(value);
+    if lane == 0u { sums_f32[subgroup] = sum; }
+    workgroupBarrier();
+    var partial = 0.0;
+    for (var s = lane; s < subgroups; s += width) { partial += sums_f32[s]; }
+    let total = subgroupAdd(partial);
+    if lid == 0u && group < arrayLength(&partials_f32) { partials_f32[group] = total; }
+}

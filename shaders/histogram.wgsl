@@ -7,6 +7,7 @@
 //                        the words a whole grid apart, then adds each nonzero bin to `counts` once.
 // The input is uniform (every byte equally likely) or skewed (7 bytes in 8 are 0, so one bin takes most
 // adds); `make_input` writes it, and src/kernels/histogram.rs computes the same words to check counts.
+// hash_u32 comes from shaders/hash.wgsl, which the host prepends.
 
 override WG: u32 = 256;
 override BINS: u32 = 256;
@@ -21,17 +22,6 @@ override SKEWED: bool = false;
 @group(0) @binding(2) var<storage, read_write> input: array<u32>;
 
 var<workgroup> workgroup_counts: array<atomic<u32>, BINS>;
-
-// The hash of shaders/random.wgsl (lowbias32).
-fn hash_u32(v: u32) -> u32 {
-    var x = v;
-    x ^= x >> 16u;
-    x *= 0x7feb352du;
-    x ^= x >> 15u;
-    x *= 0x846ca68bu;
-    x ^= x >> 16u;
-    return x;
-}
 
 fn group_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
     return wid.x + wid.y * nwg.x;

@@ -34,17 +34,7 @@ struct Particle {
 @group(0) @binding(0) var<storage, read_write> particles: array<Particle>;
 @group(0) @binding(1) var<storage, read_write> floats: array<f32>;
 
-// The hash of shaders/random.wgsl (lowbias32), and a value in [-1, 1) from its top 24 bits.
-fn hash_u32(v: u32) -> u32 {
-    var x = v;
-    x ^= x >> 16u;
-    x *= 0x7feb352du;
-    x ^= x >> 15u;
-    x *= 0x846ca68bu;
-    x ^= x >> 16u;
-    return x;
-}
-
+// A value in [-1, 1) from the top 24 bits of a hash (hash_u32: shaders/hash.wgsl, which the host prepends).
 fn unit(h: u32) -> f32 {
     return f32(h >> 8u) * (1.0 / 8388608.0) - 1.0;
 }

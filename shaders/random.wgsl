@@ -1,7 +1,7 @@
 // Pseudo-random inputs and poisoned outputs, written on the GPU so that large buffers never cross the bus.
 //
 // random_f32(i, seed) is a pure function of the element index: the CPU reference (src/fill.rs) computes the
-// same bits, so inputs never have to be kept on the host. The hash is lowbias32 (Wellons); the top 24 bits
+// same bits, so inputs never have to be kept on the host. The hash is shaders/hash.wgsl's, which the host prepends; the top 24 bits
 // scaled by 2^-23 and shifted by -1 give a value in [-1, 1) that is exact in f32 on every GPU.
 
 override WG: u32 = 256;
@@ -13,16 +13,6 @@ struct Fill {
 
 @group(0) @binding(0) var<storage, read_write> words: array<u32>;
 @group(0) @binding(1) var<uniform> fill: Fill;
-
-fn hash_u32(v: u32) -> u32 {
-    var x = v;
-    x ^= x >> 16u;
-    x *= 0x7feb352du;
-    x ^= x >> 15u;
-    x *= 0x846ca68bu;
-    x ^= x >> 16u;
-    return x;
-}
 
 fn random_f32(i: u32, seed: u32) -> f32 {
     let h = hash_u32(i ^ hash_u32(seed));

@@ -10,7 +10,8 @@ use crate::kernel::{
     Skip, Step, ValidationError, Workload,
 };
 
-const WGSL: &str = include_str!("../../shaders/histogram.wgsl");
+/// WGSL has no includes: the shared hash goes in front.
+const WGSL: &str = concat!(include_str!("../../shaders/hash.wgsl"), include_str!("../../shaders/histogram.wgsl"));
 
 pub const STRATEGIES: [&str; 2] = ["global", "workgroup"];
 pub const INPUTS: [&str; 2] = ["uniform", "skewed"];

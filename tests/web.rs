@@ -134,3 +134,21 @@ async fn a_histogram_counts_exactly_through_webgpu() {
         assert!(r.is_good(), "{} {}: {:?} {:?}", r.label(), r.parameter_text(), r.error, r.skipped);
     }
 }
+
+#[wasm_bindgen_test]
+async fn padded_workgroup_memory_reads_validate_through_webgpu() {
+    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let plan = Plan {
+        kernels: kernels::select("tile_read/padded").unwrap(),
+        problem_size: ProblemSize::Units(2048),
+        workgroup_sizes: None,
+        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
+        measure: MeasureOptions { samples: 1, min_sample_ns: 1e4, warm_up_ns: 0.0, ..Default::default() },
+        seed: wgsweep::fill::fresh_seed(),
+    };
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    assert_eq!(result.results.len(), wgsweep::kernels::banks::STRIDES.len());
+    for r in &result.results {
+        assert!(r.is_good(), "{} {}: {:?}", r.label(), r.parameter_text(), r.error);
+    }
+}

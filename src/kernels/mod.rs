@@ -1,6 +1,7 @@
 //! The kernel families: one module per shaders/*.wgsl file, registered in `FAMILIES`.
 
 pub mod access;
+pub mod banks;
 pub mod histogram;
 pub mod image;
 pub mod layout;
@@ -19,6 +20,7 @@ pub const FAMILIES: &[&dyn Family] = &[
     &image::Image,
     &reduce::Reduce,
     &histogram::Histogram,
+    &banks::Banks,
 ];
 
 pub fn family(name: &str) -> Option<&'static dyn Family> {

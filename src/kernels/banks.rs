@@ -1,0 +1,134 @@
+//! Workgroup-memory bank conflicts: reads at a stride of 1 to 32 words inside `var<workgroup>`, with and
+//! without one padding word per 32.
+
+use crate::gpu::{ComputeLimits, Gpu};
+use crate::kernel::{
+    self, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip, Step,
+    ValidationError, Workload,
+};
+
+const WGSL: &str = include_str!("../../shaders/banks.wgsl");
+
+pub const VARIANTS: [&str; 2] = ["plain", "padded"];
+/// Strides in 4-byte words.
+pub const STRIDES: [u32; 7] = [1, 2, 3, 4, 8, 16, 32];
+/// As in banks.wgsl: the tile's words, and the reads of each invocation.
+const WORDS: u32 = 2048;
+const ROUNDS: u32 = 256;
+/// The workgroup size of the sweep, where the device allows it: conflicts are a warp's affair.
+const WORKGROUP: u32 = 256;
+/// Invocations per dispatch by default: enough workgroups to fill any GPU many times over.
+const DEFAULT_INVOCATIONS: u64 = 1 << 22;
+
+pub struct Banks;
+
+/// `value` in banks.wgsl.
+fn value(a: u32) -> u32 {
+    a.wrapping_mul(2_654_435_761)
+}
+
+/// What invocation `lid` of any workgroup sums at `stride`.
+pub fn sum(lid: u32, stride: u32) -> u32 {
+    (0..ROUNDS).fold(0u32, |sum, r| sum.wrapping_add(value((lid.wrapping_mul(stride) + r) % WORDS)))
+}
+
+impl Family for Banks {
+    fn name(&self) -> &'static str {
+        "banks"
+    }
+
+    fn about(&self) -> &'static str {
+        "Workgroup-memory bank conflicts. Workgroup memory is split into 32 banks of 4-byte words, and a \
+         warp's 32 reads take one pass only if they hit 32 different banks. Every invocation reads 256 words \
+         of an 8 KiB tile, its lanes a stride apart: at a stride of 1 (or any odd stride) every lane has a \
+         bank of its own; at 2 the lanes pair up on 16 banks and the reads take two passes, at 4 four passes, \
+         up to 32 passes at a stride of 32, where every lane hits the same bank. tile_read/plain should halve \
+         with each doubling of the stride from 2 on; tile_read/padded stores one unused word after every 32, \
+         which turns a stride of 32 into 33 and spreads the lanes over all the banks again, so it should \
+         stay level. GB/s counts the workgroup-memory bytes read (256 words per invocation); workgroups of \
+         256 invocations."
+    }
+
+    fn kernels(&self) -> Vec<KernelId> {
+        KernelId::every_variant("banks", &["tile_read"], &VARIANTS)
+    }
+
+    fn size_unit(&self) -> &'static str {
+        "invocations"
+    }
+
+    fn default_size(&self, limits: &ComputeLimits) -> Sizing {
+        Sizing::capped(DEFAULT_INVOCATIONS, limits.max_binding_bytes() / 4, 4, "the output is")
+    }
+
+    fn round_size(&self, size: u64) -> u64 {
+        size.clamp(WORKGROUP as u64, u32::MAX as u64 / 4)
+    }
+
+    fn workgroups(&self, _: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
+        let largest = limits.max_invocations_per_workgroup.min(limits.max_workgroup_size_x);
+        vec![[WORKGROUP.min(largest), 1, 1]]
+    }
+
+    fn parameter(&self, _: &KernelId) -> Option<Parameter> {
+        Some(Parameter::amounts("stride", STRIDES.to_vec()))
+    }
+
+    fn workgroup_storage_bytes(&self, _: &Configuration) -> u64 {
+        4 * (WORDS + WORDS / 32) as u64
+    }
+
+    fn setup(&self, gpu: &Gpu, size: u64, _seed: u32) -> Result<Box<dyn Workload>, String> {
+        let bytes = size * 4;
+        kernel::check_binding(gpu, &format!("{bytes} bytes of sums"), bytes)?;
+        let sums = kernel::storage_buffer(gpu, "sums", bytes);
+        Ok(Box::new(BanksWorkload { invocations: size, modules: ShaderModules::new("banks.wgsl", WGSL), sums }))
+    }
+}
+
+struct BanksWorkload {
+    invocations: u64,
+    modules: ShaderModules,
+    sums: wgpu::Buffer,
+}
+
+/// Frees the output at once: in the browser, dropping alone leaves it to the garbage collector.
+impl Drop for BanksWorkload {
+    fn drop(&mut self) {
+        self.sums.destroy();
+    }
+}
+
+impl Workload for BanksWorkload {
+    fn size(&self) -> u64 {
+        self.invocations
+    }
+
+    /// Workgroup-memory reads: 256 words per invocation.
+    fn bytes_per_dispatch(&self, _: &Configuration) -> u64 {
+        self.invocations * ROUNDS as u64 * 4
+    }
+
+    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+        let Configuration { kernel, checks, workgroup, parameter } = *configuration;
+        let stride = parameter.unwrap_or(1);
+        let constants = [("WG", workgroup[0] as f64), ("STRIDE", stride as f64)];
+        let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.sums)]);
+        let workgroups = kernel::linear_grid(gpu, self.invocations.div_ceil(workgroup[0] as u64))?;
+        Ok(Config::single(Step { pipeline, bind_group, workgroups }, self.sums.clone(), Vec::new()))
+    }
+
+    /// Every invocation's sum depends only on its place in the workgroup.
+    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+        let wg = configuration.workgroup[0];
+        let stride = configuration.parameter.unwrap_or(1);
+        let want: Vec<u32> = (0..wg).map(|lid| sum(lid, stride)).collect();
+        let mut comparison = Comparison::new("sums");
+        for (i, got) in output.chunks_exact(4).enumerate() {
+            let got = u32::from_le_bytes([got[0], got[1], got[2], got[3]]);
+            comparison.check(i as u64, got as f64, want[i % wg as usize] as f64, 0.0);
+        }
+        comparison.finish()
+    }
+}

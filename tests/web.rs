@@ -152,3 +152,22 @@ async fn padded_workgroup_memory_reads_validate_through_webgpu() {
         assert!(r.is_good(), "{} {}: {:?}", r.label(), r.parameter_text(), r.error);
     }
 }
+
+#[wasm_bindgen_test]
+async fn saturation_sums_validate_through_webgpu() {
+    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let plan = Plan {
+        kernels: kernels::select("sum/u32").unwrap(),
+        problem_size: ProblemSize::Units(1 << 12),
+        workgroup_sizes: None,
+        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
+        measure: MeasureOptions { samples: 1, min_sample_ns: 1e4, warm_up_ns: 0.0, ..Default::default() },
+        seed: wgsweep::fill::fresh_seed(),
+    };
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    let ran: Vec<_> = result.results.iter().filter(|r| r.skipped.is_none()).collect();
+    assert_eq!(ran.len(), 3, "2^10, 2^11 and 2^12 elements");
+    for r in ran {
+        assert!(r.is_good(), "{} {}: {:?}", r.label(), r.parameter_text(), r.error);
+    }
+}

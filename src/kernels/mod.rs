@@ -6,6 +6,7 @@ pub mod histogram;
 pub mod image;
 pub mod layout;
 pub mod reduce;
+pub mod saturation;
 pub mod stream;
 pub mod transpose;
 
@@ -21,6 +22,7 @@ pub const FAMILIES: &[&dyn Family] = &[
     &reduce::Reduce,
     &histogram::Histogram,
     &banks::Banks,
+    &saturation::Saturation,
 ];
 
 pub fn family(name: &str) -> Option<&'static dyn Family> {

@@ -174,7 +174,7 @@ fn x_label(r: &ConfigResult) -> String {
     r.parameter.as_ref().map_or_else(|| r.workgroup_text(), |p| p.value.to_string())
 }
 
-const KERNEL_COLOURS: [(&str, &str); 20] = [
+const KERNEL_COLOURS: [(&str, &str); 21] = [
     ("copy", "#1f77b4"),
     ("scale", "#2ca02c"),
     ("add", "#ff7f0e"),
@@ -195,6 +195,7 @@ const KERNEL_COLOURS: [(&str, &str); 20] = [
     ("global", "#d62728"),
     ("workgroup", "#2ca02c"),
     ("tile_read", "#9467bd"),
+    ("sum", "#9467bd"),
 ];
 
 const LAYOUT_COLOURS: [(&str, &str); 5] = [

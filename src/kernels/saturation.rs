@@ -1,0 +1,183 @@
+//! Problem-size saturation: STREAM's triad and a one-pass sum over the first N elements, N from 2^10 to
+//! the problem size, to show where the caches end and where the GPU fills up.
+
+use std::cell::OnceCell;
+
+use crate::fill::random_f32;
+use crate::gpu::{ComputeLimits, Gpu};
+use crate::kernel::{
+    self, Before, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip, Step,
+    ValidationError, Workload, f32s,
+};
+
+const WGSL: &str = include_str!("../../shaders/saturation.wgsl");
+
+pub const KERNELS: [(&str, &str); 2] = [("triad", "f32"), ("sum", "u32")];
+/// Elements used: every power of two from 2^10 to 2^28; those above the problem size are skipped.
+pub fn sizes() -> Vec<u32> {
+    (10..=28).map(|p| 1 << p).collect()
+}
+/// The workgroup size of the sweep, where the device allows it.
+const WORKGROUP: u32 = 256;
+/// Workgroups the sum launches, whatever the size (fewer for small sizes).
+const SUM_WORKGROUPS: u64 = 1024;
+/// As STREAM at its largest: arrays far larger than any last-level cache.
+const DEFAULT_ARRAY_BYTES: u64 = 256 << 20;
+const SCALAR: f32 = 0.4;
+
+pub struct Saturation;
+
+impl Family for Saturation {
+    fn name(&self) -> &'static str {
+        "saturation"
+    }
+
+    fn about(&self) -> &'static str {
+        "Problem-size saturation: STREAM's triad (c = a + 0.4·b) and a one-pass u32 sum (a grid-stride loop, a \
+         workgroup tree, one atomic per workgroup) over the first N elements of 256 MiB arrays, N from 2^10 \
+         up, at 256 invocations per workgroup. Small problems cannot fill the GPU: a few hundred workgroups \
+         leave most of it idle, and the launch itself costs microseconds, so GB/s climbs with N. While the \
+         arrays fit in the last-level cache, repeated dispatches read them from there, and GB/s can exceed \
+         the memory's (those points may be flagged as above the run's best copy); once they no longer fit, \
+         GB/s settles at the memory's bandwidth. The chart shows both turns."
+    }
+
+    fn kernels(&self) -> Vec<KernelId> {
+        KERNELS.iter().map(|&(kernel, variant)| KernelId { family: "saturation", kernel, variant }).collect()
+    }
+
+    fn size_unit(&self) -> &'static str {
+        "f32 elements per array (the largest N)"
+    }
+
+    fn default_size(&self, limits: &ComputeLimits) -> Sizing {
+        Sizing::capped(DEFAULT_ARRAY_BYTES / 4, limits.max_binding_bytes() / 4, 4, "arrays are")
+    }
+
+    fn round_size(&self, size: u64) -> u64 {
+        size.clamp(1024, 1 << 28)
+    }
+
+    fn workgroups(&self, _: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
+        let largest = limits.max_invocations_per_workgroup.min(limits.max_workgroup_size_x);
+        vec![[WORKGROUP.min(largest), 1, 1]]
+    }
+
+    fn parameter(&self, _: &KernelId) -> Option<Parameter> {
+        Some(Parameter::amounts("elements", sizes()))
+    }
+
+    fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64 {
+        if configuration.kernel.kernel == "sum" { 4 * configuration.workgroup[0] as u64 } else { 0 }
+    }
+
+    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+        let bytes = size * 4;
+        kernel::check_binding(gpu, &format!("{bytes} bytes per array"), bytes)?;
+        let a = kernel::random_buffer(gpu, "a", bytes, seed);
+        let b = kernel::random_buffer(gpu, "b", bytes, seed.wrapping_add(1));
+        let modules = ShaderModules::new("saturation.wgsl", WGSL);
+        Ok(Box::new(SaturationWorkload { size, seed, modules, a, b, prefix_sums: OnceCell::new() }))
+    }
+}
+
+struct SaturationWorkload {
+    size: u64,
+    seed: u32,
+    modules: ShaderModules,
+    a: wgpu::Buffer,
+    b: wgpu::Buffer,
+    /// The wrapping sum of the first 2^k elements of `a` (as u32 bits), for each size swept.
+    prefix_sums: OnceCell<Vec<(u32, u32)>>,
+}
+
+/// Frees the arrays at once: in the browser, dropping alone leaves them to the garbage collector.
+impl Drop for SaturationWorkload {
+    fn drop(&mut self) {
+        self.a.destroy();
+        self.b.destroy();
+    }
+}
+
+impl SaturationWorkload {
+    fn sum_of_first(&self, n: u32) -> u32 {
+        let sums = self.prefix_sums.get_or_init(|| {
+            let wanted: Vec<u32> = sizes().into_iter().filter(|&s| s as u64 <= self.size).collect();
+            let mut sums = Vec::new();
+            let mut sum = 0u32;
+            for i in 0..wanted.last().copied().unwrap_or(0) {
+                sum = sum.wrapping_add(random_f32(i, self.seed).to_bits());
+                if wanted.contains(&(i + 1)) {
+                    sums.push((i + 1, sum));
+                }
+            }
+            sums
+        });
+        sums.iter().find(|(size, _)| *size == n).map(|(_, sum)| *sum).expect("a swept size")
+    }
+}
+
+impl Workload for SaturationWorkload {
+    fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// Triad reads two arrays and writes one; the sum reads one.
+    fn bytes_per_dispatch(&self, configuration: &Configuration) -> u64 {
+        let n = configuration.parameter.unwrap_or(0) as u64;
+        if configuration.kernel.kernel == "triad" { 3 * 4 * n } else { 4 * n }
+    }
+
+    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+        let Configuration { kernel, checks, workgroup, parameter } = *configuration;
+        let n = parameter.unwrap_or(0);
+        if n as u64 > self.size {
+            return Err(Skip::NotApplicable(format!("{n} elements is more than the problem size, {}", self.size)));
+        }
+        let wg = workgroup[0];
+        let constants = [("WG", wg as f64), ("N", n as f64)];
+        let covering = (n as u64).div_ceil(wg as u64);
+        let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants);
+        if kernel.kernel == "triad" {
+            let workgroups = kernel::linear_grid(gpu, covering)?;
+            let c = kernel::storage_buffer(gpu, "c", n as u64 * 4);
+            let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.a), (1, &self.b), (2, &c)]);
+            return Ok(Config::single(Step { pipeline, bind_group, workgroups }, c.clone(), vec![c]));
+        }
+        let workgroups = kernel::linear_grid(gpu, covering.min(SUM_WORKGROUPS))?;
+        let total = kernel::storage_buffer(gpu, "total", 4);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(3, &self.a), (4, &total)]);
+        let zero = self.modules.pipeline(gpu, checks, "zero_total", &constants);
+        let zero_bindings = kernel::bind_group(gpu, &zero, &[(4, &total)]);
+        Ok(Config {
+            steps: vec![Step { pipeline, bind_group, workgroups }],
+            output: total.clone(),
+            before: Before::State(vec![Step { pipeline: zero, bind_group: zero_bindings, workgroups: [1, 1, 1] }]),
+            workgroups,
+            owned: vec![total],
+        })
+    }
+
+    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+        let n = configuration.parameter.unwrap_or(0);
+        if configuration.kernel.kernel == "sum" {
+            let got = u32::from_le_bytes([output[0], output[1], output[2], output[3]]);
+            let mut comparison = Comparison::new("sum");
+            comparison.check(0, got as f64, self.sum_of_first(n) as f64, 0.0);
+            return comparison.finish();
+        }
+        // As STREAM's check: a + s·b in f32, exact unless the GPU fuses the multiply and add.
+        let mut comparison = Comparison::new("c");
+        for (i, got) in f32s(output).enumerate().take(n as usize) {
+            let (a, b) = (random_f32(i as u32, self.seed), random_f32(i as u32, self.seed.wrapping_add(1)));
+            let want = a + SCALAR * b;
+            comparison.check(
+                i as u64,
+                got as f64,
+                want as f64,
+                2.0 * f32::EPSILON as f64 * (a.abs() + (SCALAR * b).abs()) as f64,
+            );
+        }
+        comparison.finish()
+    }
+}

@@ -1,8 +1,8 @@
 // Problem-size saturation: the same kernels over the first N elements of large arrays, N from 2^10 up.
-//   triad_f32   c[i] = a[i] + SCALAR * b[i], one element per invocation (STREAM's triad).
-//   sum_u32     the elements' wrapping sum: each invocation adds the elements a whole grid apart (a fixed
-//               number of workgroups), the workgroup adds its invocations' sums in workgroup memory, and
-//               one atomicAdd per workgroup adds that to `total`: one pass, exact.
+//   triad_by_size_f32  c[i] = a[i] + SCALAR * b[i], one element per invocation (STREAM's triad).
+//   sum_by_size_u32    the elements' wrapping sum: each invocation adds the elements a whole grid apart (a
+//                      fixed number of workgroups), the workgroup adds its invocations' sums in workgroup
+//                      memory, and one atomicAdd per workgroup adds that to `total`: one pass, exact.
 // Small N fits in the caches and cannot fill the GPU; the chart shows where each stops mattering.
 
 override WG: u32 = 256;
@@ -22,7 +22,7 @@ fn group_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
 }
 
 @compute @workgroup_size(WG)
-fn triad_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+fn triad_by_size_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
              @builtin(local_invocation_index) lid: u32) {
     let i = group_index(wid, nwg) * WG + lid;
     if i < N { c[i] = a[i] + SCALAR * b[i]; }
@@ -34,7 +34,7 @@ fn zero_total() {
 }
 
 @compute @workgroup_size(WG)
-fn sum_u32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+fn sum_by_size_u32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) lid: u32) {
     let stride = nwg.x * nwg.y * WG;
     var value = 0u;

@@ -95,6 +95,15 @@ fn stream_default_size_is_256_mib_or_capped_with_a_note() {
 }
 
 #[test]
+fn a_kernel_name_belongs_to_one_family_so_selecting_it_stays_in_that_family() {
+    let mut owners = std::collections::HashMap::new();
+    for k in kernels::all() {
+        let owner = *owners.entry(k.kernel).or_insert(k.family);
+        assert_eq!(owner, k.family, "'{}' is a kernel of both {owner} and {}", k.kernel, k.family);
+    }
+}
+
+#[test]
 fn kernel_selectors_name_families_kernels_and_variants() {
     assert_eq!(kernels::select("stream").unwrap().len(), 15);
     assert_eq!(kernels::select("triad").unwrap().len(), 3);

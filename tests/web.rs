@@ -157,7 +157,7 @@ async fn padded_workgroup_memory_reads_validate_through_webgpu() {
 async fn saturation_sums_validate_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
     let plan = Plan {
-        kernels: kernels::select("sum/u32").unwrap(),
+        kernels: kernels::select("sum_by_size/u32").unwrap(),
         problem_size: ProblemSize::Units(1 << 12),
         workgroup_sizes: None,
         shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],

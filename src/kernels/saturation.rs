@@ -12,7 +12,7 @@ use crate::kernel::{
 
 const WGSL: &str = include_str!("../../shaders/saturation.wgsl");
 
-pub const KERNELS: [(&str, &str); 2] = [("triad", "f32"), ("sum", "u32")];
+pub const KERNELS: [(&str, &str); 2] = [("triad_by_size", "f32"), ("sum_by_size", "u32")];
 /// Elements used: every power of two from 2^10 to 2^28; those above the problem size are skipped.
 pub fn sizes() -> Vec<u32> {
     (10..=28).map(|p| 1 << p).collect()
@@ -68,7 +68,7 @@ impl Family for Saturation {
     }
 
     fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64 {
-        if configuration.kernel.kernel == "sum" { 4 * configuration.workgroup[0] as u64 } else { 0 }
+        if configuration.kernel.kernel == "sum_by_size" { 4 * configuration.workgroup[0] as u64 } else { 0 }
     }
 
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
@@ -125,7 +125,7 @@ impl Workload for SaturationWorkload {
     /// Triad reads two arrays and writes one; the sum reads one.
     fn bytes_per_dispatch(&self, configuration: &Configuration) -> u64 {
         let n = configuration.parameter.unwrap_or(0) as u64;
-        if configuration.kernel.kernel == "triad" { 3 * 4 * n } else { 4 * n }
+        if configuration.kernel.kernel == "triad_by_size" { 3 * 4 * n } else { 4 * n }
     }
 
     fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
@@ -138,7 +138,7 @@ impl Workload for SaturationWorkload {
         let constants = [("WG", wg as f64), ("N", n as f64)];
         let covering = (n as u64).div_ceil(wg as u64);
         let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants);
-        if kernel.kernel == "triad" {
+        if kernel.kernel == "triad_by_size" {
             let workgroups = kernel::linear_grid(gpu, covering)?;
             let c = kernel::storage_buffer(gpu, "c", n as u64 * 4);
             let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.a), (1, &self.b), (2, &c)]);
@@ -160,7 +160,7 @@ impl Workload for SaturationWorkload {
 
     fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
         let n = configuration.parameter.unwrap_or(0);
-        if configuration.kernel.kernel == "sum" {
+        if configuration.kernel.kernel == "sum_by_size" {
             let got = u32::from_le_bytes([output[0], output[1], output[2], output[3]]);
             let mut comparison = Comparison::new("sum");
             comparison.check(0, got as f64, self.sum_of_first(n) as f64, 0.0);

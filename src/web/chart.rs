@@ -174,7 +174,7 @@ fn x_label(r: &ConfigResult) -> String {
     r.parameter.as_ref().map_or_else(|| r.workgroup_text(), |p| p.value.to_string())
 }
 
-const KERNEL_COLOURS: [(&str, &str); 21] = [
+const KERNEL_COLOURS: [(&str, &str); 22] = [
     ("copy", "#1f77b4"),
     ("scale", "#2ca02c"),
     ("add", "#ff7f0e"),
@@ -195,7 +195,8 @@ const KERNEL_COLOURS: [(&str, &str); 21] = [
     ("global", "#d62728"),
     ("workgroup", "#2ca02c"),
     ("tile_read", "#9467bd"),
-    ("sum", "#9467bd"),
+    ("triad_by_size", "#d62728"),
+    ("sum_by_size", "#9467bd"),
 ];
 
 const LAYOUT_COLOURS: [(&str, &str); 5] = [

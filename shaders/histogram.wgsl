@@ -47,13 +47,6 @@ fn make_input(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
     input[i] = word;
 }
 
-@compute @workgroup_size(WG)
-fn zero_counts(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-               @builtin(local_invocation_index) lid: u32) {
-    let b = group_index(wid, nwg) * WG + lid;
-    if b < arrayLength(&counts) { atomicStore(&counts[b], 0u); }
-}
-
 // The bin of byte k (0..3) of word i.
 fn bin(i: u32, k: u32, word: u32) -> u32 {
     let byte = (word >> (8u * k)) & 0xffu;

@@ -47,11 +47,6 @@ fn workgroup_sum_f32(lid: u32, value: f32) -> f32 {
 }
 
 @compute @workgroup_size(WG)
-fn zero_total() {
-    atomicStore(&total, 0u);
-}
-
-@compute @workgroup_size(WG)
 fn atomic_u32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
     let i = group_index(wid, nwg) * WG + lid;

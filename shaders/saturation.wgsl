@@ -29,11 +29,6 @@ fn triad_by_size_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgro
 }
 
 @compute @workgroup_size(WG)
-fn zero_total() {
-    atomicStore(&total, 0u);
-}
-
-@compute @workgroup_size(WG)
 fn sum_by_size_u32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) lid: u32) {
     let stride = nwg.x * nwg.y * WG;

@@ -268,6 +268,8 @@ pub struct Step {
 pub enum Before {
     /// `fill::POISON` in every word, so whatever the output holds afterwards, the kernel wrote.
     Poison,
+    /// 0 in every word: the kernel adds into its output (atomic sums, histogram counts).
+    Zero,
     /// The state these steps write: a kernel that updates its output in place starts from it.
     State(Vec<Step>),
 }
@@ -288,6 +290,12 @@ impl Config {
     pub fn single(step: Step, output: wgpu::Buffer, owned: Vec<wgpu::Buffer>) -> Self {
         let workgroups = step.workgroups;
         Config { steps: vec![step], output, before: Before::Poison, workgroups, owned }
+    }
+
+    /// One dispatch that adds into `output`, zeroed before the validated run; `output` is owned.
+    pub fn accumulating(step: Step, output: wgpu::Buffer) -> Self {
+        let workgroups = step.workgroups;
+        Config { steps: vec![step], output: output.clone(), before: Before::Zero, workgroups, owned: vec![output] }
     }
 }
 

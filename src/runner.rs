@@ -363,8 +363,10 @@ async fn configure_and_run_once(
 /// the output holds afterwards is the kernel's work.
 pub fn submit_once(gpu: &Gpu, config: &Config) {
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
-    if let Before::Poison = config.before {
-        gpu.filler().word(&gpu.device, &mut encoder, &config.output, fill::POISON);
+    match config.before {
+        Before::Poison => gpu.filler().word(&gpu.device, &mut encoder, &config.output, fill::POISON),
+        Before::Zero => gpu.filler().word(&gpu.device, &mut encoder, &config.output, 0),
+        Before::State(_) => {}
     }
     {
         let mut pass = encoder.begin_compute_pass(&Default::default());

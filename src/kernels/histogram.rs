@@ -6,8 +6,8 @@ use std::cell::OnceCell;
 use crate::fill::hash_u32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Before, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderChecks, ShaderModules, Sizing,
-    Skip, Step, ValidationError, Workload,
+    self, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderChecks, ShaderModules, Sizing, Skip,
+    Step, ValidationError, Workload,
 };
 
 /// WGSL has no includes: the shared hash goes in front.
@@ -20,7 +20,7 @@ pub const BINS: [u32; 5] = [16, 64, 256, 1024, 4096];
 const LANES: usize = 16;
 /// Workgroups the workgroup-bins kernel launches, whatever the input's size.
 const GRID_WORKGROUPS: u64 = 1024;
-/// The workgroup size of the set-up dispatches (input, zeroed counts).
+/// The workgroup size of the dispatch that writes the inputs.
 const SETUP_WORKGROUP: u32 = 256;
 /// As STREAM: an input far larger than any last-level cache.
 const DEFAULT_INPUT_BYTES: u64 = 256 << 20;
@@ -182,25 +182,14 @@ impl Workload for HistogramWorkload {
         let wg = workgroup[0];
         let skewed = kernel.variant == "skewed";
         let counts = kernel::storage_buffer(gpu, "histogram", bins as u64 * 4);
-        let constants =
-            [("WG", SETUP_WORKGROUP as f64), ("BINS", bins as f64), ("LANES", lanes as f64), ("SHIFT", shift as f64)];
-        let zero_grid = kernel::linear_grid(gpu, (bins as u64).div_ceil(SETUP_WORKGROUP as u64))?;
-        let zero = self.modules.pipeline(gpu, checks, "zero_counts", &constants);
-        let zero_bindings = kernel::bind_group(gpu, &zero, &[(1, &counts)]);
-        let constants = [("WG", wg as f64), constants[1], constants[2], constants[3]];
+        let constants = [("WG", wg as f64), ("BINS", bins as f64), ("LANES", lanes as f64), ("SHIFT", shift as f64)];
         let entry = format!("histogram_{}", kernel.kernel);
         let pipeline = self.modules.pipeline(gpu, checks, &entry, &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.inputs[skewed as usize]), (1, &counts)]);
         let covering = self.n.div_ceil(wg as u64);
         let groups = if kernel.kernel == "workgroup" { covering.min(GRID_WORKGROUPS) } else { covering };
         let workgroups = kernel::linear_grid(gpu, groups)?;
-        Ok(Config {
-            steps: vec![Step { pipeline, bind_group, workgroups }],
-            output: counts.clone(),
-            before: Before::State(vec![Step { pipeline: zero, bind_group: zero_bindings, workgroups: zero_grid }]),
-            workgroups,
-            owned: vec![counts],
-        })
+        Ok(Config::accumulating(Step { pipeline, bind_group, workgroups }, counts))
     }
 
     fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {

@@ -160,19 +160,9 @@ impl Workload for ReduceWorkload {
         let covering = self.n.div_ceil(wg as u64);
         if kernel.kernel.contains("atomic") {
             let total = kernel::storage_buffer(gpu, "total", 4);
-            let bindings = [(4, &total)];
-            let zero = self.step(gpu, &self.modules, checks, "zero_total", PASS_WORKGROUP, 1, &bindings)?;
             let bindings = [(src, &self.src), (4, &total)];
             let sum = self.step(gpu, &self.modules, checks, &kernel.entry_point(), wg, covering, &bindings)?;
-            let workgroups = sum.workgroups;
-            let owned = vec![total.clone()];
-            return Ok(Config {
-                steps: vec![sum],
-                output: total,
-                before: Before::State(vec![zero]),
-                workgroups,
-                owned,
-            });
+            return Ok(Config::accumulating(sum, total));
         }
         let modules = match kernel.kernel {
             "subgroup" if !gpu.subgroups => {

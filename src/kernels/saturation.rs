@@ -6,7 +6,7 @@ use std::cell::OnceCell;
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Before, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip, Step,
+    self, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip, Step,
     ValidationError, Workload, f32s,
 };
 
@@ -147,15 +147,7 @@ impl Workload for SaturationWorkload {
         let workgroups = kernel::linear_grid(gpu, covering.min(SUM_WORKGROUPS))?;
         let total = kernel::storage_buffer(gpu, "total", 4);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(3, &self.a), (4, &total)]);
-        let zero = self.modules.pipeline(gpu, checks, "zero_total", &constants);
-        let zero_bindings = kernel::bind_group(gpu, &zero, &[(4, &total)]);
-        Ok(Config {
-            steps: vec![Step { pipeline, bind_group, workgroups }],
-            output: total.clone(),
-            before: Before::State(vec![Step { pipeline: zero, bind_group: zero_bindings, workgroups: [1, 1, 1] }]),
-            workgroups,
-            owned: vec![total],
-        })
+        Ok(Config::accumulating(Step { pipeline, bind_group, workgroups }, total))
     }
 
     fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {

@@ -175,6 +175,11 @@ pub trait Workload {
         let _ = configuration;
         None
     }
+    /// Floating-point operations one dispatch does (an FMA counts two), where the family counts them.
+    fn flops_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
+        let _ = configuration;
+        None
+    }
     /// What a reader of the results should know about these inputs.
     fn notes(&self) -> Vec<String> {
         Vec::new()

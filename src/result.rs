@@ -28,6 +28,32 @@ pub struct RunResult {
     pub notes: Vec<String>,
     /// False when the run was cancelled or the device was lost: `results` holds what finished.
     pub complete: bool,
+    /// The run's ceilings, where it measured them: every figure is also shown as a share of them.
+    #[serde(default)]
+    pub peaks: Peaks,
+}
+
+/// The best copy and the best FMA chain of a run: the bandwidth and compute ceilings of the roofline.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Peaks {
+    /// GB/s of the fastest valid plain copy (STREAM's copy or transpose's same-shape copy).
+    pub copy_gbps: Option<f64>,
+    /// GFLOP/s of the fastest valid compute-peak kernel.
+    pub fma_gflops: Option<f64>,
+}
+
+impl Peaks {
+    /// "copy 2345.6 GB/s, FMA 51234.5 GFLOP/s", or `None` where the run measured neither.
+    pub fn summary(&self) -> Option<String> {
+        let parts: Vec<String> = [
+            self.copy_gbps.map(|gbps| format!("copy {} GB/s", format_gbps(gbps))),
+            self.fma_gflops.map(|gflops| format!("FMA {} GFLOP/s", format_gbps(gflops))),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -84,6 +110,9 @@ pub struct ConfigResult {
     /// (layouts: padding and unused fields travel with the fields a kernel uses).
     #[serde(default)]
     pub moved_bytes_per_dispatch: Option<u64>,
+    /// Floating-point operations one dispatch does (an FMA counts two), where the family counts them.
+    #[serde(default)]
+    pub flops_per_dispatch: Option<u64>,
     /// The workgroup grid of one dispatch.
     #[serde(default)]
     pub dispatch: [u32; 3],
@@ -112,6 +141,10 @@ pub struct ConfigResult {
     /// (transpose: the same-shape copy), where the family has one.
     #[serde(default)]
     pub percent_of_reference: Option<f64>,
+    /// GFLOP/s as a percentage of the run's FMA peak where the kernel counts flops, else GB/s as a
+    /// percentage of the run's best copy; absent where the run did not measure that peak.
+    #[serde(default)]
+    pub percent_of_peak: Option<f64>,
     /// Why the figure is not to be trusted, e.g. above the run's best copy.
     #[serde(default)]
     pub suspect: Option<String>,
@@ -161,8 +194,8 @@ impl ConfigResult {
     }
 
     /// The table cells both shells show: median, min, GB/s (with the % of the family's reference where
-    /// there is one), CV, samples × dispatches.
-    pub fn figures(&self) -> [String; 5] {
+    /// there is one), GFLOP/s, % of the run's peak, CV, samples × dispatches.
+    pub fn figures(&self) -> [String; 7] {
         let gbps = match (self.gbps, self.percent_of_reference) {
             (Some(gbps), Some(percent)) => format!("{} ({percent:.0} %)", format_gbps(gbps)),
             (gbps, _) => gbps.map(format_gbps).unwrap_or_default(),
@@ -175,6 +208,8 @@ impl ConfigResult {
             self.median_ns.map(format_ns).unwrap_or_default(),
             self.min_ns.map(format_ns).unwrap_or_default(),
             gbps,
+            self.gflops().map(format_gbps).unwrap_or_default(),
+            self.percent_of_peak.map(|p| format!("{p:.0} %")).unwrap_or_default(),
             self.cv.map(|cv| format!("{:.1}%", cv * 100.0)).unwrap_or_default(),
             if self.samples_ns.is_empty() {
                 String::new()
@@ -182,6 +217,17 @@ impl ConfigResult {
                 format!("{}×{}", self.samples_ns.len(), self.dispatches_per_sample)
             },
         ]
+    }
+
+    /// Flops per dispatch over the median time (GFLOP/s), where the family counts them.
+    pub fn gflops(&self) -> Option<f64> {
+        Some(self.flops_per_dispatch? as f64 / self.median_ns?)
+    }
+
+    /// Flops per byte moved: where the kernel sits on the roofline's x axis.
+    pub fn intensity(&self) -> Option<f64> {
+        let flops = self.flops_per_dispatch?;
+        (self.bytes_per_dispatch > 0).then(|| flops as f64 / self.bytes_per_dispatch as f64)
     }
 
     /// Moved bytes per dispatch over the median time, where the family counts them.

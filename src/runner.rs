@@ -5,7 +5,7 @@ use crate::gpu::Gpu;
 use crate::kernel::{Before, Config, Configuration, Family, KernelId, ShaderChecks, Skip};
 use crate::measure::{self, MeasureOptions, Timer};
 use crate::result::{
-    ConfigResult, Environment, ParameterValue, RunResult, SCHEMA_VERSION, Settings, Tool, now_rfc3339,
+    ConfigResult, Environment, ParameterValue, Peaks, RunResult, SCHEMA_VERSION, Settings, Tool, now_rfc3339,
 };
 use crate::{fill, kernels, stats, sweep};
 
@@ -16,6 +16,9 @@ pub struct Plan {
     pub problem_size: ProblemSize,
     /// 1-D workgroup sizes to try; `None` sweeps every power of two up to the device's maximum.
     pub workgroup_sizes: Option<Vec<u32>>,
+    /// Values of the kernels' own numeric parameters (strides, sizes, radii) to try instead of each
+    /// family's list; `None` tries each family's list. Parameters that name choices keep their list.
+    pub parameter_values: Option<Vec<u32>>,
     /// Each configuration runs once per entry: wgpu's default runtime checks, and natively also without.
     pub shader_checks: Vec<ShaderChecks>,
     pub measure: MeasureOptions,
@@ -44,9 +47,10 @@ impl Plan {
                 Some(sizes) => sizes.iter().map(|&x| [x, 1, 1]).collect(),
                 None => family.workgroups(&kernel, limits),
             };
-            let parameters: Vec<Option<u32>> = match family.parameter(&kernel) {
-                Some(parameter) => parameter.values.into_iter().map(Some).collect(),
-                None => vec![None],
+            let parameters: Vec<Option<u32>> = match (family.parameter(&kernel), &self.parameter_values) {
+                (Some(p), Some(values)) if p.labels.is_empty() => values.iter().copied().map(Some).collect(),
+                (Some(parameter), _) => parameter.values.into_iter().map(Some).collect(),
+                (None, _) => vec![None],
             };
             for &checks in &self.shader_checks {
                 for &workgroup in &workgroups {
@@ -106,6 +110,7 @@ pub async fn run(
         results: Vec::new(),
         notes: Vec::new(),
         complete: false,
+        peaks: Peaks::default(),
     };
     let timer = Timer::new(gpu, result.environment.timer_quantum_ns);
     let configurations = plan.configurations(gpu);
@@ -174,7 +179,32 @@ fn cancelled(mut result: RunResult, done: usize, total: usize) -> RunResult {
 fn finish(mut result: RunResult) -> RunResult {
     flag_suspects(&mut result.results);
     relate_to_references(&mut result.results);
+    result.peaks = relate_to_peaks(&mut result.results);
     result
+}
+
+/// The kernels whose best figure is the run's compute ceiling.
+const PEAK_KERNELS: [&str; 1] = ["fma"];
+
+/// Finds the run's ceilings (best copy GB/s, best FMA GFLOP/s) and puts every valid figure in proportion
+/// to its own: GFLOP/s to the FMA peak where the kernel counts flops, GB/s to the copy otherwise.
+pub fn relate_to_peaks(results: &mut [ConfigResult]) -> Peaks {
+    let peaks = Peaks {
+        copy_gbps: best_gbps(results, |r| COPY_KERNELS.contains(&r.kernel.as_str())),
+        fma_gflops: results
+            .iter()
+            .filter(|r| r.is_good() && PEAK_KERNELS.contains(&r.kernel.as_str()))
+            .filter_map(ConfigResult::gflops)
+            .reduce(f64::max),
+    };
+    for r in results.iter_mut().filter(|r| r.is_good()) {
+        r.percent_of_peak = match (r.gflops(), peaks.fma_gflops, r.gbps, peaks.copy_gbps) {
+            (Some(gflops), Some(peak), _, _) => Some(100.0 * gflops / peak),
+            (None, _, Some(gbps), Some(copy)) => Some(100.0 * gbps / copy),
+            _ => None,
+        };
+    }
+    peaks
 }
 
 /// Puts every valid figure of a family that has a reference kernel in proportion to that kernel's best
@@ -251,6 +281,7 @@ fn blank(configuration: &Configuration, problem_size: u64, bytes_per_dispatch: u
         problem_size,
         bytes_per_dispatch,
         moved_bytes_per_dispatch: None,
+        flops_per_dispatch: None,
         dispatch: [0; 3],
         dispatches_per_sample: 0,
         samples_ns: Vec::new(),
@@ -267,6 +298,7 @@ fn blank(configuration: &Configuration, problem_size: u64, bytes_per_dispatch: u
         skipped: None,
         suspect: None,
         percent_of_reference: None,
+        percent_of_peak: None,
     }
 }
 
@@ -288,6 +320,7 @@ async fn run_one(
     let workgroup = configuration.workgroup;
     let mut record = blank(configuration, workload.size(), workload.bytes_per_dispatch(configuration));
     record.moved_bytes_per_dispatch = workload.moved_bytes_per_dispatch(configuration);
+    record.flops_per_dispatch = workload.flops_per_dispatch(configuration);
     if let Err(skip) =
         sweep::check_workgroup(&gpu.info.limits, workgroup, family.workgroup_storage_bytes(configuration))
     {

@@ -57,6 +57,10 @@ struct RunArgs {
     /// Workgroup sizes, comma-separated. Default: every power of two up to the device's maximum.
     #[arg(long, value_delimiter = ',')]
     workgroup_sizes: Option<Vec<u32>>,
+    /// Values of the kernels' numeric parameters (stride, radius, matrix size...), comma-separated, instead
+    /// of each family's list.
+    #[arg(long, value_delimiter = ',')]
+    values: Option<Vec<u32>>,
     /// wgpu's shader runtime checks: `default` (on), `unchecked` (trusted modules), or `both`, which runs
     /// every configuration each way and shows what the checks cost (browsers always apply their own).
     #[arg(long, default_value = "both", value_parser = ["default", "unchecked", "both"])]
@@ -159,6 +163,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
             (None, None) => ProblemSize::Default,
         },
         workgroup_sizes: args.workgroup_sizes,
+        parameter_values: args.values,
         shader_checks: match args.shader_checks.as_str() {
             "unchecked" => vec![ShaderChecks::Unchecked],
             "both" => vec![ShaderChecks::Default, ShaderChecks::Unchecked],
@@ -213,26 +218,28 @@ fn native_environment(gpu: &Gpu) -> Environment {
 
 fn print_table(result: &RunResult) {
     // Columns as wide as their longest cell, so long parameters and figures stay aligned.
-    let rows: Vec<[String; 10]> = result
+    let rows: Vec<[String; 12]> = result
         .results
         .iter()
         .map(|r| {
-            let [median, min, gbps, cv, samples] = r.figures();
+            let [median, min, gbps, gflops, peak, cv, samples] = r.figures();
             let (checks, shape, parameter) = (r.shader_checks.name().into(), r.workgroup_text(), r.parameter_text());
-            [r.label(), checks, shape, parameter, median, min, gbps, cv, samples, r.status()]
+            [r.label(), checks, shape, parameter, median, min, gbps, gflops, peak, cv, samples, r.status()]
         })
         .collect();
-    let header = ["kernel", "checks", "wg", "parameter", "median", "min", "GB/s", "CV", "samples", "status"];
+    let header = [
+        "kernel", "checks", "wg", "parameter", "median", "min", "GB/s", "GFLOP/s", "of peak", "CV", "samples", "status",
+    ];
     let widths: Vec<usize> = (0..header.len())
         .map(|i| rows.iter().map(|row| row[i].chars().count()).chain([header[i].len()]).max().unwrap_or(0))
         .collect();
-    let line = |cells: [&str; 10]| {
+    let line = |cells: [&str; 12]| {
         let text: Vec<String> = cells
             .iter()
             .enumerate()
             .map(|(i, cell)| match i {
                 0 | 1 | 3 => format!("{cell:<width$}", width = widths[i]),
-                9 => cell.to_string(),
+                11 => cell.to_string(),
                 _ => format!("{cell:>width$}", width = widths[i]),
             })
             .collect();
@@ -241,6 +248,9 @@ fn print_table(result: &RunResult) {
     line(header);
     for row in &rows {
         line(std::array::from_fn(|i| row[i].as_str()));
+    }
+    if let Some(line) = result.peaks.summary() {
+        println!("peaks: {line}");
     }
     for note in &result.notes {
         println!("note: {note}");

@@ -2,9 +2,12 @@
 
 pub mod access;
 pub mod banks;
+pub mod blur;
 pub mod histogram;
 pub mod image;
 pub mod layout;
+pub mod matmul;
+pub mod peak;
 pub mod reduce;
 pub mod saturation;
 pub mod stream;
@@ -23,6 +26,9 @@ pub const FAMILIES: &[&dyn Family] = &[
     &histogram::Histogram,
     &banks::Banks,
     &saturation::Saturation,
+    &blur::Blur,
+    &matmul::Matmul,
+    &peak::Peak,
 ];
 
 pub fn family(name: &str) -> Option<&'static dyn Family> {

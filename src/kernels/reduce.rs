@@ -153,6 +153,11 @@ impl Workload for ReduceWorkload {
         self.n * 4
     }
 
+    /// f32 sums: one add per element (u32 adds are not flops).
+    fn flops_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
+        (configuration.kernel.variant == "f32").then_some(self.n)
+    }
+
     fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = *configuration;
         let wg = workgroup[0];

@@ -128,6 +128,12 @@ impl Workload for SaturationWorkload {
         if configuration.kernel.kernel == "triad_by_size" { 3 * 4 * n } else { 4 * n }
     }
 
+    /// The triad's multiply and add per element (the sum adds u32s).
+    fn flops_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
+        let n = configuration.parameter.unwrap_or(0) as u64;
+        (configuration.kernel.kernel == "triad_by_size").then_some(2 * n)
+    }
+
     fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
         let Configuration { kernel, checks, workgroup, parameter } = *configuration;
         let n = parameter.unwrap_or(0);

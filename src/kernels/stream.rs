@@ -155,6 +155,15 @@ impl Workload for StreamWorkload {
         arrays * self.n * 4
     }
 
+    /// scale and add: one flop per element; triad and dot: two (a multiply and an add).
+    fn flops_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
+        match configuration.kernel.kernel {
+            "scale" | "add" => Some(self.n),
+            "triad" | "dot" => Some(2 * self.n),
+            _ => None,
+        }
+    }
+
     fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = configuration;
         let wg = workgroup[0] as u64;

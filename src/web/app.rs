@@ -259,6 +259,7 @@ async fn run(app: Rc<App>) {
         kernels,
         problem_size: size,
         workgroup_sizes,
+        parameter_values: None,
         // The browser applies its own checks to every shader; wgpu's cannot be dropped there.
         shader_checks: vec![ShaderChecks::Default],
         measure: MeasureOptions { samples, ..Default::default() },

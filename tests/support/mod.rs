@@ -32,6 +32,7 @@ pub fn quick_plan(kernels: Vec<KernelId>, problem_size: u64, workgroup_sizes: Op
         kernels,
         problem_size: ProblemSize::Units(problem_size),
         workgroup_sizes,
+        parameter_values: None,
         shader_checks: vec![ShaderChecks::Default],
         measure: MeasureOptions { samples: 2, min_sample_ns: 1e5, warm_up_ns: 0.0, ..Default::default() },
         seed: fill::fresh_seed(),

@@ -1,0 +1,71 @@
+// Compute peak: every invocation runs independent chains of fused multiply-adds, x = fma(x, a, b), ITERATIONS
+// times, and writes the sum of its chains. The chains do not depend on one another, so the GPU can issue one
+// FMA per lane per cycle once enough warps are resident; the one store per invocation is noise next to the
+// arithmetic. `a` and the `b`s come from a buffer, so the compiler cannot fold them; a is 1.0, so every
+// product is exact and a fused and an unfused multiply-add round alike: the CPU reference
+// (src/kernels/peak.rs) repeats the chains bit for bit.
+//   fma_f32    8 scalar chains: 16 flops per iteration.
+//   fma_vec4   4 vec4 chains: 32 flops per iteration (the same lanes of work on a GPU whose lanes are scalar;
+//              more on one that issues vec4 operations).
+
+override WG: u32 = 256;
+override COUNT: u32;
+override ITERATIONS: u32 = 1024;
+
+// coefficients[0] is a; coefficients[1 + c] is the b of chain c.
+@group(0) @binding(0) var<storage, read> coefficients: array<f32, 17>;
+@group(0) @binding(1) var<storage, read_write> sums: array<f32>;
+
+fn invocation(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
+    return (wid.x + wid.y * nwg.x) * WG + lid;
+}
+
+// The first value of chain c of invocation i: exact in f32, different per chain and invocation.
+fn start(i: u32, c: u32) -> f32 {
+    return f32(i & 1023u) * (1.0 / 1024.0) + f32(c);
+}
+
+@compute @workgroup_size(WG)
+fn fma_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+           @builtin(local_invocation_index) lid: u32) {
+    let i = invocation(wid, nwg, lid);
+    if i >= COUNT { return; }
+    let a = coefficients[0];
+    var x: array<f32, 8>;
+    var b: array<f32, 8>;
+    for (var c = 0u; c < 8u; c++) {
+        x[c] = start(i, c);
+        b[c] = coefficients[1u + c];
+    }
+    for (var n = 0u; n < ITERATIONS; n++) {
+        for (var c = 0u; c < 8u; c++) {
+            x[c] = fma(x[c], a, b[c]);
+        }
+    }
+    var sum = 0.0;
+    for (var c = 0u; c < 8u; c++) { sum += x[c]; }
+    sums[i] = sum;
+}
+
+@compute @workgroup_size(WG)
+fn fma_vec4(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+            @builtin(local_invocation_index) lid: u32) {
+    let i = invocation(wid, nwg, lid);
+    if i >= COUNT { return; }
+    let a = vec4(coefficients[0]);
+    var x: array<vec4<f32>, 4>;
+    var b: array<vec4<f32>, 4>;
+    for (var v = 0u; v < 4u; v++) {
+        let c = 4u * v;
+        x[v] = vec4(start(i, c), start(i, c + 1u), start(i, c + 2u), start(i, c + 3u));
+        b[v] = vec4(coefficients[1u + c], coefficients[2u + c], coefficients[3u + c], coefficients[4u + c]);
+    }
+    for (var n = 0u; n < ITERATIONS; n++) {
+        for (var v = 0u; v < 4u; v++) {
+            x[v] = fma(x[v], a, b[v]);
+        }
+    }
+    var sum = 0.0;
+    for (var v = 0u; v < 4u; v++) { sum += x[v].x + x[v].y + x[v].z + x[v].w; }
+    sums[i] = sum;
+}

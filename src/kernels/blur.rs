@@ -1,0 +1,182 @@
+//! 2-D box blur, radius 1 … 8, of an f32 image: every window read from memory, against a tile with its
+//! halo staged once in workgroup memory; swept over every 2-D workgroup shape.
+
+use std::cell::OnceCell;
+
+use crate::fill::random_f32;
+use crate::gpu::{ComputeLimits, Gpu};
+use crate::kernel::{
+    self, ChartKind, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip,
+    Step, ValidationError, Workload, f32s,
+};
+
+const WGSL: &str = include_str!("../../shaders/blur.wgsl");
+
+pub const KERNELS: [&str; 2] = ["box_direct", "box_tiled"];
+pub fn radii() -> Vec<u32> {
+    vec![1, 2, 4, 8]
+}
+/// 16 Mi pixels (64 MiB): larger than the last-level caches of today's GPUs.
+const DEFAULT_PIXELS: u64 = 1 << 24;
+
+pub struct Blur;
+
+/// Pixels in the window of radius r.
+fn window(r: u32) -> u64 {
+    let side = 2 * r as u64 + 1;
+    side * side
+}
+
+impl Family for Blur {
+    fn name(&self) -> &'static str {
+        "blur"
+    }
+
+    fn about(&self) -> &'static str {
+        "A box blur: each pixel of an f32 image (16 Mi pixels, a few rows short of square) becomes the mean of \
+         the (2r + 1)² pixels around it, edges clamped, for radius r = 1, 2, 4, 8. box_direct reads every \
+         window from memory: (2r + 1)² loads per pixel, which the caches mostly catch, since neighbours read \
+         almost the same pixels. box_tiled has each workgroup load its tile and a halo of r pixels around it \
+         into workgroup memory once, then read the windows from there: it should win by more as r grows, \
+         unless the halo is large next to the tile (thin or small workgroups load far more halo than tile) or \
+         the tile does not fit in workgroup memory (skipped with the reason). Every power-of-two 2-D workgroup \
+         shape is tried, one heatmap per kernel and radius. GB/s counts the image read once and written once; \
+         the roofline counts (2r + 1)² adds and one multiply per pixel. Checked against a CPU reference on \
+         every pixel."
+    }
+
+    fn kernels(&self) -> Vec<KernelId> {
+        KernelId::every_variant("blur", &KERNELS, &["f32"])
+    }
+
+    fn size_unit(&self) -> &'static str {
+        "pixels"
+    }
+
+    fn default_size(&self, limits: &ComputeLimits) -> Sizing {
+        Sizing::capped(DEFAULT_PIXELS, limits.max_binding_bytes() / 4, 4, "the image is")
+    }
+
+    fn round_size(&self, size: u64) -> u64 {
+        size.clamp(64 * 64, u32::MAX as u64)
+    }
+
+    fn workgroups(&self, _: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
+        crate::sweep::power_of_two_shapes(limits)
+    }
+
+    fn parameter(&self, _: &KernelId) -> Option<Parameter> {
+        Some(Parameter::amounts("radius", radii()))
+    }
+
+    fn chart(&self) -> ChartKind {
+        ChartKind::Heatmap
+    }
+
+    fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64 {
+        let Configuration { kernel, workgroup: [x, y, _], parameter, .. } = *configuration;
+        let r = parameter.unwrap_or(0);
+        if kernel.kernel == "box_tiled" { 4 * (x + 2 * r) as u64 * (y + 2 * r) as u64 } else { 0 }
+    }
+
+    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+        let (height, width) = kernel::matrix_shape(size);
+        let bytes = width as u64 * height as u64 * 4;
+        kernel::check_binding(gpu, &format!("a {bytes}-byte image"), bytes)?;
+        let src = kernel::random_buffer(gpu, "image", bytes, seed);
+        let dst = kernel::storage_buffer(gpu, "blurred image", bytes);
+        let modules = ShaderModules::new("blur.wgsl", WGSL);
+        Ok(Box::new(BlurWorkload { width, height, seed, modules, src, dst, image: OnceCell::new() }))
+    }
+}
+
+struct BlurWorkload {
+    width: u32,
+    height: u32,
+    seed: u32,
+    modules: ShaderModules,
+    src: wgpu::Buffer,
+    dst: wgpu::Buffer,
+    /// The input on the host, made on the first check.
+    image: OnceCell<Vec<f32>>,
+}
+
+impl Drop for BlurWorkload {
+    fn drop(&mut self) {
+        self.src.destroy();
+        self.dst.destroy();
+    }
+}
+
+impl BlurWorkload {
+    fn pixel(&self, image: &[f32], x: i64, y: i64) -> f64 {
+        let x = x.clamp(0, self.width as i64 - 1) as usize;
+        let y = y.clamp(0, self.height as i64 - 1) as usize;
+        image[y * self.width as usize + x] as f64
+    }
+}
+
+impl Workload for BlurWorkload {
+    fn size(&self) -> u64 {
+        self.width as u64 * self.height as u64
+    }
+
+    /// The image read once and written once, as if every window came from a cache.
+    fn bytes_per_dispatch(&self, _: &Configuration) -> u64 {
+        2 * self.size() * 4
+    }
+
+    /// (2r + 1)² adds and a multiply per pixel.
+    fn flops_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
+        Some(self.size() * (window(configuration.parameter.unwrap_or(0)) + 1))
+    }
+
+    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+        let Configuration { kernel, checks, workgroup: [x, y, _], parameter } = *configuration;
+        let r = parameter.unwrap_or(0);
+        let grid = kernel::plane_grid(gpu, [self.width, self.height], [x, y])?;
+        let constants = [
+            ("WG_X", x as f64),
+            ("WG_Y", y as f64),
+            ("WIDTH", self.width as f64),
+            ("HEIGHT", self.height as f64),
+            ("R", r as f64),
+            ("INV_COUNT", 1.0 / window(r) as f64),
+            ("TILE_LEN", ((x + 2 * r) * (y + 2 * r)) as f64),
+        ];
+        let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.src), (1, &self.dst)]);
+        Ok(Config::single(Step { pipeline, bind_group, workgroups: grid }, self.dst.clone(), Vec::new()))
+    }
+
+    /// Window sums slide over the image in f64 (column sums down, then along each row); the GPU's f32 sum
+    /// of (2r + 1)² terms of magnitude below 1 may differ by that many roundings.
+    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+        let r = configuration.parameter.unwrap_or(0) as i64;
+        let (width, height) = (self.width as i64, self.height as i64);
+        let image = self.image.get_or_init(|| (0..self.size() as u32).map(|i| random_f32(i, self.seed)).collect());
+        let count = window(r as u32) as f64;
+        let tolerance = (count + 2.0) * f32::EPSILON as f64;
+        let got: Vec<f32> = f32s(output).collect();
+        let mut comparison = Comparison::new("dst");
+        let mut column_sums: Vec<f64> =
+            (0..width).map(|x| (-r..=r).map(|dy| self.pixel(image, x, dy)).sum()).collect();
+        for y in 0..height {
+            if y > 0 {
+                for (x, sum) in column_sums.iter_mut().enumerate() {
+                    *sum += self.pixel(image, x as i64, y + r) - self.pixel(image, x as i64, y - 1 - r);
+                }
+            }
+            let column = |x: i64| column_sums[x.clamp(0, width - 1) as usize];
+            let mut sum: f64 = (-r..=r).map(column).sum();
+            for x in 0..width {
+                if x > 0 {
+                    sum += column(x + r) - column(x - 1 - r);
+                }
+                let i = (y * width + x) as usize;
+                comparison.check(i as u64, got[i] as f64, sum / count, tolerance);
+            }
+        }
+        comparison.finish()
+    }
+}

@@ -1,0 +1,241 @@
+//! Matrix multiply, f32: naive, workgroup-memory tiles of 8, 16 and 32, and register blocks of 4 × 4 and 8 × 8
+//! outputs per invocation, over square matrices of 256 … 4096 (GFLOP/s).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use crate::fill::{hash_u32, random_f32};
+use crate::gpu::{ComputeLimits, Gpu};
+use crate::kernel::{
+    self, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip, Step,
+    ValidationError, Workload, f32s,
+};
+
+const WGSL: &str = include_str!("../../shaders/matmul.wgsl");
+
+/// (kernel, variant): naive's entry point is `naive_f32`; `tiled` and `blocked` take their tile or block
+/// edge from the variant.
+pub const KERNELS: [(&str, &str); 6] = [
+    ("naive", "f32"),
+    ("tiled", "8"),
+    ("tiled", "16"),
+    ("tiled", "32"),
+    ("blocked", "4x4"),
+    ("blocked", "8x8"),
+];
+/// Matrix edges swept; those whose matrices are larger than the problem size are skipped.
+pub fn edges() -> Vec<u32> {
+    vec![256, 512, 1024, 2048, 4096]
+}
+/// Elements of K each step of `blocked` stages (BK in matmul.wgsl).
+const BLOCKED_K: u64 = 8;
+/// The largest matrix swept, 4096 × 4096 (64 MiB).
+const DEFAULT_ELEMENTS: u64 = 4096 * 4096;
+/// Multiply-adds the CPU reference may spend per matrix edge: every element of small products, a sample
+/// of large ones (16 Ki elements of a 4096² product, every 128 × 128 tile hit about 16 times).
+const REFERENCE_BUDGET: u64 = 1 << 26;
+
+pub struct Matmul;
+
+/// The tile edge of `tiled/T` or the block edge of `blocked/BxB`.
+fn edge(variant: &str) -> u32 {
+    variant.split('x').next().and_then(|e| e.parse().ok()).unwrap_or(1)
+}
+
+impl Family for Matmul {
+    fn name(&self) -> &'static str {
+        "matmul"
+    }
+
+    fn about(&self) -> &'static str {
+        "Matrix multiply C = A·B of square f32 matrices, n = 256 … 4096; GFLOP/s counts 2n³ flops. naive/f32 \
+         has each invocation read a whole row of A and column of B from memory: the caches catch most of \
+         it, but every FMA still needs two loads. tiled/T stages T × T tiles of A and B in workgroup memory \
+         (workgroups of T × T): each element loaded from memory then serves T FMAs, but every FMA still \
+         reads two words of workgroup memory. blocked/BxB gives each invocation a B × B block of C in \
+         registers: per step of k it reads B values of A and B of B (as vec4s) and does B² FMAs, so \
+         workgroup memory stops being the limit; expect it far ahead of the others at large n, and small \
+         matrices to leave the GPU idle. Results are checked against a CPU reference: every element of small \
+         products, 2^26 / n elements spread over large ones, each within the rounding a dot product of n \
+         terms allows. The roofline places each n at n/6 flops per byte (A and B read, C written once)."
+    }
+
+    fn kernels(&self) -> Vec<KernelId> {
+        KERNELS.iter().map(|&(kernel, variant)| KernelId { family: "matmul", kernel, variant }).collect()
+    }
+
+    fn size_unit(&self) -> &'static str {
+        "f32 elements per matrix (the largest n × n swept)"
+    }
+
+    fn default_size(&self, limits: &ComputeLimits) -> Sizing {
+        Sizing::capped(DEFAULT_ELEMENTS, limits.max_binding_bytes() / 4, 4, "matrices are")
+    }
+
+    fn round_size(&self, size: u64) -> u64 {
+        size.clamp(64 * 64, u32::MAX as u64)
+    }
+
+    fn workgroups(&self, kernel: &KernelId, _: &ComputeLimits) -> Vec<[u32; 3]> {
+        match kernel.kernel {
+            "tiled" => {
+                let t = edge(kernel.variant);
+                vec![[t, t, 1]]
+            }
+            "blocked" => vec![[8, 8, 1], [16, 16, 1]],
+            _ => vec![[8, 8, 1], [16, 16, 1], [32, 8, 1], [64, 4, 1]],
+        }
+    }
+
+    fn parameter(&self, _: &KernelId) -> Option<Parameter> {
+        Some(Parameter::amounts("n", edges()))
+    }
+
+    fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64 {
+        let Configuration { kernel, workgroup: [x, y, _], .. } = *configuration;
+        match kernel.kernel {
+            "tiled" => 2 * 4 * (x as u64 * y as u64),
+            "blocked" => 4 * BLOCKED_K * edge(kernel.variant) as u64 * (x as u64 + y as u64),
+            _ => 0,
+        }
+    }
+
+    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+        let bytes = size * 4;
+        kernel::check_binding(gpu, &format!("a {bytes}-byte matrix"), bytes)?;
+        let seeds = [seed, seed.wrapping_add(1)];
+        let a = kernel::random_buffer(gpu, "A", bytes, seeds[0]);
+        let b = kernel::random_buffer(gpu, "B", bytes, seeds[1]);
+        let c = kernel::storage_buffer(gpu, "C", bytes);
+        let modules = ShaderModules::new("matmul.wgsl", WGSL);
+        Ok(Box::new(MatmulWorkload { elements: size, seeds, modules, a, b, c, references: RefCell::default() }))
+    }
+}
+
+/// One checked element of C: where, its value, and the rounding bound.
+struct Expected {
+    index: u64,
+    value: f64,
+    tolerance: f64,
+}
+
+struct MatmulWorkload {
+    elements: u64,
+    seeds: [u32; 2],
+    modules: ShaderModules,
+    /// The n × n matrices of each edge are the first n² elements, row by row.
+    a: wgpu::Buffer,
+    b: wgpu::Buffer,
+    c: wgpu::Buffer,
+    /// The checked elements of C, per edge.
+    references: RefCell<HashMap<u32, Vec<Expected>>>,
+}
+
+impl Drop for MatmulWorkload {
+    fn drop(&mut self) {
+        self.a.destroy();
+        self.b.destroy();
+        self.c.destroy();
+    }
+}
+
+impl MatmulWorkload {
+    /// Element (row, col) of the n × n product, in f64, and the bound on an f32 dot product's rounding:
+    /// n·ε·Σ|a||b| (Higham's γ_n, with room).
+    fn expected(&self, n: u32, row: u32, col: u32) -> Expected {
+        let (mut value, mut magnitude) = (0.0f64, 0.0f64);
+        for k in 0..n {
+            let x = random_f32(row * n + k, self.seeds[0]) as f64;
+            let y = random_f32(k * n + col, self.seeds[1]) as f64;
+            value += x * y;
+            magnitude += (x * y).abs();
+        }
+        let tolerance = n as f64 * f32::EPSILON as f64 * magnitude;
+        Expected { index: row as u64 * n as u64 + col as u64, value, tolerance }
+    }
+
+    /// The elements checked at edge n: all of them if the budget allows, else a spread sample that
+    /// includes both corners.
+    fn references(&self, n: u32) -> std::cell::Ref<'_, Vec<Expected>> {
+        self.references.borrow_mut().entry(n).or_insert_with(|| {
+            let area = n as u64 * n as u64;
+            let count = (REFERENCE_BUDGET / n as u64).min(area);
+            let indices: Vec<u64> = if count == area {
+                (0..area).collect()
+            } else {
+                let sample = (0..count as u32 - 2).map(|k| hash_u32(k ^ self.seeds[0]) as u64 % area);
+                [0, area - 1].into_iter().chain(sample).collect()
+            };
+            indices.into_iter().map(|i| self.expected(n, (i / n as u64) as u32, (i % n as u64) as u32)).collect()
+        });
+        std::cell::Ref::map(self.references.borrow(), |r| &r[&n])
+    }
+}
+
+impl Workload for MatmulWorkload {
+    fn size(&self) -> u64 {
+        self.elements
+    }
+
+    /// A and B read once and C written once: the least any kernel must move.
+    fn bytes_per_dispatch(&self, configuration: &Configuration) -> u64 {
+        let n = configuration.parameter.unwrap_or(0) as u64;
+        3 * n * n * 4
+    }
+
+    fn flops_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
+        let n = configuration.parameter.unwrap_or(0) as u64;
+        Some(2 * n * n * n)
+    }
+
+    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+        let Configuration { kernel, checks, workgroup, parameter } = *configuration;
+        let n = parameter.unwrap_or(0);
+        if n as u64 * n as u64 > self.elements {
+            return Err(Skip::NotApplicable(format!(
+                "an {n} × {n} matrix is more than the problem size, {} elements",
+                self.elements
+            )));
+        }
+        let [x, y, _] = workgroup;
+        let e = edge(kernel.variant);
+        let (entry, constants, per_group) = match kernel.kernel {
+            "tiled" => {
+                if workgroup != [e, e, 1] {
+                    return Err(Skip::NotApplicable(format!("tiled/{e} runs in {e} × {e} workgroups only")));
+                }
+                let constants = vec![("TILE", e as f64), ("TILE_AREA", (e * e) as f64)];
+                ("tiled".to_string(), constants, [e, e])
+            }
+            "blocked" => {
+                let constants = vec![
+                    ("BLOCK", e as f64),
+                    ("A_ROW_VEC4S", (y * e / 4) as f64),
+                    ("B_ROW_VEC4S", (x * e / 4) as f64),
+                ];
+                ("blocked".to_string(), constants, [x * e, y * e])
+            }
+            _ => (kernel.entry_point(), Vec::new(), [x, y]),
+        };
+        let mut constants = constants;
+        constants.extend([("WG_X", x as f64), ("WG_Y", y as f64), ("N", n as f64)]);
+        let grid = kernel::plane_grid(gpu, [n, n], per_group)?;
+        let pipeline = self.modules.pipeline(gpu, checks, &entry, &constants);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.a), (1, &self.b), (2, &self.c)]);
+        Ok(Config::single(Step { pipeline, bind_group, workgroups: grid }, self.c.clone(), Vec::new()))
+    }
+
+    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+        let n = configuration.parameter.unwrap_or(0);
+        let got: Vec<f32> = f32s(&output[..n as usize * n as usize * 4]).collect();
+        let mut comparison = Comparison::new("C");
+        // Every element was written (the poison is a NaN); the reference's elements are right.
+        for (i, &value) in got.iter().enumerate() {
+            comparison.check(i as u64, value as f64, 0.0, f64::MAX);
+        }
+        for expected in self.references(n).iter() {
+            comparison.check(expected.index, got[expected.index as usize] as f64, expected.value, expected.tolerance);
+        }
+        comparison.finish()
+    }
+}

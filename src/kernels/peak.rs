@@ -1,0 +1,145 @@
+//! Compute peak: independent FMA chains, scalar and vec4, for the roofline's compute ceiling.
+
+use crate::gpu::{ComputeLimits, Gpu};
+use crate::kernel::{
+    self, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step, ValidationError,
+    Workload, f32s,
+};
+use wgpu::util::DeviceExt;
+
+const WGSL: &str = include_str!("../../shaders/peak.wgsl");
+
+pub const VARIANTS: [&str; 2] = ["f32", "vec4"];
+/// FMAs each chain runs.
+const ITERATIONS: u32 = 1024;
+/// Invocations by default: enough to fill any GPU many times over, a fraction of a millisecond of work.
+const DEFAULT_INVOCATIONS: u64 = 1 << 20;
+
+pub struct Peak;
+
+/// The chains an invocation runs, in f32 lanes: 8 scalars, or 4 vec4s.
+fn lanes(variant: &str) -> u32 {
+    if variant == "vec4" { 16 } else { 8 }
+}
+
+/// `start` in peak.wgsl.
+fn start(i: u32, c: u32) -> f32 {
+    (i & 1023) as f32 * (1.0 / 1024.0) + c as f32
+}
+
+/// a, then the b of each chain: multiples of 2^-12, so no sum along a chain ever rounds.
+fn coefficients() -> [f32; 17] {
+    std::array::from_fn(|k| if k == 0 { 1.0 } else { k as f32 / 4096.0 })
+}
+
+/// What invocation `i` of `variant` writes: its chains' last values, summed as the shader sums them.
+pub fn chain_sum(variant: &str, i: u32) -> f32 {
+    let coefficients = coefficients();
+    let a = coefficients[0];
+    let last: Vec<f32> = (0..lanes(variant))
+        .map(|c| (0..ITERATIONS).fold(start(i, c), |x, _| x.mul_add(a, coefficients[1 + c as usize])))
+        .collect();
+    if variant == "vec4" {
+        last.chunks_exact(4).fold(0.0, |sum, v| sum + (v[0] + v[1] + v[2] + v[3]))
+    } else {
+        last.iter().fold(0.0, |sum, &x| sum + x)
+    }
+}
+
+impl Family for Peak {
+    fn name(&self) -> &'static str {
+        "peak"
+    }
+
+    fn about(&self) -> &'static str {
+        "The compute ceiling: each invocation runs independent chains of fused multiply-adds (1024 per chain) \
+         and writes one sum, so memory plays no part. fma/f32 keeps 8 scalar chains, fma/vec4 4 vec4 chains; \
+         an FMA counts as two flops. The best of them is the run's FMA peak, the roof of the roofline chart, \
+         and every kernel that counts flops is also shown as a percentage of it. Expect small workgroups to \
+         fall short (too few warps resident to hide each FMA's latency) and the rest to level off near the \
+         GPU's FP32 peak (for an H100 SXM about 67 TFLOP/s without tensor cores); on a GPU whose lanes are \
+         scalar, vec4 only doubles the work per invocation."
+    }
+
+    fn kernels(&self) -> Vec<KernelId> {
+        KernelId::every_variant("peak", &["fma"], &VARIANTS)
+    }
+
+    fn size_unit(&self) -> &'static str {
+        "invocations"
+    }
+
+    fn default_size(&self, _: &ComputeLimits) -> Sizing {
+        Sizing { size: DEFAULT_INVOCATIONS, note: None }
+    }
+
+    fn round_size(&self, size: u64) -> u64 {
+        size.clamp(1024, 1 << 24)
+    }
+
+    fn workgroup_storage_bytes(&self, _: &Configuration) -> u64 {
+        0
+    }
+
+    fn setup(&self, gpu: &Gpu, size: u64, _seed: u32) -> Result<Box<dyn Workload>, String> {
+        let coefficients = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+            label: Some("coefficients"),
+            contents: &coefficients().map(f32::to_le_bytes).concat(),
+            usage: wgpu::BufferUsages::STORAGE,
+        });
+        let sums = kernel::storage_buffer(gpu, "sums", size * 4);
+        let modules = ShaderModules::new("peak.wgsl", WGSL);
+        Ok(Box::new(PeakWorkload { count: size as u32, modules, coefficients, sums }))
+    }
+}
+
+struct PeakWorkload {
+    count: u32,
+    modules: ShaderModules,
+    coefficients: wgpu::Buffer,
+    sums: wgpu::Buffer,
+}
+
+impl Drop for PeakWorkload {
+    fn drop(&mut self) {
+        self.coefficients.destroy();
+        self.sums.destroy();
+    }
+}
+
+impl Workload for PeakWorkload {
+    fn size(&self) -> u64 {
+        self.count as u64
+    }
+
+    /// One sum written per invocation; the coefficients stay in cache.
+    fn bytes_per_dispatch(&self, _: &Configuration) -> u64 {
+        self.count as u64 * 4
+    }
+
+    fn flops_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
+        Some(self.count as u64 * lanes(configuration.kernel.variant) as u64 * ITERATIONS as u64 * 2)
+    }
+
+    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+        let Configuration { kernel, checks, workgroup, .. } = configuration;
+        let wg = workgroup[0];
+        let workgroups = kernel::linear_grid(gpu, (self.count as u64).div_ceil(wg as u64))?;
+        let constants = [("WG", wg as f64), ("COUNT", self.count as f64), ("ITERATIONS", ITERATIONS as f64)];
+        let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.coefficients), (1, &self.sums)]);
+        Ok(Config::single(Step { pipeline, bind_group, workgroups }, self.sums.clone(), Vec::new()))
+    }
+
+    /// Exact: no sum along a chain rounds, and the final sums round alike on both sides.
+    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+        let variant = configuration.kernel.variant;
+        // An invocation's result depends only on i % 1024 (and its variant).
+        let wants: Vec<f32> = (0..1024).map(|i| chain_sum(variant, i)).collect();
+        let mut comparison = Comparison::new("sums");
+        for (i, got) in f32s(output).enumerate() {
+            comparison.check(i as u64, got as f64, wants[i % 1024] as f64, 0.0);
+        }
+        comparison.finish()
+    }
+}

@@ -141,8 +141,9 @@ pub struct ConfigResult {
     /// (transpose: the same-shape copy), where the family has one.
     #[serde(default)]
     pub percent_of_reference: Option<f64>,
-    /// GFLOP/s as a percentage of the run's FMA peak where the kernel counts flops, else GB/s as a
-    /// percentage of the run's best copy; absent where the run did not measure that peak.
+    /// The figure as a percentage of the roof above it: GFLOP/s against min(the run's FMA peak, flops per
+    /// byte × its best copy) where the kernel counts flops, else GB/s against the best copy; absent where
+    /// the run did not measure the peaks it needs.
     #[serde(default)]
     pub percent_of_peak: Option<f64>,
     /// Why the figure is not to be trusted, e.g. above the run's best copy.

@@ -186,21 +186,32 @@ fn finish(mut result: RunResult) -> RunResult {
 /// The kernels whose best figure is the run's compute ceiling.
 const PEAK_KERNELS: [&str; 1] = ["fma"];
 
-/// Finds the run's ceilings (best copy GB/s, best FMA GFLOP/s) and puts every valid figure in proportion
-/// to its own: GFLOP/s to the FMA peak where the kernel counts flops, GB/s to the copy otherwise.
-pub fn relate_to_peaks(results: &mut [ConfigResult]) -> Peaks {
-    let peaks = Peaks {
+/// The ceilings of these results: the best valid copy's GB/s and the best valid FMA chain's GFLOP/s.
+pub fn peaks(results: &[ConfigResult]) -> Peaks {
+    Peaks {
         copy_gbps: best_gbps(results, |r| COPY_KERNELS.contains(&r.kernel.as_str())),
         fma_gflops: results
             .iter()
             .filter(|r| r.is_good() && PEAK_KERNELS.contains(&r.kernel.as_str()))
             .filter_map(ConfigResult::gflops)
             .reduce(f64::max),
-    };
+    }
+}
+
+/// Finds the run's ceilings (`peaks`) and puts every valid figure in proportion
+/// to the roof above it: a kernel that counts flops against min(FMA peak, its flops per byte × copy
+/// bandwidth), as on the roofline; any other kernel's GB/s against the copy.
+pub fn relate_to_peaks(results: &mut [ConfigResult]) -> Peaks {
+    let peaks = peaks(results);
     for r in results.iter_mut().filter(|r| r.is_good()) {
-        r.percent_of_peak = match (r.gflops(), peaks.fma_gflops, r.gbps, peaks.copy_gbps) {
-            (Some(gflops), Some(peak), _, _) => Some(100.0 * gflops / peak),
-            (None, _, Some(gbps), Some(copy)) => Some(100.0 * gbps / copy),
+        let roof = match (r.intensity(), peaks.fma_gflops, peaks.copy_gbps) {
+            (Some(intensity), Some(fma), Some(copy)) => Some(fma.min(intensity * copy)),
+            (Some(_), Some(fma), None) => Some(fma),
+            _ => None,
+        };
+        r.percent_of_peak = match (r.gflops(), roof, r.gbps, peaks.copy_gbps) {
+            (Some(gflops), Some(roof), _, _) => Some(100.0 * gflops / roof),
+            (_, None, Some(gbps), Some(copy)) => Some(100.0 * gbps / copy),
             _ => None,
         };
     }

@@ -5,8 +5,8 @@ mod support;
 
 use support::{environment, open_gpu};
 use wgsweep::kernel::{Configuration, ShaderChecks};
-use wgsweep::measure::read_buffer;
 use wgsweep::kernels::{self, blur};
+use wgsweep::measure::read_buffer;
 use wgsweep::runner::{self, Flow, submit_once};
 
 #[test]
@@ -23,7 +23,9 @@ fn both_kernels_blur_at_the_largest_radius_in_every_shape_with_and_without_check
         match &r.skipped {
             // Only tiles that do not fit in workgroup memory may be skipped.
             Some(why) => assert!(r.kernel == "box_tiled" && why.contains("workgroup_storage"), "{why}"),
-            None => assert!(r.is_good(), "{} wg={} {}: {:?}", r.label(), r.workgroup_text(), r.parameter_text(), r.error),
+            None => {
+                assert!(r.is_good(), "{} wg={} {}: {:?}", r.label(), r.workgroup_text(), r.parameter_text(), r.error)
+            }
         }
     }
     assert!(result.results.iter().filter(|r| r.is_good()).count() > result.results.len() * 3 / 4);

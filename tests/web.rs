@@ -9,6 +9,19 @@ use wgsweep::web::adapter;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// A plan that validates every configuration of `selector` and times it only briefly.
+fn quick_plan(selector: &str, problem_size: u64, workgroup_sizes: Option<Vec<u32>>) -> Plan {
+    Plan {
+        kernels: kernels::select(selector).unwrap(),
+        problem_size: ProblemSize::Units(problem_size),
+        workgroup_sizes,
+        parameter_values: None,
+        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
+        measure: MeasureOptions { samples: 1, min_sample_ns: 1e4, warm_up_ns: 0.0, ..Default::default() },
+        seed: wgsweep::fill::fresh_seed(),
+    }
+}
+
 #[wasm_bindgen_test]
 async fn the_fingerprint_is_read_from_gpu_adapter_info() {
     let (gpu, browser_features) = adapter::open_gpu().await.expect("WebGPU with an adapter");
@@ -25,15 +38,7 @@ async fn the_fingerprint_is_read_from_gpu_adapter_info() {
 #[wasm_bindgen_test]
 async fn stream_kernels_validate_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
-    let plan = Plan {
-        kernels: kernels::select("triad,dot/vec4").unwrap(),
-        problem_size: ProblemSize::Units(4 * 4099),
-        workgroup_sizes: Some(vec![1, 64, 256]),
-        parameter_values: None,
-        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
-        measure: MeasureOptions { samples: 2, min_sample_ns: 1e5, warm_up_ns: 0.0, ..Default::default() },
-        seed: wgsweep::fill::fresh_seed(),
-    };
+    let plan = quick_plan("triad,dot/vec4", 4 * 4099, Some(vec![1, 64, 256]));
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
     assert!(result.complete);
     assert_eq!(result.results.len(), 4 * 3);
@@ -46,15 +51,7 @@ async fn stream_kernels_validate_through_webgpu() {
 #[wasm_bindgen_test]
 async fn access_patterns_validate_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
-    let plan = Plan {
-        kernels: kernels::select("strided/vec4,random/f32,misaligned/vec2").unwrap(),
-        problem_size: ProblemSize::Units(1 << 14),
-        workgroup_sizes: Some(vec![64]),
-        parameter_values: None,
-        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
-        measure: MeasureOptions { samples: 2, min_sample_ns: 1e5, warm_up_ns: 0.0, ..Default::default() },
-        seed: wgsweep::fill::fresh_seed(),
-    };
+    let plan = quick_plan("strided/vec4,random/f32,misaligned/vec2", 1 << 14, Some(vec![64]));
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
     assert_eq!(result.results.len(), 7 + 1 + 8, "every stride, one random, every offset");
     for r in &result.results {
@@ -65,15 +62,7 @@ async fn access_patterns_validate_through_webgpu() {
 #[wasm_bindgen_test]
 async fn padded_tiled_transpose_validates_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
-    let plan = Plan {
-        kernels: kernels::select("tiled/padded,naive/write").unwrap(),
-        problem_size: ProblemSize::Units(3700),
-        workgroup_sizes: None,
-        parameter_values: None,
-        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
-        measure: MeasureOptions { samples: 1, min_sample_ns: 1e4, warm_up_ns: 0.0, ..Default::default() },
-        seed: wgsweep::fill::fresh_seed(),
-    };
+    let plan = quick_plan("tiled/padded,naive/write", 3700, None);
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
     let tiled: Vec<_> = result.results.iter().filter(|r| r.kernel == "tiled").collect();
     assert_eq!(tiled.len(), 3 * 6, "six tile shapes on each of the three matrices");
@@ -87,15 +76,7 @@ async fn padded_tiled_transpose_validates_through_webgpu() {
 #[wasm_bindgen_test]
 async fn a_layout_and_the_grayscale_map_validate_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
-    let plan = Plan {
-        kernels: kernels::select("touch_all/aos_vec3,touch_one/aosoa32,grayscale").unwrap(),
-        problem_size: ProblemSize::Units(1536),
-        workgroup_sizes: Some(vec![64]),
-        parameter_values: None,
-        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
-        measure: MeasureOptions { samples: 1, min_sample_ns: 1e4, warm_up_ns: 0.0, ..Default::default() },
-        seed: wgsweep::fill::fresh_seed(),
-    };
+    let plan = quick_plan("touch_all/aos_vec3,touch_one/aosoa32,grayscale", 1536, Some(vec![64]));
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
     assert_eq!(result.results.len(), 3);
     for r in &result.results {
@@ -106,15 +87,7 @@ async fn a_layout_and_the_grayscale_map_validate_through_webgpu() {
 #[wasm_bindgen_test]
 async fn reductions_validate_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
-    let plan = Plan {
-        kernels: kernels::select("grid/f32,tree_atomic/u32").unwrap(),
-        problem_size: ProblemSize::Units(100_003),
-        workgroup_sizes: Some(vec![64]),
-        parameter_values: None,
-        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
-        measure: MeasureOptions { samples: 1, min_sample_ns: 1e4, warm_up_ns: 0.0, ..Default::default() },
-        seed: wgsweep::fill::fresh_seed(),
-    };
+    let plan = quick_plan("grid/f32,tree_atomic/u32", 100_003, Some(vec![64]));
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
     assert_eq!(result.results.len(), 2);
     for r in &result.results {
@@ -125,15 +98,7 @@ async fn reductions_validate_through_webgpu() {
 #[wasm_bindgen_test]
 async fn a_histogram_counts_exactly_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
-    let plan = Plan {
-        kernels: kernels::select("workgroup/skewed").unwrap(),
-        problem_size: ProblemSize::Units(5003),
-        workgroup_sizes: Some(vec![64]),
-        parameter_values: None,
-        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
-        measure: MeasureOptions { samples: 1, min_sample_ns: 1e4, warm_up_ns: 0.0, ..Default::default() },
-        seed: wgsweep::fill::fresh_seed(),
-    };
+    let plan = quick_plan("workgroup/skewed", 5003, Some(vec![64]));
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
     assert_eq!(result.results.len(), wgsweep::kernels::histogram::BINS.len());
     for r in &result.results {
@@ -144,15 +109,7 @@ async fn a_histogram_counts_exactly_through_webgpu() {
 #[wasm_bindgen_test]
 async fn padded_workgroup_memory_reads_validate_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
-    let plan = Plan {
-        kernels: kernels::select("tile_read/padded").unwrap(),
-        problem_size: ProblemSize::Units(2048),
-        workgroup_sizes: None,
-        parameter_values: None,
-        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
-        measure: MeasureOptions { samples: 1, min_sample_ns: 1e4, warm_up_ns: 0.0, ..Default::default() },
-        seed: wgsweep::fill::fresh_seed(),
-    };
+    let plan = quick_plan("tile_read/padded", 2048, None);
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
     assert_eq!(result.results.len(), wgsweep::kernels::banks::STRIDES.len());
     for r in &result.results {
@@ -163,19 +120,29 @@ async fn padded_workgroup_memory_reads_validate_through_webgpu() {
 #[wasm_bindgen_test]
 async fn saturation_sums_validate_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
-    let plan = Plan {
-        kernels: kernels::select("sum_by_size/u32").unwrap(),
-        problem_size: ProblemSize::Units(1 << 12),
-        workgroup_sizes: None,
-        parameter_values: None,
-        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
-        measure: MeasureOptions { samples: 1, min_sample_ns: 1e4, warm_up_ns: 0.0, ..Default::default() },
-        seed: wgsweep::fill::fresh_seed(),
-    };
+    let plan = quick_plan("sum_by_size/u32", 1 << 12, None);
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
     let ran: Vec<_> = result.results.iter().filter(|r| r.skipped.is_none()).collect();
     assert_eq!(ran.len(), 3, "2^10, 2^11 and 2^12 elements");
     for r in ran {
         assert!(r.is_good(), "{} {}: {:?}", r.label(), r.parameter_text(), r.error);
     }
+}
+
+#[wasm_bindgen_test]
+async fn tiled_blur_matmul_blocks_and_fma_chains_validate_through_webgpu() {
+    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let mut plan = quick_plan("box_tiled,blocked/8x8,fma/vec4", 10_000, None);
+    plan.parameter_values = Some(vec![3, 100]);
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    let ran: Vec<_> = result.results.iter().filter(|r| r.skipped.is_none()).collect();
+    // blur: radius 3 in every shape that fits (radius 100 tiles do not); matmul: n 3 and 100 in 8×8 and
+    // 16×16 workgroups; fma: every workgroup size.
+    assert!(ran.iter().any(|r| r.kernel == "box_tiled" && r.workgroup_size == [16, 16, 1]));
+    assert_eq!(ran.iter().filter(|r| r.kernel == "blocked").count(), 4);
+    assert!(ran.iter().any(|r| r.kernel == "fma"));
+    for r in ran {
+        assert!(r.is_good(), "{} wg={} {}: {:?}", r.label(), r.workgroup_text(), r.parameter_text(), r.error);
+    }
+    assert!(result.peaks.fma_gflops.is_some());
 }

@@ -228,7 +228,18 @@ fn print_table(result: &RunResult) {
         })
         .collect();
     let header = [
-        "kernel", "checks", "wg", "parameter", "median", "min", "GB/s", "GFLOP/s", "of peak", "CV", "samples", "status",
+        "kernel",
+        "checks",
+        "wg",
+        "parameter",
+        "median",
+        "min",
+        "GB/s",
+        "GFLOP/s",
+        "of peak",
+        "CV",
+        "samples",
+        "status",
     ];
     let widths: Vec<usize> = (0..header.len())
         .map(|i| rows.iter().map(|row| row[i].chars().count()).chain([header[i].len()]).max().unwrap_or(0))

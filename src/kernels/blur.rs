@@ -6,8 +6,8 @@ use std::cell::OnceCell;
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, ChartKind, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip,
-    Step, ValidationError, Workload, f32s,
+    self, ChartKind, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip, Step,
+    ValidationError, Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/blur.wgsl");
@@ -159,8 +159,7 @@ impl Workload for BlurWorkload {
         let tolerance = (count + 2.0) * f32::EPSILON as f64;
         let got: Vec<f32> = f32s(output).collect();
         let mut comparison = Comparison::new("dst");
-        let mut column_sums: Vec<f64> =
-            (0..width).map(|x| (-r..=r).map(|dy| self.pixel(image, x, dy)).sum()).collect();
+        let mut column_sums: Vec<f64> = (0..width).map(|x| (-r..=r).map(|dy| self.pixel(image, x, dy)).sum()).collect();
         for y in 0..height {
             if y > 0 {
                 for (x, sum) in column_sums.iter_mut().enumerate() {

@@ -15,14 +15,8 @@ const WGSL: &str = include_str!("../../shaders/matmul.wgsl");
 
 /// (kernel, variant): naive's entry point is `naive_f32`; `tiled` and `blocked` take their tile or block
 /// edge from the variant.
-pub const KERNELS: [(&str, &str); 6] = [
-    ("naive", "f32"),
-    ("tiled", "8"),
-    ("tiled", "16"),
-    ("tiled", "32"),
-    ("blocked", "4x4"),
-    ("blocked", "8x8"),
-];
+pub const KERNELS: [(&str, &str); 6] =
+    [("naive", "f32"), ("tiled", "8"), ("tiled", "16"), ("tiled", "32"), ("blocked", "4x4"), ("blocked", "8x8")];
 /// Matrix edges swept; those whose matrices are larger than the problem size are skipped.
 pub fn edges() -> Vec<u32> {
     vec![256, 512, 1024, 2048, 4096]
@@ -208,11 +202,8 @@ impl Workload for MatmulWorkload {
                 ("tiled".to_string(), constants, [e, e])
             }
             "blocked" => {
-                let constants = vec![
-                    ("BLOCK", e as f64),
-                    ("A_ROW_VEC4S", (y * e / 4) as f64),
-                    ("B_ROW_VEC4S", (x * e / 4) as f64),
-                ];
+                let constants =
+                    vec![("BLOCK", e as f64), ("A_ROW_VEC4S", (y * e / 4) as f64), ("B_ROW_VEC4S", (x * e / 4) as f64)];
                 ("blocked".to_string(), constants, [x * e, y * e])
             }
             _ => (kernel.entry_point(), Vec::new(), [x, y]),

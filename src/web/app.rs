@@ -99,7 +99,9 @@ fn build_page() {
     let table = append(&results, "table", "results", "");
     table.set_id("results-table");
     let head = append(&append(&table, "thead", "", ""), "tr", "", "");
-    for column in ["kernel", "workgroup", "parameter", "median", "min", "GB/s", "CV", "samples", "status"] {
+    let columns =
+        ["kernel", "workgroup", "parameter", "median", "min", "GB/s", "GFLOP/s", "of peak", "CV", "samples", "status"];
+    for column in columns {
         append(&head, "th", "", column);
     }
     append(&table, "tbody", "", "").set_id("results-body");
@@ -157,6 +159,8 @@ fn show_device(app: &App) {
     );
     let sizes: Vec<String> = sweep::power_of_two_sizes(l).iter().map(u32::to_string).collect();
     fact(&facts, "Workgroup sizes swept", &sizes.join(", "));
+    fact(&facts, "Peaks (this run)", "not measured yet: run copy and fma for the roofline's ceilings");
+    facts.last_element_child().expect("the fact just added").set_id("device-peaks");
     dom::set_hidden("device", false);
 }
 
@@ -305,6 +309,12 @@ async fn run(app: Rc<App>) {
     })
     .await;
 
+    // Suspect figures and shares of the peaks are known only now: the table shows them all.
+    by_id::<Element>("results-body").set_inner_html("");
+    result.results.iter().for_each(add_row);
+    if let Some(peaks) = result.peaks.summary() {
+        dom::set_text("device-peaks", &peaks);
+    }
     let notes: Element = by_id("notes");
     for note in &result.notes {
         append(&notes, "li", "", note);
@@ -360,8 +370,9 @@ fn add_row(r: &ConfigResult) {
         (_, _, Some(_)) => "suspect",
         _ => "valid",
     });
-    let [median, min, gbps, cv, samples] = r.figures();
-    for cell in [r.label(), r.workgroup_text(), r.parameter_text(), median, min, gbps, cv, samples, r.status()] {
+    let [median, min, gbps, gflops, peak, cv, samples] = r.figures();
+    let (label, shape, parameter, status) = (r.label(), r.workgroup_text(), r.parameter_text(), r.status());
+    for cell in [label, shape, parameter, median, min, gbps, gflops, peak, cv, samples, status] {
         append(&row, "td", "", &cell);
     }
 }

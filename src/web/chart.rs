@@ -3,7 +3,9 @@
 //!
 //! Each family gets the chart its `ChartKind` names: lines of GB/s against the workgroup size or the
 //! kernel's parameter; a heatmap of GB/s over 2-D workgroup shapes for each kernel variant; or bars of each
-//! variant's best GB/s. Figures without wgpu's shader checks (native results) are series of their own.
+//! variant's best GB/s. Families whose every kernel counts flops (matmul, the compute peak) draw GFLOP/s
+//! instead. Below them, a roofline puts every kernel that counts flops under the run's two ceilings.
+//! Figures without wgpu's shader checks (native results) are series of their own.
 
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -13,7 +15,7 @@ use wasm_bindgen::prelude::*;
 use super::dom::append;
 use crate::kernel::{ChartKind, ShaderChecks};
 use crate::kernels;
-use crate::result::{ConfigResult, format_gbps};
+use crate::result::{ConfigResult, Peaks, format_gbps};
 
 #[wasm_bindgen]
 extern "C" {
@@ -51,6 +53,8 @@ struct Planned {
     config: Value,
     /// A heatmap's columns and rows: its cells are sized to the chart area when drawn.
     cells: Option<(usize, usize)>,
+    /// Its points carry their tooltip's text.
+    point_text: bool,
 }
 
 impl Charts {
@@ -86,10 +90,13 @@ impl Charts {
                 }
             };
             let value = planned.config.serialize(&serde_wasm_bindgen::Serializer::json_compatible())?;
-            let callbacks = match planned.cells {
-                Some(cells) => heatmap_callbacks(&value, cells)?,
+            let mut callbacks = match planned.cells {
+                Some(cells) => cell_size_callbacks(&value, cells)?,
                 None => Vec::new(),
             };
+            if planned.point_text {
+                callbacks.push(tooltip_text_callback(&value)?);
+            }
             let chart = JsChart::new(&canvas, &value)?;
             self.drawn.push(Drawn { key: planned.key, config: planned.config, canvas, chart, _callbacks: callbacks });
         }
@@ -135,7 +142,8 @@ fn plan(results: &[ConfigResult]) -> Vec<Planned> {
                     let on_axis: Vec<&ConfigResult> =
                         of_family.iter().copied().filter(|r| x_axis(r) == x_name).collect();
                     let key = format!("{family} · {x_name}");
-                    planned.push(Planned { config: line_config(&key, &x_name, &on_axis), key, cells: None });
+                    let config = line_config(&key, &x_name, &on_axis);
+                    planned.push(Planned { config, key, cells: None, point_text: false });
                 }
             }
             ChartKind::Heatmap => {
@@ -145,16 +153,22 @@ fn plan(results: &[ConfigResult]) -> Vec<Planned> {
                         of_family.iter().copied().filter(|r| heatmap_series(r) == name).collect();
                     let key = format!("{family} · {name}");
                     let (config, cells) = heatmap_config(&key, &of_series, best);
-                    planned.push(Planned { key, config, cells: Some(cells) });
+                    planned.push(Planned { key, config, cells: Some(cells), point_text: true });
                 }
             }
             ChartKind::Bars => {
                 for moved in [false, true] {
                     let key = format!("{family} · {}", if moved { "bytes moved" } else { "bytes used" });
-                    planned.push(Planned { config: bars_config(&key, &of_family, moved), key, cells: None });
+                    let config = bars_config(&key, &of_family, moved);
+                    planned.push(Planned { config, key, cells: None, point_text: false });
                 }
             }
         }
+    }
+    if results.iter().any(|r| r.is_good() && r.intensity().is_some()) {
+        let key = "roofline".to_string();
+        let config = roofline_config(results, &crate::runner::peaks(results));
+        planned.push(Planned { config, key, cells: None, point_text: true });
     }
     planned
 }
@@ -174,7 +188,7 @@ fn x_label(r: &ConfigResult) -> String {
     r.parameter.as_ref().map_or_else(|| r.workgroup_text(), |p| p.value.to_string())
 }
 
-const KERNEL_COLOURS: [(&str, &str); 22] = [
+const KERNEL_COLOURS: [(&str, &str); 26] = [
     ("copy", "#1f77b4"),
     ("scale", "#2ca02c"),
     ("add", "#ff7f0e"),
@@ -197,6 +211,10 @@ const KERNEL_COLOURS: [(&str, &str); 22] = [
     ("tile_read", "#9467bd"),
     ("triad_by_size", "#d62728"),
     ("sum_by_size", "#9467bd"),
+    ("box_direct", "#d62728"),
+    ("box_tiled", "#2ca02c"),
+    ("blocked", "#1f77b4"),
+    ("fma", "#ff7f0e"),
 ];
 
 const LAYOUT_COLOURS: [(&str, &str); 5] = [
@@ -224,7 +242,17 @@ fn common_options(title: Value, x_name: &str, y_name: &str) -> Value {
     })
 }
 
+/// The figure a line chart draws: GFLOP/s where every result counts flops, else GB/s.
+fn rate(results: &[&ConfigResult]) -> (&'static str, fn(&ConfigResult) -> Option<f64>) {
+    if results.iter().all(|r| r.flops_per_dispatch.is_some()) {
+        ("GFLOP/s", ConfigResult::gflops)
+    } else {
+        ("GB/s", |r| r.gbps)
+    }
+}
+
 fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
+    let (unit, figure) = rate(results);
     let mut xs: Vec<((u32, u32), String)> = results.iter().map(|r| (x_value(r), x_label(r))).collect();
     xs.sort_unstable();
     xs.dedup();
@@ -238,7 +266,7 @@ fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
                 .iter()
                 .map(|(x, _)| {
                     let at_x = of_series.iter().filter(|r| x_value(r) == *x && r.is_good());
-                    at_x.filter_map(|r| r.gbps).reduce(f64::max)
+                    at_x.filter_map(|r| figure(r)).reduce(f64::max)
                 })
                 .collect();
             let first = of_series[0];
@@ -263,7 +291,7 @@ fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
     let points: Vec<(String, (u32, u32))> = results.iter().map(|r| (series(r), x_value(r))).collect();
     let several_per_point = points.iter().enumerate().any(|(i, p)| points[..i].contains(p));
     let what = if several_per_point { "best workgroup size at each point" } else { "median of the samples" };
-    let mut options = common_options(json!(format!("{title}: GB/s ({what})")), x_name, "GB/s");
+    let mut options = common_options(json!(format!("{title}: {unit} ({what})")), x_name, unit);
     options["interaction"] = json!({ "mode": "nearest", "intersect": false });
     json!({ "type": "line", "data": { "labels": labels, "datasets": datasets }, "options": options })
 }
@@ -306,7 +334,7 @@ fn heatmap_config(title: &str, results: &[&ConfigResult], best: f64) -> (Value, 
     ]);
     let mut options = common_options(heading, "workgroup x", "workgroup y");
     options["plugins"]["legend"] = json!({ "display": false });
-    // The cell's text, set in `heatmap_callbacks`.
+    // The cell's text, set in `tooltip_text_callback`.
     options["plugins"]["tooltip"] = json!({ "callbacks": {} });
     options["scales"]["x"]["type"] = json!("category");
     options["scales"]["x"]["labels"] = json!(xs.iter().map(u32::to_string).collect::<Vec<_>>());
@@ -320,12 +348,12 @@ fn heatmap_config(title: &str, results: &[&ConfigResult], best: f64) -> (Value, 
     (json!({ "type": "matrix", "data": { "datasets": [dataset] }, "options": options }), (xs.len(), ys.len()))
 }
 
-/// The callbacks a heatmap needs, set into its configuration: cells that fill the chart area, and a
-/// tooltip that reads the cell's text.
-fn heatmap_callbacks(config: &JsValue, (columns, rows): (usize, usize)) -> Result<Vec<Callback>, JsValue> {
-    let get = |value: &JsValue, path: &[&str]| {
-        path.iter().try_fold(value.clone(), |v, key| js_sys::Reflect::get(&v, &JsValue::from_str(key)))
-    };
+fn get(value: &JsValue, path: &[&str]) -> Result<JsValue, JsValue> {
+    path.iter().try_fold(value.clone(), |v, key| js_sys::Reflect::get(&v, &JsValue::from_str(key)))
+}
+
+/// The callbacks that size a heatmap's cells to fill the chart area, set into its configuration.
+fn cell_size_callbacks(config: &JsValue, (columns, rows): (usize, usize)) -> Result<Vec<Callback>, JsValue> {
     let cell = |axis: &'static str, count: usize| -> Callback {
         Closure::new(move |context: JsValue| {
             let area = js_sys::Reflect::get(&context, &"chart".into())
@@ -337,17 +365,85 @@ fn heatmap_callbacks(config: &JsValue, (columns, rows): (usize, usize)) -> Resul
     };
     let width = cell("width", columns);
     let height = cell("height", rows);
+    let dataset = get(config, &["data", "datasets", "0"])?;
+    js_sys::Reflect::set(&dataset, &"width".into(), width.as_ref())?;
+    js_sys::Reflect::set(&dataset, &"height".into(), height.as_ref())?;
+    Ok(vec![width, height])
+}
+
+/// A tooltip that shows the hovered point's `text`, set into the chart's configuration.
+fn tooltip_text_callback(config: &JsValue) -> Result<Callback, JsValue> {
     let label: Callback = Closure::new(|context: JsValue| {
         js_sys::Reflect::get(&context, &"raw".into())
             .and_then(|raw| js_sys::Reflect::get(&raw, &"text".into()))
             .unwrap_or(JsValue::UNDEFINED)
     });
-    let dataset = get(config, &["data", "datasets", "0"])?;
-    js_sys::Reflect::set(&dataset, &"width".into(), width.as_ref())?;
-    js_sys::Reflect::set(&dataset, &"height".into(), height.as_ref())?;
     let callbacks = get(config, &["options", "plugins", "tooltip", "callbacks"])?;
     js_sys::Reflect::set(&callbacks, &"label".into(), label.as_ref())?;
-    Ok(vec![width, height, label])
+    Ok(label)
+}
+
+/// The roofline: every kernel that counts flops at its flops per byte (x) and GFLOP/s (y), the best
+/// workgroup size of each kernel variant and parameter value, under the run's ceilings: the copy's
+/// bandwidth (a diagonal, GFLOP/s = GB/s × flops per byte) and the FMA peak (a horizontal line).
+fn roofline_config(results: &[ConfigResult], peaks: &Peaks) -> Value {
+    let good: Vec<&ConfigResult> = results.iter().filter(|r| r.is_good() && r.intensity().is_some()).collect();
+    let point = |r: &ConfigResult| (r.label(), r.shader_checks, r.parameter.clone());
+    let mut datasets: Vec<Value> = unique(good.iter().map(|r| series(r)))
+        .iter()
+        .map(|name| {
+            let of_series: Vec<&&ConfigResult> = good.iter().filter(|r| series(r) == *name).collect();
+            let data: Vec<Value> = unique(of_series.iter().map(|r| point(r)))
+                .iter()
+                .filter_map(|p| {
+                    let best = of_series
+                        .iter()
+                        .filter(|r| point(r) == *p)
+                        .max_by(|a, b| a.gflops().partial_cmp(&b.gflops()).expect("finite figures"))?;
+                    let (x, y) = (best.intensity()?, best.gflops()?);
+                    let text = format!(
+                        "{} {} wg {}: {} GFLOP/s at {x:.3} flops/byte",
+                        series(best),
+                        best.parameter_text(),
+                        best.workgroup_text(),
+                        format_gbps(y)
+                    );
+                    Some(json!({ "x": x, "y": y, "text": text }))
+                })
+                .collect();
+            let first = of_series[0];
+            let colour = colour(&KERNEL_COLOURS, &first.kernel);
+            let style = if first.shader_checks == ShaderChecks::Unchecked { "triangle" } else { "circle" };
+            json!({ "label": format!("{} {name}", first.family), "data": data, "backgroundColor": colour,
+                    "borderColor": colour, "pointStyle": style, "pointRadius": 4 })
+        })
+        .collect();
+    let xs = good.iter().filter_map(|r| r.intensity());
+    let (low, high) = xs.fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    let (low, high) = (low / 2.0, high * 2.0);
+    let roof: Vec<Value> = match (peaks.copy_gbps, peaks.fma_gflops) {
+        (Some(copy), Some(fma)) => {
+            let knee = (fma / copy).clamp(low, high);
+            [low, knee, high].iter().map(|&x| json!({ "x": x, "y": (x * copy).min(fma), "text": "" })).collect()
+        }
+        (Some(copy), None) => [low, high].iter().map(|&x| json!({ "x": x, "y": x * copy, "text": "" })).collect(),
+        (None, Some(fma)) => [low, high].iter().map(|&x| json!({ "x": x, "y": fma, "text": "" })).collect(),
+        (None, None) => Vec::new(),
+    };
+    let ceilings = peaks.summary().unwrap_or_else(|| "no copy or FMA kernel in this run".into());
+    datasets.push(json!({ "label": format!("roof: {ceilings}"), "data": roof, "showLine": true,
+                          "borderColor": "#333333", "backgroundColor": "#333333", "pointRadius": 0,
+                          "borderWidth": 2 }));
+    let heading = json!([
+        "roofline: GFLOP/s against flops per byte (best workgroup size of each kernel and parameter)",
+        format!("ceilings of this run: {ceilings}; kernels that count no flops are not on it")
+    ]);
+    let mut options = common_options(heading, "flops per byte (arithmetic intensity)", "GFLOP/s");
+    options["scales"]["x"]["type"] = json!("logarithmic");
+    options["scales"]["y"]["type"] = json!("logarithmic");
+    options["scales"]["y"]["beginAtZero"] = json!(false);
+    options["plugins"]["tooltip"] = json!({ "callbacks": {} });
+    json!({ "type": "scatter", "data": { "datasets": datasets }, "options": options })
 }
 
 /// Bars of each variant's best figure (over workgroup sizes) per kernel: the bytes the kernel uses, or

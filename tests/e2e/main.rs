@@ -193,6 +193,30 @@ fn a_person_runs_the_reductions_and_sees_valid_rows_and_a_line_per_strategy() {
 
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_person_runs_copy_fma_and_matmul_and_sees_the_peaks_and_a_roofline() {
+    let (_site, browser) = run_page("kernels=copy/vec4,fma/vec4,blocked/8x8&size=65536&samples=1&wg=64,256");
+    let statuses = browser.eval("return [...document.querySelectorAll('#results-body tr')].map(r => r.className)");
+    let statuses = statuses.as_array().expect("rows");
+    // matmul: n = 256 at two workgroup sizes; the larger n are skipped (over the problem size).
+    let ran = statuses.iter().filter(|s| *s != "skipped").count();
+    assert_eq!(ran, 2 + 2 + 2, "{statuses:?}");
+    assert!(statuses.iter().all(|s| s == "valid" || s == "skipped"), "{statuses:?}");
+    let peaks = browser.text("#device-peaks");
+    assert!(peaks.contains("GB/s") && peaks.contains("GFLOP/s"), "the device card shows both peaks: {peaks}");
+    let header = browser.text("#results-table thead");
+    assert!(header.contains("GFLOP/s") && header.contains("of peak"), "{header}");
+    let roofline = browser.eval(
+        "const c = Chart.getChart(document.querySelector('canvas[data-chart=\"roofline\"]')); \
+         return c ? [c.config.type, c.data.datasets.map(d => d.data.length)] : null",
+    );
+    // The matmul and fma points (copy counts no flops), then the roof: diagonal, knee, flat.
+    assert_eq!(roofline, serde_json::json!(["scatter", [1, 1, 3]]), "{roofline}");
+    browser.scroll_to("canvas[data-chart=\"roofline\"]");
+    browser.screenshot(&screenshot_path("e2e-roofline-run.png"));
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_browser_without_webgpu_gets_a_message_that_says_what_to_do() {
     let site = server::serve(dist());
     let browser = Browser::start(WebGpu::Disabled);

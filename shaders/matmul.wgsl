@@ -1,15 +1,15 @@
 // Matrix multiply C = A · B of square N × N row-major f32 matrices. N need not be a multiple of any
 // workgroup or tile: loads outside the matrices read 0 and stores outside them are dropped.
-//   naive_f32    invocation (x, y) computes C[y][x] alone, reading a row of A and a column of B straight
-//                from memory: 2N loads per 2N flops, saved only by the caches.
-//   tiled        a TILE × TILE workgroup walks the K dimension in TILE × TILE tiles of A and B staged in
-//                workgroup memory (one load per invocation per tile, a barrier, TILE FMAs from the tiles, a
-//                barrier): each element loaded from memory serves TILE FMAs.
-//   blocked      register blocking: each invocation computes a BLOCK × BLOCK block of C (BLOCK = 4 or 8), so
-//                a workgroup of WG_X × WG_Y covers a (WG_Y·BLOCK) × (WG_X·BLOCK) tile of C. K advances
-//                8 at a time through tiles of A (stored transposed) and B in workgroup memory; per step of k
-//                an invocation reads BLOCK values of A and BLOCK of B as vec4s and does BLOCK² FMAs on
-//                accumulators kept in registers. Far fewer workgroup-memory reads per FMA than `tiled`.
+//   matmul_naive_f32   invocation (x, y) computes C[y][x] alone, reading a row of A and a column of B straight
+//                      from memory: 2N loads per 2N flops, saved only by the caches.
+//   matmul_tiled       a TILE × TILE workgroup walks the K dimension in TILE × TILE tiles of A and B staged in
+//                      workgroup memory (one load per invocation per tile, a barrier, TILE FMAs from the tiles, a
+//                      barrier): each element loaded from memory serves TILE FMAs.
+//   matmul_blocked     register blocking: each invocation computes a BLOCK × BLOCK block of C (BLOCK = 4 or 8), so
+//                      a workgroup of WG_X × WG_Y covers a (WG_Y·BLOCK) × (WG_X·BLOCK) tile of C. K advances
+//                      8 at a time through tiles of A (stored transposed) and B in workgroup memory; per step of k
+//                      an invocation reads BLOCK values of A and BLOCK of B as vec4s and does BLOCK² FMAs on
+//                      accumulators kept in registers. Far fewer workgroup-memory reads per FMA than tiled.
 
 override WG_X: u32 = 16;
 override WG_Y: u32 = 16;
@@ -17,10 +17,10 @@ override N: u32;
 override TILE: u32 = 16;
 override TILE_AREA: u32 = 256;
 override BLOCK: u32 = 4;
-// vec4s in one k-row of blocked's A tile (WG_Y·BLOCK / 4) and of its B tile (WG_X·BLOCK / 4).
+// vec4s in one k-row of matmul_blocked's A tile (WG_Y·BLOCK / 4) and of its B tile (WG_X·BLOCK / 4).
 override A_ROW_VEC4S: u32 = 16;
 override B_ROW_VEC4S: u32 = 16;
-// Elements of K per step of `blocked`.
+// Elements of K per step of `matmul_blocked`.
 const BK: u32 = 8u;
 // The largest BLOCK, which sizes the register arrays (the compiler drops what a smaller BLOCK leaves unused).
 const MAX_BLOCK: u32 = 8u;
@@ -31,7 +31,7 @@ const MAX_BLOCK: u32 = 8u;
 
 var<workgroup> tile_a: array<f32, TILE_AREA>;
 var<workgroup> tile_b: array<f32, TILE_AREA>;
-// blocked: BK rows of the A tile's columns (A transposed) and BK rows of the B tile, as vec4s.
+// matmul_blocked: BK rows of the A tile's columns (A transposed) and BK rows of the B tile, as vec4s.
 var<workgroup> block_a: array<vec4<f32>, BK * A_ROW_VEC4S>;
 var<workgroup> block_b: array<vec4<f32>, BK * B_ROW_VEC4S>;
 
@@ -46,7 +46,7 @@ fn element_b(row: u32, col: u32) -> f32 {
 }
 
 @compute @workgroup_size(WG_X, WG_Y)
-fn naive_f32(@builtin(global_invocation_id) id: vec3<u32>) {
+fn matmul_naive_f32(@builtin(global_invocation_id) id: vec3<u32>) {
     let row = id.y;
     let col = id.x;
     if row >= N || col >= N { return; }
@@ -58,7 +58,7 @@ fn naive_f32(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 
 @compute @workgroup_size(TILE, TILE)
-fn tiled(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
+fn matmul_tiled(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>) {
     let row = wid.y * TILE + lid.y;
     let col = wid.x * TILE + lid.x;
     let at = lid.y * TILE + lid.x;
@@ -76,7 +76,7 @@ fn tiled(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) li
 }
 
 @compute @workgroup_size(WG_X, WG_Y)
-fn blocked(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
+fn matmul_blocked(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
            @builtin(local_invocation_index) index: u32) {
     let tile_rows = WG_Y * BLOCK;
     let tile_cols = WG_X * BLOCK;

@@ -41,7 +41,7 @@ fn every_kernel_tile_and_block_multiplies_matrices_no_tile_divides() {
 #[test]
 fn edges_larger_than_the_problem_size_are_skipped() {
     let gpu = open_gpu();
-    let mut plan = support::quick_plan(kernels::select("blocked/4x4").unwrap(), 100 * 100, Some(vec![8]));
+    let mut plan = support::quick_plan(kernels::select("matmul_blocked/4x4").unwrap(), 100 * 100, Some(vec![8]));
     plan.parameter_values = Some(vec![101]);
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     let skipped = result.results[0].skipped.as_deref().unwrap();
@@ -53,7 +53,7 @@ fn a_product_with_one_wrong_element_fails_validation() {
     let gpu = open_gpu();
     let workload = kernels::family("matmul").unwrap().setup(&gpu, 100 * 100, fill::fresh_seed()).unwrap();
     let configuration = Configuration {
-        kernel: kernels::select("blocked/8x8").unwrap()[0],
+        kernel: kernels::select("matmul_blocked/8x8").unwrap()[0],
         checks: ShaderChecks::Default,
         workgroup: [8, 8, 1],
         parameter: Some(100),

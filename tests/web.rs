@@ -132,14 +132,14 @@ async fn saturation_sums_validate_through_webgpu() {
 #[wasm_bindgen_test]
 async fn tiled_blur_matmul_blocks_and_fma_chains_validate_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
-    let mut plan = quick_plan("box_tiled,blocked/8x8,fma/vec4", 10_000, None);
+    let mut plan = quick_plan("box_tiled,matmul_blocked/8x8,fma/vec4", 10_000, None);
     plan.parameter_values = Some(vec![3, 100]);
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
     let ran: Vec<_> = result.results.iter().filter(|r| r.skipped.is_none()).collect();
     // blur: radius 3 in every shape that fits (radius 100 tiles do not); matmul: n 3 and 100 in 8×8 and
     // 16×16 workgroups; fma: every workgroup size.
     assert!(ran.iter().any(|r| r.kernel == "box_tiled" && r.workgroup_size == [16, 16, 1]));
-    assert_eq!(ran.iter().filter(|r| r.kernel == "blocked").count(), 4);
+    assert_eq!(ran.iter().filter(|r| r.kernel == "matmul_blocked").count(), 4);
     assert!(ran.iter().any(|r| r.kernel == "fma"));
     for r in ran {
         assert!(r.is_good(), "{} wg={} {}: {:?}", r.label(), r.workgroup_text(), r.parameter_text(), r.error);

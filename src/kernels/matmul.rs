@@ -13,15 +13,21 @@ use crate::kernel::{
 
 const WGSL: &str = include_str!("../../shaders/matmul.wgsl");
 
-/// (kernel, variant): naive's entry point is `naive_f32`; `tiled` and `blocked` take their tile or block
-/// edge from the variant.
-pub const KERNELS: [(&str, &str); 6] =
-    [("naive", "f32"), ("tiled", "8"), ("tiled", "16"), ("tiled", "32"), ("blocked", "4x4"), ("blocked", "8x8")];
+/// (kernel, variant): the naive kernel's entry point is `matmul_naive_f32`; the tiled and blocked ones take
+/// their tile or block edge from the variant.
+pub const KERNELS: [(&str, &str); 6] = [
+    ("matmul_naive", "f32"),
+    ("matmul_tiled", "8"),
+    ("matmul_tiled", "16"),
+    ("matmul_tiled", "32"),
+    ("matmul_blocked", "4x4"),
+    ("matmul_blocked", "8x8"),
+];
 /// Matrix edges swept; those whose matrices are larger than the problem size are skipped.
 pub fn edges() -> Vec<u32> {
     vec![256, 512, 1024, 2048, 4096]
 }
-/// Elements of K each step of `blocked` stages (BK in matmul.wgsl).
+/// Elements of K each step of `matmul_blocked` stages (BK in matmul.wgsl).
 const BLOCKED_K: u64 = 8;
 /// The largest matrix swept, 4096 × 4096 (64 MiB).
 const DEFAULT_ELEMENTS: u64 = 4096 * 4096;
@@ -31,7 +37,7 @@ const REFERENCE_BUDGET: u64 = 1 << 26;
 
 pub struct Matmul;
 
-/// The tile edge of `tiled/T` or the block edge of `blocked/BxB`.
+/// The tile edge of `matmul_tiled/T` or the block edge of `matmul_blocked/BxB`.
 fn edge(variant: &str) -> u32 {
     variant.split('x').next().and_then(|e| e.parse().ok()).unwrap_or(1)
 }
@@ -42,11 +48,11 @@ impl Family for Matmul {
     }
 
     fn about(&self) -> &'static str {
-        "Matrix multiply C = A·B of square f32 matrices, n = 256 … 4096; GFLOP/s counts 2n³ flops. naive/f32 \
+        "Matrix multiply C = A·B of square f32 matrices, n = 256 … 4096; GFLOP/s counts 2n³ flops. matmul_naive \
          has each invocation read a whole row of A and column of B from memory: the caches catch most of \
-         it, but every FMA still needs two loads. tiled/T stages T × T tiles of A and B in workgroup memory \
+         it, but every FMA still needs two loads. matmul_tiled/T stages T × T tiles of A and B in workgroup memory \
          (workgroups of T × T): each element loaded from memory then serves T FMAs, but every FMA still \
-         reads two words of workgroup memory. blocked/BxB gives each invocation a B × B block of C in \
+         reads two words of workgroup memory. matmul_blocked/BxB gives each invocation a B × B block of C in \
          registers: per step of k it reads B values of A and B of B (as vec4s) and does B² FMAs, so \
          workgroup memory stops being the limit; expect it far ahead of the others at large n, and small \
          matrices to leave the GPU idle. Results are checked against a CPU reference: every element of small \
@@ -72,11 +78,11 @@ impl Family for Matmul {
 
     fn workgroups(&self, kernel: &KernelId, _: &ComputeLimits) -> Vec<[u32; 3]> {
         match kernel.kernel {
-            "tiled" => {
+            "matmul_tiled" => {
                 let t = edge(kernel.variant);
                 vec![[t, t, 1]]
             }
-            "blocked" => vec![[8, 8, 1], [16, 16, 1]],
+            "matmul_blocked" => vec![[8, 8, 1], [16, 16, 1]],
             _ => vec![[8, 8, 1], [16, 16, 1], [32, 8, 1], [64, 4, 1]],
         }
     }
@@ -88,8 +94,8 @@ impl Family for Matmul {
     fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64 {
         let Configuration { kernel, workgroup: [x, y, _], .. } = *configuration;
         match kernel.kernel {
-            "tiled" => 2 * 4 * (x as u64 * y as u64),
-            "blocked" => 4 * BLOCKED_K * edge(kernel.variant) as u64 * (x as u64 + y as u64),
+            "matmul_tiled" => 2 * 4 * (x as u64 * y as u64),
+            "matmul_blocked" => 4 * BLOCKED_K * edge(kernel.variant) as u64 * (x as u64 + y as u64),
             _ => 0,
         }
     }
@@ -194,17 +200,17 @@ impl Workload for MatmulWorkload {
         let [x, y, _] = workgroup;
         let e = edge(kernel.variant);
         let (entry, constants, per_group) = match kernel.kernel {
-            "tiled" => {
+            "matmul_tiled" => {
                 if workgroup != [e, e, 1] {
-                    return Err(Skip::NotApplicable(format!("tiled/{e} runs in {e} × {e} workgroups only")));
+                    return Err(Skip::NotApplicable(format!("matmul_tiled/{e} runs in {e} × {e} workgroups only")));
                 }
                 let constants = vec![("TILE", e as f64), ("TILE_AREA", (e * e) as f64)];
-                ("tiled".to_string(), constants, [e, e])
+                ("matmul_tiled".to_string(), constants, [e, e])
             }
-            "blocked" => {
+            "matmul_blocked" => {
                 let constants =
                     vec![("BLOCK", e as f64), ("A_ROW_VEC4S", (y * e / 4) as f64), ("B_ROW_VEC4S", (x * e / 4) as f64)];
-                ("blocked".to_string(), constants, [x * e, y * e])
+                ("matmul_blocked".to_string(), constants, [x * e, y * e])
             }
             _ => (kernel.entry_point(), Vec::new(), [x, y]),
         };

@@ -164,7 +164,8 @@ fn show_device(app: &App) {
     dom::set_hidden("device", false);
 }
 
-/// Initial control values from the query string: ?kernels=triad,dot&size=1048576&samples=5&wg=64,256
+/// Initial control values from the query string: ?kernels=triad,dot&size=1048576&samples=5&wg=64,256, and
+/// for scripts, values of the kernels' numeric parameters: &values=1,8
 fn query(name: &str) -> Option<String> {
     let search = web_sys::window()?.location().search().ok()?;
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
@@ -258,12 +259,13 @@ async fn run(app: Rc<App>) {
         _ => ProblemSize::Default,
     };
     let samples = by_id::<HtmlInputElement>("samples").value().parse::<u32>().unwrap_or(10).clamp(1, 100);
-    let workgroup_sizes = query("wg").map(|s| s.split(',').filter_map(|w| w.trim().parse().ok()).collect());
+    let numbers = |name| query(name).map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect());
+    let workgroup_sizes = numbers("wg");
     let plan = Plan {
         kernels,
         problem_size: size,
         workgroup_sizes,
-        parameter_values: None,
+        parameter_values: numbers("values"),
         // The browser applies its own checks to every shader; wgpu's cannot be dropped there.
         shader_checks: vec![ShaderChecks::Default],
         measure: MeasureOptions { samples, ..Default::default() },

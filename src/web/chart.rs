@@ -188,7 +188,7 @@ fn x_label(r: &ConfigResult) -> String {
     r.parameter.as_ref().map_or_else(|| r.workgroup_text(), |p| p.value.to_string())
 }
 
-const KERNEL_COLOURS: [(&str, &str); 26] = [
+const KERNEL_COLOURS: [(&str, &str); 28] = [
     ("copy", "#1f77b4"),
     ("scale", "#2ca02c"),
     ("add", "#ff7f0e"),
@@ -213,7 +213,9 @@ const KERNEL_COLOURS: [(&str, &str); 26] = [
     ("sum_by_size", "#9467bd"),
     ("box_direct", "#d62728"),
     ("box_tiled", "#2ca02c"),
-    ("blocked", "#1f77b4"),
+    ("matmul_naive", "#d62728"),
+    ("matmul_tiled", "#2ca02c"),
+    ("matmul_blocked", "#1f77b4"),
     ("fma", "#ff7f0e"),
 ];
 

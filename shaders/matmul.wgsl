@@ -100,27 +100,33 @@ fn matmul_blocked(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocati
             block_b[k * B_ROW_VEC4S + n / 4u][n % 4u] = element_b(k0 + k, col0 + n);
         }
         workgroupBarrier();
+        // Loops run to the constant maxima and test BLOCK inside, so every compiler can unroll them fully
+        // and keep acc, row_a and row_b in registers.
         for (var k = 0u; k < BK; k++) {
-            for (var v = 0u; v < vec4s; v++) {
-                row_a[v] = block_a[k * A_ROW_VEC4S + lid.y * vec4s + v];
-                row_b[v] = block_b[k * B_ROW_VEC4S + lid.x * vec4s + v];
+            for (var v = 0u; v < 2u; v++) {
+                if v < vec4s {
+                    row_a[v] = block_a[k * A_ROW_VEC4S + lid.y * vec4s + v];
+                    row_b[v] = block_b[k * B_ROW_VEC4S + lid.x * vec4s + v];
+                }
             }
-            for (var i = 0u; i < BLOCK; i++) {
-                let a_i = row_a[i / 4u][i % 4u];
-                for (var h = 0u; h < vec4s; h++) {
-                    acc[i * 2u + h] = fma(vec4(a_i), row_b[h], acc[i * 2u + h]);
+            for (var i = 0u; i < MAX_BLOCK; i++) {
+                if i < BLOCK {
+                    let a_i = row_a[i / 4u][i % 4u];
+                    for (var h = 0u; h < 2u; h++) {
+                        if h < vec4s { acc[i * 2u + h] = fma(vec4(a_i), row_b[h], acc[i * 2u + h]); }
+                    }
                 }
             }
         }
         workgroupBarrier();
     }
-    for (var i = 0u; i < BLOCK; i++) {
+    for (var i = 0u; i < MAX_BLOCK; i++) {
         let row = row0 + lid.y * BLOCK + i;
-        for (var h = 0u; h < vec4s; h++) {
+        for (var h = 0u; h < 2u; h++) {
             let col = col0 + lid.x * BLOCK + 4u * h;
             let value = acc[i * 2u + h];
             for (var j = 0u; j < 4u; j++) {
-                if row < N && col + j < N { c[row * N + col + j] = value[j]; }
+                if i < BLOCK && h < vec4s && row < N && col + j < N { c[row * N + col + j] = value[j]; }
             }
         }
     }

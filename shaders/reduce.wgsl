@@ -5,14 +5,14 @@
 //                     at each level with a barrier between levels; invocation 0 writes the workgroup's sum
 //                     to `partials`. The host runs tree passes over the partials until one value is left.
 //   tree_atomic_u32   the same tree, then one atomicAdd per workgroup into `total`: a single pass.
-//   grid_*            each invocation first adds the elements a whole grid apart (a fixed number of
-//                     workgroups covers the input), then the tree; its partials go through tree passes.
-// WG is a power of two; invocations past the end of `src` add 0.
+//   grid_*            each invocation first adds the vec4s a whole grid apart (a fixed number of
+//                     workgroups covers the input; reduce_grid.wgsl), then the tree; its partials go
+//                     through tree passes.
+// WG is a power of two; invocations past the end of `src` add 0. The input's bindings come from
+// reduce_grid.wgsl, which the host puts in front.
 
 override WG: u32 = 256;
 
-@group(0) @binding(0) var<storage, read> src_u32: array<u32>;
-@group(0) @binding(1) var<storage, read> src_f32: array<f32>;
 @group(0) @binding(2) var<storage, read_write> partials_u32: array<u32>;
 @group(0) @binding(3) var<storage, read_write> partials_f32: array<f32>;
 @group(0) @binding(4) var<storage, read_write> total: atomic<u32>;
@@ -89,10 +89,7 @@ fn tree_atomic_u32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
 fn grid_u32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) lid: u32) {
     let group = group_index(wid, nwg);
-    let stride = nwg.x * nwg.y * WG;
-    var value = 0u;
-    for (var i = group * WG + lid; i < arrayLength(&src_u32); i += stride) { value += src_u32[i]; }
-    let sum = workgroup_sum_u32(lid, value);
+    let sum = workgroup_sum_u32(lid, grid_terms_u32(group * WG + lid, nwg.x * nwg.y * WG));
     if lid == 0u && group < arrayLength(&partials_u32) { partials_u32[group] = sum; }
 }
 
@@ -100,9 +97,6 @@ fn grid_u32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 fn grid_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) lid: u32) {
     let group = group_index(wid, nwg);
-    let stride = nwg.x * nwg.y * WG;
-    var value = 0.0;
-    for (var i = group * WG + lid; i < arrayLength(&src_f32); i += stride) { value += src_f32[i]; }
-    let sum = workgroup_sum_f32(lid, value);
+    let sum = workgroup_sum_f32(lid, grid_terms_f32(group * WG + lid, nwg.x * nwg.y * WG));
     if lid == 0u && group < arrayLength(&partials_f32) { partials_f32[group] = sum; }
 }

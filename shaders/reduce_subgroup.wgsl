@@ -1,16 +1,14 @@
 // Subgroup reductions, kept apart from reduce.wgsl because a shader that uses subgroup operations only
 // compiles on a device that has them (natively, where wgpu exposes SUBGROUP).
-//   subgroup_*   each invocation adds the elements a whole grid apart (as grid_* in reduce.wgsl), then
+//   subgroup_*   each invocation adds the vec4s a whole grid apart (as grid_* in reduce.wgsl), then
 //                subgroupAdd sums each subgroup in registers, without workgroup memory or barriers; one
 //                barrier later every subgroup adds the subgroups' sums the same way, and invocation 0
 //                writes the workgroup's partial sum. The host reduces the partials with reduce.wgsl's tree.
 // Every subgroup operation runs in uniform control flow: all invocations compute the second sum, and only
-// invocation 0 writes it.
+// invocation 0 writes it. The input's bindings come from reduce_grid.wgsl, which the host puts in front.
 
 override WG: u32 = 256;
 
-@group(0) @binding(0) var<storage, read> src_u32: array<u32>;
-@group(0) @binding(1) var<storage, read> src_f32: array<f32>;
 @group(0) @binding(2) var<storage, read_write> partials_u32: array<u32>;
 @group(0) @binding(3) var<storage, read_write> partials_f32: array<f32>;
 
@@ -24,10 +22,7 @@ fn subgroup_u32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
                 @builtin(subgroup_size) width: u32, @builtin(subgroup_id) subgroup: u32,
                 @builtin(num_subgroups) subgroups: u32) {
     let group = wid.x + wid.y * nwg.x;
-    let stride = nwg.x * nwg.y * WG;
-    var value = 0u;
-    for (var i = group * WG + lid; i < arrayLength(&src_u32); i += stride) { value += src_u32[i]; }
-    let sum = subgroupAdd(value);
+    let sum = subgroupAdd(grid_terms_u32(group * WG + lid, nwg.x * nwg.y * WG));
     if lane == 0u { sums_u32[subgroup] = sum; }
     workgroupBarrier();
     var partial = 0u;
@@ -42,10 +37,7 @@ fn subgroup_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
                 @builtin(subgroup_size) width: u32, @builtin(subgroup_id) subgroup: u32,
                 @builtin(num_subgroups) subgroups: u32) {
     let group = wid.x + wid.y * nwg.x;
-    let stride = nwg.x * nwg.y * WG;
-    var value = 0.0;
-    for (var i = group * WG + lid; i < arrayLength(&src_f32); i += stride) { value += src_f32[i]; }
-    let sum = subgroupAdd(value);
+    let sum = subgroupAdd(grid_terms_f32(group * WG + lid, nwg.x * nwg.y * WG));
     if lane == 0u { sums_f32[subgroup] = sum; }
     workgroupBarrier();
     var partial = 0.0;

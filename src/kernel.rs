@@ -191,13 +191,15 @@ pub trait Workload {
 }
 
 /// Whether wgpu wraps a shader in its runtime checks (index clamping, a guard on every loop).
-/// Browsers always apply their own checks; natively `Unchecked` shows what the checks cost.
+/// Browsers always apply their own checks; natively `Unchecked` shows what the checks cost, and
+/// `BoundsOnly` (index clamping kept, loop guards dropped) which of the two it is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum ShaderChecks {
     #[default]
     Default,
     Unchecked,
+    BoundsOnly,
 }
 
 impl ShaderChecks {
@@ -205,6 +207,7 @@ impl ShaderChecks {
         match self {
             ShaderChecks::Default => "default",
             ShaderChecks::Unchecked => "unchecked",
+            ShaderChecks::BoundsOnly => "bounds_only",
         }
     }
 }
@@ -215,11 +218,12 @@ pub struct ShaderModules {
     source: &'static str,
     checked: OnceCell<wgpu::ShaderModule>,
     unchecked: OnceCell<wgpu::ShaderModule>,
+    bounds_only: OnceCell<wgpu::ShaderModule>,
 }
 
 impl ShaderModules {
     pub fn new(label: &'static str, source: &'static str) -> Self {
-        Self { label, source, checked: OnceCell::new(), unchecked: OnceCell::new() }
+        Self { label, source, checked: OnceCell::new(), unchecked: OnceCell::new(), bounds_only: OnceCell::new() }
     }
 
     /// A compute pipeline for `entry`, compiled with `checks`, its override constants (workgroup size and
@@ -239,7 +243,7 @@ impl ShaderModules {
             entry_point: Some(entry),
             compilation_options: wgpu::PipelineCompilationOptions {
                 constants,
-                zero_initialize_workgroup_memory: checks == ShaderChecks::Default,
+                zero_initialize_workgroup_memory: checks != ShaderChecks::Unchecked,
             },
             cache: None,
         })
@@ -257,6 +261,12 @@ impl ShaderModules {
             // has a bound it reaches; validation against the CPU reference on each run checks the results.
             ShaderChecks::Unchecked => self.unchecked.get_or_init(|| unsafe {
                 gpu.device.create_shader_module_trusted(descriptor(), wgpu::ShaderRuntimeChecks::unchecked())
+            }),
+            // SAFETY: as above; only the guards on loops are dropped, and every loop has a bound it reaches.
+            ShaderChecks::BoundsOnly => self.bounds_only.get_or_init(|| unsafe {
+                let checks =
+                    wgpu::ShaderRuntimeChecks { force_loop_bounding: false, ..wgpu::ShaderRuntimeChecks::checked() };
+                gpu.device.create_shader_module_trusted(descriptor(), checks)
             }),
         }
     }

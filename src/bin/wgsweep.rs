@@ -62,8 +62,10 @@ struct RunArgs {
     #[arg(long, value_delimiter = ',')]
     values: Option<Vec<u32>>,
     /// wgpu's shader runtime checks: `default` (on), `unchecked` (trusted modules), or `both`, which runs
-    /// every configuration each way and shows what the checks cost (browsers always apply their own).
-    #[arg(long, default_value = "both", value_parser = ["default", "unchecked", "both"])]
+    /// every configuration each way and shows what the checks cost (browsers always apply their own);
+    /// `bounds-only` keeps index clamping but drops the guard on every loop, and `all` runs all three,
+    /// to tell which check costs what.
+    #[arg(long, default_value = "both", value_parser = ["default", "unchecked", "both", "bounds-only", "all"])]
     shader_checks: String,
     /// Samples per configuration, after calibration and warm-up.
     #[arg(long, default_value_t = 10)]
@@ -166,7 +168,9 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
         parameter_values: args.values,
         shader_checks: match args.shader_checks.as_str() {
             "unchecked" => vec![ShaderChecks::Unchecked],
+            "bounds-only" => vec![ShaderChecks::BoundsOnly],
             "both" => vec![ShaderChecks::Default, ShaderChecks::Unchecked],
+            "all" => vec![ShaderChecks::Default, ShaderChecks::BoundsOnly, ShaderChecks::Unchecked],
             _ => vec![ShaderChecks::Default],
         },
         measure: MeasureOptions {

@@ -10,9 +10,11 @@ use crate::kernel::{
     ValidationError, Workload,
 };
 
-const WGSL: &str = include_str!("../../shaders/reduce.wgsl");
+/// WGSL has no includes: the input's bindings and the grid-stride loop go in front.
+const WGSL: &str = concat!(include_str!("../../shaders/reduce_grid.wgsl"), include_str!("../../shaders/reduce.wgsl"));
 /// The subgroup kernels: a module of their own, which compiles only where the device has subgroups.
-const SUBGROUP_WGSL: &str = include_str!("../../shaders/reduce_subgroup.wgsl");
+const SUBGROUP_WGSL: &str =
+    concat!(include_str!("../../shaders/reduce_grid.wgsl"), include_str!("../../shaders/reduce_subgroup.wgsl"));
 
 /// (kernel, variant): the WGSL entry point is `kernel_variant`. WGSL has no float atomics, so the atomic
 /// strategies come in u32 only.
@@ -49,8 +51,8 @@ impl Family for Reduce {
          writes one partial sum per workgroup; further passes (256-wide workgroups) reduce the partials to \
          one value. tree_atomic/u32 ends each workgroup with one atomicAdd instead: one pass, and WG times \
          fewer atomics. grid has each invocation add the elements a whole grid apart first (1024 workgroups \
-         cover the input), so the tree and its barriers run once per many elements instead of once per WG: \
-         expect it closest to the copy bandwidth. subgroup does the same grid-stride loop, then sums each \
+         cover the input), four per load (vec4), so the tree and its barriers run once per many elements \
+         instead of once per WG: expect it closest to the copy bandwidth. subgroup does the same grid-stride loop, then sums each \
          subgroup with subgroupAdd, in registers, and needs one barrier instead of one per tree level; it runs \
          natively where the device has subgroups, and not on the web, where wgpu does not pass subgroups \
          through yet. Workgroups of 1 make every strategy an atomic or a copy per element."
@@ -186,7 +188,11 @@ impl Workload for ReduceWorkload {
         let first_grid = kernel::linear_grid(gpu, groups)?;
         let mut count = first_grid[0] as u64 * first_grid[1] as u64;
         let mut buffers = vec![kernel::storage_buffer(gpu, "partial sums", count * 4)];
-        let first = [(src, &self.src), (partials, &buffers[0])];
+        // The grid-stride loop reads the input as vec4s too (binding 5 or 6).
+        let mut first = vec![(src, &self.src), (partials, &buffers[0])];
+        if grid_stride {
+            first.push((src + 5, &self.src));
+        }
         let mut steps = vec![self.step(gpu, modules, checks, &kernel.entry_point(), wg, groups, &first)?];
         let tree = format!("tree_{}", kernel.variant);
         while count > 1 {

@@ -174,7 +174,14 @@ fn query(name: &str) -> Option<String> {
 
 fn show_controls(app: &Rc<App>) {
     let picker: Element = by_id("kernel-picker");
-    let preselected = query("kernels").and_then(|s| kernels::select(&s).ok());
+    let preselected = match query("kernels").map(|s| kernels::select(&s)) {
+        Some(Ok(chosen)) => Some(chosen),
+        Some(Err(error)) => {
+            show_message("error", &format!("The link's kernels could not be read ({error}); every kernel is ticked."));
+            None
+        }
+        None => None,
+    };
     for family in kernels::FAMILIES {
         let group = append(&picker, "fieldset", "", "");
         append(&group, "legend", "", family.name());

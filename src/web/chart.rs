@@ -108,7 +108,7 @@ impl Charts {
 fn series(r: &ConfigResult) -> String {
     match r.shader_checks {
         ShaderChecks::Default => r.label(),
-        ShaderChecks::Unchecked => format!("{} (unchecked)", r.label()),
+        checks => format!("{} ({})", r.label(), checks.name()),
     }
 }
 
@@ -273,7 +273,7 @@ fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
                 .collect();
             let first = of_series[0];
             let mut colour = colour(&KERNEL_COLOURS, &first.kernel).to_string();
-            if first.shader_checks == ShaderChecks::Unchecked {
+            if first.shader_checks != ShaderChecks::Default {
                 colour.push_str("80"); // half opacity
             }
             // A kernel's variants share its colour: the first is solid, the next dashed, then dotted.
@@ -415,7 +415,7 @@ fn roofline_config(results: &[ConfigResult], peaks: &Peaks) -> Value {
                 .collect();
             let first = of_series[0];
             let colour = colour(&KERNEL_COLOURS, &first.kernel);
-            let style = if first.shader_checks == ShaderChecks::Unchecked { "triangle" } else { "circle" };
+            let style = if first.shader_checks == ShaderChecks::Default { "circle" } else { "triangle" };
             json!({ "label": format!("{} {name}", first.family), "data": data, "backgroundColor": colour,
                     "borderColor": colour, "pointStyle": style, "pointRadius": 4 })
         })
@@ -453,7 +453,7 @@ fn roofline_config(results: &[ConfigResult], peaks: &Peaks) -> Value {
 fn bars_config(title: &str, results: &[&ConfigResult], moved: bool) -> Value {
     let group = |r: &ConfigResult| match r.shader_checks {
         ShaderChecks::Default => r.kernel.clone(),
-        ShaderChecks::Unchecked => format!("{} (unchecked)", r.kernel),
+        checks => format!("{} ({})", r.kernel, checks.name()),
     };
     let groups = unique(results.iter().map(|r| group(r)));
     let figure = |r: &ConfigResult| if moved { r.moved_gbps() } else { r.gbps };

@@ -158,6 +158,11 @@ pub trait Family: Sync {
     fn reference(&self) -> Option<&'static str> {
         None
     }
+    /// Whether GB/s counts device memory, which the run's best copy bounds; false where it counts
+    /// workgroup memory (banks), which is many times faster.
+    fn gbps_is_device_memory(&self) -> bool {
+        true
+    }
     /// Workgroup memory one workgroup of this configuration needs.
     fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64;
     /// Allocates and fills the inputs of a problem of `size`.

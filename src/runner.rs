@@ -211,7 +211,7 @@ pub fn relate_to_peaks(results: &mut [ConfigResult]) -> Peaks {
         };
         r.percent_of_peak = match (r.gflops(), roof, r.gbps, peaks.copy_gbps) {
             (Some(gflops), Some(roof), _, _) => Some(100.0 * gflops / roof),
-            (_, None, Some(gbps), Some(copy)) => Some(100.0 * gbps / copy),
+            (_, None, Some(gbps), Some(copy)) if in_device_memory(r) => Some(100.0 * gbps / copy),
             _ => None,
         };
     }
@@ -246,10 +246,15 @@ fn best_gbps(results: &[ConfigResult], which: impl Fn(&ConfigResult) -> bool) ->
 /// The kernels that are plain copies, by family: STREAM's copy and transpose's same-shape reference.
 const COPY_KERNELS: [&str; 2] = ["copy", "copy2d"];
 
+/// Whether a result's GB/s counts device memory, which a copy bounds (not workgroup memory).
+fn in_device_memory(r: &ConfigResult) -> bool {
+    kernels::family(&r.family).is_none_or(|f| f.gbps_is_device_memory())
+}
+
 /// Flags figures above the run's best copy: no kernel can move data faster than a plain copy does.
 pub fn flag_suspects(results: &mut [ConfigResult]) {
     let Some(best_copy) = best_gbps(results, |r| COPY_KERNELS.contains(&r.kernel.as_str())) else { return };
-    for r in results.iter_mut().filter(|r| r.is_good()) {
+    for r in results.iter_mut().filter(|r| r.is_good() && in_device_memory(r)) {
         let gbps = r.gbps.expect("good results have a figure");
         if gbps > SUSPECT_OVER_COPY * best_copy {
             r.suspect = Some(format!(

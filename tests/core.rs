@@ -198,3 +198,31 @@ fn figures_above_the_runs_best_copy_are_flagged_suspect_and_failures_never_count
         run[3].suspect.as_deref().unwrap().starts_with("1200.0 GB/s is above 1.1× this run's best copy (1000.0 GB/s)")
     );
 }
+
+#[test]
+fn shares_of_peak_follow_the_roof_and_workgroup_memory_figures_are_not_bounded_by_the_copy() {
+    let template = RunResult::from_json(MINIMAL_V1).unwrap().results.remove(0);
+    // (family, kernel, GB/s, flops per byte): times are 1 ns per dispatch, so rates equal bytes and flops.
+    let record = |family: &str, kernel: &str, bytes: u64, intensity: Option<u64>| {
+        let mut r = template.clone();
+        (r.family, r.kernel) = (family.into(), kernel.into());
+        r.bytes_per_dispatch = bytes;
+        r.flops_per_dispatch = intensity.map(|i| i * bytes);
+        r.median_ns = Some(1.0);
+        r.gbps = Some(bytes as f64);
+        r
+    };
+    let mut run = vec![
+        record("stream", "copy", 1000, None),
+        record("peak", "fma", 10, Some(5000)),              // 50 000 GFLOP/s
+        record("stream", "triad", 900, Some(1)),            // roof: 1 flop/byte × 1000 GB/s
+        record("matmul", "matmul_blocked", 100, Some(100)), // roof: the FMA peak
+        record("banks", "tile_read", 5000, None),           // workgroup memory
+    ];
+    wgsweep::runner::flag_suspects(&mut run);
+    let peaks = wgsweep::runner::relate_to_peaks(&mut run);
+    assert_eq!((peaks.copy_gbps, peaks.fma_gflops), (Some(1000.0), Some(50_000.0)));
+    let shares: Vec<Option<f64>> = run.iter().map(|r| r.percent_of_peak).collect();
+    assert_eq!(shares, [Some(100.0), Some(100.0), Some(90.0), Some(20.0), None]);
+    assert!(run[4].suspect.is_none(), "5000 GB/s of workgroup memory is no sign of a bad timing");
+}

@@ -74,6 +74,10 @@ impl Family for Banks {
         Some(Parameter::amounts("stride", STRIDES.to_vec()))
     }
 
+    fn gbps_is_device_memory(&self) -> bool {
+        false
+    }
+
     fn workgroup_storage_bytes(&self, _: &Configuration) -> u64 {
         4 * (WORDS + WORDS / 32) as u64
     }

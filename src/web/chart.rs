@@ -416,7 +416,7 @@ fn roofline_config(results: &[ConfigResult], peaks: &Peaks) -> Value {
             let first = of_series[0];
             let colour = colour(&KERNEL_COLOURS, &first.kernel);
             let style = if first.shader_checks == ShaderChecks::Default { "circle" } else { "triangle" };
-            json!({ "label": format!("{} {name}", first.family), "data": data, "backgroundColor": colour,
+            json!({ "label": name, "data": data, "backgroundColor": colour,
                     "borderColor": colour, "pointStyle": style, "pointRadius": 4 })
         })
         .collect();

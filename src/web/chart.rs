@@ -70,7 +70,9 @@ impl Charts {
 
     /// Draws the charts `results` call for; a chart whose data has not changed is left as it is.
     pub fn show(&mut self, results: &[ConfigResult]) -> Result<(), JsValue> {
-        for planned in plan(results) {
+        let planned_charts = plan(results);
+        let order: Vec<String> = planned_charts.iter().map(|p| p.key.clone()).collect();
+        for planned in planned_charts {
             let existing = self.drawn.iter().position(|d| d.key == planned.key);
             if existing.is_some_and(|i| self.drawn[i].config == planned.config) {
                 continue;
@@ -99,6 +101,13 @@ impl Charts {
             }
             let chart = JsChart::new(&canvas, &value)?;
             self.drawn.push(Drawn { key: planned.key, config: planned.config, canvas, chart, _callbacks: callbacks });
+        }
+        // Charts that appear mid-run (a new heatmap, the roofline) join at the end: put them in plan order.
+        for key in &order {
+            let holder = self.drawn.iter().find(|d| &d.key == key).and_then(|d| d.canvas.parent_element());
+            if let Some(holder) = holder {
+                self.container.append_child(&holder)?;
+            }
         }
         Ok(())
     }
@@ -147,10 +156,14 @@ fn plan(results: &[ConfigResult]) -> Vec<Planned> {
                 }
             }
             ChartKind::Heatmap => {
-                let best = of_family.iter().filter(|r| r.is_good()).filter_map(|r| r.gbps).fold(0.0, f64::max);
                 for name in unique(of_family.iter().map(|r| heatmap_series(r))) {
                     let of_series: Vec<&ConfigResult> =
                         of_family.iter().copied().filter(|r| heatmap_series(r) == name).collect();
+                    // Colours compare the kernels of a family at the same parameter (a radius changes the
+                    // work many times over, a matrix shape does not).
+                    let parameter = &of_series[0].parameter;
+                    let comparable = of_family.iter().filter(|r| r.is_good() && &r.parameter == parameter);
+                    let best = comparable.filter_map(|r| r.gbps).fold(0.0, f64::max);
                     let key = format!("{family} · {name}");
                     let (config, cells) = heatmap_config(&key, &of_series, best);
                     planned.push(Planned { key, config, cells: Some(cells), point_text: true });
@@ -309,7 +322,8 @@ fn viridis(t: f64) -> String {
     format!("#{r:02x}{g:02x}{b:02x}")
 }
 
-/// A heatmap of one series over workgroup shapes, coloured against `best` (the family's best GB/s), and
+/// A heatmap of one series over workgroup shapes, coloured against `best` (the family's best GB/s at the
+/// series' parameter), and
 /// its (columns, rows).
 fn heatmap_config(title: &str, results: &[&ConfigResult], best: f64) -> (Value, (usize, usize)) {
     let mut xs: Vec<u32> = unique(results.iter().map(|r| r.workgroup_size[0]));
@@ -330,9 +344,13 @@ fn heatmap_config(title: &str, results: &[&ConfigResult], best: f64) -> (Value, 
         data.push(json!({ "x": x.to_string(), "y": y.to_string(), "v": value, "text": format!("{x}×{y}: {what}") }));
         colours.push(colour);
     }
+    let at = match results.first().map(|r| r.parameter_text()) {
+        Some(parameter) if !parameter.is_empty() => format!(" at {parameter}"),
+        _ => String::new(),
+    };
     let heading = json!([
         title,
-        format!("GB/s by workgroup shape: dark is slow, yellow is {} GB/s (the family's best)", format_gbps(best))
+        format!("GB/s by workgroup shape: dark is slow, yellow is {} GB/s (the family's best{at})", format_gbps(best))
     ]);
     let mut options = common_options(heading, "workgroup x", "workgroup y");
     options["plugins"]["legend"] = json!({ "display": false });

@@ -31,11 +31,13 @@ fn pixel(x: i32, y: i32) -> f32 {
 @compute @workgroup_size(WG_X, WG_Y)
 fn box_direct_f32(@builtin(global_invocation_id) id: vec3<u32>) {
     if id.x >= WIDTH || id.y >= HEIGHT { return; }
-    let r = i32(R);
+    // The window's top-left pixel; the loops have the same bounds as the tiled kernel's.
+    let x0 = i32(id.x) - i32(R);
+    let y0 = i32(id.y) - i32(R);
     var sum = 0.0;
-    for (var dy = -r; dy <= r; dy++) {
-        for (var dx = -r; dx <= r; dx++) {
-            sum += pixel(i32(id.x) + dx, i32(id.y) + dy);
+    for (var dy = 0u; dy <= 2u * R; dy++) {
+        for (var dx = 0u; dx <= 2u * R; dx++) {
+            sum += pixel(x0 + i32(dx), y0 + i32(dy));
         }
     }
     dst[id.y * WIDTH + id.x] = sum * INV_COUNT;

@@ -142,8 +142,9 @@ pub struct ConfigResult {
     #[serde(default)]
     pub percent_of_reference: Option<f64>,
     /// The figure as a percentage of the roof above it: GFLOP/s against min(the run's FMA peak, flops per
-    /// byte × its best copy) where the kernel counts flops, else GB/s against the best copy; absent where
-    /// the run did not measure the peaks it needs.
+    /// byte × its best copy) where the kernel counts flops and the run has an FMA peak, else GB/s against
+    /// the best copy; absent where the run did not measure the peak it needs, or GB/s counts workgroup
+    /// memory (banks).
     #[serde(default)]
     pub percent_of_peak: Option<f64>,
     /// Why the figure is not to be trusted, e.g. above the run's best copy.

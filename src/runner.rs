@@ -198,9 +198,10 @@ pub fn peaks(results: &[ConfigResult]) -> Peaks {
     }
 }
 
-/// Finds the run's ceilings (`peaks`) and puts every valid figure in proportion
-/// to the roof above it: a kernel that counts flops against min(FMA peak, its flops per byte × copy
-/// bandwidth), as on the roofline; any other kernel's GB/s against the copy.
+/// Finds the run's ceilings (`peaks`) and puts every valid figure in proportion to the roof above it: the
+/// GFLOP/s of a kernel that counts flops against min(FMA peak, its flops per byte × copy bandwidth), as on
+/// the roofline, where the run has an FMA peak; otherwise GB/s against the copy, unless the GB/s counts
+/// workgroup memory.
 pub fn relate_to_peaks(results: &mut [ConfigResult]) -> Peaks {
     let peaks = peaks(results);
     for r in results.iter_mut().filter(|r| r.is_good()) {

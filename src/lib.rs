@@ -10,6 +10,7 @@ pub mod kernels;
 pub mod measure;
 pub mod result;
 pub mod runner;
+pub mod share;
 pub mod stats;
 pub mod sweep;
 

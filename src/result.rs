@@ -120,6 +120,9 @@ pub struct ConfigResult {
     pub dispatches_per_sample: u32,
     /// Raw samples of the timing source, ns per sample.
     pub samples_ns: Vec<f64>,
+    /// How many samples there were, where a summary (a share link) left the raw samples out.
+    #[serde(default)]
+    pub summarized_samples: u32,
     /// Raw wall-clock samples of the same submissions, ns per sample.
     #[serde(default)]
     pub wall_samples_ns: Vec<f64>,
@@ -213,12 +216,16 @@ impl ConfigResult {
             self.gflops().map(format_gbps).unwrap_or_default(),
             self.percent_of_peak.map(|p| format!("{p:.0} %")).unwrap_or_default(),
             self.cv.map(|cv| format!("{:.1}%", cv * 100.0)).unwrap_or_default(),
-            if self.samples_ns.is_empty() {
-                String::new()
-            } else {
-                format!("{}×{}", self.samples_ns.len(), self.dispatches_per_sample)
+            match self.sample_count() {
+                0 => String::new(),
+                samples => format!("{samples}×{}", self.dispatches_per_sample),
             },
         ]
+    }
+
+    /// Samples taken: the raw samples, or the count a summary kept.
+    pub fn sample_count(&self) -> usize {
+        if self.samples_ns.is_empty() { self.summarized_samples as usize } else { self.samples_ns.len() }
     }
 
     /// Flops per dispatch over the median time (GFLOP/s), where the family counts them.

@@ -302,6 +302,7 @@ fn blank(configuration: &Configuration, problem_size: u64, bytes_per_dispatch: u
         dispatch: [0; 3],
         dispatches_per_sample: 0,
         samples_ns: Vec::new(),
+        summarized_samples: 0,
         wall_samples_ns: Vec::new(),
         discarded_samples: 0,
         median_ns: None,

@@ -36,6 +36,14 @@ enum Command {
         /// A family, kernel or kernel/variant name.
         kernel: String,
     },
+    /// Print a link that opens a result file (from `run --json` or the page) in the page.
+    Share {
+        /// The result file.
+        file: PathBuf,
+        /// The page's address the link starts with.
+        #[arg(long, default_value = "http://127.0.0.1:8080/")]
+        page: String,
+    },
 }
 
 #[derive(clap::Args)]
@@ -91,6 +99,7 @@ fn main() -> ExitCode {
         Command::Devices => devices(),
         Command::Run(args) => pollster::block_on(run(args)),
         Command::Describe { kernel } => describe(&kernel),
+        Command::Share { file, page } => share(&file, &page),
     };
     match outcome {
         Ok(code) => code,
@@ -135,6 +144,15 @@ fn describe(name: &str) -> Result<ExitCode, String> {
     let chosen = kernels::select(name)?;
     let family = kernels::family(chosen[0].family).expect("selected kernels are registered");
     println!("{}\n\n{}", family.name(), family.about());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn share(file: &std::path::Path, page: &str) -> Result<ExitCode, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("could not read {}: {e}", file.display()))?;
+    let result = RunResult::from_json(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let link = wgsweep::share::link(page, &result);
+    eprintln!("{} configurations in {} bytes of link", result.results.len(), link.len());
+    println!("{link}");
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,0 +1,254 @@
+//! Share links: a run's summary in a URL fragment, so that a result opens anywhere without a server.
+//!
+//! The fragment is `run=1.` followed by the payload, base64url without padding, of a zlib-compressed
+//! [`Shared`] (its checksum catches a link altered in transit): the run's header (device, environment, settings, notes) as JSON, and one compact binary row
+//! per configuration (postcard: varints and f32s) with every repeated string stored once. Raw samples stay
+//! out; figures derived from others (GB/s, suspects, shares of the peaks) are recomputed on opening, exactly
+//! as the runner computes them. "1" is the link format's version: a later wgsweep reads older links, and an
+//! older one refuses a newer link with a message that says so.
+
+use std::fmt;
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use serde::{Deserialize, Serialize};
+
+use crate::kernel::ShaderChecks;
+use crate::measure::TimingSource;
+use crate::result::{ConfigResult, ParameterValue, ReadError, RunResult};
+use crate::runner;
+
+/// The version of the link format this wgsweep writes and the newest it reads.
+pub const LINK_VERSION: u32 = 1;
+/// The name of the fragment's field: `#run=1.…`.
+pub const FRAGMENT_KEY: &str = "run";
+/// Decompressed payloads larger than this are refused: no real run comes near it, and a crafted link
+/// must not make the page allocate without bound.
+const MAX_PAYLOAD_BYTES: usize = 16 << 20;
+
+/// Why a link could not be opened. Every message says what is wrong in words a user can act on.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShareError {
+    /// The text is not a wgsweep link at all.
+    NotALink,
+    /// The link was made by a newer wgsweep.
+    TooNew { found: u32 },
+    /// The link is cut short or altered: the payload does not decode.
+    Corrupt(String),
+    /// The payload decodes, but the result inside cannot be read (e.g. a newer result schema).
+    Unreadable(String),
+}
+
+impl fmt::Display for ShareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShareError::NotALink => {
+                write!(f, "this is not a wgsweep result link (it has no '#{FRAGMENT_KEY}=' part)")
+            }
+            ShareError::TooNew { found } => write!(
+                f,
+                "this link was made by a newer wgsweep (link format {found}; this one reads up to \
+                 {LINK_VERSION}): open it with the newer version"
+            ),
+            ShareError::Corrupt(why) => {
+                write!(f, "this link is damaged or incomplete (was it cut short when copied?): {why}")
+            }
+            ShareError::Unreadable(why) => write!(f, "the result in this link cannot be read: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for ShareError {}
+
+/// What a link carries.
+#[derive(Serialize, Deserialize)]
+struct Shared {
+    /// The run without its rows, as JSON: the device's fingerprint and limits, the environment, the
+    /// settings, notes, whether it completed (read with the result format's own rules).
+    header: String,
+    /// Every string the rows name (kernel labels, parameter names and labels, errors, skip reasons), once.
+    strings: Vec<String>,
+    rows: Vec<Row>,
+}
+
+/// One configuration: what it was, what it measured, and what became of it.
+#[derive(Serialize, Deserialize)]
+struct Row {
+    /// Indices into `strings`: family, kernel, variant.
+    kernel: [u32; 3],
+    checks: ShaderChecks,
+    workgroup: [u32; 3],
+    /// Value, and indices into `strings` of the parameter's name and label.
+    parameter: Option<(u32, u32, Option<u32>)>,
+    problem_size: u64,
+    bytes_per_dispatch: u64,
+    moved_bytes_per_dispatch: Option<u64>,
+    flops_per_dispatch: Option<u64>,
+    dispatch: [u32; 3],
+    dispatches_per_sample: u32,
+    samples: u32,
+    discarded_samples: u32,
+    /// Per dispatch, ns: median, min, p95; and the coefficient of variation.
+    times: Option<[f32; 4]>,
+    timing_source: Option<TimingSource>,
+    outcome: Outcome,
+}
+
+#[derive(Serialize, Deserialize)]
+enum Outcome {
+    Valid,
+    /// The error, as an index into `strings`; `valid` says whether validation had passed before it.
+    Failed {
+        error: u32,
+        valid: bool,
+    },
+    Skipped {
+        reason: u32,
+    },
+}
+
+/// Builds the string table while rows are encoded.
+#[derive(Default)]
+struct Strings(Vec<String>);
+
+impl Strings {
+    fn index(&mut self, s: &str) -> u32 {
+        let at = self.0.iter().position(|known| known == s).unwrap_or_else(|| {
+            self.0.push(s.to_string());
+            self.0.len() - 1
+        });
+        at as u32
+    }
+}
+
+/// The fragment value (without `#run=`) that holds `result`.
+pub fn encode(result: &RunResult) -> String {
+    let mut strings = Strings::default();
+    let rows = result.results.iter().map(|r| row(r, &mut strings)).collect();
+    let header = RunResult { results: Vec::new(), ..result.clone() }.to_json();
+    let shared = Shared { header, strings: strings.0, rows };
+    let binary = postcard::to_allocvec(&shared).expect("a Shared always serializes");
+    let compressed = miniz_oxide::deflate::compress_to_vec_zlib(&binary, 10);
+    format!("{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(compressed))
+}
+
+/// A whole link: `base` (the page's address) with the result in its fragment.
+pub fn link(base: &str, result: &RunResult) -> String {
+    let base = base.split('#').next().unwrap_or(base);
+    format!("{base}#{FRAGMENT_KEY}={}", encode(result))
+}
+
+/// The result in a link, a fragment (`#run=1.…`) or a fragment's value (`1.…`).
+pub fn decode(text: &str) -> Result<RunResult, ShareError> {
+    let text = text.trim();
+    let value = match text.split_once('#') {
+        Some((_, fragment)) => fragment_value(fragment).ok_or(ShareError::NotALink)?,
+        None => fragment_value(text).unwrap_or(text),
+    };
+    let (version, payload) = value.split_once('.').ok_or(ShareError::NotALink)?;
+    let version: u32 = version.parse().map_err(|_| ShareError::NotALink)?;
+    if version > LINK_VERSION {
+        return Err(ShareError::TooNew { found: version });
+    }
+    let corrupt = |what: &str, e: &dyn fmt::Display| ShareError::Corrupt(format!("{what} ({e})"));
+    let compressed = URL_SAFE_NO_PAD.decode(payload).map_err(|e| corrupt("not base64url", &e))?;
+    let binary = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&compressed, MAX_PAYLOAD_BYTES)
+        .map_err(|e| corrupt("does not decompress", &e))?;
+    let shared: Shared = postcard::from_bytes(&binary).map_err(|e| corrupt("does not decode", &e))?;
+    let mut result =
+        RunResult::from_json(&shared.header).map_err(|e: ReadError| ShareError::Unreadable(e.to_string()))?;
+    let text =
+        |i: u32| shared.strings.get(i as usize).cloned().ok_or_else(|| ShareError::Corrupt(format!("no string {i}")));
+    result.results = shared.rows.iter().map(|r| config_result(r, &text)).collect::<Result<_, _>>()?;
+    // Derived figures, as the runner derives them.
+    runner::flag_suspects(&mut result.results);
+    runner::relate_to_references(&mut result.results);
+    result.peaks = runner::relate_to_peaks(&mut result.results);
+    Ok(result)
+}
+
+/// The value of `run=` in a fragment such as `run=1.abc` or `x=1&run=1.abc`.
+fn fragment_value(fragment: &str) -> Option<&str> {
+    fragment.split('&').find_map(|pair| pair.strip_prefix(FRAGMENT_KEY)?.strip_prefix('='))
+}
+
+fn row(r: &ConfigResult, strings: &mut Strings) -> Row {
+    let outcome = match (&r.skipped, &r.error) {
+        (Some(reason), _) => Outcome::Skipped { reason: strings.index(reason) },
+        (None, Some(error)) => Outcome::Failed { error: strings.index(error), valid: r.valid },
+        (None, None) => Outcome::Valid,
+    };
+    let times = match (r.median_ns, r.min_ns, r.p95_ns, r.cv) {
+        (Some(median), Some(min), Some(p95), Some(cv)) => Some([median, min, p95, cv].map(|x| x as f32)),
+        _ => None,
+    };
+    Row {
+        kernel: [&r.family, &r.kernel, &r.variant].map(|s| strings.index(s)),
+        checks: r.shader_checks,
+        workgroup: r.workgroup_size,
+        parameter: r
+            .parameter
+            .as_ref()
+            .map(|p| (p.value, strings.index(&p.name), p.label.as_ref().map(|label| strings.index(label)))),
+        problem_size: r.problem_size,
+        bytes_per_dispatch: r.bytes_per_dispatch,
+        moved_bytes_per_dispatch: r.moved_bytes_per_dispatch,
+        flops_per_dispatch: r.flops_per_dispatch,
+        dispatch: r.dispatch,
+        dispatches_per_sample: r.dispatches_per_sample,
+        samples: r.sample_count() as u32,
+        discarded_samples: r.discarded_samples,
+        times,
+        timing_source: r.timing_source,
+        outcome,
+    }
+}
+
+fn config_result(row: &Row, text: &impl Fn(u32) -> Result<String, ShareError>) -> Result<ConfigResult, ShareError> {
+    let [family, kernel, variant] = row.kernel;
+    let parameter = match row.parameter {
+        Some((value, name, label)) => {
+            Some(ParameterValue { name: text(name)?, value, label: label.map(text).transpose()? })
+        }
+        None => None,
+    };
+    let (valid, error, skipped) = match row.outcome {
+        Outcome::Valid => (true, None, None),
+        Outcome::Failed { error, valid } => (valid, Some(text(error)?), None),
+        Outcome::Skipped { reason } => (false, None, Some(text(reason)?)),
+    };
+    let [median, min, p95, cv] = match row.times {
+        Some(times) => times.map(|t| Some(t as f64)),
+        None => [None; 4],
+    };
+    Ok(ConfigResult {
+        family: text(family)?,
+        kernel: text(kernel)?,
+        variant: text(variant)?,
+        shader_checks: row.checks,
+        workgroup_size: row.workgroup,
+        parameter,
+        problem_size: row.problem_size,
+        bytes_per_dispatch: row.bytes_per_dispatch,
+        moved_bytes_per_dispatch: row.moved_bytes_per_dispatch,
+        flops_per_dispatch: row.flops_per_dispatch,
+        dispatch: row.dispatch,
+        dispatches_per_sample: row.dispatches_per_sample,
+        samples_ns: Vec::new(),
+        summarized_samples: row.samples,
+        wall_samples_ns: Vec::new(),
+        discarded_samples: row.discarded_samples,
+        median_ns: median,
+        min_ns: min,
+        p95_ns: p95,
+        cv,
+        gbps: median.filter(|&m| m > 0.0).map(|m| row.bytes_per_dispatch as f64 / m),
+        timing_source: row.timing_source,
+        valid,
+        error,
+        skipped,
+        percent_of_reference: None,
+        percent_of_peak: None,
+        suspect: None,
+    })
+}

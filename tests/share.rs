@@ -1,0 +1,169 @@
+//! Share links: every family's real results survive the round trip; damaged, tampered and future links
+//! are refused with messages that say why; the decoder never panics (a bounded fuzz run).
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::PathBuf;
+
+use proptest::prelude::*;
+use wgsweep::result::RunResult;
+use wgsweep::share::{self, ShareError};
+
+/// The H100 results under docs/results: between them, every kernel family, natively and in Chromium.
+fn recorded_results() -> Vec<(String, RunResult)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/results");
+    let mut results: Vec<(String, RunResult)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name.clone(), RunResult::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}")))
+        })
+        .collect();
+    results.sort_by(|a, b| a.0.cmp(&b.0));
+    results
+}
+
+/// Equal within f32's precision (times travel as f32).
+fn close(a: Option<f64>, b: Option<f64>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => (a - b).abs() <= 1e-6 * a.abs().max(b.abs()),
+        (a, b) => a == b,
+    }
+}
+
+#[test]
+fn every_familys_recorded_results_open_from_their_link_as_they_were() {
+    let results = recorded_results();
+    let mut families: Vec<String> =
+        results.iter().flat_map(|(_, r)| r.results.iter().map(|c| c.family.clone())).collect();
+    families.sort();
+    families.dedup();
+    let all: Vec<&str> = wgsweep::kernels::FAMILIES.iter().map(|f| f.name()).collect();
+    assert!(
+        all.iter().all(|f| families.iter().any(|g| g == f)),
+        "docs/results covers {families:?}, not all of {all:?}"
+    );
+
+    for (name, mut original) in results {
+        // Suspects and shares of the peaks by today's rules, as the link's reader derives them.
+        original.results.iter_mut().for_each(|r| r.suspect = None);
+        wgsweep::runner::flag_suspects(&mut original.results);
+        wgsweep::runner::relate_to_references(&mut original.results);
+        original.peaks = wgsweep::runner::relate_to_peaks(&mut original.results);
+        let link = share::link("https://example.org/wgsweep/", &original);
+        let opened = share::decode(&link).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            (&opened.device, &opened.environment, &opened.notes, &opened.settings),
+            (&original.device, &original.environment, &original.notes, &original.settings),
+            "{name}"
+        );
+        assert_eq!(
+            (&opened.created, &opened.label, opened.complete),
+            (&original.created, &original.label, original.complete)
+        );
+        assert_eq!(opened.results.len(), original.results.len(), "{name}");
+        for (o, r) in opened.results.iter().zip(&original.results) {
+            let what = format!("{name}: {} {} {}", r.label(), r.workgroup_text(), r.parameter_text());
+            assert_eq!(
+                (o.label(), o.shader_checks, o.workgroup_size, &o.parameter),
+                (r.label(), r.shader_checks, r.workgroup_size, &r.parameter),
+                "{what}"
+            );
+            assert_eq!(
+                (o.valid, &o.error, &o.skipped, o.suspect.is_some()),
+                (r.valid, &r.error, &r.skipped, r.suspect.is_some()),
+                "{what}"
+            );
+            assert_eq!(
+                (o.bytes_per_dispatch, o.flops_per_dispatch, o.moved_bytes_per_dispatch, o.problem_size),
+                (r.bytes_per_dispatch, r.flops_per_dispatch, r.moved_bytes_per_dispatch, r.problem_size)
+            );
+            assert_eq!(
+                (o.sample_count(), o.dispatches_per_sample),
+                (r.sample_count(), r.dispatches_per_sample),
+                "{what}"
+            );
+            assert!(o.samples_ns.is_empty() && o.wall_samples_ns.is_empty(), "a link carries no raw samples");
+            // Times travel as f32: seven significant digits, and the figures derived from them as closely.
+            for (a, b) in [
+                (o.median_ns, r.median_ns),
+                (o.gbps, r.gbps),
+                (o.cv, r.cv),
+                (o.percent_of_peak, r.percent_of_peak),
+                (o.percent_of_reference, r.percent_of_reference),
+            ] {
+                assert!(close(a, b), "{what}: {a:?} {b:?}");
+            }
+        }
+        assert!(close(opened.peaks.copy_gbps, original.peaks.copy_gbps), "{name}");
+        assert!(close(opened.peaks.fma_gflops, original.peaks.fma_gflops), "{name}");
+    }
+}
+
+#[test]
+fn a_link_takes_a_few_dozen_bytes_per_configuration() {
+    // Measured on docs/results: 25 to 55 bytes per configuration, the header (device, notes) included.
+    for (name, result) in recorded_results() {
+        let bytes = share::encode(&result).len();
+        println!("{name}: {} configurations, {bytes} bytes", result.results.len());
+        assert!(bytes <= 2048 + 40 * result.results.len(), "{name}: {bytes} bytes");
+    }
+}
+
+/// A link to the reductions and matmul in Chromium (135 configurations), made once.
+fn valid_link() -> &'static str {
+    static LINK: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    LINK.get_or_init(|| {
+        let (_, result) = recorded_results().into_iter().find(|(name, _)| name.contains("chromium-reduce")).unwrap();
+        share::link("http://127.0.0.1:8080/", &result)
+    })
+}
+
+#[test]
+fn damaged_tampered_and_future_links_are_refused_with_a_reason() {
+    let link = valid_link().to_string();
+    let not_a_link = share::decode("http://127.0.0.1:8080/#kernels=stream").unwrap_err();
+    assert_eq!(not_a_link, ShareError::NotALink);
+    assert!(not_a_link.to_string().contains("not a wgsweep result link"), "{not_a_link}");
+
+    let truncated = share::decode(&link[..link.len() - 40]).unwrap_err();
+    assert!(matches!(truncated, ShareError::Corrupt(_)), "{truncated}");
+    assert!(truncated.to_string().contains("cut short"), "{truncated}");
+
+    // One character of the payload changed: the checksum no longer matches.
+    let at = link.len() - 200;
+    let replacement = if &link[at..at + 1] == "A" { "B" } else { "A" };
+    let tampered = format!("{}{replacement}{}", &link[..at], &link[at + 1..]);
+    assert!(matches!(share::decode(&tampered), Err(ShareError::Corrupt(_))));
+
+    let future = link.replacen("#run=1.", "#run=2.", 1);
+    let error = share::decode(&future).unwrap_err();
+    assert_eq!(error, ShareError::TooNew { found: 2 });
+    assert!(error.to_string().contains("newer wgsweep"), "{error}");
+
+    assert!(matches!(share::decode(&link.replacen("#run=1.", "#run=1.%%%", 1)), Err(ShareError::Corrupt(_))));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_decoder_never_panics_on_any_text(text in ".{0,200}") {
+        let _ = share::decode(&text);
+        let _ = share::decode(&format!("#run=1.{text}"));
+    }
+
+    #[test]
+    fn a_link_cut_or_altered_anywhere_is_refused_or_read_but_never_panics(cut in 0usize..4000, at in 0usize..4000, c in "[A-Za-z0-9_-]") {
+        let link = valid_link();
+        let _ = share::decode(&link[..cut.min(link.len())]);
+        let at = at.min(link.len() - 1);
+        let altered = format!("{}{c}{}", &link[..at], &link[at + 1..]);
+        if let Ok(result) = share::decode(&altered) {
+            // Only an edit outside the checksummed payload (or none at all) may still open.
+            prop_assert_eq!(result.results.len(), share::decode(link).unwrap().results.len());
+        }
+    }
+}

@@ -4,6 +4,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::Closure;
 use web_sys::{Element, HtmlButtonElement, HtmlInputElement, HtmlProgressElement, HtmlSelectElement};
 
 use super::adapter::{self, cross_origin_isolated, environment};
@@ -14,7 +15,7 @@ use crate::kernel::{KernelId, ShaderChecks};
 use crate::measure::MeasureOptions;
 use crate::result::{ConfigResult, RunResult};
 use crate::runner::{self, Event, Flow, Plan, ProblemSize};
-use crate::{fill, kernels, sweep};
+use crate::{fill, kernels, share, sweep};
 
 struct App {
     gpu: Gpu,
@@ -28,6 +29,7 @@ struct App {
 
 pub async fn main() {
     build_page();
+    open_shared_link();
     match adapter::open_gpu().await {
         Ok((gpu, browser_features)) => {
             let app = App {
@@ -63,6 +65,15 @@ fn build_page() {
     message.set_attribute("hidden", "").ok();
     message.set_attribute("role", "alert").ok();
 
+    // A result opened from a share link: shown without running anything.
+    let shared = hidden_card(&root, "shared", "Shared result");
+    append(&shared, "dl", "facts", "").set_id("shared-facts");
+    append(&shared, "ul", "notes", "").set_id("shared-notes");
+    let again = append(&shared, "a", "button", "Run the same on my device");
+    again.set_id("run-again");
+    append(&shared, "div", "charts", "").set_id("shared-charts");
+    results_table(&shared, "shared-body");
+
     let device = hidden_card(&root, "device", "Device");
     append(&device, "dl", "facts", "").set_id("device-facts");
 
@@ -96,15 +107,77 @@ fn build_page() {
     let json = append(&results, "script", "", "");
     json.set_id("result-json");
     json.set_attribute("type", "application/json").ok();
-    let table = append(&results, "table", "results", "");
-    table.set_id("results-table");
+    results_table(&results, "results-body").set_id("results-table");
+}
+
+/// A results table inside `parent` whose body has the id `body_id`.
+fn results_table(parent: &Element, body_id: &str) -> Element {
+    let table = append(parent, "table", "results", "");
     let head = append(&append(&table, "thead", "", ""), "tr", "", "");
     let columns =
         ["kernel", "workgroup", "parameter", "median", "min", "GB/s", "GFLOP/s", "of peak", "CV", "samples", "status"];
     for column in columns {
         append(&head, "th", "", column);
     }
-    append(&table, "tbody", "", "").set_id("results-body");
+    append(&table, "tbody", "", "").set_id(body_id);
+    table
+}
+
+thread_local! {
+    /// The shared result's charts, kept for the life of the page.
+    static SHARED_CHARTS: RefCell<Option<Charts>> = const { RefCell::new(None) };
+}
+
+/// Shows the result in the page's `#run=` fragment, if there is one; a link that cannot be read gets a
+/// message that says why, and the page goes on as if it had none.
+fn open_shared_link() {
+    let Some(window) = web_sys::window() else { return };
+    // A link pasted over this page's address changes only the fragment: open it as a new page.
+    let reload = Closure::<dyn FnMut()>::new(|| {
+        web_sys::window().map(|w| w.location().reload());
+    });
+    window.set_onhashchange(Some(reload.as_ref().unchecked_ref()));
+    reload.forget();
+    let Ok(hash) = window.location().hash() else { return };
+    if !hash.contains(&format!("{}=", share::FRAGMENT_KEY)) {
+        return;
+    }
+    let result = match share::decode(&hash) {
+        Ok(result) => result,
+        Err(error) => {
+            show_message("error", &format!("The shared result could not be opened: {error}"));
+            return;
+        }
+    };
+    let facts: Element = by_id("shared-facts");
+    let device = &result.device;
+    fact(&facts, "Adapter", &device.name());
+    fact(&facts, "Backend", &format!("{} ({})", device.backend, result.environment.runtime));
+    fact(&facts, "Platform", &result.environment.platform);
+    fact(&facts, "Run", &format!("{} by {} {}", result.created, result.tool.name, result.tool.version));
+    if !result.label.is_empty() {
+        fact(&facts, "Label", &result.label);
+    }
+    fact(&facts, "Peaks", &result.peaks.summary().unwrap_or_else(|| "not measured in this run".into()));
+    let configurations = result.results.len();
+    let complete = if result.complete { "complete" } else { "incomplete: it holds what finished" };
+    fact(&facts, "Configurations", &format!("{configurations} ({complete})"));
+    let notes: Element = by_id("shared-notes");
+    for note in &result.notes {
+        append(&notes, "li", "", note);
+    }
+    let body: Element = by_id("shared-body");
+    result.results.iter().for_each(|r| add_row(&body, r));
+    let mut labels: Vec<String> = result.results.iter().map(ConfigResult::label).collect();
+    labels.dedup();
+    let again = format!("?kernels={}", String::from(js_sys::encode_uri_component(&labels.join(","))));
+    by_id::<Element>("run-again").set_attribute("href", &again).ok();
+    dom::set_hidden("shared", false);
+    let mut charts = Charts::new(by_id("shared-charts"));
+    if let Err(e) = charts.show(&result.results) {
+        show_message("error", &format!("The shared result's charts could not be drawn: {e:?}"));
+    }
+    SHARED_CHARTS.with(|shared| *shared.borrow_mut() = Some(charts));
 }
 
 /// A titled card that stays hidden until the page has something to show in it.
@@ -307,7 +380,7 @@ async fn run(app: Rc<App>) {
                 dom::set_text("progress-text", &text);
             }
             Event::Finished { record, .. } => {
-                add_row(record);
+                add_row(&by_id("results-body"), record);
                 finished.push(record.clone());
                 if let Err(e) = app.charts.borrow_mut().show(&finished) {
                     log::warn!("chart: {e:?}");
@@ -319,8 +392,9 @@ async fn run(app: Rc<App>) {
     .await;
 
     // Suspect figures and shares of the peaks are known only now: the table shows them all.
-    by_id::<Element>("results-body").set_inner_html("");
-    result.results.iter().for_each(add_row);
+    let body: Element = by_id("results-body");
+    body.set_inner_html("");
+    result.results.iter().for_each(|r| add_row(&body, r));
     if let Some(peaks) = result.peaks.summary() {
         dom::set_text("device-peaks", &peaks);
     }
@@ -370,9 +444,8 @@ fn time_left(elapsed_ms: f64, done: usize, total: usize) -> String {
     }
 }
 
-fn add_row(r: &ConfigResult) {
-    let body: Element = by_id("results-body");
-    let row = append(&body, "tr", "", "");
+fn add_row(body: &Element, r: &ConfigResult) {
+    let row = append(body, "tr", "", "");
     row.set_class_name(match (&r.skipped, &r.error, &r.suspect) {
         (Some(_), _, _) => "skipped",
         (_, Some(_), _) => "failed",

@@ -220,6 +220,48 @@ fn a_person_runs_copy_fma_and_matmul_and_sees_the_peaks_and_a_roofline() {
 
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_person_opens_a_shared_link_and_sees_the_result_without_running_anything() {
+    let site = server::serve(dist());
+    let recorded = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/results/h100-native-matmul-checks.json");
+    let mut result = wgsweep::RunResult::from_json(&std::fs::read_to_string(recorded).unwrap()).unwrap();
+    result.label = "<b>H100</b> <img src=x onerror=\"document.title='injected'\">".into();
+    let link = wgsweep::share::link(&format!("{}/index.html", site.url()), &result);
+    let browser = Browser::start(WebGpu::Enabled);
+    browser.open(&link);
+    browser.wait_for("the shared result", "!document.getElementById('shared')?.hidden", Duration::from_secs(60));
+
+    let rows =
+        browser.eval("return [...document.querySelectorAll('#shared-body tr')].map(r => r.cells[0].textContent)");
+    let labels: Vec<String> = result.results.iter().map(|r| r.label()).collect();
+    assert_eq!(rows, serde_json::json!(labels), "a row per configuration, in order");
+    let facts = browser.text("#shared-facts");
+    assert!(facts.contains("NVIDIA H100") && facts.contains("vulkan (native)"), "{facts}");
+    // The label is shown as the text it is, never as markup.
+    assert!(facts.contains("<b>H100</b> <img src=x"), "{facts}");
+    assert_eq!(browser.eval("return document.querySelector('#shared b, #shared img') === null"), Value::Bool(true));
+    assert_ne!(browser.eval("return document.title"), "injected");
+    let charts =
+        browser.eval("return [...document.querySelectorAll('#shared-charts canvas')].map(c => c.dataset.chart)");
+    assert!(charts.as_array().unwrap().iter().any(|c| c == "roofline"), "{charts}");
+    let again = browser.eval("return document.getElementById('run-again').getAttribute('href')");
+    assert!(again.as_str().unwrap().starts_with("?kernels=copy%2Fvec4%2Cmatmul_blocked%2F4x4"), "{again}");
+    // Nothing ran: the page's own results stay hidden.
+    assert_eq!(browser.eval("return document.getElementById('results').hidden"), Value::Bool(true));
+    browser.scroll_to("#shared");
+    browser.screenshot(&screenshot_path("e2e-shared-link.png"));
+
+    // The same link cut short, opened over it: a message says what is wrong, and the page still works.
+    browser.open(&link[..link.len() - 50]);
+    browser.wait_for("the message", "!document.getElementById('message')?.hidden", Duration::from_secs(60));
+    let message = browser.text("#message");
+    assert!(message.contains("could not be opened") && message.contains("cut short"), "{message}");
+    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    assert_eq!(browser.eval("return document.getElementById('shared').hidden"), Value::Bool(true));
+    browser.screenshot(&screenshot_path("e2e-damaged-link.png"));
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_browser_without_webgpu_gets_a_message_that_says_what_to_do() {
     let site = server::serve(dist());
     let browser = Browser::start(WebGpu::Disabled);

@@ -102,7 +102,16 @@ fn build_page() {
     let results = hidden_card(&root, "results", "Results");
     append(&results, "ul", "notes", "").set_id("notes");
     append(&results, "div", "charts", "").set_id("charts");
-    append(&results, "button", "", "Download JSON").set_id("download-json");
+    let buttons = append(&results, "div", "buttons", "");
+    append(&buttons, "button", "", "Copy link").set_id("copy-link");
+    append(&buttons, "button", "", "Download JSON").set_id("download-json");
+    // The link as text too, for when the browser keeps the clipboard closed.
+    let link = append(&results, "input", "share-link", "");
+    link.set_id("share-link");
+    for (name, value) in [("readonly", ""), ("hidden", ""), ("aria-label", "share link")] {
+        link.set_attribute(name, value).ok();
+    }
+    append(&results, "p", "share-status", "").set_id("share-status");
     // A machine-readable copy of the last result, for scripts that drive the page.
     let json = append(&results, "script", "", "");
     json.set_id("result-json");
@@ -298,6 +307,12 @@ fn show_controls(app: &Rc<App>) {
         cancel_app.cancel.set(true);
         dom::set_text("progress-text", "Cancelling after the configuration in progress…");
     });
+    let share_app = app.clone();
+    dom::on("copy-link", "click", move |_| {
+        if let Some(result) = share_app.last.borrow().as_ref() {
+            wasm_bindgen_futures::spawn_local(copy_link(share::link(&page_address(), result)));
+        }
+    });
     let download_app = app.clone();
     dom::on("download-json", "click", move |_| {
         if let Some(result) = download_app.last.borrow().as_ref() {
@@ -307,6 +322,28 @@ fn show_controls(app: &Rc<App>) {
             }
         }
     });
+}
+
+/// This page's address without its query or fragment: where a share link points.
+fn page_address() -> String {
+    let location = web_sys::window().expect("a window").location();
+    format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())
+}
+
+/// Shows `link` and puts it in the clipboard, saying whether that worked.
+async fn copy_link(link: String) {
+    let field: HtmlInputElement = by_id("share-link");
+    field.set_value(&link);
+    field.set_hidden(false);
+    field.select();
+    let size = format!("{:.1} KB", link.len() as f64 / 1000.0);
+    let clipboard = web_sys::window().expect("a window").navigator().clipboard();
+    let copied = wasm_bindgen_futures::JsFuture::from(clipboard.write_text(&link)).await;
+    let status = match copied {
+        Ok(_) => format!("Link copied ({size}): it opens this result, without raw samples, anywhere."),
+        Err(_) => format!("The browser kept the clipboard closed: copy the link above ({size})."),
+    };
+    dom::set_text("share-status", &status);
 }
 
 fn bytes(n: u64) -> String {
@@ -361,6 +398,8 @@ async fn run(app: Rc<App>) {
     by_id::<Element>("results").remove_attribute("data-done").ok();
     by_id::<Element>("results-body").set_inner_html("");
     by_id::<Element>("notes").set_inner_html("");
+    dom::set_hidden("share-link", true);
+    dom::set_text("share-status", "");
     app.charts.borrow_mut().clear();
 
     let started = now_ms();

@@ -216,6 +216,18 @@ fn a_person_runs_copy_fma_and_matmul_and_sees_the_peaks_and_a_roofline() {
     assert_eq!(roofline, serde_json::json!(["scatter", [1, 1, 3]]), "{roofline}");
     browser.scroll_to("canvas[data-chart=\"roofline\"]");
     browser.screenshot(&screenshot_path("e2e-roofline-run.png"));
+
+    // Copy the link, open it in the page: the same table, without running anything.
+    let table = "return [...document.querySelectorAll('BODY tr')].map(r => [...r.cells].map(c => c.textContent))";
+    let ran = browser.eval(&table.replace("BODY", "#results-body"));
+    browser.click("#copy-link");
+    browser.wait_for("the link", "document.getElementById('share-status').textContent !== ''", Duration::from_secs(10));
+    let link = browser.eval("return document.getElementById('share-link').value");
+    let link = link.as_str().expect("a link");
+    assert!(link.contains("/index.html#run=1."), "{link}");
+    browser.open(&link.replace("/index.html#", "/index.html?opened=1#"));
+    browser.wait_for("the shared result", "!document.getElementById('shared')?.hidden", Duration::from_secs(60));
+    assert_eq!(browser.eval(&table.replace("BODY", "#shared-body")), ran);
 }
 
 #[test]

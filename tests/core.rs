@@ -226,3 +226,24 @@ fn shares_of_peak_follow_the_roof_and_workgroup_memory_figures_are_not_bounded_b
     assert_eq!(shares, [Some(100.0), Some(100.0), Some(90.0), Some(20.0), None]);
     assert!(run[4].suspect.is_none(), "5000 GB/s of workgroup memory is no sign of a bad timing");
 }
+
+#[test]
+fn csv_has_a_row_per_configuration_and_quotes_what_needs_it() {
+    let mut result = RunResult::from_json(MINIMAL_V1).unwrap();
+    let mut failed = result.results[0].clone();
+    failed.error = Some("FAILED validation: c[3]: 1e0 (is) != 2e0 (should), \"diff\" 1e0".into());
+    result.results.push(failed);
+    let csv = result.to_csv();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0], wgsweep::result::CSV_HEADER);
+    let columns = lines[0].split(',').count();
+    assert_eq!(lines[1].split(',').count(), columns, "{}", lines[1]);
+    assert!(lines[1].starts_with("stream,triad,scalar,default,"), "{}", lines[1]);
+    assert!(lines[1].ends_with(",valid"), "{}", lines[1]);
+    assert!(
+        lines[2].ends_with(",\"FAILED validation: c[3]: 1e0 (is) != 2e0 (should), \"\"diff\"\" 1e0\""),
+        "{}",
+        lines[2]
+    );
+}

@@ -29,6 +29,7 @@ struct App {
 
 pub async fn main() {
     build_page();
+    listen_for_files();
     open_shared_link();
     match adapter::open_gpu().await {
         Ok((gpu, browser_features)) => {
@@ -65,8 +66,16 @@ fn build_page() {
     message.set_attribute("hidden", "").ok();
     message.set_attribute("role", "alert").ok();
 
-    // A result opened from a share link: shown without running anything.
+    // Opening a result file: a picker, or a file dropped anywhere on the page.
+    let open = append(&root, "label", "open-file", "Open a result file (JSON from the page or `wgsweep run --json`) ");
+    let picker = append(&open, "input", "", "");
+    picker.set_id("open-file");
+    picker.set_attribute("type", "file").ok();
+    picker.set_attribute("accept", ".json,application/json").ok();
+
+    // A result opened from a share link or a file: shown without running anything.
     let shared = hidden_card(&root, "shared", "Shared result");
+    shared.first_element_child().expect("the card's title").set_id("shared-title");
     append(&shared, "dl", "facts", "").set_id("shared-facts");
     append(&shared, "ul", "notes", "").set_id("shared-notes");
     let again = append(&shared, "a", "button", "Run the same on my device");
@@ -105,6 +114,7 @@ fn build_page() {
     let buttons = append(&results, "div", "buttons", "");
     append(&buttons, "button", "", "Copy link").set_id("copy-link");
     append(&buttons, "button", "", "Download JSON").set_id("download-json");
+    append(&buttons, "button", "", "Download CSV").set_id("download-csv");
     // The link as text too, for when the browser keeps the clipboard closed.
     let link = append(&results, "input", "share-link", "");
     link.set_id("share-link");
@@ -151,13 +161,55 @@ fn open_shared_link() {
     if !hash.contains(&format!("{}=", share::FRAGMENT_KEY)) {
         return;
     }
-    let result = match share::decode(&hash) {
-        Ok(result) => result,
-        Err(error) => {
-            show_message("error", &format!("The shared result could not be opened: {error}"));
-            return;
+    match share::decode(&hash) {
+        Ok(result) => show_opened(&result, "Shared result"),
+        Err(error) => show_message("error", &format!("The shared result could not be opened: {error}")),
+    }
+}
+
+/// Opens result files picked or dropped on the page.
+fn listen_for_files() {
+    dom::on("open-file", "change", |_| {
+        let picker: HtmlInputElement = by_id("open-file");
+        if let Some(file) = picker.files().and_then(|files| files.get(0)) {
+            wasm_bindgen_futures::spawn_local(open_file(file));
         }
+    });
+    let body = dom::document().body().expect("a body");
+    let over = Closure::<dyn FnMut(web_sys::DragEvent)>::new(|event: web_sys::DragEvent| event.prevent_default());
+    body.add_event_listener_with_callback("dragover", over.as_ref().unchecked_ref()).ok();
+    over.forget();
+    let drop = Closure::<dyn FnMut(web_sys::DragEvent)>::new(|event: web_sys::DragEvent| {
+        event.prevent_default();
+        let file = event.data_transfer().and_then(|data| data.files()).and_then(|files| files.get(0));
+        if let Some(file) = file {
+            wasm_bindgen_futures::spawn_local(open_file(file));
+        }
+    });
+    body.add_event_listener_with_callback("drop", drop.as_ref().unchecked_ref()).ok();
+    drop.forget();
+}
+
+/// Reads a result file and shows it, or says why it cannot.
+async fn open_file(file: web_sys::File) {
+    let name = file.name();
+    let text = match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+        Ok(text) => text.as_string().unwrap_or_default(),
+        Err(e) => return show_message("error", &format!("{name} could not be read: {e:?}")),
     };
+    match RunResult::from_json(&text) {
+        Ok(result) => show_opened(&result, &format!("Opened from {name}")),
+        Err(error) => show_message("error", &format!("{name} could not be opened: {error}")),
+    }
+}
+
+/// Shows a result that was not run here (a share link, a file): its device, notes, table and charts, and a
+/// link to run the same kernels on this device. Replaces what was shown before.
+fn show_opened(result: &RunResult, title: &str) {
+    dom::set_text("shared-title", title);
+    for id in ["shared-facts", "shared-notes", "shared-body"] {
+        by_id::<Element>(id).set_inner_html("");
+    }
     let facts: Element = by_id("shared-facts");
     let device = &result.device;
     fact(&facts, "Adapter", &device.name());
@@ -182,11 +234,14 @@ fn open_shared_link() {
     let again = format!("?kernels={}", String::from(js_sys::encode_uri_component(&labels.join(","))));
     by_id::<Element>("run-again").set_attribute("href", &again).ok();
     dom::set_hidden("shared", false);
-    let mut charts = Charts::new(by_id("shared-charts"));
-    if let Err(e) = charts.show(&result.results) {
-        show_message("error", &format!("The shared result's charts could not be drawn: {e:?}"));
-    }
-    SHARED_CHARTS.with(|shared| *shared.borrow_mut() = Some(charts));
+    SHARED_CHARTS.with(|shared| {
+        let mut shared = shared.borrow_mut();
+        let charts = shared.get_or_insert_with(|| Charts::new(by_id("shared-charts")));
+        charts.clear();
+        if let Err(e) = charts.show(&result.results) {
+            show_message("error", &format!("The result's charts could not be drawn: {e:?}"));
+        }
+    });
 }
 
 /// A titled card that stays hidden until the page has something to show in it.
@@ -311,6 +366,15 @@ fn show_controls(app: &Rc<App>) {
     dom::on("copy-link", "click", move |_| {
         if let Some(result) = share_app.last.borrow().as_ref() {
             wasm_bindgen_futures::spawn_local(copy_link(share::link(&page_address(), result)));
+        }
+    });
+    let csv_app = app.clone();
+    dom::on("download-csv", "click", move |_| {
+        if let Some(result) = csv_app.last.borrow().as_ref() {
+            let name = format!("wgsweep-{}.csv", result.created.replace(':', "-"));
+            if let Err(e) = dom::download(&name, "text/csv", &result.to_csv()) {
+                show_message("error", &format!("The download failed: {e:?}"));
+            }
         }
     });
     let download_app = app.clone();

@@ -274,6 +274,34 @@ fn a_person_opens_a_shared_link_and_sees_the_result_without_running_anything() {
 
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_person_opens_result_files_and_a_bad_one_gets_a_message() {
+    let site = server::serve(dist());
+    let browser = Browser::start(WebGpu::Enabled);
+    browser.open(&format!("{}/index.html", site.url()));
+    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+
+    let bad = screenshot_path("not-a-result.json");
+    std::fs::write(&bad, "{\"schema_version\": 1, \"results\": 3}").unwrap();
+    browser.pick_file("#open-file", &bad);
+    browser.wait_for("the message", "!document.getElementById('message')?.hidden", Duration::from_secs(10));
+    let message = browser.text("#message");
+    assert!(message.contains("not-a-result.json could not be opened: not a wgsweep result"), "{message}");
+    assert_eq!(browser.eval("return document.getElementById('shared').hidden"), Value::Bool(true));
+
+    let recorded = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/results/h100-chromium-histogram.json");
+    browser.pick_file("#open-file", &recorded);
+    browser.wait_for("the opened result", "!document.getElementById('shared')?.hidden", Duration::from_secs(10));
+    assert_eq!(browser.text("#shared-title"), "Opened from h100-chromium-histogram.json");
+    let rows = browser.eval("return document.querySelectorAll('#shared-body tr').length");
+    let result = wgsweep::RunResult::from_json(&std::fs::read_to_string(&recorded).unwrap()).unwrap();
+    assert_eq!(rows.as_u64(), Some(result.results.len() as u64));
+    assert!(browser.text("#shared-facts").contains("Chrome"), "the platform of the run in the file");
+    browser.scroll_to("#shared");
+    browser.screenshot(&screenshot_path("e2e-opened-file.png"));
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_browser_without_webgpu_gets_a_message_that_says_what_to_do() {
     let site = server::serve(dist());
     let browser = Browser::start(WebGpu::Disabled);

@@ -106,6 +106,13 @@ impl Browser {
         self.call("POST", &format!("/element/{element}/click"), Some(&json!({})));
     }
 
+    /// Picks `path` in the file input `selector`, as a user choosing a file would.
+    pub fn pick_file(&self, selector: &str, path: &Path) {
+        let element = self.find(selector);
+        let text = path.to_str().expect("a UTF-8 path");
+        self.call("POST", &format!("/element/{element}/value"), Some(&json!({ "text": text })));
+    }
+
     fn find(&self, selector: &str) -> String {
         let found = self.call("POST", "/element", Some(&json!({ "using": "css selector", "value": selector })));
         found[ELEMENT].as_str().unwrap_or_else(|| panic!("no element matches {selector}: {found}")).to_string()

@@ -25,7 +25,7 @@ fn every_pattern_width_stride_and_offset_validates() {
     assert_eq!(sweeps("strided"), 3 * access::STRIDES.len());
     assert_eq!(sweeps("misaligned"), 3 * access::OFFSETS.len());
     for r in &result.results {
-        assert!(r.is_good(), "{} wg={} {}: {:?}", r.label(), r.workgroup_size[0], r.parameter_text(), r.error);
+        support::assert_good(r);
     }
     let strided: Vec<String> =
         result.results.iter().filter(|r| r.kernel == "strided").map(|r| r.parameter_text()).collect();

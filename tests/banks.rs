@@ -16,7 +16,7 @@ fn every_stride_reads_the_right_words_plain_and_padded() {
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     assert_eq!(result.results.len(), 2 * banks::STRIDES.len() * 2);
     for r in &result.results {
-        assert!(r.is_good(), "{} {} {:?}: {:?}", r.label(), r.parameter_text(), r.shader_checks, r.error);
+        support::assert_good(r);
     }
 }
 

@@ -23,9 +23,7 @@ fn both_kernels_blur_at_the_largest_radius_in_every_shape_with_and_without_check
         match &r.skipped {
             // Only tiles that do not fit in workgroup memory may be skipped.
             Some(why) => assert!(r.kernel == "box_tiled" && why.contains("workgroup_storage"), "{why}"),
-            None => {
-                assert!(r.is_good(), "{} wg={} {}: {:?}", r.label(), r.workgroup_text(), r.parameter_text(), r.error)
-            }
+            None => support::assert_good(r),
         }
     }
     assert!(result.results.iter().filter(|r| r.is_good()).count() > result.results.len() * 3 / 4);
@@ -38,7 +36,7 @@ fn both_kernels_blur_at_every_radius() {
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     assert_eq!(result.results.len(), 2 * blur::radii().len());
     for r in &result.results {
-        assert!(r.is_good(), "{} {}: {:?}", r.label(), r.parameter_text(), r.error);
+        support::assert_good(r);
         let side = 2 * r.parameter.as_ref().unwrap().value as u64 + 1;
         assert_eq!(r.flops_per_dispatch, Some(r.problem_size * (side * side + 1)));
     }

@@ -31,15 +31,7 @@ fn every_strategy_input_and_bin_count_counts_exactly_with_and_without_checks() {
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     assert_eq!(result.results.len(), 4 * 3 * histogram::BINS.len() * 2);
     for r in &result.results {
-        assert!(
-            r.is_good(),
-            "{} wg={} {}: {:?} {:?}",
-            r.label(),
-            r.workgroup_text(),
-            r.parameter_text(),
-            r.error,
-            r.skipped
-        );
+        support::assert_good(r);
     }
 }
 

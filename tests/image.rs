@@ -37,7 +37,7 @@ fn every_workgroup_shape_validates_on_an_odd_image_or_is_skipped_with_its_limit(
             && x <= limits.max_workgroup_size_x
             && y <= limits.max_workgroup_size_y
         {
-            assert!(r.is_good(), "{} wg={}: {:?} {:?}", r.label(), r.workgroup_text(), r.error, r.skipped);
+            support::assert_good(r);
         } else {
             assert!(r.skipped.as_ref().is_some_and(|s| s.contains("max_compute")), "{}", r.workgroup_text());
         }

@@ -65,7 +65,7 @@ fn every_layout_and_workload_validates_with_and_without_shader_checks() {
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     assert_eq!(result.results.len(), 2 * 5 * 3 * 2);
     for r in &result.results {
-        assert!(r.is_good(), "{} wg={} {:?}: {:?}", r.label(), r.workgroup_text(), r.shader_checks, r.error);
+        support::assert_good(r);
         assert!(r.moved_bytes_per_dispatch.unwrap() >= r.bytes_per_dispatch, "{}", r.label());
     }
     assert!(result.notes.iter().any(|n| n.contains("4 bytes of padding")), "{:?}", result.notes);

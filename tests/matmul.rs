@@ -23,15 +23,7 @@ fn every_kernel_tile_and_block_multiplies_matrices_no_tile_divides() {
     // naive: 4 shapes, tiled: 1 each, blocked: 2 each; each at both edges, with and without checks.
     assert_eq!(result.results.len(), (4 + 3 + 2 * 2) * 2 * 2);
     for r in &result.results {
-        assert!(
-            r.is_good(),
-            "{} wg={} {}: {:?} {:?}",
-            r.label(),
-            r.workgroup_text(),
-            r.parameter_text(),
-            r.error,
-            r.skipped
-        );
+        support::assert_good(r);
         let n = r.parameter.as_ref().unwrap().value as u64;
         assert_eq!(r.flops_per_dispatch, Some(2 * n * n * n));
         assert!(r.gflops().unwrap() > 0.0);

@@ -39,7 +39,7 @@ fn every_stream_kernel_validates_at_several_workgroup_sizes() {
     assert!(result.complete);
     assert_eq!(result.results.len(), 15 * 4);
     for r in &result.results {
-        assert!(r.is_good(), "{} wg={}: {:?} {:?}", r.label(), r.workgroup_size[0], r.error, r.skipped);
+        support::assert_good(r);
         assert_eq!(r.samples_ns.len(), 2);
         assert!(r.median_ns.unwrap() > 0.0 && r.min_ns.unwrap() <= r.median_ns.unwrap());
         assert_eq!(r.percent_of_reference, None, "STREAM has no reference kernel");

@@ -16,7 +16,7 @@ fn fma_chains_validate_and_set_the_runs_compute_peak() {
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     assert_eq!(result.results.len(), 3 * 3 * 2);
     for r in &result.results {
-        assert!(r.is_good(), "{} wg={}: {:?}", r.label(), r.workgroup_text(), r.error);
+        support::assert_good(r);
     }
     let best = |kernel: &str, rate: fn(&wgsweep::result::ConfigResult) -> Option<f64>| {
         result.results.iter().filter(|r| r.kernel == kernel).filter_map(rate).reduce(f64::max)

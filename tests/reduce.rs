@@ -25,7 +25,7 @@ fn every_reduction_validates_at_every_workgroup_size_with_and_without_checks() {
             assert!(r.skipped.as_ref().is_some_and(|s| s.contains("subgroup operations")), "{:?}", r.skipped);
             continue;
         }
-        assert!(r.is_good(), "{} wg={} {:?}: {:?}", r.label(), r.workgroup_text(), r.shader_checks, r.error);
+        support::assert_good(r);
         assert_eq!(r.bytes_per_dispatch, ELEMENTS * 4);
     }
 }

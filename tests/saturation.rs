@@ -21,7 +21,7 @@ fn every_size_up_to_the_problem_size_validates_and_larger_ones_are_skipped() {
         if n > 1 << 14 {
             assert!(r.skipped.as_ref().is_some_and(|s| s.contains("more than the problem size")), "{:?}", r.skipped);
         } else {
-            assert!(r.is_good(), "{} {} {:?}: {:?}", r.label(), r.parameter_text(), r.shader_checks, r.error);
+            support::assert_good(r);
             let per_element = if r.kernel == "triad_by_size" { 12 } else { 4 };
             assert_eq!(r.bytes_per_dispatch, per_element * n as u64);
         }

@@ -64,7 +64,7 @@ fn every_transpose_kernel_tile_and_workgroup_shape_validates_on_an_odd_matrix() 
     for r in &result.results {
         let within_limits = r.workgroup_size.iter().product::<u32>() <= gpu.info.limits.max_invocations_per_workgroup;
         if within_limits && r.workgroup_size[0] <= gpu.info.limits.max_workgroup_size_x {
-            assert!(r.is_good(), "{} wg={}: {:?} {:?}", r.label(), r.workgroup_text(), r.error, r.skipped);
+            support::assert_good(r);
         } else {
             assert!(r.skipped.is_some(), "{} wg={} should be skipped", r.label(), r.workgroup_text());
         }

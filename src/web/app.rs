@@ -368,20 +368,23 @@ fn show_controls(app: &Rc<App>) {
             wasm_bindgen_futures::spawn_local(copy_link(share::link(&page_address(), result)));
         }
     });
-    let csv_app = app.clone();
-    dom::on("download-csv", "click", move |_| {
-        if let Some(result) = csv_app.last.borrow().as_ref() {
-            let name = format!("wgsweep-{}.csv", result.created.replace(':', "-"));
-            if let Err(e) = dom::download(&name, "text/csv", &result.to_csv()) {
-                show_message("error", &format!("The download failed: {e:?}"));
-            }
-        }
-    });
-    let download_app = app.clone();
-    dom::on("download-json", "click", move |_| {
-        if let Some(result) = download_app.last.borrow().as_ref() {
-            let name = format!("wgsweep-{}.json", result.created.replace(':', "-"));
-            if let Err(e) = dom::download(&name, "application/json", &result.to_json()) {
+    offer_download(app, "download-csv", "csv", "text/csv", RunResult::to_csv);
+    offer_download(app, "download-json", "json", "application/json", RunResult::to_json);
+}
+
+/// Makes the button `id` download the last result as `render` writes it.
+fn offer_download(
+    app: &Rc<App>,
+    id: &str,
+    extension: &'static str,
+    mime: &'static str,
+    render: fn(&RunResult) -> String,
+) {
+    let app = app.clone();
+    dom::on(id, "click", move |_| {
+        if let Some(result) = app.last.borrow().as_ref() {
+            let name = format!("wgsweep-{}.{extension}", result.created.replace(':', "-"));
+            if let Err(e) = dom::download(&name, mime, &render(result)) {
                 show_message("error", &format!("The download failed: {e:?}"));
             }
         }

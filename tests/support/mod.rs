@@ -38,3 +38,17 @@ pub fn quick_plan(kernels: Vec<KernelId>, problem_size: u64, workgroup_sizes: Op
         seed: fill::fresh_seed(),
     }
 }
+
+/// Fails with the configuration and what became of it unless it ran and validated.
+pub fn assert_good(r: &wgsweep::result::ConfigResult) {
+    assert!(
+        r.is_good(),
+        "{} ({}) wg={} {}: {:?} {:?}",
+        r.label(),
+        r.shader_checks.name(),
+        r.workgroup_text(),
+        r.parameter_text(),
+        r.error,
+        r.skipped
+    );
+}

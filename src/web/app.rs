@@ -10,6 +10,7 @@ use web_sys::{Element, HtmlButtonElement, HtmlInputElement, HtmlProgressElement,
 use super::adapter::{self, cross_origin_isolated, environment};
 use super::chart::Charts;
 use super::dom::{self, append, by_id, fact};
+use super::history;
 use crate::gpu::Gpu;
 use crate::kernel::{KernelId, ShaderChecks};
 use crate::measure::MeasureOptions;
@@ -30,6 +31,8 @@ struct App {
 pub async fn main() {
     build_page();
     listen_for_files();
+    listen_to_history();
+    show_history();
     open_shared_link();
     match adapter::open_gpu().await {
         Ok((gpu, browser_features)) => {
@@ -82,6 +85,15 @@ fn build_page() {
     again.set_id("run-again");
     append(&shared, "div", "charts", "").set_id("shared-charts");
     results_table(&shared, "shared-body");
+
+    // Runs made in this browser, kept across reloads.
+    let history = hidden_card(&root, "history", "History");
+    let table = append(&history, "table", "results", "");
+    let head = append(&append(&table, "thead", "", ""), "tr", "", "");
+    for column in ["started", "device", "configurations", "label", ""] {
+        append(&head, "th", "", column);
+    }
+    append(&table, "tbody", "", "").set_id("history-list");
 
     let device = hidden_card(&root, "device", "Device");
     append(&device, "dl", "facts", "").set_id("device-facts");
@@ -164,6 +176,65 @@ fn open_shared_link() {
     match share::decode(&hash) {
         Ok(result) => show_opened(&result, "Shared result"),
         Err(error) => show_message("error", &format!("The shared result could not be opened: {error}")),
+    }
+}
+
+/// Lists the kept runs, newest first; every string goes in as text.
+fn show_history() {
+    let list: Element = by_id("history-list");
+    list.set_inner_html("");
+    let entries = history::load();
+    for entry in entries.iter().rev() {
+        let row = append(&list, "tr", "", "");
+        append(&row, "td", "", &entry.created);
+        append(&row, "td", "", &entry.device);
+        let complete = if entry.complete { "" } else { " (incomplete)" };
+        append(&row, "td", "", &format!("{}{complete}", entry.configurations));
+        let label: HtmlInputElement =
+            append(&append(&row, "td", "", ""), "input", "history-label", "").unchecked_into();
+        label.set_value(&entry.label);
+        label.set_attribute("placeholder", "add a label").ok();
+        label.set_attribute("data-id", &entry.id).ok();
+        let actions = append(&row, "td", "", "");
+        for (action, text) in [("open", "Open"), ("delete", "Delete")] {
+            let button = append(&actions, "button", "", text);
+            button.set_attribute("data-action", action).ok();
+            button.set_attribute("data-id", &entry.id).ok();
+        }
+    }
+    dom::set_hidden("history", entries.is_empty());
+}
+
+/// One listener for the whole list: open, delete, relabel.
+fn listen_to_history() {
+    let target = |event: &web_sys::Event| event.target().and_then(|t| t.dyn_into::<Element>().ok());
+    dom::on("history-list", "click", move |event| {
+        let Some(element) = target(&event) else { return };
+        let (Some(action), Some(id)) = (element.get_attribute("data-action"), element.get_attribute("data-id")) else {
+            return;
+        };
+        let outcome = match action.as_str() {
+            "open" => history::open(&id).map(|result| show_opened(&result, "From the history")),
+            _ => history::remove(&id).map(|()| show_history()),
+        };
+        if let Err(error) = outcome {
+            show_message("error", &format!("The history could not do that: {error}"));
+        }
+    });
+    dom::on("history-list", "change", move |event| {
+        let Some(input) = target(&event).and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) else { return };
+        let Some(id) = input.get_attribute("data-id") else { return };
+        if let Err(error) = history::relabel(&id, &input.value()) {
+            show_message("error", &format!("The label could not be kept: {error}"));
+        }
+    });
+}
+
+/// Keeps `result` in the history as run `id`, saying so if the browser will not.
+fn keep_in_history(id: &str, result: &RunResult) {
+    match history::keep(id, result) {
+        Ok(()) => show_history(),
+        Err(error) => show_message("warning", &format!("This run could not be kept in the history: {error}.")),
     }
 }
 
@@ -430,6 +501,9 @@ fn selected_kernels() -> Vec<KernelId> {
         .collect()
 }
 
+/// How many configurations finish between saves of a running run to the history.
+const HISTORY_EVERY: usize = 10;
+
 async fn run(app: Rc<App>) {
     let kernels = selected_kernels();
     if kernels.is_empty() {
@@ -471,6 +545,25 @@ async fn run(app: Rc<App>) {
 
     let started = now_ms();
     let mut finished: Vec<ConfigResult> = Vec::new();
+    // Kept in the history as it goes, so a closed tab or a lost device keeps what finished.
+    let history_id = crate::result::now_rfc3339();
+    let partial = RunResult {
+        schema_version: crate::result::SCHEMA_VERSION,
+        tool: crate::result::Tool::this(),
+        created: history_id.clone(),
+        label: String::new(),
+        device: app.gpu.info.clone(),
+        environment: environment(&app.gpu),
+        settings: crate::result::Settings {
+            seed: plan.seed,
+            samples: plan.measure.samples,
+            min_sample_ns: plan.measure.min_sample_ns,
+        },
+        results: Vec::new(),
+        notes: vec!["kept while it ran: the run stopped before its end (the tab closed or the device was lost)".into()],
+        complete: false,
+        peaks: Default::default(),
+    };
     let cancel = app.cancel.clone();
     let result = runner::run(&app.gpu, &plan, environment(&app.gpu), |event| {
         match event {
@@ -488,6 +581,9 @@ async fn run(app: Rc<App>) {
             Event::Finished { record, .. } => {
                 add_row(&by_id("results-body"), record);
                 finished.push(record.clone());
+                if finished.len() % HISTORY_EVERY == 0 {
+                    keep_in_history(&history_id, &RunResult { results: finished.clone(), ..partial.clone() });
+                }
                 if let Err(e) = app.charts.borrow_mut().show(&finished) {
                     log::warn!("chart: {e:?}");
                 }
@@ -527,6 +623,7 @@ async fn run(app: Rc<App>) {
         );
     }
     dom::set_text("result-json", &result.to_json());
+    keep_in_history(&history_id, &result);
     *app.last.borrow_mut() = Some(result);
     by_id::<Element>("results").set_attribute("data-done", "").ok();
     by_id::<HtmlButtonElement>("run").set_disabled(app.gpu.lost_reason().is_some());

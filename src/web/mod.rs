@@ -4,6 +4,7 @@ pub mod adapter;
 mod app;
 mod chart;
 mod dom;
+mod history;
 
 use wasm_bindgen::prelude::*;
 

@@ -303,6 +303,38 @@ fn a_person_opens_result_files_and_a_bad_one_gets_a_message() {
 
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_finished_run_is_kept_in_the_history_across_reloads_with_its_label_and_can_be_deleted() {
+    let (site, browser) = run_page("kernels=copy/vec4&size=65536&samples=1&wg=64,256");
+    let rows = |selector: &str| browser.eval(&format!("return document.querySelectorAll('{selector} tr').length"));
+    assert_eq!(rows("#history-list"), 1, "the run is in the history");
+    browser.eval(
+        "const label = document.querySelector('.history-label'); label.value = '<i>mine</i>'; \
+         label.dispatchEvent(new Event('change', { bubbles: true }))",
+    );
+
+    browser.open(&format!("{}/index.html", site.url()));
+    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    assert_eq!(rows("#history-list"), 1, "the history survives a reload");
+    let configurations = browser.eval("return document.querySelector('#history-list tr').cells[2].textContent");
+    assert_eq!(configurations, "2", "copy/vec4 at two workgroup sizes, complete");
+    assert_eq!(browser.eval("return document.querySelector('.history-label').value"), "<i>mine</i>");
+    assert_eq!(browser.eval("return document.querySelector('#history i') === null"), Value::Bool(true));
+    browser.scroll_to("#history");
+    browser.screenshot(&screenshot_path("e2e-history.png"));
+
+    browser.click("#history-list button[data-action=open]");
+    browser.wait_for("the kept run", "!document.getElementById('shared')?.hidden", Duration::from_secs(10));
+    assert_eq!(browser.text("#shared-title"), "From the history");
+    assert_eq!(rows("#shared-body"), 2, "copy/vec4 at two workgroup sizes");
+    assert!(browser.text("#shared-facts").contains("<i>mine</i>"));
+
+    browser.click("#history-list button[data-action=delete]");
+    assert_eq!(rows("#history-list"), 0);
+    assert_eq!(browser.eval("return document.getElementById('history').hidden"), Value::Bool(true));
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_browser_without_webgpu_gets_a_message_that_says_what_to_do() {
     let site = server::serve(dist());
     let browser = Browser::start(WebGpu::Disabled);

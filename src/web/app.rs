@@ -581,7 +581,7 @@ async fn run(app: Rc<App>) {
             Event::Finished { record, .. } => {
                 add_row(&by_id("results-body"), record);
                 finished.push(record.clone());
-                if finished.len() % HISTORY_EVERY == 0 {
+                if finished.len().is_multiple_of(HISTORY_EVERY) {
                     keep_in_history(&history_id, &RunResult { results: finished.clone(), ..partial.clone() });
                 }
                 if let Err(e) = app.charts.borrow_mut().show(&finished) {

@@ -23,10 +23,6 @@ const MAX_OFFSET: u32 = 32u;
 @group(0) @binding(6) var<storage, read> permutation: array<u32>;
 @group(0) @binding(7) var<storage, read_write> permutation_out: array<u32>;
 
-fn invocation(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
-    return (wid.x + wid.y * nwg.x) * WG + lid;
-}
-
 // Rotates the low log2(n) bits of i left by `shift`: a permutation of 0..n that maps i + 1 to i's
 // image + 2^shift, away from the wrap.
 fn rotate(i: u32, shift: u32, n: u32) -> u32 {
@@ -52,7 +48,7 @@ fn scramble(i: u32, seed: u32, n: u32) -> u32 {
 @compute @workgroup_size(WG)
 fn make_permutation(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) lid: u32) {
-    let i = invocation(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     let n = arrayLength(&permutation_out);
     if i < n { permutation_out[i] = scramble(i, PARAM, n); }
 }
@@ -60,28 +56,28 @@ fn make_permutation(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgrou
 @compute @workgroup_size(WG)
 fn coalesced_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) lid: u32) {
-    let i = invocation(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&dst1) { dst1[i] = src1[i]; }
 }
 
 @compute @workgroup_size(WG)
 fn coalesced_vec2(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                   @builtin(local_invocation_index) lid: u32) {
-    let i = invocation(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&dst2) { dst2[i] = src2[i]; }
 }
 
 @compute @workgroup_size(WG)
 fn coalesced_vec4(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                   @builtin(local_invocation_index) lid: u32) {
-    let i = invocation(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&dst4) { dst4[i] = src4[i]; }
 }
 
 @compute @workgroup_size(WG)
 fn strided_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
-    let i = invocation(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     let n = arrayLength(&dst1);
     if i < n { dst1[i] = src1[rotate(i, PARAM, n)]; }
 }
@@ -89,7 +85,7 @@ fn strided_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
 @compute @workgroup_size(WG)
 fn strided_vec2(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) lid: u32) {
-    let i = invocation(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     let n = arrayLength(&dst2);
     if i < n { dst2[i] = src2[rotate(i, PARAM, n)]; }
 }
@@ -97,7 +93,7 @@ fn strided_vec2(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
 @compute @workgroup_size(WG)
 fn strided_vec4(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) lid: u32) {
-    let i = invocation(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     let n = arrayLength(&dst4);
     if i < n { dst4[i] = src4[rotate(i, PARAM, n)]; }
 }
@@ -105,41 +101,41 @@ fn strided_vec4(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
 @compute @workgroup_size(WG)
 fn random_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
-    let i = invocation(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&dst1) { dst1[i] = src1[permutation[i]]; }
 }
 
 @compute @workgroup_size(WG)
 fn random_vec2(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
-    let i = invocation(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&dst2) { dst2[i] = src2[permutation[i]]; }
 }
 
 @compute @workgroup_size(WG)
 fn random_vec4(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
-    let i = invocation(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&dst4) { dst4[i] = src4[permutation[i]]; }
 }
 
 @compute @workgroup_size(WG)
 fn misaligned_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                   @builtin(local_invocation_index) lid: u32) {
-    let i = invocation(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&dst1) - MAX_OFFSET { dst1[i] = src1[i + PARAM]; }
 }
 
 @compute @workgroup_size(WG)
 fn misaligned_vec2(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                    @builtin(local_invocation_index) lid: u32) {
-    let i = invocation(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&dst2) - MAX_OFFSET { dst2[i] = src2[i + PARAM]; }
 }
 
 @compute @workgroup_size(WG)
 fn misaligned_vec4(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                    @builtin(local_invocation_index) lid: u32) {
-    let i = invocation(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&dst4) - MAX_OFFSET { dst4[i] = src4[i + PARAM]; }
 }

@@ -35,7 +35,7 @@ fn read_tile(wid: vec3<u32>, nwg: vec3<u32>, lid: u32, padded: bool) {
         if padded { at = a + a / 32u; }
         sum += tile[at];
     }
-    let i = (wid.x + wid.y * nwg.x) * WG + lid;
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&sums) { sums[i] = sum; }
 }
 

@@ -23,15 +23,11 @@ override SKEWED: bool = false;
 
 var<workgroup> workgroup_counts: array<atomic<u32>, BINS>;
 
-fn group_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
-    return wid.x + wid.y * nwg.x;
-}
-
 // Word i of the input: uniform bytes, or, skewed, each byte kept with probability 1/8 and 0 otherwise.
 @compute @workgroup_size(WG)
 fn make_input(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
-    let i = group_index(wid, nwg) * WG + lid;
+    let i = invocation_index(wid, nwg, lid);
     if i >= arrayLength(&input) { return; }
     let key = i ^ hash_u32(SEED);
     var word = hash_u32(key);
@@ -57,7 +53,7 @@ fn bin(i: u32, k: u32, word: u32) -> u32 {
 @compute @workgroup_size(WG)
 fn histogram_global(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) lid: u32) {
-    let i = group_index(wid, nwg) * WG + lid;
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&words) {
         let word = words[i];
         for (var k = 0u; k < 4u; k++) { atomicAdd(&counts[bin(i, k, word)], 1u); }

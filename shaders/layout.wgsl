@@ -87,49 +87,44 @@ fn store(i: u32, p: Particle) {
     floats[slot(i, 6u)] = p.life;
 }
 
-// Workgroups may be laid out in two dimensions when one axis would exceed the device's limit.
-fn particle(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
-    return (wid.x + wid.y * nwg.x) * WG + lid;
-}
-
 @compute @workgroup_size(WG)
 fn init_struct(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
-    let i = particle(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < COUNT { particles[i] = initial(i); }
 }
 
 @compute @workgroup_size(WG)
 fn init_floats(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
-    let i = particle(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < COUNT { store(i, initial(i)); }
 }
 
 @compute @workgroup_size(WG)
 fn touch_all_struct(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) lid: u32) {
-    let i = particle(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < COUNT { particles[i] = advance(i, particles[i]); }
 }
 
 @compute @workgroup_size(WG)
 fn touch_all_floats(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) lid: u32) {
-    let i = particle(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < COUNT { store(i, advance(i, load(i))); }
 }
 
 @compute @workgroup_size(WG)
 fn touch_one_struct(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) lid: u32) {
-    let i = particle(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < COUNT { particles[i].life -= DT; }
 }
 
 @compute @workgroup_size(WG)
 fn touch_one_floats(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) lid: u32) {
-    let i = particle(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < COUNT { floats[slot(i, 6u)] -= DT; }
 }

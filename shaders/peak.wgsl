@@ -16,10 +16,6 @@ override ITERATIONS: u32 = 1024;
 @group(0) @binding(0) var<storage, read> coefficients: array<f32, 17>;
 @group(0) @binding(1) var<storage, read_write> sums: array<f32>;
 
-fn invocation(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
-    return (wid.x + wid.y * nwg.x) * WG + lid;
-}
-
 // The first value of chain c of invocation i: exact in f32, different per chain and invocation.
 fn start(i: u32, c: u32) -> f32 {
     return f32(i & 1023u) * (1.0 / 1024.0) + f32(c);
@@ -28,7 +24,7 @@ fn start(i: u32, c: u32) -> f32 {
 @compute @workgroup_size(WG)
 fn fma_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) lid: u32) {
-    let i = invocation(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i >= COUNT { return; }
     let a = coefficients[0];
     var x: array<f32, 8>;
@@ -50,7 +46,7 @@ fn fma_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
 @compute @workgroup_size(WG)
 fn fma_vec4(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) lid: u32) {
-    let i = invocation(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i >= COUNT { return; }
     let a = vec4(coefficients[0]);
     var x: array<vec4<f32>, 4>;

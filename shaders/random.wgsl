@@ -19,15 +19,10 @@ fn random_f32(i: u32, seed: u32) -> f32 {
     return f32(h >> 8u) * (1.0 / 8388608.0) - 1.0;
 }
 
-// Workgroups may be laid out in two dimensions when one axis would exceed the device's limit.
-fn linear_index(wid: vec3<u32>, nwg: vec3<u32>, lid: u32) -> u32 {
-    return (wid.x + wid.y * nwg.x) * WG + lid;
-}
-
 @compute @workgroup_size(WG)
 fn fill_random(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
-    let i = linear_index(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&words) {
         words[i] = bitcast<u32>(random_f32(i, fill.seed));
     }
@@ -36,7 +31,7 @@ fn fill_random(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
 @compute @workgroup_size(WG)
 fn fill_word(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
              @builtin(local_invocation_index) lid: u32) {
-    let i = linear_index(wid, nwg, lid);
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&words) {
         words[i] = fill.word;
     }

@@ -20,11 +20,6 @@ override WG: u32 = 256;
 var<workgroup> scratch_u32: array<u32, WG>;
 var<workgroup> scratch_f32: array<f32, WG>;
 
-// Workgroups may be laid out in two dimensions when one axis would exceed the device's limit.
-fn group_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
-    return wid.x + wid.y * nwg.x;
-}
-
 // The sum of every invocation's `value`. Every invocation of the workgroup must call it.
 fn workgroup_sum_u32(lid: u32, value: u32) -> u32 {
     scratch_u32[lid] = value;
@@ -49,7 +44,7 @@ fn workgroup_sum_f32(lid: u32, value: f32) -> f32 {
 @compute @workgroup_size(WG)
 fn atomic_u32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
-    let i = group_index(wid, nwg) * WG + lid;
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&src_u32) { atomicAdd(&total, src_u32[i]); }
 }
 
@@ -78,7 +73,7 @@ fn tree_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg:
 @compute @workgroup_size(WG)
 fn tree_atomic_u32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                    @builtin(local_invocation_index) lid: u32) {
-    let i = group_index(wid, nwg) * WG + lid;
+    let i = invocation_index(wid, nwg, lid);
     var value = 0u;
     if i < arrayLength(&src_u32) { value = src_u32[i]; }
     let sum = workgroup_sum_u32(lid, value);

@@ -21,7 +21,7 @@ fn subgroup_u32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
                 @builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32,
                 @builtin(subgroup_size) width: u32, @builtin(subgroup_id) subgroup: u32,
                 @builtin(num_subgroups) subgroups: u32) {
-    let group = wid.x + wid.y * nwg.x;
+    let group = group_index(wid, nwg);
     let sum = subgroupAdd(grid_terms_u32(group * WG + lid, nwg.x * nwg.y * WG));
     if lane == 0u { sums_u32[subgroup] = sum; }
     workgroupBarrier();
@@ -36,7 +36,7 @@ fn subgroup_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
                 @builtin(local_invocation_index) lid: u32, @builtin(subgroup_invocation_id) lane: u32,
                 @builtin(subgroup_size) width: u32, @builtin(subgroup_id) subgroup: u32,
                 @builtin(num_subgroups) subgroups: u32) {
-    let group = wid.x + wid.y * nwg.x;
+    let group = group_index(wid, nwg);
     let sum = subgroupAdd(grid_terms_f32(group * WG + lid, nwg.x * nwg.y * WG));
     if lane == 0u { sums_f32[subgroup] = sum; }
     workgroupBarrier();

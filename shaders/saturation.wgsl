@@ -17,14 +17,10 @@ const SCALAR: f32 = 0.4;
 
 var<workgroup> scratch: array<u32, WG>;
 
-fn group_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
-    return wid.x + wid.y * nwg.x;
-}
-
 @compute @workgroup_size(WG)
 fn triad_by_size_f32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
              @builtin(local_invocation_index) lid: u32) {
-    let i = group_index(wid, nwg) * WG + lid;
+    let i = invocation_index(wid, nwg, lid);
     if i < N { c[i] = a[i] + SCALAR * b[i]; }
 }
 
@@ -33,7 +29,7 @@ fn sum_by_size_u32(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroup
            @builtin(local_invocation_index) lid: u32) {
     let stride = nwg.x * nwg.y * WG;
     var value = 0u;
-    for (var i = group_index(wid, nwg) * WG + lid; i < N; i += stride) { value += words[i]; }
+    for (var i = invocation_index(wid, nwg, lid); i < N; i += stride) { value += words[i]; }
     scratch[lid] = value;
     workgroupBarrier();
     for (var half = WG / 2u; half > 0u; half /= 2u) {

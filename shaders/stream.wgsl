@@ -19,11 +19,6 @@ const SCALAR: f32 = 0.4;
 
 var<workgroup> tree: array<f32, WG>;
 
-// Index of this workgroup when the host spread the groups over x and y.
-fn group_index(wid: vec3<u32>, nwg: vec3<u32>) -> u32 {
-    return wid.x + wid.y * nwg.x;
-}
-
 // Sums `value` over the workgroup; the result is valid in invocation 0. Every invocation must call it.
 fn workgroup_sum(lid: u32, value: f32) -> f32 {
     tree[lid] = value;
@@ -40,28 +35,28 @@ fn workgroup_sum(lid: u32, value: f32) -> f32 {
 @compute @workgroup_size(WG)
 fn copy_scalar(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                @builtin(local_invocation_index) lid: u32) {
-    let i = group_index(wid, nwg) * WG + lid;
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&c) { c[i] = a[i]; }
 }
 
 @compute @workgroup_size(WG)
 fn scale_scalar(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) lid: u32) {
-    let i = group_index(wid, nwg) * WG + lid;
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&c) { c[i] = SCALAR * a[i]; }
 }
 
 @compute @workgroup_size(WG)
 fn add_scalar(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
-    let i = group_index(wid, nwg) * WG + lid;
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&c) { c[i] = a[i] + b[i]; }
 }
 
 @compute @workgroup_size(WG)
 fn triad_scalar(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                 @builtin(local_invocation_index) lid: u32) {
-    let i = group_index(wid, nwg) * WG + lid;
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&c) { c[i] = a[i] + SCALAR * b[i]; }
 }
 
@@ -79,28 +74,28 @@ fn dot_scalar(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nw
 @compute @workgroup_size(WG)
 fn copy_vec4(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
              @builtin(local_invocation_index) lid: u32) {
-    let i = group_index(wid, nwg) * WG + lid;
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&c4) { c4[i] = a4[i]; }
 }
 
 @compute @workgroup_size(WG)
 fn scale_vec4(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
-    let i = group_index(wid, nwg) * WG + lid;
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&c4) { c4[i] = SCALAR * a4[i]; }
 }
 
 @compute @workgroup_size(WG)
 fn add_vec4(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
             @builtin(local_invocation_index) lid: u32) {
-    let i = group_index(wid, nwg) * WG + lid;
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&c4) { c4[i] = a4[i] + b4[i]; }
 }
 
 @compute @workgroup_size(WG)
 fn triad_vec4(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
               @builtin(local_invocation_index) lid: u32) {
-    let i = group_index(wid, nwg) * WG + lid;
+    let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&c4) { c4[i] = a4[i] + SCALAR * b4[i]; }
 }
 
@@ -124,28 +119,28 @@ fn grid_stride(nwg: vec3<u32>) -> u32 {
 fn copy_grid_stride(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                     @builtin(local_invocation_index) lid: u32) {
     let stride = grid_stride(nwg);
-    for (var i = group_index(wid, nwg) * WG + lid; i < arrayLength(&c); i += stride) { c[i] = a[i]; }
+    for (var i = invocation_index(wid, nwg, lid); i < arrayLength(&c); i += stride) { c[i] = a[i]; }
 }
 
 @compute @workgroup_size(WG)
 fn scale_grid_stride(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                      @builtin(local_invocation_index) lid: u32) {
     let stride = grid_stride(nwg);
-    for (var i = group_index(wid, nwg) * WG + lid; i < arrayLength(&c); i += stride) { c[i] = SCALAR * a[i]; }
+    for (var i = invocation_index(wid, nwg, lid); i < arrayLength(&c); i += stride) { c[i] = SCALAR * a[i]; }
 }
 
 @compute @workgroup_size(WG)
 fn add_grid_stride(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                    @builtin(local_invocation_index) lid: u32) {
     let stride = grid_stride(nwg);
-    for (var i = group_index(wid, nwg) * WG + lid; i < arrayLength(&c); i += stride) { c[i] = a[i] + b[i]; }
+    for (var i = invocation_index(wid, nwg, lid); i < arrayLength(&c); i += stride) { c[i] = a[i] + b[i]; }
 }
 
 @compute @workgroup_size(WG)
 fn triad_grid_stride(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                      @builtin(local_invocation_index) lid: u32) {
     let stride = grid_stride(nwg);
-    for (var i = group_index(wid, nwg) * WG + lid; i < arrayLength(&c); i += stride) {
+    for (var i = invocation_index(wid, nwg, lid); i < arrayLength(&c); i += stride) {
         c[i] = a[i] + SCALAR * b[i];
     }
 }

@@ -5,8 +5,12 @@
 
 use wgpu::util::DeviceExt;
 
-/// WGSL has no includes: the shared hash goes in front.
-const WGSL: &str = concat!(include_str!("../shaders/hash.wgsl"), include_str!("../shaders/random.wgsl"));
+/// WGSL has no includes: the shared hash and the grid's index helpers go in front.
+const WGSL: &str = concat!(
+    include_str!("../shaders/hash.wgsl"),
+    include_str!("../shaders/grid.wgsl"),
+    include_str!("../shaders/random.wgsl")
+);
 const FILL_WORKGROUP: u32 = 256;
 
 /// The word outputs are filled with before a kernel runs: a quiet NaN, so an element the kernel never wrote

@@ -9,7 +9,8 @@ use crate::kernel::{
     Step, ValidationError, Workload, f32s,
 };
 
-const WGSL: &str = include_str!("../../shaders/access.wgsl");
+/// WGSL has no includes: the grid's index helpers go in front.
+const WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/access.wgsl"));
 
 pub const PATTERNS: [&str; 4] = ["coalesced", "strided", "random", "misaligned"];
 pub const WIDTHS: [&str; 3] = ["f32", "vec2", "vec4"];

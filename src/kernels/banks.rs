@@ -7,7 +7,8 @@ use crate::kernel::{
     ValidationError, Workload,
 };
 
-const WGSL: &str = include_str!("../../shaders/banks.wgsl");
+/// WGSL has no includes: the grid's index helpers go in front.
+const WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/banks.wgsl"));
 
 pub const VARIANTS: [&str; 2] = ["plain", "padded"];
 /// Strides in 4-byte words.

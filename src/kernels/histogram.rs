@@ -10,8 +10,12 @@ use crate::kernel::{
     Step, ValidationError, Workload,
 };
 
-/// WGSL has no includes: the shared hash goes in front.
-const WGSL: &str = concat!(include_str!("../../shaders/hash.wgsl"), include_str!("../../shaders/histogram.wgsl"));
+/// WGSL has no includes: the shared hash and the grid's index helpers go in front.
+const WGSL: &str = concat!(
+    include_str!("../../shaders/hash.wgsl"),
+    include_str!("../../shaders/grid.wgsl"),
+    include_str!("../../shaders/histogram.wgsl")
+);
 
 pub const STRATEGIES: [&str; 2] = ["global", "workgroup"];
 pub const INPUTS: [&str; 2] = ["uniform", "skewed"];

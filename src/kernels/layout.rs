@@ -12,8 +12,12 @@ use crate::kernel::{
     ValidationError, Workload, f32s,
 };
 
-/// WGSL has no includes: the shared hash goes in front.
-const WGSL: &str = concat!(include_str!("../../shaders/hash.wgsl"), include_str!("../../shaders/layout.wgsl"));
+/// WGSL has no includes: the shared hash and the grid's index helpers go in front.
+const WGSL: &str = concat!(
+    include_str!("../../shaders/hash.wgsl"),
+    include_str!("../../shaders/grid.wgsl"),
+    include_str!("../../shaders/layout.wgsl")
+);
 
 pub const WORKLOADS: [&str; 2] = ["touch_all", "touch_one"];
 pub const LAYOUTS: [&str; 5] = ["aos_vec3", "aos_packed", "soa", "aosoa32", "aosoa64"];

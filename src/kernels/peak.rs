@@ -7,7 +7,8 @@ use crate::kernel::{
 };
 use wgpu::util::DeviceExt;
 
-const WGSL: &str = include_str!("../../shaders/peak.wgsl");
+/// WGSL has no includes: the grid's index helpers go in front.
+const WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/peak.wgsl"));
 
 pub const VARIANTS: [&str; 2] = ["f32", "vec4"];
 /// FMAs each chain runs.

@@ -10,11 +10,18 @@ use crate::kernel::{
     ValidationError, Workload,
 };
 
-/// WGSL has no includes: the input's bindings and the grid-stride loop go in front.
-const WGSL: &str = concat!(include_str!("../../shaders/reduce_grid.wgsl"), include_str!("../../shaders/reduce.wgsl"));
+/// WGSL has no includes: the grid's index helpers, the input's bindings and the grid-stride loop go in front.
+const WGSL: &str = concat!(
+    include_str!("../../shaders/grid.wgsl"),
+    include_str!("../../shaders/reduce_grid.wgsl"),
+    include_str!("../../shaders/reduce.wgsl")
+);
 /// The subgroup kernels: a module of their own, which compiles only where the device has subgroups.
-const SUBGROUP_WGSL: &str =
-    concat!(include_str!("../../shaders/reduce_grid.wgsl"), include_str!("../../shaders/reduce_subgroup.wgsl"));
+const SUBGROUP_WGSL: &str = concat!(
+    include_str!("../../shaders/grid.wgsl"),
+    include_str!("../../shaders/reduce_grid.wgsl"),
+    include_str!("../../shaders/reduce_subgroup.wgsl")
+);
 
 /// (kernel, variant): the WGSL entry point is `kernel_variant`. WGSL has no float atomics, so the atomic
 /// strategies come in u32 only.

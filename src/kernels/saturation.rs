@@ -10,7 +10,8 @@ use crate::kernel::{
     ValidationError, Workload, f32s,
 };
 
-const WGSL: &str = include_str!("../../shaders/saturation.wgsl");
+/// WGSL has no includes: the grid's index helpers go in front.
+const WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/saturation.wgsl"));
 
 pub const KERNELS: [(&str, &str); 2] = [("triad_by_size", "f32"), ("sum_by_size", "u32")];
 /// Elements used: every power of two from 2^10 to 2^28; those above the problem size are skipped.

@@ -13,7 +13,8 @@ use crate::kernel::{
     Workload, f32s,
 };
 
-const WGSL: &str = include_str!("../../shaders/stream.wgsl");
+/// WGSL has no includes: the grid's index helpers go in front.
+const WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/stream.wgsl"));
 
 pub const KERNELS: [&str; 5] = ["copy", "scale", "add", "triad", "dot"];
 pub const VARIANTS: [&str; 3] = ["scalar", "vec4", "grid_stride"];

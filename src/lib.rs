@@ -3,6 +3,7 @@
 //!
 //! The page (`web`) and the CLI (`src/bin/wgsweep.rs`) are thin shells over `runner::run`.
 
+pub mod compare;
 pub mod fill;
 pub mod gpu;
 pub mod kernel;

@@ -22,6 +22,8 @@ use crate::runner;
 pub const LINK_VERSION: u32 = 1;
 /// The name of the fragment's field: `#run=1.…`.
 pub const FRAGMENT_KEY: &str = "run";
+/// The field of a comparison's link: `#compare=1.…`, several results in one payload.
+pub const COMPARE_KEY: &str = "compare";
 /// Decompressed payloads larger than this are refused: no real run comes near it, and a crafted link
 /// must not make the page allocate without bound.
 const MAX_PAYLOAD_BYTES: usize = 16 << 20;
@@ -43,7 +45,7 @@ impl fmt::Display for ShareError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ShareError::NotALink => {
-                write!(f, "this is not a wgsweep result link (it has no '#{FRAGMENT_KEY}=' part)")
+                write!(f, "this is not a wgsweep result link (it has no '#{FRAGMENT_KEY}=' or '#{COMPARE_KEY}=' part)")
             }
             ShareError::TooNew { found } => write!(
                 f,
@@ -123,13 +125,7 @@ impl Strings {
 
 /// The fragment value (without `#run=`) that holds `result`.
 pub fn encode(result: &RunResult) -> String {
-    let mut strings = Strings::default();
-    let rows = result.results.iter().map(|r| row(r, &mut strings)).collect();
-    let header = RunResult { results: Vec::new(), ..result.clone() }.to_json();
-    let shared = Shared { header, strings: strings.0, rows };
-    let binary = postcard::to_allocvec(&shared).expect("a Shared always serializes");
-    let compressed = miniz_oxide::deflate::compress_to_vec_zlib(&binary, 10);
-    format!("{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(compressed))
+    pack(&shared(result))
 }
 
 /// A whole link: `base` (the page's address) with the result in its fragment.
@@ -138,13 +134,52 @@ pub fn link(base: &str, result: &RunResult) -> String {
     format!("{base}#{FRAGMENT_KEY}={}", encode(result))
 }
 
+/// The fragment value (without `#compare=`) that holds every result of a comparison, in order; compressed
+/// together, so the second device's strings cost little.
+pub fn encode_comparison(results: &[RunResult]) -> String {
+    pack(&results.iter().map(shared).collect::<Vec<_>>())
+}
+
+/// A whole link to a comparison.
+pub fn comparison_link(base: &str, results: &[RunResult]) -> String {
+    let base = base.split('#').next().unwrap_or(base);
+    format!("{base}#{COMPARE_KEY}={}", encode_comparison(results))
+}
+
 /// The result in a link, a fragment (`#run=1.…`) or a fragment's value (`1.…`).
 pub fn decode(text: &str) -> Result<RunResult, ShareError> {
-    let text = text.trim();
-    let value = match text.split_once('#') {
-        Some((_, fragment)) => fragment_value(fragment).ok_or(ShareError::NotALink)?,
-        None => fragment_value(text).unwrap_or(text),
-    };
+    open(unpack(fragment_value(text, FRAGMENT_KEY)?)?)
+}
+
+/// The results in a comparison link (`#compare=1.…`) or its value.
+pub fn decode_comparison(text: &str) -> Result<Vec<RunResult>, ShareError> {
+    let shared: Vec<Shared> = unpack(fragment_value(text, COMPARE_KEY)?)?;
+    shared.into_iter().map(open).collect()
+}
+
+/// What a link of either kind holds: one result (`#run=`) or a comparison (`#compare=`).
+pub fn decode_any(text: &str) -> Result<Vec<RunResult>, ShareError> {
+    match text.split_once('#').map(|(_, fragment)| fragment) {
+        Some(fragment) if find_field(fragment, COMPARE_KEY).is_some() => decode_comparison(text),
+        _ => decode(text).map(|result| vec![result]),
+    }
+}
+
+fn shared(result: &RunResult) -> Shared {
+    let mut strings = Strings::default();
+    let rows = result.results.iter().map(|r| row(r, &mut strings)).collect();
+    let header = RunResult { results: Vec::new(), ..result.clone() }.to_json();
+    Shared { header, strings: strings.0, rows }
+}
+
+/// `1.` and the base64url of the zlib-compressed postcard encoding of `value`.
+fn pack(value: &impl Serialize) -> String {
+    let binary = postcard::to_allocvec(value).expect("shared results always serialize");
+    let compressed = miniz_oxide::deflate::compress_to_vec_zlib(&binary, 10);
+    format!("{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(compressed))
+}
+
+fn unpack<T: serde::de::DeserializeOwned>(value: &str) -> Result<T, ShareError> {
     let (version, payload) = value.split_once('.').ok_or(ShareError::NotALink)?;
     let version: u32 = version.parse().map_err(|_| ShareError::NotALink)?;
     if version > LINK_VERSION {
@@ -154,22 +189,33 @@ pub fn decode(text: &str) -> Result<RunResult, ShareError> {
     let compressed = URL_SAFE_NO_PAD.decode(payload).map_err(|e| corrupt("not base64url", &e))?;
     let binary = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&compressed, MAX_PAYLOAD_BYTES)
         .map_err(|e| corrupt("does not decompress", &e))?;
-    let shared: Shared = postcard::from_bytes(&binary).map_err(|e| corrupt("does not decode", &e))?;
+    postcard::from_bytes(&binary).map_err(|e| corrupt("does not decode", &e))
+}
+
+/// The result a `Shared` holds, with the figures derived from others recomputed as the runner does.
+fn open(shared: Shared) -> Result<RunResult, ShareError> {
     let mut result =
         RunResult::from_json(&shared.header).map_err(|e: ReadError| ShareError::Unreadable(e.to_string()))?;
     let text =
         |i: u32| shared.strings.get(i as usize).cloned().ok_or_else(|| ShareError::Corrupt(format!("no string {i}")));
     result.results = shared.rows.iter().map(|r| config_result(r, &text)).collect::<Result<_, _>>()?;
-    // Derived figures, as the runner derives them.
     runner::flag_suspects(&mut result.results);
     runner::relate_to_references(&mut result.results);
     result.peaks = runner::relate_to_peaks(&mut result.results);
     Ok(result)
 }
 
-/// The value of `run=` in a fragment such as `run=1.abc` or `x=1&run=1.abc`.
-fn fragment_value(fragment: &str) -> Option<&str> {
-    fragment.split('&').find_map(|pair| pair.strip_prefix(FRAGMENT_KEY)?.strip_prefix('='))
+/// The value of field `key` in a link (`…#run=1.abc`), a fragment (`x=1&run=1.abc`) or the bare value.
+fn fragment_value<'a>(text: &'a str, key: &str) -> Result<&'a str, ShareError> {
+    let text = text.trim();
+    match text.split_once('#') {
+        Some((_, fragment)) => find_field(fragment, key).ok_or(ShareError::NotALink),
+        None => Ok(find_field(text, key).unwrap_or(text)),
+    }
+}
+
+fn find_field<'a>(fragment: &'a str, key: &str) -> Option<&'a str> {
+    fragment.split('&').find_map(|pair| pair.strip_prefix(key)?.strip_prefix('='))
 }
 
 fn row(r: &ConfigResult, strings: &mut Strings) -> Row {

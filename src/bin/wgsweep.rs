@@ -12,7 +12,7 @@ use wgsweep::kernel::ShaderChecks;
 use wgsweep::measure::MeasureOptions;
 use wgsweep::result::{Environment, RunResult};
 use wgsweep::runner::{self, Event, Flow, Plan, ProblemSize};
-use wgsweep::{fill, kernels};
+use wgsweep::{compare, fill, kernels};
 
 #[derive(Parser)]
 #[command(
@@ -44,6 +44,21 @@ enum Command {
         #[arg(long, default_value = "http://127.0.0.1:8080/")]
         page: String,
     },
+    /// Put results side by side: each one's figure for every configuration and its ratio to the first.
+    Compare(CompareArgs),
+}
+
+#[derive(clap::Args)]
+struct CompareArgs {
+    /// Result files or share links (a comparison's link adds all of its results), the first the baseline.
+    #[arg(required = true, num_args = 1..)]
+    results: Vec<String>,
+    /// Only each kernel's best figure per result, over every workgroup shape, and the shape that gave it.
+    #[arg(long)]
+    best: bool,
+    /// Also print a link that opens the comparison in the page at this address.
+    #[arg(long)]
+    page: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -100,6 +115,7 @@ fn main() -> ExitCode {
         Command::Run(args) => pollster::block_on(run(args)),
         Command::Describe { kernel } => describe(&kernel),
         Command::Share { file, page } => share(&file, &page),
+        Command::Compare(args) => compare(&args),
     };
     match outcome {
         Ok(code) => code,
@@ -153,6 +169,59 @@ fn share(file: &std::path::Path, page: &str) -> Result<ExitCode, String> {
     let link = wgsweep::share::link(page, &result);
     eprintln!("{} configurations in {} bytes of link", result.results.len(), link.len());
     println!("{link}");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A result file's results, or a share link's (one, or all of a comparison's).
+fn open_results(source: &str) -> Result<Vec<RunResult>, String> {
+    if source.contains('#') {
+        return wgsweep::share::decode_any(source).map_err(|e| e.to_string());
+    }
+    let text = std::fs::read_to_string(source).map_err(|e| format!("could not read {source}: {e}"))?;
+    RunResult::from_json(&text).map(|r| vec![r]).map_err(|e| format!("{source}: {e}"))
+}
+
+fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
+    let mut results = Vec::new();
+    for source in &args.results {
+        results.extend(open_results(source)?);
+    }
+    if results.len() < 2 {
+        return Err("a comparison needs at least two results".into());
+    }
+    let names = compare::names(&results);
+    for (i, (name, result)) in names.iter().zip(&results).enumerate() {
+        let peaks = result.peaks.summary().map(|p| format!("; {p}")).unwrap_or_default();
+        println!("{}: {name}: {}, {}{peaks}", i + 1, result.device.name(), result.created);
+    }
+    let rows = compare::rows(&results);
+    let (rows, shapes) = if args.best {
+        compare::best_rows(&rows).into_iter().unzip()
+    } else {
+        (rows, Vec::new())
+    };
+    let mut header: Vec<String> = ["kernel", "checks", "wg", "parameter", "unit"].map(String::from).to_vec();
+    header.extend((1..=results.len()).map(|i| format!("[{i}]")));
+    header.extend((2..=results.len()).map(|i| format!("[{i}]/[1]")));
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let workgroup = match shapes.get(i) {
+                // Best of every shape: name each result's best shape.
+                Some(shapes) => shapes.iter().map(|s| s.as_deref().unwrap_or("–")).collect::<Vec<_>>().join(" | "),
+                None => row.workgroup.clone(),
+            };
+            let mut cells =
+                vec![row.kernel.clone(), row.checks.name().into(), workgroup, row.parameter.clone(), row.unit.into()];
+            cells.extend(row.cells());
+            cells
+        })
+        .collect();
+    print_aligned(&header, &cells, &[0, 1, 2, 3, 4]);
+    if let Some(page) = &args.page {
+        println!("{}", wgsweep::share::comparison_link(page, &results));
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -239,53 +308,47 @@ fn native_environment(gpu: &Gpu) -> Environment {
 }
 
 fn print_table(result: &RunResult) {
-    // Columns as wide as their longest cell, so long parameters and figures stay aligned.
-    let rows: Vec<[String; 12]> = result
+    let rows: Vec<Vec<String>> = result
         .results
         .iter()
         .map(|r| {
-            let [median, min, gbps, gflops, peak, cv, samples] = r.figures();
             let (checks, shape, parameter) = (r.shader_checks.name().into(), r.workgroup_text(), r.parameter_text());
-            [r.label(), checks, shape, parameter, median, min, gbps, gflops, peak, cv, samples, r.status()]
+            let mut row = vec![r.label(), checks, shape, parameter];
+            row.extend(r.figures());
+            row.push(r.status());
+            row
         })
         .collect();
-    let header = [
-        "kernel",
-        "checks",
-        "wg",
-        "parameter",
-        "median",
-        "min",
-        "GB/s",
-        "GFLOP/s",
-        "of peak",
-        "CV",
-        "samples",
-        "status",
-    ];
-    let widths: Vec<usize> = (0..header.len())
-        .map(|i| rows.iter().map(|row| row[i].chars().count()).chain([header[i].len()]).max().unwrap_or(0))
-        .collect();
-    let line = |cells: [&str; 12]| {
-        let text: Vec<String> = cells
-            .iter()
-            .enumerate()
-            .map(|(i, cell)| match i {
-                0 | 1 | 3 => format!("{cell:<width$}", width = widths[i]),
-                11 => cell.to_string(),
-                _ => format!("{cell:>width$}", width = widths[i]),
-            })
-            .collect();
-        println!("{}", text.join("  "));
-    };
-    line(header);
-    for row in &rows {
-        line(std::array::from_fn(|i| row[i].as_str()));
-    }
+    let header =
+        ["kernel", "checks", "wg", "parameter", "median", "min", "GB/s", "GFLOP/s", "of peak", "CV", "samples", "status"];
+    print_aligned(&header.map(String::from), &rows, &[0, 1, 3, 11]);
     if let Some(line) = result.peaks.summary() {
         println!("peaks: {line}");
     }
     for note in &result.notes {
         println!("note: {note}");
+    }
+}
+
+/// Prints columns as wide as their longest cell, so long parameters and figures stay aligned; the columns
+/// in `left` are aligned left, the others (figures) right.
+fn print_aligned(header: &[String], rows: &[Vec<String>], left: &[usize]) {
+    let widths: Vec<usize> = (0..header.len())
+        .map(|i| rows.iter().map(|row| row[i].chars().count()).chain([header[i].chars().count()]).max().unwrap_or(0))
+        .collect();
+    let line = |cells: &[String]| {
+        let text: Vec<String> = cells
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| match i {
+                i if left.contains(&i) => format!("{cell:<width$}", width = widths[i]),
+                _ => format!("{cell:>width$}", width = widths[i]),
+            })
+            .collect();
+        println!("{}", text.join("  ").trim_end());
+    };
+    line(header);
+    for row in rows {
+        line(row);
     }
 }

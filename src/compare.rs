@@ -1,0 +1,126 @@
+//! Results side by side: every configuration any of them ran, each result's figure for it, and its ratio
+//! to the first result's. The page and `wgsweep compare` show the same rows.
+
+use crate::kernel::ShaderChecks;
+use crate::result::{ConfigResult, RunResult};
+
+/// One configuration across the compared results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub family: String,
+    /// `kernel/variant`.
+    pub kernel: String,
+    pub checks: ShaderChecks,
+    /// As tables show it: "256", "16×4".
+    pub workgroup: String,
+    /// As tables show it: "stride 8"; empty where the kernel has no parameter.
+    pub parameter: String,
+    /// "GFLOP/s" where the kernel counts flops, else "GB/s".
+    pub unit: &'static str,
+    /// Per result, in the order given: the figure, where that result measured this configuration validly.
+    pub figures: Vec<Option<f64>>,
+}
+
+impl Row {
+    /// Each result's figure over the first result's (above 1: faster than the first).
+    pub fn ratios(&self) -> Vec<Option<f64>> {
+        let first = self.figures[0].filter(|&f| f > 0.0);
+        self.figures.iter().map(|f| Some(f.as_ref()? / first?)).collect()
+    }
+
+    /// The cells a table shows: figures, then the ratio of each result after the first.
+    pub fn cells(&self) -> Vec<String> {
+        let figures = self.figures.iter().map(|f| f.map(crate::result::format_gbps).unwrap_or_else(|| "–".into()));
+        let ratios = self.ratios().into_iter().skip(1).map(|r| r.map(|r| format!("{r:.2}×")).unwrap_or_default());
+        figures.chain(ratios).collect()
+    }
+}
+
+/// Whether two results are the same configuration: kernel, checks, workgroup shape and parameter value.
+fn same_configuration(a: &ConfigResult, b: &ConfigResult) -> bool {
+    a.family == b.family
+        && a.kernel == b.kernel
+        && a.variant == b.variant
+        && a.shader_checks == b.shader_checks
+        && a.workgroup_size == b.workgroup_size
+        && a.parameter.as_ref().map(|p| p.value) == b.parameter.as_ref().map(|p| p.value)
+}
+
+/// The figure a comparison ranks by: GFLOP/s where the kernel counts flops, else GB/s; per unit of work,
+/// so results with different problem sizes (a device limit) still compare.
+fn figure(r: &ConfigResult) -> Option<f64> {
+    if !r.is_good() {
+        return None;
+    }
+    r.gflops().or(r.gbps)
+}
+
+/// Every configuration any result ran, in the order the first result that ran it lists it.
+pub fn rows(results: &[RunResult]) -> Vec<Row> {
+    let mut rows: Vec<(&ConfigResult, Row)> = Vec::new();
+    for (i, result) in results.iter().enumerate() {
+        for r in &result.results {
+            let at = match rows.iter().position(|(known, _)| same_configuration(known, r)) {
+                Some(at) => at,
+                None => {
+                    rows.push((r, Row {
+                        family: r.family.clone(),
+                        kernel: r.label(),
+                        checks: r.shader_checks,
+                        workgroup: r.workgroup_text(),
+                        parameter: r.parameter_text(),
+                        unit: if r.flops_per_dispatch.is_some() { "GFLOP/s" } else { "GB/s" },
+                        figures: vec![None; results.len()],
+                    }));
+                    rows.len() - 1
+                }
+            };
+            rows[at].1.figures[i] = figure(r);
+        }
+    }
+    rows.into_iter().map(|(_, row)| row).collect()
+}
+
+/// Per kernel (and checks and parameter value), each result's best figure over every workgroup shape, and
+/// which shape gave it: the headline of a comparison.
+pub fn best_rows(rows: &[Row]) -> Vec<(Row, Vec<Option<String>>)> {
+    let mut best: Vec<(Row, Vec<Option<String>>)> = Vec::new();
+    for row in rows {
+        let at = best
+            .iter()
+            .position(|(b, _)| b.kernel == row.kernel && b.checks == row.checks && b.parameter == row.parameter)
+            .unwrap_or_else(|| {
+                let blank = Row { workgroup: String::new(), figures: vec![None; row.figures.len()], ..row.clone() };
+                best.push((blank, vec![None; row.figures.len()]));
+                best.len() - 1
+            });
+        let (b, shapes) = &mut best[at];
+        for (i, figure) in row.figures.iter().enumerate() {
+            if let Some(f) = *figure
+                && b.figures[i].is_none_or(|known| f > known)
+            {
+                b.figures[i] = Some(f);
+                shapes[i] = Some(row.workgroup.clone());
+            }
+        }
+    }
+    best
+}
+
+/// A short name for each result: its label, else its device; "#2" and so on where names repeat.
+pub fn names(results: &[RunResult]) -> Vec<String> {
+    let base: Vec<String> = results
+        .iter()
+        .map(|r| {
+            let name = if r.label.is_empty() { r.device.name() } else { r.label.clone() };
+            format!("{name} ({})", r.environment.runtime)
+        })
+        .collect();
+    base.iter()
+        .enumerate()
+        .map(|(i, name)| match base[..i].iter().filter(|n| *n == name).count() {
+            0 => name.clone(),
+            n => format!("{name} #{}", n + 1),
+        })
+        .collect()
+}

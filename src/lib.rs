@@ -14,6 +14,7 @@ pub mod runner;
 pub mod share;
 pub mod stats;
 pub mod sweep;
+pub mod tune;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

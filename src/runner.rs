@@ -130,15 +130,8 @@ pub async fn run(
         if prepared != Some(kernel.family) {
             prepared = Some(kernel.family);
             workload = None; // free the last family's buffers before making the next one's
-            let sizing = family.default_size(&gpu.info.limits);
-            let size = family.round_size(match plan.problem_size {
-                ProblemSize::Default => {
-                    result.notes.extend(sizing.note.map(|note| format!("{}: {note}", family.name())));
-                    sizing.size
-                }
-                ProblemSize::Units(units) => units,
-                ProblemSize::BytesPerBuffer(bytes) => bytes / family.unit_bytes(),
-            });
+            let (size, note) = problem_units(gpu, family, plan.problem_size);
+            result.notes.extend(note.map(|note| format!("{}: {note}", family.name())));
             if on_event(Event::Preparing { family: family.name(), size, unit: family.size_unit() }) == Flow::Stop {
                 return cancelled(result, index, total);
             }
@@ -266,7 +259,20 @@ pub fn flag_suspects(results: &mut [ConfigResult]) {
     }
 }
 
-async fn setup(
+/// How many of the family's units its problem has on `gpu`, and why it is smaller than the default where
+/// a device limit made it so.
+pub(crate) fn problem_units(gpu: &Gpu, family: &dyn Family, problem_size: ProblemSize) -> (u64, Option<String>) {
+    let sizing = family.default_size(&gpu.info.limits);
+    let (units, note) = match problem_size {
+        ProblemSize::Default => (sizing.size, sizing.note),
+        ProblemSize::Units(units) => (units, None),
+        ProblemSize::BytesPerBuffer(bytes) => (bytes / family.unit_bytes(), None),
+    };
+    (family.round_size(units), note)
+}
+
+/// Makes the family's inputs, turning running out of GPU memory into an error rather than a lost device.
+pub(crate) async fn setup(
     gpu: &Gpu,
     family: &dyn Family,
     size: u64,
@@ -327,7 +333,8 @@ impl ConfigResult {
     }
 }
 
-async fn run_one(
+/// Validates one configuration against the CPU reference and, when it is valid, measures it.
+pub(crate) async fn run_one(
     gpu: &Gpu,
     timer: &Timer,
     family: &dyn Family,

@@ -8,7 +8,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use wgsweep::gpu::{self, Gpu};
-use wgsweep::kernel::ShaderChecks;
+use wgsweep::kernel::{KernelId, ShaderChecks};
+use wgsweep::tune::{self, TuneEvent, TuneOptions};
 use wgsweep::measure::MeasureOptions;
 use wgsweep::result::{Environment, RunResult};
 use wgsweep::runner::{self, Event, Flow, Plan, ProblemSize};
@@ -44,6 +45,8 @@ enum Command {
         #[arg(long, default_value = "http://127.0.0.1:8080/")]
         page: String,
     },
+    /// Find the best workgroup shape for kernels without measuring every shape.
+    Tune(TuneArgs),
     /// Put results side by side: each one's figure for every configuration and its ratio to the first.
     Compare(CompareArgs),
 }
@@ -63,13 +66,41 @@ struct CompareArgs {
 
 #[derive(clap::Args)]
 struct RunArgs {
-    /// Adapter: its index in `wgsweep devices`, or part of its name. Default: the high-performance one.
-    #[arg(long)]
-    adapter: Option<String>,
     /// Kernels: families, kernels or kernel/variant names, comma-separated. Default: every family, as the
     /// page runs by default.
     #[arg(long)]
     kernels: Option<String>,
+    #[command(flatten)]
+    plan: PlanArgs,
+    /// Write the result file (the format the page reads) here.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// A label stored with the result.
+    #[arg(long, default_value = "")]
+    label: String,
+}
+
+#[derive(clap::Args)]
+struct TuneArgs {
+    /// Kernels to tune: families, kernels or kernel/variant names, comma-separated.
+    kernels: String,
+    #[command(flatten)]
+    plan: PlanArgs,
+    /// Also run the exhaustive sweep (every shape, measured as `run` measures) and say how close the
+    /// tuner came and in what share of the sweep's time.
+    #[arg(long)]
+    exhaustive: bool,
+    /// Write the tunings (every trial, validated and measured) as JSON here.
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+/// What `run` and `tune` share: the device, the problem and how to measure.
+#[derive(clap::Args)]
+struct PlanArgs {
+    /// Adapter: its index in `wgsweep devices`, or part of its name. Default: the high-performance one.
+    #[arg(long)]
+    adapter: Option<String>,
     /// Problem size in each family's unit (`wgsweep describe FAMILY` names it: f32 elements per array,
     /// particles, pixels). Default: each family's own, 256 MiB per buffer where the device allows it.
     #[arg(long, conflicts_with = "mib")]
@@ -99,12 +130,41 @@ struct RunArgs {
     /// Seed of the pseudo-random inputs (default: a fresh one each run).
     #[arg(long)]
     seed: Option<u32>,
-    /// Write the result file (the format the page reads) here.
-    #[arg(long)]
-    json: Option<PathBuf>,
-    /// A label stored with the result.
-    #[arg(long, default_value = "")]
-    label: String,
+}
+
+impl PlanArgs {
+    fn plan(&self, kernels: Vec<KernelId>) -> Plan {
+        Plan {
+            kernels,
+            problem_size: match (self.size, self.mib) {
+                (Some(units), _) => ProblemSize::Units(units),
+                (None, Some(mib)) => ProblemSize::BytesPerBuffer(mib << 20),
+                (None, None) => ProblemSize::Default,
+            },
+            workgroup_sizes: self.workgroup_sizes.clone(),
+            parameter_values: self.values.clone(),
+            shader_checks: match self.shader_checks.as_str() {
+                "unchecked" => vec![ShaderChecks::Unchecked],
+                "bounds-only" => vec![ShaderChecks::BoundsOnly],
+                "both" => vec![ShaderChecks::Default, ShaderChecks::Unchecked],
+                "all" => vec![ShaderChecks::Default, ShaderChecks::BoundsOnly, ShaderChecks::Unchecked],
+                _ => vec![ShaderChecks::Default],
+            },
+            measure: MeasureOptions {
+                samples: self.samples.max(1),
+                warm_up_ns: self.warm_up_ms * 1e6,
+                ..Default::default()
+            },
+            seed: self.seed.unwrap_or_else(fill::fresh_seed),
+        }
+    }
+
+    async fn open_gpu(&self) -> Result<Gpu, String> {
+        let adapter = choose_adapter(self.adapter.as_deref()).await?;
+        let gpu = Gpu::open(&adapter, None).await.map_err(|e| e.to_string())?;
+        eprintln!("{} ({}, {})", gpu.info.name(), gpu.info.backend, gpu.info.driver);
+        Ok(gpu)
+    }
 }
 
 fn main() -> ExitCode {
@@ -116,6 +176,7 @@ fn main() -> ExitCode {
         Command::Describe { kernel } => describe(&kernel),
         Command::Share { file, page } => share(&file, &page),
         Command::Compare(args) => compare(&args),
+        Command::Tune(args) => pollster::block_on(tune(args)),
     };
     match outcome {
         Ok(code) => code,
@@ -241,35 +302,12 @@ async fn choose_adapter(choice: Option<&str>) -> Result<wgpu::Adapter, String> {
 }
 
 async fn run(args: RunArgs) -> Result<ExitCode, String> {
-    let plan = Plan {
-        kernels: match &args.kernels {
-            Some(selector) => kernels::select(selector)?,
-            None => kernels::all(),
-        },
-        problem_size: match (args.size, args.mib) {
-            (Some(units), _) => ProblemSize::Units(units),
-            (None, Some(mib)) => ProblemSize::BytesPerBuffer(mib << 20),
-            (None, None) => ProblemSize::Default,
-        },
-        workgroup_sizes: args.workgroup_sizes,
-        parameter_values: args.values,
-        shader_checks: match args.shader_checks.as_str() {
-            "unchecked" => vec![ShaderChecks::Unchecked],
-            "bounds-only" => vec![ShaderChecks::BoundsOnly],
-            "both" => vec![ShaderChecks::Default, ShaderChecks::Unchecked],
-            "all" => vec![ShaderChecks::Default, ShaderChecks::BoundsOnly, ShaderChecks::Unchecked],
-            _ => vec![ShaderChecks::Default],
-        },
-        measure: MeasureOptions {
-            samples: args.samples.max(1),
-            warm_up_ns: args.warm_up_ms * 1e6,
-            ..Default::default()
-        },
-        seed: args.seed.unwrap_or_else(fill::fresh_seed),
+    let kernels = match &args.kernels {
+        Some(selector) => kernels::select(selector)?,
+        None => kernels::all(),
     };
-    let adapter = choose_adapter(args.adapter.as_deref()).await?;
-    let gpu = Gpu::open(&adapter, None).await.map_err(|e| e.to_string())?;
-    eprintln!("{} ({}, {})", gpu.info.name(), gpu.info.backend, gpu.info.driver);
+    let plan = args.plan.plan(kernels);
+    let gpu = args.plan.open_gpu().await?;
 
     let total = plan.configurations(&gpu).len() as u64;
     let bar = ProgressBar::new(total).with_style(
@@ -294,6 +332,43 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
     }
     let failed = result.results.iter().any(|r| r.error.is_some());
     Ok(if failed || !result.complete { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+async fn tune(args: TuneArgs) -> Result<ExitCode, String> {
+    let plan = args.plan.plan(kernels::select(&args.kernels)?);
+    let gpu = args.plan.open_gpu().await?;
+    let options = TuneOptions {
+        exhaustive: args.exhaustive.then(|| plan.measure.clone()),
+        ..TuneOptions::default()
+    };
+    let bar = ProgressBar::new_spinner();
+    let tunings = tune::tune(&gpu, &plan, &options, &native_environment(&gpu), |event| {
+        match event {
+            TuneEvent::Tuning { index, total, kernel } => {
+                bar.set_prefix(format!("{}/{total} {}", index + 1, kernel.label()))
+            }
+            TuneEvent::Measuring { configuration } => bar.set_message(configuration.describe()),
+        }
+        bar.tick();
+        Flow::Continue
+    })
+    .await?;
+    bar.finish_and_clear();
+    for tuning in &tunings {
+        println!("{}", tuning.summary());
+    }
+    if let [tuning] = tunings.as_slice()
+        && let Some(snippet) = tuning.snippet()
+    {
+        println!("\n{snippet}");
+    }
+    if let Some(path) = &args.json {
+        let json = serde_json::to_string_pretty(&tunings).expect("tunings serialize");
+        std::fs::write(path, json).map_err(|e| format!("could not write {}: {e}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
+    let failed = tunings.iter().flat_map(|t| &t.trials).any(|r| r.error.is_some());
+    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
 fn native_environment(gpu: &Gpu) -> Environment {

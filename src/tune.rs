@@ -1,0 +1,394 @@
+//! Auto-tuning: the best workgroup shape for a kernel without measuring every shape.
+//!
+//! A pattern search over the shapes' log-spaced grid (the position of x among the candidate widths, of y
+//! among the heights). It starts at the common default (64, or 8×8), polls the shapes two grid steps away
+//! (×4, ÷4 along each axis), moves to the best neighbour while that gains at least `min_gain`, then polls
+//! one step away (×2, ÷2, and for 2-D the same-size shapes x×2 y÷2 and x÷2 y×2) and stops when no
+//! neighbour gains. Every shape it tries is validated against the CPU reference like any other. Trials are
+//! measured with fewer samples and a short warm-up (the GPU stays busy from one trial to the next, so only
+//! the first needs the full warm-up); optionally the whole sweep runs afterwards with the full measurement,
+//! to show how close the tuner came and what it saved.
+
+use serde::{Deserialize, Serialize};
+use web_time::Instant;
+
+use crate::gpu::Gpu;
+use crate::kernel::{Configuration, KernelId, ShaderChecks};
+use crate::measure::MeasureOptions;
+use crate::result::{ConfigResult, Environment, format_gbps};
+use crate::runner::{self, Flow, Plan};
+use crate::{kernels, sweep};
+
+/// How the tuner measures.
+#[derive(Clone, Debug)]
+pub struct TuneOptions {
+    /// How each trial is measured. Its warm-up applies from the second trial on; the first gets
+    /// `first_warm_up_ns`, which brings the clocks up for all of them.
+    pub trial: MeasureOptions,
+    pub first_warm_up_ns: f64,
+    /// A neighbour must be this much faster (0.02: 2 %) to move the search: less is within the noise.
+    pub min_gain: f64,
+    /// Also run the exhaustive sweep, measured with these options, to judge the tuner by.
+    pub exhaustive: Option<MeasureOptions>,
+}
+
+impl Default for TuneOptions {
+    fn default() -> Self {
+        let full = MeasureOptions::default();
+        Self {
+            trial: MeasureOptions { samples: 5, warm_up_ns: 2e7, ..full.clone() },
+            first_warm_up_ns: full.warm_up_ns,
+            min_gain: 0.02,
+            exhaustive: None,
+        }
+    }
+}
+
+/// What the tuner found for one kernel (with one kind of checks, at one value of its parameter).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tuning {
+    pub family: String,
+    /// `kernel/variant`.
+    pub kernel: String,
+    pub checks: ShaderChecks,
+    /// "stride 8", or empty.
+    pub parameter: String,
+    /// The shapes the device can run for this kernel: what an exhaustive sweep measures.
+    pub candidates: usize,
+    /// The common default the speed-up is measured against: 64, or 8×8 for 2-D kernels.
+    pub default_workgroup: [u32; 3],
+    /// Every shape tried, in the order tried, each validated and measured as in a sweep.
+    pub trials: Vec<ConfigResult>,
+    /// Wall-clock seconds the search took, validation and setup of each trial included.
+    pub seconds: f64,
+    /// The exhaustive sweep, where it was run to compare.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exhaustive: Option<Exhaustive>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Exhaustive {
+    pub results: Vec<ConfigResult>,
+    pub seconds: f64,
+}
+
+/// How trials are ranked: throughput (GB/s), valid results only.
+fn score(r: &ConfigResult) -> Option<f64> {
+    r.is_good().then_some(r.gbps).flatten()
+}
+
+fn best_of(results: &[ConfigResult]) -> Option<&ConfigResult> {
+    results.iter().filter(|r| score(r).is_some()).max_by(|a, b| score(a).partial_cmp(&score(b)).expect("finite"))
+}
+
+impl Tuning {
+    /// The fastest valid trial.
+    pub fn best(&self) -> Option<&ConfigResult> {
+        best_of(&self.trials)
+    }
+
+    /// The trial at the common default shape, where the device can run it.
+    pub fn default_trial(&self) -> Option<&ConfigResult> {
+        self.trials.iter().find(|r| r.workgroup_size == self.default_workgroup && score(r).is_some())
+    }
+
+    /// How much faster the best shape is than the common default.
+    pub fn speedup(&self) -> Option<f64> {
+        Some(score(self.best()?)? / score(self.default_trial()?)?)
+    }
+
+    /// The exhaustive sweep's figure for the tuner's choice over the sweep's best (1.0: the tuner found
+    /// the best; 0.97: within 3 %), where the sweep was run.
+    pub fn share_of_exhaustive_best(&self) -> Option<f64> {
+        let exhaustive = &self.exhaustive.as_ref()?.results;
+        let chosen = self.best()?.workgroup_size;
+        let chosen = exhaustive.iter().find(|r| r.workgroup_size == chosen).and_then(score)?;
+        Some(chosen / score(best_of(exhaustive)?)?)
+    }
+
+    /// The best shape, ready to paste: as a WGSL attribute, as override constants, and as a Rust constant.
+    pub fn snippet(&self) -> Option<String> {
+        let [x, y, z] = self.best()?.workgroup_size;
+        let attribute = match (y, z) {
+            (1, 1) => format!("{x}"),
+            (_, 1) => format!("{x}, {y}"),
+            _ => format!("{x}, {y}, {z}"),
+        };
+        Some(format!(
+            "// {kernel} on this device: the best workgroup shape wgsweep found\n\
+             @compute @workgroup_size({attribute})\n\
+             // or as pipeline-overridable constants: override WG_X: u32 = {x}; override WG_Y: u32 = {y};\n\
+             const WORKGROUP_SIZE: [u32; 3] = [{x}, {y}, {z}]; // Rust",
+            kernel = self.kernel
+        ))
+    }
+
+    /// One line for a table or a log: best shape, its figure, speed-up over the default, cost.
+    pub fn summary(&self) -> String {
+        let Some(best) = self.best() else {
+            return format!("{}: no valid shape among {} tried", self.kernel, self.trials.len());
+        };
+        let speedup = match self.speedup() {
+            Some(s) => format!("{s:.2}× the default {}", shape_text(self.default_workgroup)),
+            None => "the default shape did not run".into(),
+        };
+        let mut line = format!(
+            "{} {}{}: best {} at {} GB/s ({speedup}); {} of {} shapes in {:.1} s",
+            self.kernel,
+            self.checks.name(),
+            if self.parameter.is_empty() { String::new() } else { format!(", {}", self.parameter) },
+            best.workgroup_text(),
+            score(best).map(format_gbps).unwrap_or_default(),
+            self.trials.len(),
+            self.candidates,
+            self.seconds,
+        );
+        if let (Some(exhaustive), Some(share)) = (&self.exhaustive, self.share_of_exhaustive_best()) {
+            let best = best_of(&exhaustive.results).map(ConfigResult::workgroup_text).unwrap_or_default();
+            line += &format!(
+                "; the exhaustive sweep: best {best}, the tuner's choice at {:.1} % of it, in {:.1} s ({:.0} % of its time)",
+                share * 100.0,
+                exhaustive.seconds,
+                100.0 * self.seconds / exhaustive.seconds
+            );
+        }
+        line
+    }
+}
+
+fn shape_text([x, y, z]: [u32; 3]) -> String {
+    match (y, z) {
+        (1, 1) => x.to_string(),
+        (_, 1) => format!("{x}×{y}"),
+        _ => format!("{x}×{y}×{z}"),
+    }
+}
+
+/// Progress of a tuning run.
+pub enum TuneEvent<'a> {
+    /// Tuning `index` (0-based) of `total` starts.
+    Tuning { index: usize, total: usize, kernel: &'a KernelId },
+    /// A trial (or, when comparing, an exhaustive configuration) is about to be measured.
+    Measuring { configuration: &'a Configuration },
+}
+
+/// Tunes every kernel the plan names, for each of its shader checks and parameter values (the plan's
+/// workgroup sizes, where given, are the candidates). Stops early when `on_event` says so, keeping what
+/// finished.
+pub async fn tune(
+    gpu: &Gpu,
+    plan: &Plan,
+    options: &TuneOptions,
+    environment: &Environment,
+    mut on_event: impl FnMut(TuneEvent) -> Flow,
+) -> Result<Vec<Tuning>, String> {
+    let timer = crate::measure::Timer::new(gpu, environment.timer_quantum_ns);
+    let targets = targets(gpu, plan);
+    let mut tunings = Vec::new();
+    let mut prepared: Option<(&'static str, Box<dyn crate::kernel::Workload>)> = None;
+    for (index, target) in targets.iter().enumerate() {
+        if on_event(TuneEvent::Tuning { index, total: targets.len(), kernel: &target.kernel }) == Flow::Stop {
+            break;
+        }
+        let family = kernels::family(target.kernel.family).expect("plans only hold registered kernels");
+        if prepared.as_ref().is_none_or(|(name, _)| *name != family.name()) {
+            drop(prepared.take()); // free the last family's buffers first
+            let (size, _) = runner::problem_units(gpu, family, plan.problem_size);
+            let workload = runner::setup(gpu, family, size, plan.seed)
+                .await
+                .map_err(|e| format!("{}: could not prepare {size} {}: {e}", family.name(), family.size_unit()))?;
+            prepared = Some((family.name(), workload));
+        }
+        let workload = prepared.as_ref().expect("just prepared").1.as_ref();
+        let mut measure = |configuration: Configuration, options: MeasureOptions| {
+            let stop = on_event(TuneEvent::Measuring { configuration: &configuration }) == Flow::Stop;
+            let timer = &timer;
+            async move {
+                (!stop).then_some(runner::run_one(gpu, timer, family, workload, &configuration, &options).await)
+            }
+        };
+        let start = Instant::now();
+        let mut trials: Vec<ConfigResult> = Vec::new();
+        let mut search = Search::new(&target.candidates, target.default_workgroup, options.min_gain);
+        let mut stopped = false;
+        while let Some(workgroup) = search.next() {
+            let trial_options = match trials.is_empty() {
+                true => MeasureOptions { warm_up_ns: options.first_warm_up_ns, ..options.trial.clone() },
+                false => options.trial.clone(),
+            };
+            let Some(record) = measure(target.at(workgroup), trial_options).await else {
+                stopped = true;
+                break;
+            };
+            search.record(workgroup, score(&record));
+            trials.push(record);
+        }
+        let seconds = start.elapsed().as_secs_f64();
+        let mut exhaustive = None;
+        if let (Some(full), false) = (&options.exhaustive, stopped) {
+            let start = Instant::now();
+            let mut results = Vec::new();
+            for &workgroup in &target.candidates {
+                let Some(record) = measure(target.at(workgroup), full.clone()).await else {
+                    stopped = true;
+                    break;
+                };
+                results.push(record);
+            }
+            exhaustive = (!stopped).then(|| Exhaustive { results, seconds: start.elapsed().as_secs_f64() });
+        }
+        let parameter = trials.first().map(ConfigResult::parameter_text).unwrap_or_default();
+        tunings.push(Tuning {
+            family: family.name().into(),
+            kernel: target.kernel.label(),
+            checks: target.checks,
+            parameter,
+            candidates: target.candidates.len(),
+            default_workgroup: target.default_workgroup,
+            trials,
+            seconds,
+            exhaustive,
+        });
+        if stopped {
+            break;
+        }
+    }
+    Ok(tunings)
+}
+
+/// One kernel, checks and parameter value to tune, and the shapes the device can run for it.
+struct Target {
+    kernel: KernelId,
+    checks: ShaderChecks,
+    parameter: Option<u32>,
+    candidates: Vec<[u32; 3]>,
+    default_workgroup: [u32; 3],
+}
+
+impl Target {
+    fn at(&self, workgroup: [u32; 3]) -> Configuration {
+        Configuration { kernel: self.kernel, checks: self.checks, workgroup, parameter: self.parameter }
+    }
+}
+
+/// The plan's configurations grouped by everything but the workgroup shape, each keeping the shapes
+/// within the device's limits.
+fn targets(gpu: &Gpu, plan: &Plan) -> Vec<Target> {
+    let mut targets: Vec<Target> = Vec::new();
+    for c in plan.configurations(gpu) {
+        let family = kernels::family(c.kernel.family).expect("plans only hold registered kernels");
+        let fits =
+            sweep::check_workgroup(&gpu.info.limits, c.workgroup, family.workgroup_storage_bytes(&c)).is_ok();
+        let same = |t: &Target| t.kernel == c.kernel && t.checks == c.checks && t.parameter == c.parameter;
+        let at = targets.iter().position(same).unwrap_or_else(|| {
+            let two_d = family.workgroups(&c.kernel, &gpu.info.limits).iter().any(|w| w[1] > 1);
+            targets.push(Target {
+                kernel: c.kernel,
+                checks: c.checks,
+                parameter: c.parameter,
+                candidates: Vec::new(),
+                default_workgroup: if two_d { [8, 8, 1] } else { [64, 1, 1] },
+            });
+            targets.len() - 1
+        });
+        if fits {
+            targets[at].candidates.push(c.workgroup);
+        }
+    }
+    targets.retain(|t| !t.candidates.is_empty());
+    targets
+}
+
+/// The pattern search over candidate shapes, on the grid of their positions among the distinct widths
+/// and heights (for powers of two: log2 x, log2 y).
+pub struct Search {
+    /// Each candidate's grid position.
+    points: Vec<([u32; 3], (i32, i32))>,
+    /// Scores measured so far (`None`: tried, no valid figure).
+    measured: Vec<([u32; 3], Option<f64>)>,
+    best: [u32; 3],
+    step: i32,
+    min_gain: f64,
+    two_d: bool,
+    /// Shapes to try before the search decides its next move.
+    queue: Vec<[u32; 3]>,
+}
+
+impl Search {
+    pub fn new(candidates: &[[u32; 3]], default: [u32; 3], min_gain: f64) -> Self {
+        let position = |values: Vec<u32>, v: u32| values.iter().position(|&x| x == v).unwrap_or(0) as i32;
+        let distinct = |axis: usize| {
+            let mut values: Vec<u32> = candidates.iter().map(|w| w[axis]).collect();
+            values.sort_unstable();
+            values.dedup();
+            values
+        };
+        let (xs, ys) = (distinct(0), distinct(1));
+        let points: Vec<([u32; 3], (i32, i32))> =
+            candidates.iter().map(|&w| (w, (position(xs.clone(), w[0]), position(ys.clone(), w[1])))).collect();
+        // The candidate nearest the default in log space: the default itself where the device runs it.
+        let log = |v: u32| (v.max(1) as f64).log2();
+        let distance = |w: [u32; 3]| (log(w[0]) - log(default[0])).abs() + (log(w[1]) - log(default[1])).abs();
+        let start = candidates
+            .iter()
+            .copied()
+            .min_by(|&a, &b| distance(a).partial_cmp(&distance(b)).expect("finite"))
+            .expect("a target has candidates");
+        Self { points, measured: Vec::new(), best: start, step: 2, min_gain, two_d: ys.len() > 1, queue: vec![start] }
+    }
+
+    /// The next shape to measure, or `None` when the search is done.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<[u32; 3]> {
+        loop {
+            if let Some(w) = self.queue.pop() {
+                return Some(w);
+            }
+            let untried: Vec<[u32; 3]> =
+                self.neighbours(self.best, self.step).into_iter().filter(|&w| !self.tried(w)).rev().collect();
+            if !untried.is_empty() {
+                self.queue = untried; // popped in poll order
+                continue;
+            }
+            // Every neighbour at this step is measured: move, refine or stop.
+            let neighbour = self
+                .neighbours(self.best, self.step)
+                .into_iter()
+                .filter_map(|w| Some((w, self.score(w)?)))
+                .max_by(|a, b| a.1.partial_cmp(&b.1).expect("finite"));
+            match (neighbour, self.score(self.best)) {
+                (Some((w, s)), Some(best)) if s > best * (1.0 + self.min_gain) => self.best = w,
+                (Some((w, _)), None) => self.best = w,
+                _ if self.step > 1 => self.step = 1,
+                _ => return None,
+            }
+        }
+    }
+
+    pub fn record(&mut self, workgroup: [u32; 3], score: Option<f64>) {
+        self.measured.push((workgroup, score));
+    }
+
+    fn tried(&self, w: [u32; 3]) -> bool {
+        self.measured.iter().any(|(m, _)| *m == w)
+    }
+
+    fn score(&self, w: [u32; 3]) -> Option<f64> {
+        self.measured.iter().find(|(m, _)| *m == w).and_then(|(_, s)| *s)
+    }
+
+    fn neighbours(&self, w: [u32; 3], step: i32) -> Vec<[u32; 3]> {
+        let (x, y) = self.points.iter().find(|(p, _)| *p == w).expect("the best is a candidate").1;
+        let mut moves = vec![(step, 0), (-step, 0)];
+        if self.two_d {
+            moves.extend([(0, step), (0, -step)]);
+            if step == 1 {
+                moves.extend([(1, -1), (-1, 1)]);
+            }
+        }
+        moves
+            .into_iter()
+            .filter_map(|(dx, dy)| self.points.iter().find(|(_, p)| *p == (x + dx, y + dy)).map(|(w, _)| *w))
+            .collect()
+    }
+}

@@ -176,6 +176,7 @@ impl ConfigResult {
             (Some(why), _, _) => format!("skipped: {why}"),
             (_, Some(error), _) => error.clone(),
             (_, _, Some(why)) => format!("suspect: {why}"),
+            _ if !self.valid => "measured, not validated (an auto-tuning trial that was never the best)".into(),
             _ => "valid".into(),
         }
     }

@@ -342,6 +342,27 @@ pub(crate) async fn run_one(
     configuration: &Configuration,
     options: &MeasureOptions,
 ) -> ConfigResult {
+    measure_one(gpu, timer, family, workload, configuration, options, Validation::First).await
+}
+
+/// Whether `measure_one` checks the output before measuring.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Validation {
+    First,
+    /// Measured only: the auto-tuner validates the shapes it reports afterwards (`validate`).
+    Later,
+}
+
+/// Builds, runs once and (with `Validation::First`) checks a configuration, then measures it.
+pub(crate) async fn measure_one(
+    gpu: &Gpu,
+    timer: &Timer,
+    family: &dyn Family,
+    workload: &dyn crate::kernel::Workload,
+    configuration: &Configuration,
+    options: &MeasureOptions,
+    validation: Validation,
+) -> ConfigResult {
     let workgroup = configuration.workgroup;
     let mut record = blank(configuration, workload.size(), workload.bytes_per_dispatch(configuration));
     record.moved_bytes_per_dispatch = workload.moved_bytes_per_dispatch(configuration);
@@ -361,15 +382,12 @@ pub(crate) async fn run_one(
         Err(Failure::Error(error)) => return record.with_error(error),
     };
     record.dispatch = config.workgroups;
-    let output = match measure::read_buffer(gpu, &config.output).await {
-        Ok(bytes) => bytes,
-        Err(error) => return record.with_error(error),
-    };
-    if let Err(mismatch) = workload.check(configuration, &config, &output) {
-        return record.with_error(format!("FAILED validation: {mismatch}"));
+    if validation == Validation::First {
+        if let Err(error) = check_output(gpu, workload, configuration, &config).await {
+            return record.with_error(error);
+        }
+        record.valid = true;
     }
-    drop(output);
-    record.valid = true;
 
     let measurement = match timer.measure(gpu, &config.steps, options).await {
         Ok(m) => m,
@@ -390,6 +408,36 @@ pub(crate) async fn run_one(
     record.samples_ns = measurement.primary().to_vec();
     record.wall_samples_ns = measurement.wall_ns;
     record
+}
+
+/// Reads a configuration's output (after `submit_once`) and compares it with the CPU reference.
+async fn check_output(
+    gpu: &Gpu,
+    workload: &dyn crate::kernel::Workload,
+    configuration: &Configuration,
+    config: &Config,
+) -> Result<(), String> {
+    let output = measure::read_buffer(gpu, &config.output).await.map_err(|e| e.to_string())?;
+    workload.check(configuration, config, &output).map_err(|mismatch| format!("FAILED validation: {mismatch}"))
+}
+
+/// Validates a configuration measured with `Validation::Later`: builds and runs it once more and checks
+/// its output. Marks `record` valid, or records why not.
+pub(crate) async fn validate(
+    gpu: &Gpu,
+    workload: &dyn crate::kernel::Workload,
+    configuration: &Configuration,
+    record: &mut ConfigResult,
+) {
+    let outcome = match configure_and_run_once(gpu, workload, configuration).await {
+        Ok(config) => check_output(gpu, workload, configuration, &config).await,
+        Err(Failure::Skip(skip)) => Err(skip.to_string()),
+        Err(Failure::Error(error)) => Err(error),
+    };
+    match outcome {
+        Ok(()) => record.valid = true,
+        Err(error) => record.error = Some(error),
+    }
 }
 
 enum Failure {

@@ -16,7 +16,7 @@ use crate::gpu::Gpu;
 use crate::kernel::{Configuration, KernelId, ShaderChecks};
 use crate::measure::MeasureOptions;
 use crate::result::{ConfigResult, Environment, format_gbps};
-use crate::runner::{self, Flow, Plan};
+use crate::runner::{self, Flow, Plan, Validation};
 use crate::{kernels, sweep};
 
 /// How the tuner measures.
@@ -72,9 +72,14 @@ pub struct Exhaustive {
     pub seconds: f64,
 }
 
-/// How trials are ranked: throughput (GB/s), valid results only.
+/// How results are ranked: throughput (GB/s), valid results only.
 fn score(r: &ConfigResult) -> Option<f64> {
     r.is_good().then_some(r.gbps).flatten()
+}
+
+/// How the search ranks trials, before any is validated: throughput, where the trial ran and measured.
+fn trial_score(r: &ConfigResult) -> Option<f64> {
+    (r.error.is_none() && r.skipped.is_none()).then_some(r.gbps).flatten()
 }
 
 fn best_of(results: &[ConfigResult]) -> Option<&ConfigResult> {
@@ -200,11 +205,13 @@ pub async fn tune(
             prepared = Some((family.name(), workload));
         }
         let workload = prepared.as_ref().expect("just prepared").1.as_ref();
-        let mut measure = |configuration: Configuration, options: MeasureOptions| {
+        let mut measure = |configuration: Configuration, options: MeasureOptions, validation: Validation| {
             let stop = on_event(TuneEvent::Measuring { configuration: &configuration }) == Flow::Stop;
             let timer = &timer;
             async move {
-                (!stop).then_some(runner::run_one(gpu, timer, family, workload, &configuration, &options).await)
+                let record =
+                    runner::measure_one(gpu, timer, family, workload, &configuration, &options, validation);
+                if stop { None } else { Some(record.await) }
             }
         };
         let start = Instant::now();
@@ -216,12 +223,25 @@ pub async fn tune(
                 true => MeasureOptions { warm_up_ns: options.first_warm_up_ns, ..options.trial.clone() },
                 false => options.trial.clone(),
             };
-            let Some(record) = measure(target.at(workgroup), trial_options).await else {
+            let Some(record) = measure(target.at(workgroup), trial_options, Validation::Later).await else {
                 stopped = true;
                 break;
             };
-            search.record(workgroup, score(&record));
+            search.record(workgroup, trial_score(&record));
             trials.push(record);
+        }
+        // Only what is reported needs checking: the fastest trial that validates, and the default.
+        let mut by_speed: Vec<usize> = (0..trials.len()).filter(|&i| trial_score(&trials[i]).is_some()).collect();
+        by_speed.sort_by(|&a, &b| trial_score(&trials[b]).partial_cmp(&trial_score(&trials[a])).expect("finite"));
+        for i in by_speed {
+            let configuration = target.at(trials[i].workgroup_size);
+            runner::validate(gpu, workload, &configuration, &mut trials[i]).await;
+            if trials[i].valid {
+                break;
+            }
+        }
+        if let Some(default) = trials.iter_mut().find(|r| r.workgroup_size == target.default_workgroup && !r.valid) {
+            runner::validate(gpu, workload, &target.at(target.default_workgroup), default).await;
         }
         let seconds = start.elapsed().as_secs_f64();
         let mut exhaustive = None;
@@ -229,7 +249,7 @@ pub async fn tune(
             let start = Instant::now();
             let mut results = Vec::new();
             for &workgroup in &target.candidates {
-                let Some(record) = measure(target.at(workgroup), full.clone()).await else {
+                let Some(record) = measure(target.at(workgroup), full.clone(), Validation::First).await else {
                     stopped = true;
                     break;
                 };
@@ -299,6 +319,9 @@ fn targets(gpu: &Gpu, plan: &Plan) -> Vec<Target> {
     targets
 }
 
+/// Up to this many candidates, the search tries them all.
+const MEASURE_ALL_UP_TO: usize = 6;
+
 /// The pattern search over candidate shapes, on the grid of their positions among the distinct widths
 /// and heights (for powers of two: log2 x, log2 y).
 pub struct Search {
@@ -334,7 +357,13 @@ impl Search {
             .copied()
             .min_by(|&a, &b| distance(a).partial_cmp(&distance(b)).expect("finite"))
             .expect("a target has candidates");
-        Self { points, measured: Vec::new(), best: start, step: 2, min_gain, two_d: ys.len() > 1, queue: vec![start] }
+        // So few shapes that the search would save little and its grid has gaps (transpose's tiles): all.
+        let mut queue = Vec::new(); // popped from the end: the start first
+        if candidates.len() <= MEASURE_ALL_UP_TO {
+            queue.extend(candidates.iter().rev().filter(|&&w| w != start));
+        }
+        queue.push(start);
+        Self { points, measured: Vec::new(), best: start, step: 2, min_gain, two_d: ys.len() > 1, queue }
     }
 
     /// The next shape to measure, or `None` when the search is done.

@@ -7,6 +7,7 @@ use wgsweep::kernels;
 use wgsweep::result::{RunResult, SCHEMA_VERSION, rfc3339};
 use wgsweep::stats::summarize;
 use wgsweep::sweep::{check_workgroup, power_of_two_sizes};
+use wgsweep::tune::Search;
 
 fn limits(invocations: u32, x: u32, storage: u32) -> ComputeLimits {
     ComputeLimits {
@@ -246,4 +247,66 @@ fn csv_has_a_row_per_configuration_and_quotes_what_needs_it() {
         "{}",
         lines[2]
     );
+}
+
+/// Runs the auto-tuner's search on a landscape known in advance: the shape it ends on and how many it tried.
+fn search(candidates: &[[u32; 3]], default: [u32; 3], figure: impl Fn([u32; 3]) -> Option<f64>) -> ([u32; 3], usize) {
+    let mut search = Search::new(candidates, default, 0.02);
+    let mut tried: Vec<([u32; 3], Option<f64>)> = Vec::new();
+    while let Some(w) = search.next() {
+        assert!(candidates.contains(&w), "{w:?} is not a candidate");
+        assert!(!tried.iter().any(|(t, _)| *t == w), "{w:?} tried twice");
+        tried.push((w, figure(w)));
+        search.record(w, figure(w));
+    }
+    let best = tried.iter().filter_map(|&(w, f)| Some((w, f?))).max_by(|a, b| a.1.total_cmp(&b.1)).unwrap().0;
+    (best, tried.len())
+}
+
+fn one_d() -> Vec<[u32; 3]> {
+    power_of_two_sizes(&limits(1024, 1024, 32768)).into_iter().map(|x| [x, 1, 1]).collect()
+}
+
+/// A single peak at `peak`, falling off with the distance in log2 space.
+fn peaked(peak: [u32; 3]) -> impl Fn([u32; 3]) -> Option<f64> {
+    move |w| {
+        let d = |a: u32, b: u32| ((a as f64).log2() - (b as f64).log2()).abs();
+        Some(100.0 / (1.0 + d(w[0], peak[0]) + 0.7 * d(w[1], peak[1])))
+    }
+}
+
+#[test]
+fn tuner_search_finds_a_single_peak_in_one_dimension_without_trying_every_size() {
+    for peak in [1, 8, 64, 256, 1024] {
+        let (best, tried) = search(&one_d(), [64, 1, 1], peaked([peak, 1, 1]));
+        assert_eq!(best, [peak, 1, 1]);
+        assert!(tried < one_d().len(), "peak {peak}: tried {tried} of {}", one_d().len());
+    }
+}
+
+#[test]
+fn tuner_search_finds_a_single_peak_among_two_dimensional_shapes_in_under_a_third_of_them() {
+    let shapes = wgsweep::sweep::power_of_two_shapes(&limits(1024, 1024, 32768));
+    assert_eq!(shapes.len(), 66);
+    for peak in [[32, 4, 1], [8, 8, 1], [1, 256, 1], [1024, 1, 1], [16, 64, 1]] {
+        let (best, tried) = search(&shapes, [8, 8, 1], peaked(peak));
+        assert_eq!(best, peak);
+        assert!(tried <= 22, "peak {peak:?}: tried {tried} of 66");
+    }
+}
+
+#[test]
+fn tuner_search_stops_on_a_plateau_where_no_step_gains_two_percent() {
+    let (_, tried) = search(&one_d(), [64, 1, 1], |w| Some(if w[0] >= 16 { 100.0 + w[0] as f64 / 1e4 } else { 10.0 }));
+    // The start, two coarse neighbours, two fine ones.
+    assert_eq!(tried, 5);
+}
+
+#[test]
+fn tuner_search_leaves_a_default_that_does_not_run_and_tries_small_sets_whole() {
+    let fails_below_128 = |w: [u32; 3]| (w[0] >= 128).then(|| 1000.0 - w[0] as f64);
+    assert_eq!(search(&one_d(), [64, 1, 1], fails_below_128).0, [128, 1, 1]);
+    let tiles = [[8, 8, 1], [16, 16, 1], [32, 32, 1], [8, 2, 1], [16, 4, 1], [32, 8, 1]];
+    let (best, tried) = search(&tiles, [8, 8, 1], peaked([16, 4, 1]));
+    assert_eq!((best, tried), ([16, 4, 1], 6));
 }

@@ -14,8 +14,7 @@ use crate::{fill, kernels, stats, sweep};
 pub struct Plan {
     pub kernels: Vec<KernelId>,
     pub problem_size: ProblemSize,
-    /// 1-D workgroup sizes to try; `None` sweeps every power of two up to the device's maximum.
-    pub workgroup_sizes: Option<Vec<u32>>,
+    pub workgroups: Shapes,
     /// Values of the kernels' own numeric parameters (strides, sizes, radii) to try instead of each
     /// family's list; `None` tries each family's list. Parameters that name choices keep their list.
     pub parameter_values: Option<Vec<u32>>,
@@ -23,6 +22,19 @@ pub struct Plan {
     pub shader_checks: Vec<ShaderChecks>,
     pub measure: MeasureOptions,
     pub seed: u32,
+}
+
+/// Which workgroup shapes to try.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shapes {
+    /// Each family's own: every power of two up to the device's maximum (every 2-D shape for image-like
+    /// kernels), unless the family fixes the shape to sweep its parameter (bank strides, sizes, tiles).
+    Family,
+    /// These 1-D sizes.
+    Sizes(Vec<u32>),
+    /// Every power-of-two size, or 2-D shape for the kernels the family sweeps in 2-D, the device's largest
+    /// workgroup could hold, even where the family fixes its shape: what the auto-tuner searches.
+    Every,
 }
 
 /// How large each family's problem is.
@@ -43,9 +55,13 @@ impl Plan {
         let mut configurations = Vec::new();
         for &kernel in &self.kernels {
             let family = kernels::family(kernel.family).expect("plans only hold registered kernels");
-            let workgroups = match &self.workgroup_sizes {
-                Some(sizes) => sizes.iter().map(|&x| [x, 1, 1]).collect(),
-                None => family.workgroups(&kernel, limits),
+            let workgroups = match &self.workgroups {
+                Shapes::Family => family.workgroups(&kernel, limits),
+                Shapes::Sizes(sizes) => sizes.iter().map(|&x| [x, 1, 1]).collect(),
+                Shapes::Every if family.workgroups(&kernel, limits).iter().any(|w| w[1] > 1) => {
+                    sweep::power_of_two_shapes(limits)
+                }
+                Shapes::Every => sweep::power_of_two_sizes(limits).into_iter().map(|x| [x, 1, 1]).collect(),
             };
             let parameters: Vec<Option<u32>> = match (family.parameter(&kernel), &self.parameter_values) {
                 (Some(p), Some(values)) if p.labels.is_empty() => values.iter().copied().map(Some).collect(),

@@ -4,7 +4,7 @@
 use wasm_bindgen_test::*;
 use wgsweep::kernels;
 use wgsweep::measure::MeasureOptions;
-use wgsweep::runner::{self, Flow, Plan, ProblemSize};
+use wgsweep::runner::{self, Flow, Plan, ProblemSize, Shapes};
 use wgsweep::web::adapter;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -14,7 +14,7 @@ fn quick_plan(selector: &str, problem_size: u64, workgroup_sizes: Option<Vec<u32
     Plan {
         kernels: kernels::select(selector).unwrap(),
         problem_size: ProblemSize::Units(problem_size),
-        workgroup_sizes,
+        workgroups: workgroup_sizes.map_or(Shapes::Family, Shapes::Sizes),
         parameter_values: None,
         shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
         measure: MeasureOptions { samples: 1, min_sample_ns: 1e4, warm_up_ns: 0.0, ..Default::default() },

@@ -12,7 +12,7 @@ use wgsweep::kernel::{KernelId, ShaderChecks};
 use wgsweep::tune::{self, TuneEvent, TuneOptions};
 use wgsweep::measure::MeasureOptions;
 use wgsweep::result::{Environment, RunResult};
-use wgsweep::runner::{self, Event, Flow, Plan, ProblemSize};
+use wgsweep::runner::{self, Event, Flow, Plan, ProblemSize, Shapes};
 use wgsweep::{compare, fill, kernels};
 
 #[derive(Parser)]
@@ -108,9 +108,14 @@ struct PlanArgs {
     /// Problem size as MiB per buffer, whatever each family's unit.
     #[arg(long)]
     mib: Option<u64>,
-    /// Workgroup sizes, comma-separated. Default: every power of two up to the device's maximum.
-    #[arg(long, value_delimiter = ',')]
+    /// Workgroup sizes, comma-separated. Default: every power of two up to the device's maximum (every 2-D
+    /// shape for image-like kernels), unless the family fixes the shape to sweep its parameter.
+    #[arg(long, value_delimiter = ',', conflicts_with = "every_shape")]
     workgroup_sizes: Option<Vec<u32>>,
+    /// Every power-of-two shape the device allows (2-D ones for image-like kernels), also for the
+    /// families that fix their shape (banks, saturation, access's strides, matmul's naive kernel).
+    #[arg(long)]
+    every_shape: bool,
     /// Values of the kernels' numeric parameters (stride, radius, matrix size...), comma-separated, instead
     /// of each family's list.
     #[arg(long, value_delimiter = ',')]
@@ -141,7 +146,11 @@ impl PlanArgs {
                 (None, Some(mib)) => ProblemSize::BytesPerBuffer(mib << 20),
                 (None, None) => ProblemSize::Default,
             },
-            workgroup_sizes: self.workgroup_sizes.clone(),
+            workgroups: match (&self.workgroup_sizes, self.every_shape) {
+                (Some(sizes), _) => Shapes::Sizes(sizes.clone()),
+                (None, true) => Shapes::Every,
+                (None, false) => Shapes::Family,
+            },
             parameter_values: self.values.clone(),
             shader_checks: match self.shader_checks.as_str() {
                 "unchecked" => vec![ShaderChecks::Unchecked],

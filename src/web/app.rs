@@ -15,7 +15,7 @@ use crate::gpu::Gpu;
 use crate::kernel::{KernelId, ShaderChecks};
 use crate::measure::MeasureOptions;
 use crate::result::{ConfigResult, RunResult};
-use crate::runner::{self, Event, Flow, Plan, ProblemSize};
+use crate::runner::{self, Event, Flow, Plan, ProblemSize, Shapes};
 use crate::{fill, kernels, share, sweep};
 
 struct App {
@@ -518,11 +518,10 @@ async fn run(app: Rc<App>) {
     };
     let samples = by_id::<HtmlInputElement>("samples").value().parse::<u32>().unwrap_or(10).clamp(1, 100);
     let numbers = |name| query(name).map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect());
-    let workgroup_sizes = numbers("wg");
     let plan = Plan {
         kernels,
         problem_size: size,
-        workgroup_sizes,
+        workgroups: numbers("wg").map_or(Shapes::Family, Shapes::Sizes),
         parameter_values: numbers("values"),
         // The browser applies its own checks to every shader; wgpu's cannot be dropped there.
         shader_checks: vec![ShaderChecks::Default],

@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
 use crate::gpu::Gpu;
-use crate::kernel::{Configuration, KernelId, ShaderChecks};
-use crate::measure::MeasureOptions;
+use crate::kernel::{Configuration, Family, KernelId, ShaderChecks, Workload};
+use crate::measure::{MeasureOptions, Timer};
 use crate::result::{ConfigResult, Environment, format_gbps};
 use crate::runner::{self, Flow, Plan, Validation};
 use crate::{kernels, sweep};
@@ -137,13 +137,16 @@ impl Tuning {
             Some(s) => format!("{s:.2}× the default {}", shape_text(self.default_workgroup)),
             None => "the default shape did not run".into(),
         };
+        let figure = match best.gflops() {
+            Some(gflops) => format!("{} GFLOP/s", format_gbps(gflops)),
+            None => format!("{} GB/s", best.gbps.map(format_gbps).unwrap_or_default()),
+        };
         let mut line = format!(
-            "{} {}{}: best {} at {} GB/s ({speedup}); {} of {} shapes in {:.1} s",
+            "{} {}{}: best {} at {figure} ({speedup}); {} of {} shapes in {:.1} s",
             self.kernel,
             self.checks.name(),
             if self.parameter.is_empty() { String::new() } else { format!(", {}", self.parameter) },
             best.workgroup_text(),
-            score(best).map(format_gbps).unwrap_or_default(),
             self.trials.len(),
             self.candidates,
             self.seconds,
@@ -187,46 +190,114 @@ pub async fn tune(
     environment: &Environment,
     mut on_event: impl FnMut(TuneEvent) -> Flow,
 ) -> Result<Vec<Tuning>, String> {
-    let timer = crate::measure::Timer::new(gpu, environment.timer_quantum_ns);
+    let timer = Timer::new(gpu, environment.timer_quantum_ns);
     let targets = targets(gpu, plan);
+    let mut inputs = Inputs { gpu, plan, prepared: None };
+    // Judged against the sweep, the search and the sweep each start from fresh inputs: a family's CPU
+    // reference is computed on first use, and neither may inherit it from the other.
+    let fresh = options.exhaustive.is_some();
     let mut tunings = Vec::new();
-    let mut prepared: Option<(&'static str, Box<dyn crate::kernel::Workload>)> = None;
     for (index, target) in targets.iter().enumerate() {
         if on_event(TuneEvent::Tuning { index, total: targets.len(), kernel: &target.kernel }) == Flow::Stop {
             break;
         }
         let family = kernels::family(target.kernel.family).expect("plans only hold registered kernels");
-        if prepared.as_ref().is_none_or(|(name, _)| *name != family.name()) {
-            drop(prepared.take()); // free the last family's buffers first
-            let (size, _) = runner::problem_units(gpu, family, plan.problem_size);
-            let workload = runner::setup(gpu, family, size, plan.seed)
+        let bench = Bench { gpu, timer: &timer, family, workload: inputs.get(family, fresh).await? };
+        let Some((trials, seconds)) = bench.search(target, options, &mut on_event).await else { break };
+        let mut exhaustive = None;
+        if let Some(full) = &options.exhaustive {
+            let bench = Bench { gpu, timer: &timer, family, workload: inputs.get(family, fresh).await? };
+            let start = Instant::now();
+            let mut results = Vec::new();
+            for &workgroup in &target.candidates {
+                match bench.measure(target.at(workgroup), full, Validation::First, &mut on_event).await {
+                    Some(record) => results.push(record),
+                    None => break,
+                }
+            }
+            if results.len() < target.candidates.len() {
+                break; // stopped
+            }
+            exhaustive = Some(Exhaustive { results, seconds: start.elapsed().as_secs_f64() });
+        }
+        tunings.push(Tuning {
+            family: family.name().into(),
+            kernel: target.kernel.label(),
+            checks: target.checks,
+            parameter: trials.first().map(ConfigResult::parameter_text).unwrap_or_default(),
+            candidates: target.candidates.len(),
+            default_workgroup: target.default_workgroup,
+            trials,
+            seconds,
+            exhaustive,
+        });
+    }
+    Ok(tunings)
+}
+
+/// The inputs of the family being tuned, kept from one kernel to the next.
+struct Inputs<'a> {
+    gpu: &'a Gpu,
+    plan: &'a Plan,
+    prepared: Option<(&'static str, Box<dyn Workload>)>,
+}
+
+impl Inputs<'_> {
+    /// The family's inputs: made anew when `fresh` or when the last ones were another family's.
+    async fn get(&mut self, family: &'static dyn Family, fresh: bool) -> Result<&dyn Workload, String> {
+        if fresh || self.prepared.as_ref().is_none_or(|(name, _)| *name != family.name()) {
+            drop(self.prepared.take()); // free the last buffers before making the next
+            let (size, _) = runner::problem_units(self.gpu, family, self.plan.problem_size);
+            let workload = runner::setup(self.gpu, family, size, self.plan.seed)
                 .await
                 .map_err(|e| format!("{}: could not prepare {size} {}: {e}", family.name(), family.size_unit()))?;
-            prepared = Some((family.name(), workload));
+            self.prepared = Some((family.name(), workload));
         }
-        let workload = prepared.as_ref().expect("just prepared").1.as_ref();
-        let mut measure = |configuration: Configuration, options: MeasureOptions, validation: Validation| {
-            let stop = on_event(TuneEvent::Measuring { configuration: &configuration }) == Flow::Stop;
-            let timer = &timer;
-            async move {
-                let record =
-                    runner::measure_one(gpu, timer, family, workload, &configuration, &options, validation);
-                if stop { None } else { Some(record.await) }
-            }
-        };
+        Ok(self.prepared.as_ref().expect("just prepared").1.as_ref())
+    }
+}
+
+/// What measuring one kernel's shapes needs.
+#[derive(Clone, Copy)]
+struct Bench<'a> {
+    gpu: &'a Gpu,
+    timer: &'a Timer,
+    family: &'static dyn Family,
+    workload: &'a dyn Workload,
+}
+
+impl Bench<'_> {
+    /// Measures one configuration, or `None` when the listener says stop.
+    async fn measure(
+        &self,
+        configuration: Configuration,
+        options: &MeasureOptions,
+        validation: Validation,
+        on_event: &mut impl FnMut(TuneEvent) -> Flow,
+    ) -> Option<ConfigResult> {
+        if on_event(TuneEvent::Measuring { configuration: &configuration }) == Flow::Stop {
+            return None;
+        }
+        let Bench { gpu, timer, family, workload } = *self;
+        Some(runner::measure_one(gpu, timer, family, workload, &configuration, options, validation).await)
+    }
+
+    /// The search's trials, validated where reported, and its wall-clock seconds; `None` when stopped.
+    async fn search(
+        &self,
+        target: &Target,
+        options: &TuneOptions,
+        on_event: &mut impl FnMut(TuneEvent) -> Flow,
+    ) -> Option<(Vec<ConfigResult>, f64)> {
         let start = Instant::now();
         let mut trials: Vec<ConfigResult> = Vec::new();
         let mut search = Search::new(&target.candidates, target.default_workgroup, options.min_gain);
-        let mut stopped = false;
         while let Some(workgroup) = search.next() {
             let trial_options = match trials.is_empty() {
                 true => MeasureOptions { warm_up_ns: options.first_warm_up_ns, ..options.trial.clone() },
                 false => options.trial.clone(),
             };
-            let Some(record) = measure(target.at(workgroup), trial_options, Validation::Later).await else {
-                stopped = true;
-                break;
-            };
+            let record = self.measure(target.at(workgroup), &trial_options, Validation::Later, on_event).await?;
             search.record(workgroup, trial_score(&record));
             trials.push(record);
         }
@@ -234,46 +305,16 @@ pub async fn tune(
         let mut by_speed: Vec<usize> = (0..trials.len()).filter(|&i| trial_score(&trials[i]).is_some()).collect();
         by_speed.sort_by(|&a, &b| trial_score(&trials[b]).partial_cmp(&trial_score(&trials[a])).expect("finite"));
         for i in by_speed {
-            let configuration = target.at(trials[i].workgroup_size);
-            runner::validate(gpu, workload, &configuration, &mut trials[i]).await;
+            runner::validate(self.gpu, self.workload, &target.at(trials[i].workgroup_size), &mut trials[i]).await;
             if trials[i].valid {
                 break;
             }
         }
         if let Some(default) = trials.iter_mut().find(|r| r.workgroup_size == target.default_workgroup && !r.valid) {
-            runner::validate(gpu, workload, &target.at(target.default_workgroup), default).await;
+            runner::validate(self.gpu, self.workload, &target.at(target.default_workgroup), default).await;
         }
-        let seconds = start.elapsed().as_secs_f64();
-        let mut exhaustive = None;
-        if let (Some(full), false) = (&options.exhaustive, stopped) {
-            let start = Instant::now();
-            let mut results = Vec::new();
-            for &workgroup in &target.candidates {
-                let Some(record) = measure(target.at(workgroup), full.clone(), Validation::First).await else {
-                    stopped = true;
-                    break;
-                };
-                results.push(record);
-            }
-            exhaustive = (!stopped).then(|| Exhaustive { results, seconds: start.elapsed().as_secs_f64() });
-        }
-        let parameter = trials.first().map(ConfigResult::parameter_text).unwrap_or_default();
-        tunings.push(Tuning {
-            family: family.name().into(),
-            kernel: target.kernel.label(),
-            checks: target.checks,
-            parameter,
-            candidates: target.candidates.len(),
-            default_workgroup: target.default_workgroup,
-            trials,
-            seconds,
-            exhaustive,
-        });
-        if stopped {
-            break;
-        }
+        Some((trials, start.elapsed().as_secs_f64()))
     }
-    Ok(tunings)
 }
 
 /// One kernel, checks and parameter value to tune, and the shapes the device can run for it.

@@ -1,7 +1,7 @@
 //! The one entry point both shells drive: sweep every selected kernel over every workgroup size, validate
 //! each configuration against its CPU reference, time it, and collect one `RunResult`.
 
-use crate::gpu::Gpu;
+use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{Before, Config, Configuration, Family, KernelId, ShaderChecks, Skip};
 use crate::measure::{self, MeasureOptions, Timer};
 use crate::result::{
@@ -49,9 +49,8 @@ pub enum ProblemSize {
 }
 
 impl Plan {
-    /// The configurations this plan has on `gpu`, in run order.
-    pub fn configurations(&self, gpu: &Gpu) -> Vec<Configuration> {
-        let limits = &gpu.info.limits;
+    /// The configurations this plan has on a device with these limits, in run order.
+    pub fn configurations(&self, limits: &ComputeLimits) -> Vec<Configuration> {
         let mut configurations = Vec::new();
         for &kernel in &self.kernels {
             let family = kernels::family(kernel.family).expect("plans only hold registered kernels");
@@ -129,7 +128,7 @@ pub async fn run(
         peaks: Peaks::default(),
     };
     let timer = Timer::new(gpu, result.environment.timer_quantum_ns);
-    let configurations = plan.configurations(gpu);
+    let configurations = plan.configurations(&gpu.info.limits);
     let total = configurations.len();
     // The inputs of the family being run; `prepared` names it even when preparing failed, so a failure
     // is reported once per family rather than once per configuration.

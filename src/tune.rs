@@ -336,7 +336,7 @@ impl Target {
 /// within the device's limits.
 fn targets(gpu: &Gpu, plan: &Plan) -> Vec<Target> {
     let mut targets: Vec<Target> = Vec::new();
-    for c in plan.configurations(gpu) {
+    for c in plan.configurations(&gpu.info.limits) {
         let family = kernels::family(c.kernel.family).expect("plans only hold registered kernels");
         let fits =
             sweep::check_workgroup(&gpu.info.limits, c.workgroup, family.workgroup_storage_bytes(&c)).is_ok();

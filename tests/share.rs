@@ -167,3 +167,39 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_default_suites_link_stays_within_8_kb() {
+    // The default suite as the page runs it on the H100 in Chromium, each configuration's row taken from
+    // the recorded H100 results (Chromium's where it was run there, else native with wgpu's checks).
+    let recorded = recorded_results();
+    let (_, browser) = recorded.iter().find(|(name, _)| name == "h100-chromium-stream.json").unwrap();
+    let plan = wgsweep::runner::Plan {
+        kernels: wgsweep::kernels::select("default").unwrap(),
+        problem_size: wgsweep::runner::ProblemSize::Default,
+        workgroups: wgsweep::runner::Shapes::Family,
+        parameter_values: None,
+        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
+        measure: Default::default(),
+        seed: 1,
+    };
+    let configurations = plan.configurations(&browser.device.limits);
+    let mut rows = Vec::new();
+    for c in &configurations {
+        let same = |r: &&wgsweep::result::ConfigResult| {
+            r.label() == c.kernel.label()
+                && r.shader_checks == c.checks
+                && r.workgroup_size == c.workgroup
+                && r.parameter.as_ref().map(|p| p.value) == c.parameter
+        };
+        let mut by_runtime = recorded.iter().map(|(_, r)| r).collect::<Vec<_>>();
+        by_runtime.sort_by_key(|r| r.environment.runtime != "web");
+        let row = by_runtime.iter().find_map(|r| r.results.iter().find(same));
+        rows.push(row.unwrap_or_else(|| panic!("no recorded row for {}", c.describe())).clone());
+    }
+    let suite = RunResult { results: rows, ..browser.clone() };
+    let link = share::link("https://example.org/wgsweep/", &suite);
+    println!("the default suite: {} configurations, a link of {} bytes", configurations.len(), link.len());
+    assert!(configurations.len() >= 150, "the suite covers {} configurations", configurations.len());
+    assert!(link.len() <= 8192, "{} bytes", link.len());
+}

@@ -66,8 +66,8 @@ struct CompareArgs {
 
 #[derive(clap::Args)]
 struct RunArgs {
-    /// Kernels: families, kernels or kernel/variant names, comma-separated. Default: every family, as the
-    /// page runs by default.
+    /// Kernels: families, kernels or kernel/variant names, comma-separated; `all` for every kernel.
+    /// Default: the default suite (`default`), as the page ticks it.
     #[arg(long)]
     kernels: Option<String>,
     #[command(flatten)]
@@ -313,12 +313,12 @@ async fn choose_adapter(choice: Option<&str>) -> Result<wgpu::Adapter, String> {
 async fn run(args: RunArgs) -> Result<ExitCode, String> {
     let kernels = match &args.kernels {
         Some(selector) => kernels::select(selector)?,
-        None => kernels::all(),
+        None => kernels::select(kernels::DEFAULT_SUITE)?,
     };
     let plan = args.plan.plan(kernels);
     let gpu = args.plan.open_gpu().await?;
 
-    let total = plan.configurations(&gpu).len() as u64;
+    let total = plan.configurations(&gpu.info.limits).len() as u64;
     let bar = ProgressBar::new(total).with_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} [{elapsed} elapsed, {eta} left]")
             .expect("a valid template"),

@@ -40,13 +40,24 @@ pub fn all() -> Vec<KernelId> {
     FAMILIES.iter().flat_map(|f| f.kernels()).collect()
 }
 
+/// The default suite: what the page ticks and `wgsweep run` runs unless told otherwise. One or two kernels
+/// of each family that show its point in a few minutes, kept small enough that the share link of a whole
+/// run stays within 8 KB on a device with 1024-invocation workgroups (a core test holds it to that).
+pub const DEFAULT_SUITE: &str = "copy/vec4,triad/scalar,triad/vec4,dot/vec4,coalesced/f32,strided/f32,random/f32,\
+     touch_one/aos_vec3,touch_one/soa,copy2d/tiled,tiled/padded,tree/f32,grid/f32,tile_read/plain,\
+     tile_read/padded,matmul_tiled/16,matmul_blocked/4x4,fma/f32";
+
 /// The kernels a selector names: a family (`stream`), a kernel (`triad`) or one variant (`triad/vec4`),
-/// comma-separated. Unknown names are an error that lists the known ones.
+/// comma-separated; `default` names the default suite and `all` every kernel. Unknown names are an error
+/// that lists the known ones.
 pub fn select(selector: &str) -> Result<Vec<KernelId>, String> {
     let mut chosen: Vec<KernelId> = Vec::new();
     for name in selector.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let matching: Vec<KernelId> =
-            all().into_iter().filter(|k| k.family == name || k.kernel == name || k.label() == name).collect();
+        let matching: Vec<KernelId> = match name {
+            "all" => all(),
+            "default" => select(DEFAULT_SUITE)?,
+            _ => all().into_iter().filter(|k| k.family == name || k.kernel == name || k.label() == name).collect(),
+        };
         if matching.is_empty() {
             let known: Vec<String> = all().iter().map(KernelId::label).collect();
             return Err(format!("no kernel is called '{name}'; known: {}", known.join(", ")));

@@ -55,7 +55,8 @@ fn figure(r: &ConfigResult) -> Option<f64> {
     r.gflops().or(r.gbps)
 }
 
-/// Every configuration any result ran, in the order the first result that ran it lists it.
+/// Every configuration any result ran: kernels in the order the first result that ran them lists them,
+/// and within a kernel by parameter value, then workgroup invocations, then width.
 pub fn rows(results: &[RunResult]) -> Vec<Row> {
     let mut rows: Vec<(&ConfigResult, Row)> = Vec::new();
     for (i, result) in results.iter().enumerate() {
@@ -63,21 +64,35 @@ pub fn rows(results: &[RunResult]) -> Vec<Row> {
             let at = match rows.iter().position(|(known, _)| same_configuration(known, r)) {
                 Some(at) => at,
                 None => {
-                    rows.push((r, Row {
-                        family: r.family.clone(),
-                        kernel: r.label(),
-                        checks: r.shader_checks,
-                        workgroup: r.workgroup_text(),
-                        parameter: r.parameter_text(),
-                        unit: if r.flops_per_dispatch.is_some() { "GFLOP/s" } else { "GB/s" },
-                        figures: vec![None; results.len()],
-                    }));
+                    rows.push((
+                        r,
+                        Row {
+                            family: r.family.clone(),
+                            kernel: r.label(),
+                            checks: r.shader_checks,
+                            workgroup: r.workgroup_text(),
+                            parameter: r.parameter_text(),
+                            unit: if r.flops_per_dispatch.is_some() { "GFLOP/s" } else { "GB/s" },
+                            figures: vec![None; results.len()],
+                        },
+                    ));
                     rows.len() - 1
                 }
             };
             rows[at].1.figures[i] = figure(r);
         }
     }
+    let kernels: Vec<(String, ShaderChecks)> = rows.iter().fold(Vec::new(), |mut kernels, (_, row)| {
+        if !kernels.contains(&(row.kernel.clone(), row.checks)) {
+            kernels.push((row.kernel.clone(), row.checks));
+        }
+        kernels
+    });
+    rows.sort_by_key(|(r, row)| {
+        let kernel = kernels.iter().position(|k| *k == (row.kernel.clone(), row.checks));
+        let [x, y, z] = r.workgroup_size;
+        (kernel, r.parameter.as_ref().map(|p| p.value), x * y * z, x)
+    });
     rows.into_iter().map(|(_, row)| row).collect()
 }
 

@@ -289,7 +289,12 @@ impl RunResult {
         if version.schema_version > SCHEMA_VERSION {
             return Err(ReadError::TooNew { found: version.schema_version });
         }
-        serde_json::from_str(text).map_err(|e| ReadError::Malformed(e.to_string()))
+        let mut result: RunResult = serde_json::from_str(text).map_err(|e| ReadError::Malformed(e.to_string()))?;
+        if result.peaks == Peaks::default() {
+            // Written before runs recorded their peaks: derive them, and the shares of them, as a run does.
+            result.peaks = crate::runner::relate_to_peaks(&mut result.results);
+        }
+        Ok(result)
     }
 }
 

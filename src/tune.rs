@@ -114,16 +114,15 @@ impl Tuning {
     /// The best shape, ready to paste: as a WGSL attribute, as override constants, and as a Rust constant.
     pub fn snippet(&self) -> Option<String> {
         let [x, y, z] = self.best()?.workgroup_size;
-        let attribute = match (y, z) {
-            (1, 1) => format!("{x}"),
-            (_, 1) => format!("{x}, {y}"),
-            _ => format!("{x}, {y}, {z}"),
+        let (attribute, overrides) = match (y, z) {
+            (1, 1) => (format!("{x}"), format!("override WG_X: u32 = {x};")),
+            _ => (format!("{x}, {y}, {z}"), format!("override WG_X: u32 = {x};\noverride WG_Y: u32 = {y};")),
         };
         Some(format!(
-            "// {kernel} on this device: the best workgroup shape wgsweep found\n\
+            "// {kernel}: the best workgroup shape wgsweep found on this device\n\
              @compute @workgroup_size({attribute})\n\
-             // or as pipeline-overridable constants: override WG_X: u32 = {x}; override WG_Y: u32 = {y};\n\
-             const WORKGROUP_SIZE: [u32; 3] = [{x}, {y}, {z}]; // Rust",
+             // or as constants the pipeline overrides:\n{overrides}\n\
+             // Rust\nconst WORKGROUP_SIZE: [u32; 3] = [{x}, {y}, {z}];",
             kernel = self.kernel
         ))
     }
@@ -338,8 +337,7 @@ fn targets(gpu: &Gpu, plan: &Plan) -> Vec<Target> {
     let mut targets: Vec<Target> = Vec::new();
     for c in plan.configurations(&gpu.info.limits) {
         let family = kernels::family(c.kernel.family).expect("plans only hold registered kernels");
-        let fits =
-            sweep::check_workgroup(&gpu.info.limits, c.workgroup, family.workgroup_storage_bytes(&c)).is_ok();
+        let fits = sweep::check_workgroup(&gpu.info.limits, c.workgroup, family.workgroup_storage_bytes(&c)).is_ok();
         let same = |t: &Target| t.kernel == c.kernel && t.checks == c.checks && t.parameter == c.parameter;
         let at = targets.iter().position(same).unwrap_or_else(|| {
             let two_d = family.workgroups(&c.kernel, &gpu.info.limits).iter().any(|w| w[1] > 1);

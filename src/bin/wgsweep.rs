@@ -9,10 +9,10 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use wgsweep::gpu::{self, Gpu};
 use wgsweep::kernel::{KernelId, ShaderChecks};
-use wgsweep::tune::{self, TuneEvent, TuneOptions};
 use wgsweep::measure::MeasureOptions;
 use wgsweep::result::{Environment, RunResult};
 use wgsweep::runner::{self, Event, Flow, Plan, ProblemSize, Shapes};
+use wgsweep::tune::{self, TuneEvent, TuneOptions};
 use wgsweep::{compare, fill, kernels};
 
 #[derive(Parser)]
@@ -265,11 +265,7 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
         println!("{}: {name}: {}, {}{peaks}", i + 1, result.device.name(), result.created);
     }
     let rows = compare::rows(&results);
-    let (rows, shapes) = if args.best {
-        compare::best_rows(&rows).into_iter().unzip()
-    } else {
-        (rows, Vec::new())
-    };
+    let (rows, shapes) = if args.best { compare::best_rows(&rows).into_iter().unzip() } else { (rows, Vec::new()) };
     let mut header: Vec<String> = ["kernel", "checks", "wg", "parameter", "unit"].map(String::from).to_vec();
     header.extend((1..=results.len()).map(|i| format!("[{i}]")));
     header.extend((2..=results.len()).map(|i| format!("[{i}]/[1]")));
@@ -346,10 +342,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
 async fn tune(args: TuneArgs) -> Result<ExitCode, String> {
     let plan = args.plan.plan(kernels::select(&args.kernels)?);
     let gpu = args.plan.open_gpu().await?;
-    let options = TuneOptions {
-        exhaustive: args.exhaustive.then(|| plan.measure.clone()),
-        ..TuneOptions::default()
-    };
+    let options = TuneOptions { exhaustive: args.exhaustive.then(|| plan.measure.clone()), ..TuneOptions::default() };
     let bar = ProgressBar::new_spinner();
     let tunings = tune::tune(&gpu, &plan, &options, &native_environment(&gpu), |event| {
         match event {
@@ -403,8 +396,20 @@ fn print_table(result: &RunResult) {
             row
         })
         .collect();
-    let header =
-        ["kernel", "checks", "wg", "parameter", "median", "min", "GB/s", "GFLOP/s", "of peak", "CV", "samples", "status"];
+    let header = [
+        "kernel",
+        "checks",
+        "wg",
+        "parameter",
+        "median",
+        "min",
+        "GB/s",
+        "GFLOP/s",
+        "of peak",
+        "CV",
+        "samples",
+        "status",
+    ];
     print_aligned(&header.map(String::from), &rows, &[0, 1, 3, 11]);
     if let Some(line) = result.peaks.summary() {
         println!("peaks: {line}");

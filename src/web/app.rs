@@ -10,12 +10,13 @@ use web_sys::{Element, HtmlButtonElement, HtmlInputElement, HtmlProgressElement,
 use super::adapter::{self, cross_origin_isolated, environment};
 use super::chart::Charts;
 use super::dom::{self, append, by_id, fact};
-use super::history;
+use super::{compare, history, tuning};
 use crate::gpu::Gpu;
 use crate::kernel::{KernelId, ShaderChecks};
 use crate::measure::MeasureOptions;
 use crate::result::{ConfigResult, RunResult};
 use crate::runner::{self, Event, Flow, Plan, ProblemSize, Shapes};
+use crate::tune::TuneEvent;
 use crate::{fill, kernels, share, sweep};
 
 struct App {
@@ -81,10 +82,18 @@ fn build_page() {
     shared.first_element_child().expect("the card's title").set_id("shared-title");
     append(&shared, "dl", "facts", "").set_id("shared-facts");
     append(&shared, "ul", "notes", "").set_id("shared-notes");
-    let again = append(&shared, "a", "button", "Run the same on my device");
-    again.set_id("run-again");
+    let actions = append(&shared, "div", "buttons", "");
+    append(&actions, "a", "button", "Run the same on my device").set_id("run-again");
+    append(&actions, "button", "", "Compare").set_id("compare-opened");
     append(&shared, "div", "charts", "").set_id("shared-charts");
     results_table(&shared, "shared-body");
+    dom::on("compare-opened", "click", |_| {
+        if let Some(result) = OPENED.with(|o| o.borrow().clone()) {
+            compare::add(result);
+        }
+    });
+
+    compare::build(&root);
 
     // Runs made in this browser, kept across reloads.
     let history = hidden_card(&root, "history", "History");
@@ -111,6 +120,9 @@ fn build_page() {
     }
     let buttons = append(&controls, "div", "buttons", "");
     append(&buttons, "button", "primary", "Run").set_id("run");
+    let tune = append(&buttons, "button", "", "Auto-tune");
+    tune.set_id("tune");
+    tune.set_attribute("title", "Find the best workgroup shape of each picked kernel without measuring every one").ok();
     let cancel = append(&buttons, "button", "", "Cancel");
     cancel.set_id("cancel");
     cancel.set_attribute("disabled", "").ok();
@@ -120,11 +132,14 @@ fn build_page() {
     append(&progress, "progress", "", "").set_id("progress-bar");
     append(&progress, "span", "", "").set_id("progress-text");
 
+    tuning::build(&root);
+
     let results = hidden_card(&root, "results", "Results");
     append(&results, "ul", "notes", "").set_id("notes");
     append(&results, "div", "charts", "").set_id("charts");
     let buttons = append(&results, "div", "buttons", "");
     append(&buttons, "button", "", "Copy link").set_id("copy-link");
+    append(&buttons, "button", "", "Compare").set_id("compare-run");
     append(&buttons, "button", "", "Download JSON").set_id("download-json");
     append(&buttons, "button", "", "Download CSV").set_id("download-csv");
     // The link as text too, for when the browser keeps the clipboard closed.
@@ -157,6 +172,8 @@ fn results_table(parent: &Element, body_id: &str) -> Element {
 thread_local! {
     /// The shared result's charts, kept for the life of the page.
     static SHARED_CHARTS: RefCell<Option<Charts>> = const { RefCell::new(None) };
+    /// The result opened from a link, a file or the history, for Compare.
+    static OPENED: RefCell<Option<RunResult>> = const { RefCell::new(None) };
 }
 
 /// Shows the result in the page's `#run=` fragment, if there is one; a link that cannot be read gets a
@@ -170,13 +187,29 @@ fn open_shared_link() {
     window.set_onhashchange(Some(reload.as_ref().unchecked_ref()));
     reload.forget();
     let Ok(hash) = window.location().hash() else { return };
-    if !hash.contains(&format!("{}=", share::FRAGMENT_KEY)) {
-        return;
+    if hash.contains(&format!("{}=", share::COMPARE_KEY)) {
+        match share::decode_comparison(&hash) {
+            Ok(results) => {
+                results.iter().for_each(|r| keep_opened(r));
+                compare::open(results);
+            }
+            Err(error) => show_message("error", &format!("The shared comparison could not be opened: {error}")),
+        }
+    } else if hash.contains(&format!("{}=", share::FRAGMENT_KEY)) {
+        match share::decode(&hash) {
+            Ok(result) => {
+                keep_opened(&result);
+                show_opened(&result, "Shared result");
+            }
+            Err(error) => show_message("error", &format!("The shared result could not be opened: {error}")),
+        }
     }
-    match share::decode(&hash) {
-        Ok(result) => show_opened(&result, "Shared result"),
-        Err(error) => show_message("error", &format!("The shared result could not be opened: {error}")),
-    }
+}
+
+/// Keeps a result opened from a link or a file in the history, once however often it is opened (a run
+/// made here and opened from its own link is the same entry).
+fn keep_opened(result: &RunResult) {
+    keep_in_history(&history::id(result), result);
 }
 
 /// Lists the kept runs, newest first; every string goes in as text.
@@ -196,7 +229,7 @@ fn show_history() {
         label.set_attribute("placeholder", "add a label").ok();
         label.set_attribute("data-id", &entry.id).ok();
         let actions = append(&row, "td", "", "");
-        for (action, text) in [("open", "Open"), ("delete", "Delete")] {
+        for (action, text) in [("open", "Open"), ("compare", "Compare"), ("delete", "Delete")] {
             let button = append(&actions, "button", "", text);
             button.set_attribute("data-action", action).ok();
             button.set_attribute("data-id", &entry.id).ok();
@@ -215,6 +248,7 @@ fn listen_to_history() {
         };
         let outcome = match action.as_str() {
             "open" => history::open(&id).map(|result| show_opened(&result, "From the history")),
+            "compare" => history::open(&id).map(compare::add),
             _ => history::remove(&id).map(|()| show_history()),
         };
         if let Err(error) = outcome {
@@ -269,7 +303,10 @@ async fn open_file(file: web_sys::File) {
         Err(e) => return show_message("error", &format!("{name} could not be read: {e:?}")),
     };
     match RunResult::from_json(&text) {
-        Ok(result) => show_opened(&result, &format!("Opened from {name}")),
+        Ok(result) => {
+            keep_opened(&result);
+            show_opened(&result, &format!("Opened from {name}"));
+        }
         Err(error) => show_message("error", &format!("{name} could not be opened: {error}")),
     }
 }
@@ -305,6 +342,7 @@ fn show_opened(result: &RunResult, title: &str) {
     let again = format!("?kernels={}", String::from(js_sys::encode_uri_component(&labels.join(","))));
     by_id::<Element>("run-again").set_attribute("href", &again).ok();
     dom::set_hidden("shared", false);
+    OPENED.with(|o| *o.borrow_mut() = Some(result.clone()));
     SHARED_CHARTS.with(|shared| {
         let mut shared = shared.borrow_mut();
         let charts = shared.get_or_insert_with(|| Charts::new(by_id("shared-charts")));
@@ -385,11 +423,21 @@ fn show_controls(app: &Rc<App>) {
     let preselected = match query("kernels").map(|s| kernels::select(&s)) {
         Some(Ok(chosen)) => Some(chosen),
         Some(Err(error)) => {
-            show_message("error", &format!("The link's kernels could not be read ({error}); every kernel is ticked."));
+            show_message(
+                "error",
+                &format!("The link's kernels could not be read ({error}); the default suite is ticked."),
+            );
             None
         }
         None => None,
     };
+    let suite = kernels::select(kernels::DEFAULT_SUITE).expect("the default suite names known kernels");
+    let chosen = preselected.unwrap_or_else(|| suite.clone());
+    let ticks = append(&picker, "div", "buttons ticks", "");
+    append(&ticks, "span", "", "Tick:");
+    for (id, text) in [("tick-default", "the default suite"), ("tick-all", "every kernel"), ("tick-none", "none")] {
+        append(&ticks, "button", "", text).set_id(id);
+    }
     for family in kernels::FAMILIES {
         let group = append(&picker, "fieldset", "", "");
         append(&group, "legend", "", family.name());
@@ -399,10 +447,14 @@ fn show_controls(app: &Rc<App>) {
             let input: HtmlInputElement = append(&label, "input", "", "").dyn_into().expect("input");
             input.set_type("checkbox");
             input.set_value(&kernel.label());
-            input.set_checked(preselected.as_ref().is_none_or(|p| p.contains(&kernel)));
+            input.set_checked(chosen.contains(&kernel));
             input.set_class_name("kernel-choice");
             append(&label, "span", "", &kernel.label());
         }
+    }
+
+    for (id, pick) in [("tick-default", Some(suite)), ("tick-all", Some(kernels::all())), ("tick-none", None)] {
+        dom::on(id, "click", move |_| tick(pick.as_deref().unwrap_or_default()));
     }
 
     // Problem sizes as bytes per buffer, so one choice means the same footprint for every family; a link's
@@ -428,15 +480,28 @@ fn show_controls(app: &Rc<App>) {
             wasm_bindgen_futures::spawn_local(run(runner_app.clone()));
         }
     });
+    let tune_app = app.clone();
+    dom::on("tune", "click", move |_| {
+        if !tune_app.running.get() {
+            wasm_bindgen_futures::spawn_local(tune(tune_app.clone()));
+        }
+    });
     let cancel_app = app.clone();
     dom::on("cancel", "click", move |_| {
         cancel_app.cancel.set(true);
         dom::set_text("progress-text", "Cancelling after the configuration in progress…");
     });
+    let compare_app = app.clone();
+    dom::on("compare-run", "click", move |_| {
+        if let Some(result) = compare_app.last.borrow().as_ref() {
+            compare::add(result.clone());
+        }
+    });
     let share_app = app.clone();
     dom::on("copy-link", "click", move |_| {
         if let Some(result) = share_app.last.borrow().as_ref() {
-            wasm_bindgen_futures::spawn_local(copy_link(share::link(&page_address(), result)));
+            let link = share::link(&page_address(), result);
+            wasm_bindgen_futures::spawn_local(copy_link(link, "share-link", "share-status", "this result"));
         }
     });
     offer_download(app, "download-csv", "csv", "text/csv", RunResult::to_csv);
@@ -463,14 +528,15 @@ fn offer_download(
 }
 
 /// This page's address without its query or fragment: where a share link points.
-fn page_address() -> String {
+pub(super) fn page_address() -> String {
     let location = web_sys::window().expect("a window").location();
     format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())
 }
 
-/// Shows `link` and puts it in the clipboard, saying whether that worked.
-async fn copy_link(link: String) {
-    let field: HtmlInputElement = by_id("share-link");
+/// Shows `link` in the field `field_id` and puts it in the clipboard, saying in `status_id` whether that
+/// worked; `what` names what the link opens.
+pub(super) async fn copy_link(link: String, field_id: &str, status_id: &str, what: &str) {
+    let field: HtmlInputElement = by_id(field_id);
     field.set_value(&link);
     field.set_hidden(false);
     field.select();
@@ -478,10 +544,10 @@ async fn copy_link(link: String) {
     let clipboard = web_sys::window().expect("a window").navigator().clipboard();
     let copied = wasm_bindgen_futures::JsFuture::from(clipboard.write_text(&link)).await;
     let status = match copied {
-        Ok(_) => format!("Link copied ({size}): it opens this result, without raw samples, anywhere."),
+        Ok(_) => format!("Link copied ({size}): it opens {what}, without raw samples, anywhere."),
         Err(_) => format!("The browser kept the clipboard closed: copy the link above ({size})."),
     };
-    dom::set_text("share-status", &status);
+    dom::set_text(status_id, &status);
 }
 
 fn bytes(n: u64) -> String {
@@ -489,6 +555,14 @@ fn bytes(n: u64) -> String {
         n if n >= 1 << 30 => format!("{} GiB", n >> 30),
         n if n >= 1 << 20 => format!("{} MiB", n >> 20),
         n => format!("{} KiB", n >> 10),
+    }
+}
+
+/// Ticks exactly these kernels in the picker.
+fn tick(kernels: &[KernelId]) {
+    let boxes = dom::document().query_selector_all("input.kernel-choice").expect("valid selector");
+    for input in (0..boxes.length()).filter_map(|i| boxes.item(i)?.dyn_into::<HtmlInputElement>().ok()) {
+        input.set_checked(kernels.iter().any(|k| k.label() == input.value()));
     }
 }
 
@@ -504,11 +578,12 @@ fn selected_kernels() -> Vec<KernelId> {
 /// How many configurations finish between saves of a running run to the history.
 const HISTORY_EVERY: usize = 10;
 
-async fn run(app: Rc<App>) {
+/// The plan the controls describe, or `None` (with a message) when no kernel is picked.
+fn plan_from_controls() -> Option<Plan> {
     let kernels = selected_kernels();
     if kernels.is_empty() {
         show_message("warning", "Pick at least one kernel to run.");
-        return;
+        return None;
     }
     dom::set_hidden("message", true);
     let size = match by_id::<HtmlSelectElement>("size").value().split_once(':') {
@@ -518,7 +593,7 @@ async fn run(app: Rc<App>) {
     };
     let samples = by_id::<HtmlInputElement>("samples").value().parse::<u32>().unwrap_or(10).clamp(1, 100);
     let numbers = |name| query(name).map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect());
-    let plan = Plan {
+    Some(Plan {
         kernels,
         problem_size: size,
         workgroups: numbers("wg").map_or(Shapes::Family, Shapes::Sizes),
@@ -527,13 +602,64 @@ async fn run(app: Rc<App>) {
         shader_checks: vec![ShaderChecks::Default],
         measure: MeasureOptions { samples, ..Default::default() },
         seed: fill::fresh_seed(),
-    };
+    })
+}
 
-    app.running.set(true);
-    app.cancel.set(false);
-    by_id::<HtmlButtonElement>("run").set_disabled(true);
-    by_id::<HtmlButtonElement>("cancel").set_disabled(false);
-    dom::set_hidden("progress", false);
+/// Disables what must not start while the GPU is busy (or after it was lost), and enables Cancel.
+fn set_busy(app: &App, busy: bool) {
+    app.running.set(busy);
+    if busy {
+        app.cancel.set(false);
+    }
+    let lost = app.gpu.lost_reason().is_some();
+    by_id::<HtmlButtonElement>("run").set_disabled(busy || lost);
+    by_id::<HtmlButtonElement>("tune").set_disabled(busy || lost);
+    by_id::<HtmlButtonElement>("cancel").set_disabled(!busy);
+    if busy {
+        dom::set_hidden("progress", false);
+    }
+}
+
+/// Auto-tunes the picked kernels and shows the best shape of each.
+async fn tune(app: Rc<App>) {
+    let Some(plan) = plan_from_controls() else { return };
+    set_busy(&app, true);
+    tuning::start();
+    let started = now_ms();
+    let cancel = app.cancel.clone();
+    let outcome = crate::tune::tune(&app.gpu, &plan, &Default::default(), &environment(&app.gpu), |event| {
+        match event {
+            TuneEvent::Tuning { index, total, kernel } => {
+                let bar: HtmlProgressElement = by_id("progress-bar");
+                bar.set_max(total as f64);
+                bar.set_value(index as f64);
+                dom::set_text("progress-text", &format!("Tuning {} ({} of {total})…", kernel.label(), index + 1));
+            }
+            TuneEvent::Measuring { configuration } => {
+                dom::set_text("progress-text", &format!("Tuning: trying {}", configuration.describe()));
+            }
+        }
+        if cancel.get() { Flow::Stop } else { Flow::Continue }
+    })
+    .await;
+    match outcome {
+        Ok(tunings) => {
+            tuning::show(&tunings);
+            let what = if cancel.get() { "Stopped: the kernels tuned so far are shown" } else { "Tuned" };
+            let text = format!("{what}: {} in {:.1} s.", tunings.len(), (now_ms() - started) / 1000.0);
+            dom::set_text("progress-text", &text);
+        }
+        Err(error) => show_message("error", &format!("Auto-tuning stopped: {error}")),
+    }
+    if let Some(reason) = app.gpu.lost_reason() {
+        show_message("error", &format!("The GPU device was lost ({reason}); reload the page to go on."));
+    }
+    set_busy(&app, false);
+}
+
+async fn run(app: Rc<App>) {
+    let Some(plan) = plan_from_controls() else { return };
+    set_busy(&app, true);
     dom::set_hidden("results", false);
     by_id::<Element>("results").remove_attribute("data-done").ok();
     by_id::<Element>("results-body").set_inner_html("");
@@ -545,11 +671,10 @@ async fn run(app: Rc<App>) {
     let started = now_ms();
     let mut finished: Vec<ConfigResult> = Vec::new();
     // Kept in the history as it goes, so a closed tab or a lost device keeps what finished.
-    let history_id = crate::result::now_rfc3339();
     let partial = RunResult {
         schema_version: crate::result::SCHEMA_VERSION,
         tool: crate::result::Tool::this(),
-        created: history_id.clone(),
+        created: crate::result::now_rfc3339(),
         label: String::new(),
         device: app.gpu.info.clone(),
         environment: environment(&app.gpu),
@@ -563,8 +688,9 @@ async fn run(app: Rc<App>) {
         complete: false,
         peaks: Default::default(),
     };
+    let history_id = history::id(&partial);
     let cancel = app.cancel.clone();
-    let result = runner::run(&app.gpu, &plan, environment(&app.gpu), |event| {
+    let mut result = runner::run(&app.gpu, &plan, environment(&app.gpu), |event| {
         match event {
             Event::Preparing { family, size, unit } => {
                 dom::set_text("progress-text", &format!("Preparing {family}: {size} {unit}…"));
@@ -592,6 +718,8 @@ async fn run(app: Rc<App>) {
     })
     .await;
 
+    // One start time for the run, so that its history entry and its link name the same run.
+    result.created = partial.created.clone();
     // Suspect figures and shares of the peaks are known only now: the table shows them all.
     let body: Element = by_id("results-body");
     body.set_inner_html("");
@@ -625,9 +753,7 @@ async fn run(app: Rc<App>) {
     keep_in_history(&history_id, &result);
     *app.last.borrow_mut() = Some(result);
     by_id::<Element>("results").set_attribute("data-done", "").ok();
-    by_id::<HtmlButtonElement>("run").set_disabled(app.gpu.lost_reason().is_some());
-    by_id::<HtmlButtonElement>("cancel").set_disabled(true);
-    app.running.set(false);
+    set_busy(&app, false);
 }
 
 fn now_ms() -> f64 {

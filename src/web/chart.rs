@@ -14,8 +14,8 @@ use wasm_bindgen::prelude::*;
 
 use super::dom::append;
 use crate::kernel::{ChartKind, ShaderChecks};
-use crate::kernels;
 use crate::result::{ConfigResult, Peaks, format_gbps};
+use crate::{compare, kernels};
 
 #[wasm_bindgen]
 extern "C" {
@@ -58,7 +58,24 @@ struct Planned {
 }
 
 impl Charts {
+    /// Charts drawn inside `container`; each gets a button that saves it as a PNG image.
     pub fn new(container: web_sys::Element) -> Self {
+        let save = Closure::<dyn FnMut(web_sys::Event)>::new(|event: web_sys::Event| {
+            let Some(button) = event.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+            if button.class_name() != "save-chart" {
+                return;
+            }
+            let canvas = button.parent_element().and_then(|holder| holder.query_selector("canvas").ok().flatten());
+            if let Some(canvas) = canvas.and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok()) {
+                let name = canvas.get_attribute("data-chart").unwrap_or_default();
+                let file: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
+                if let Ok(url) = canvas.to_data_url() {
+                    save_url(&format!("wgsweep-{file}.png"), &url);
+                }
+            }
+        });
+        container.add_event_listener_with_callback("click", save.as_ref().unchecked_ref()).ok();
+        save.forget(); // lives as long as the page's container
         Self { container, drawn: Vec::new() }
     }
 
@@ -70,7 +87,16 @@ impl Charts {
 
     /// Draws the charts `results` call for; a chart whose data has not changed is left as it is.
     pub fn show(&mut self, results: &[ConfigResult]) -> Result<(), JsValue> {
-        let planned_charts = plan(results);
+        self.draw(plan(results))
+    }
+
+    /// Draws one chart per kernel with every compared result's figure over the workgroup shapes.
+    pub fn show_comparison(&mut self, rows: &[compare::Row], names: &[String]) -> Result<(), JsValue> {
+        self.clear();
+        self.draw(plan_comparison(rows, names))
+    }
+
+    fn draw(&mut self, planned_charts: Vec<Planned>) -> Result<(), JsValue> {
         let order: Vec<String> = planned_charts.iter().map(|p| p.key.clone()).collect();
         for planned in planned_charts {
             let existing = self.drawn.iter().position(|d| d.key == planned.key);
@@ -86,6 +112,8 @@ impl Charts {
                 None => {
                     let class = if planned.cells.is_some() { "chart-box heatmap" } else { "chart-box" };
                     let holder = append(&self.container, "div", class, "");
+                    let save = append(&holder, "button", "save-chart", "Save image");
+                    save.set_attribute("title", "Save this chart as a PNG image")?;
                     let canvas = append(&holder, "canvas", "", "");
                     canvas.set_attribute("data-chart", &planned.key)?;
                     canvas.dyn_into()?
@@ -184,6 +212,65 @@ fn plan(results: &[ConfigResult]) -> Vec<Planned> {
         planned.push(Planned { config, key, cells: None, point_text: true });
     }
     planned
+}
+
+/// Per kernel (with its checks), a line per compared result over the shapes and parameter values any of
+/// them measured.
+fn plan_comparison(rows: &[compare::Row], names: &[String]) -> Vec<Planned> {
+    let series = |row: &compare::Row| match row.checks {
+        ShaderChecks::Default => row.kernel.clone(),
+        checks => format!("{} ({})", row.kernel, checks.name()),
+    };
+    let point = |row: &compare::Row| match row.parameter.as_str() {
+        "" => row.workgroup.clone(),
+        parameter => format!("{} · {parameter}", row.workgroup),
+    };
+    let mut planned = Vec::new();
+    for kernel in unique(rows.iter().map(series)) {
+        let of_kernel: Vec<&compare::Row> = rows.iter().filter(|r| series(r) == kernel).collect();
+        let labels: Vec<String> = of_kernel.iter().map(|r| point(r)).collect();
+        let datasets: Vec<Value> = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let colour = COMPARE_COLOURS[i % COMPARE_COLOURS.len()];
+                let data: Vec<Option<f64>> = of_kernel.iter().map(|r| r.figures[i]).collect();
+                json!({
+                    "label": name, "data": data, "borderColor": colour, "backgroundColor": colour,
+                    "spanGaps": false, "pointRadius": 3, "borderWidth": 2,
+                })
+            })
+            .collect();
+        let unit = of_kernel[0].unit;
+        let key = format!("compare · {kernel}");
+        let figures = of_kernel.iter().flat_map(|r| r.figures.iter().flatten().copied());
+        let (low, high) = figures.fold((f64::MAX, 0.0f64), |(low, high), f| (low.min(f), high.max(f)));
+        // Devices far apart (a laptop and a data-centre GPU) would flatten the slower one's line at zero.
+        let log = high > 30.0 * low && low > 0.0;
+        let scale = if log { " (log scale)" } else { "" };
+        let mut options = common_options(json!(format!("{kernel}: {unit}{scale}")), "workgroup shape", unit);
+        if log {
+            options["scales"]["y"]["type"] = json!("logarithmic");
+            options["scales"]["y"]["beginAtZero"] = json!(false);
+        }
+        options["interaction"] = json!({ "mode": "index", "intersect": false });
+        options["plugins"]["legend"]["position"] = json!("bottom");
+        let config = json!({ "type": "line", "data": { "labels": labels, "datasets": datasets }, "options": options });
+        planned.push(Planned { key, config, cells: None, point_text: false });
+    }
+    planned
+}
+
+/// One colour per compared result, told apart without colour vision by lightness too.
+const COMPARE_COLOURS: [&str; 6] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"];
+
+/// Saves a `data:` URL (a chart's PNG) as a file.
+fn save_url(filename: &str, url: &str) {
+    if let Ok(link) = super::dom::element("a", "", "").dyn_into::<web_sys::HtmlAnchorElement>() {
+        link.set_href(url);
+        link.set_download(filename);
+        link.click();
+    }
 }
 
 /// The x axis a line chart puts a result on: its parameter's name, or the workgroup size.

@@ -13,7 +13,7 @@ const KEY: &str = "wgsweep.history";
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Entry {
-    /// Names the run in the history (when it started, in the page's clock).
+    /// Names the run in the history (`id`: when it started, on which device).
     pub id: String,
     pub created: String,
     pub device: String,
@@ -38,6 +38,11 @@ fn store(entries: &[Entry]) -> Result<(), String> {
     let storage = storage().ok_or("this browser keeps no local storage for the page")?;
     let text = serde_json::to_string(entries).expect("entries always serialize");
     storage.set_item(KEY, &text).map_err(|_| "the browser's storage for this page is full".to_string())
+}
+
+/// The id a result is kept under: when it started, on which device.
+pub fn id(result: &RunResult) -> String {
+    format!("{} {}", result.created, result.device.name())
 }
 
 /// Keeps `result` as the run `id`, replacing what was kept under that id.

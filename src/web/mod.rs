@@ -3,8 +3,10 @@
 pub mod adapter;
 mod app;
 mod chart;
+mod compare;
 mod dom;
 mod history;
+mod tuning;
 
 use wasm_bindgen::prelude::*;
 

@@ -335,6 +335,132 @@ fn a_finished_run_is_kept_in_the_history_across_reloads_with_its_label_and_can_b
 
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_person_compares_a_run_with_a_recorded_result_shares_the_comparison_and_finds_both_in_the_history() {
+    let (site, browser) = run_page("kernels=copy/scalar&size=65536&samples=1&wg=64,256");
+    browser.click("#compare-run");
+    browser.wait_for("the comparison", "!document.getElementById('compare')?.hidden", Duration::from_secs(10));
+    assert!(browser.text("#compare-status").contains("Add a second result"));
+
+    // A second result from a file: the H100 in Chromium, where copy/scalar ran at every size.
+    let recorded = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/results/h100-chromium-stream.json");
+    let h100 = wgsweep::RunResult::from_json(&std::fs::read_to_string(&recorded).unwrap()).unwrap();
+    browser.pick_file("#open-file", &recorded);
+    browser.wait_for("the opened result", "!document.getElementById('shared')?.hidden", Duration::from_secs(10));
+    browser.click("#compare-opened");
+    let devices = "return document.querySelectorAll('#compare-devices .compare-device').length";
+    assert_eq!(browser.eval(devices), 2);
+
+    // Each row: this run's figure, the H100's, and the H100's over this run's.
+    let here = wgsweep::RunResult::from_json(
+        browser.eval("return document.getElementById('result-json').textContent").as_str().unwrap(),
+    )
+    .unwrap();
+    let rows = "return [...document.querySelectorAll('#compare-table tbody tr')].filter(r => r.cells[0].textContent === 'copy/scalar').map(r => [...r.cells].map(c => c.textContent))";
+    let shown = browser.eval(rows);
+    let shown = shown.as_array().unwrap();
+    assert_eq!(
+        shown.len(),
+        h100.results.iter().filter(|r| r.label() == "copy/scalar").count(),
+        "every size either ran"
+    );
+    for size in [64, 256] {
+        let gbps = |result: &wgsweep::RunResult| {
+            result
+                .results
+                .iter()
+                .find(|r| r.label() == "copy/scalar" && r.workgroup_size[0] == size)
+                .unwrap()
+                .gbps
+                .unwrap()
+        };
+        let row = shown.iter().find(|r| r[1] == size.to_string()).unwrap();
+        assert_eq!(row[6], format!("{:.2}×", gbps(&h100) / gbps(&here)), "{row:?}");
+    }
+    // Sizes this run did not measure show a dash and no ratio.
+    let row = shown.iter().find(|r| r[1] == "1024").unwrap();
+    assert_eq!((row[4].as_str(), row[6].as_str()), (Some("–"), Some("")), "{row:?}");
+    assert!(browser.text("#compare-best").contains("copy/scalar"));
+    let chart = browser.eval(
+        "const c = Chart.getChart(document.querySelector('#compare-charts canvas[data-chart=\"compare · copy/scalar\"]')); \
+         return c ? c.data.datasets.length : null",
+    );
+    assert_eq!(chart, 2, "one line per result");
+    browser.scroll_to("#compare");
+    browser.screenshot(&screenshot_path("e2e-compare.png"));
+
+    // The comparison's own link opens the same comparison in a new page.
+    browser.click("#compare-copy");
+    browser.wait_for(
+        "the link",
+        "document.getElementById('compare-status').textContent !== ''",
+        Duration::from_secs(10),
+    );
+    let link = browser.eval("return document.getElementById('compare-share-link').value");
+    let link = link.as_str().unwrap().to_string();
+    assert!(link.contains("#compare=1."), "{link}");
+    let names = browser.eval("return [...document.querySelectorAll('#compare-devices h3')].map(h => h.textContent)");
+    browser.open(&link.replace("/index.html#", "/index.html?opened=1#"));
+    browser.wait_for("the comparison", "!document.getElementById('compare')?.hidden", Duration::from_secs(60));
+    assert_eq!(
+        browser.eval("return [...document.querySelectorAll('#compare-devices h3')].map(h => h.textContent)"),
+        names
+    );
+    let reopened = browser.eval(rows);
+    let reopened = reopened.as_array().unwrap();
+    assert_eq!(reopened.len(), shown.len());
+    for (a, b) in reopened.iter().zip(shown) {
+        assert_eq!(a[1], b[1], "the same sizes in the same order");
+        // Times travel as f32: a ratio may round the other way in its last digit.
+        let ratio = |r: &Value| r[6].as_str().unwrap().trim_end_matches('×').parse::<f64>().ok();
+        if let (Some(x), Some(y)) = (ratio(a), ratio(b)) {
+            assert!((x - y).abs() <= 0.011, "{a:?} {b:?}");
+        }
+    }
+
+    // Both results are kept: the run made here and the result opened from the file, once each.
+    browser.open(&format!("{}/index.html", site.url()));
+    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    let devices =
+        browser.eval("return [...document.querySelectorAll('#history-list tr')].map(r => r.cells[1].textContent)");
+    let mut devices: Vec<String> = serde_json::from_value(devices).unwrap();
+    devices.sort();
+    let mut expected = vec![h100.device.name(), here.device.name()];
+    expected.sort();
+    assert_eq!(devices, expected);
+    browser.click("#history-list button[data-action=compare]");
+    assert_eq!(browser.eval("return document.querySelectorAll('#compare-devices .compare-device').length"), 1);
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_person_auto_tunes_a_kernel_and_gets_its_best_shape_and_a_snippet() {
+    let site = server::serve(dist());
+    let browser = Browser::start(WebGpu::Enabled);
+    browser.open(&format!("{}/index.html?kernels=copy/vec4&size=65536&samples=1", site.url()));
+    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    browser.click("#tune");
+    browser.wait_for("the tuning", "document.querySelector('#tuning[data-done]')", Duration::from_secs(300));
+    let tunings: Value = serde_json::from_str(
+        browser.eval("return document.getElementById('tuning-json').textContent").as_str().unwrap(),
+    )
+    .unwrap();
+    let tunings: Vec<wgsweep::tune::Tuning> = serde_json::from_value(tunings).unwrap();
+    let [tuning] = tunings.as_slice() else { panic!("{tunings:?}") };
+    let best = tuning.best().expect("a best shape");
+    assert!(best.valid && tuning.trials.len() < tuning.candidates, "{}", tuning.summary());
+    let row = browser.eval("return [...document.querySelector('#tuning-body tr').cells].map(c => c.textContent)");
+    assert_eq!(row[0], "copy/vec4");
+    assert_eq!(row[2], best.workgroup_text());
+    assert!(row[7].as_str().unwrap().contains(&format!("@workgroup_size({})", best.workgroup_size[0])), "{row}");
+    // Tuning shows no run's results.
+    assert_eq!(browser.eval("return document.getElementById('results').hidden"), Value::Bool(true));
+    browser.eval("document.querySelector('#tuning details').open = true");
+    browser.scroll_to("#tuning");
+    browser.screenshot(&screenshot_path("e2e-tune.png"));
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_browser_without_webgpu_gets_a_message_that_says_what_to_do() {
     let site = server::serve(dist());
     let browser = Browser::start(WebGpu::Disabled);

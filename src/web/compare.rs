@@ -1,0 +1,231 @@
+//! The comparison card: two or more results side by side (device cards, the best of each kernel, every
+//! configuration with its ratio to the first result, charts overlaid per kernel) and a link that opens the
+//! same comparison. Results come from a run, the history, an opened file or link, or a pasted link.
+
+use std::cell::RefCell;
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlInputElement};
+
+use super::chart::Charts;
+use super::dom::{self, append, by_id, fact};
+use crate::compare::{self, Row};
+use crate::kernel::ShaderChecks;
+use crate::result::{RunResult, format_gbps};
+use crate::share;
+
+thread_local! {
+    /// The results being compared, the first the baseline.
+    static COMPARED: RefCell<Vec<RunResult>> = const { RefCell::new(Vec::new()) };
+    static CHARTS: RefCell<Option<Charts>> = const { RefCell::new(None) };
+}
+
+/// Builds the (hidden) card inside `root` and listens to its controls.
+pub fn build(root: &Element) {
+    let card = append(root, "section", "card", "");
+    card.set_id("compare");
+    card.set_attribute("hidden", "").ok();
+    append(&card, "h2", "", "Comparison");
+    append(
+        &card,
+        "p",
+        "about",
+        "Results side by side, the first the baseline: ratios above 1 are faster than it. Add results with \
+         Compare on a run, a history entry or an opened result, or paste a link here.",
+    );
+    append(&card, "div", "compare-devices", "").set_id("compare-devices");
+    let add = append(&card, "div", "buttons", "");
+    let field = append(&add, "input", "compare-link", "");
+    field.set_id("compare-link");
+    field.set_attribute("placeholder", "a wgsweep link (#run=… or #compare=…)").ok();
+    field.set_attribute("aria-label", "a link to add to the comparison").ok();
+    append(&add, "button", "", "Add the link").set_id("compare-add");
+    append(&add, "button", "", "Copy comparison link").set_id("compare-copy");
+    append(&add, "button", "", "Clear").set_id("compare-clear");
+    let link = append(&card, "input", "share-link", "");
+    link.set_id("compare-share-link");
+    for (name, value) in [("readonly", ""), ("hidden", ""), ("aria-label", "comparison link")] {
+        link.set_attribute(name, value).ok();
+    }
+    append(&card, "p", "share-status", "").set_id("compare-status");
+    append(&card, "h3", "", "Best of each kernel (over every workgroup shape)");
+    append(&card, "table", "results compare", "").set_id("compare-best");
+    append(&card, "div", "charts", "").set_id("compare-charts");
+    append(&card, "h3", "", "Every configuration");
+    append(&card, "table", "results compare", "").set_id("compare-table");
+
+    dom::on("compare-add", "click", |_| {
+        let field: HtmlInputElement = by_id("compare-link");
+        match share::decode_any(&field.value()) {
+            Ok(results) => {
+                field.set_value("");
+                results.into_iter().for_each(add_quietly);
+                show();
+            }
+            Err(error) => dom::set_text("compare-status", &format!("That link could not be added: {error}")),
+        }
+    });
+    dom::on("compare-clear", "click", |_| {
+        COMPARED.with(|c| c.borrow_mut().clear());
+        show();
+    });
+    dom::on("compare-copy", "click", |_| {
+        let link = COMPARED.with(|c| share::comparison_link(&super::app::page_address(), &c.borrow()));
+        wasm_bindgen_futures::spawn_local(super::app::copy_link(
+            link,
+            "compare-share-link",
+            "compare-status",
+            "this comparison",
+        ));
+    });
+    dom::on("compare-devices", "click", |event| {
+        let target = event.target().and_then(|t| t.dyn_into::<Element>().ok());
+        let Some(index) = target.and_then(|t| t.get_attribute("data-remove")).and_then(|i| i.parse().ok()) else {
+            return;
+        };
+        COMPARED.with(|c| {
+            let mut compared = c.borrow_mut();
+            if index < compared.len() {
+                compared.remove(index);
+            }
+        });
+        show();
+    });
+}
+
+/// Adds a result to the comparison and shows it.
+pub fn add(result: RunResult) {
+    add_quietly(result);
+    show();
+    if let Some(card) = dom::document().get_element_by_id("compare") {
+        card.scroll_into_view();
+    }
+}
+
+/// Replaces the comparison with these results (a comparison's link).
+pub fn open(results: Vec<RunResult>) {
+    COMPARED.with(|c| *c.borrow_mut() = results);
+    show();
+}
+
+/// Adds a result unless the same one (same run, same label) is already there.
+fn add_quietly(result: RunResult) {
+    COMPARED.with(|c| {
+        let mut compared = c.borrow_mut();
+        let same = |r: &RunResult| r.created == result.created && r.device == result.device && r.label == result.label;
+        if !compared.iter().any(same) {
+            compared.push(result);
+        }
+    });
+}
+
+fn show() {
+    COMPARED.with(|c| render(&c.borrow()));
+}
+
+fn render(results: &[RunResult]) {
+    let names = compare::names(results);
+    dom::set_hidden("compare", results.is_empty());
+    let devices: Element = by_id("compare-devices");
+    devices.set_inner_html("");
+    for (i, (result, name)) in results.iter().zip(&names).enumerate() {
+        let card = append(&devices, "div", "compare-device", "");
+        append(&card, "h3", "", &format!("{}. {name}", i + 1));
+        let facts = append(&card, "dl", "facts", "");
+        fact(&facts, "Adapter", &result.device.name());
+        fact(&facts, "Backend", &format!("{} ({})", result.device.backend, result.environment.runtime));
+        fact(&facts, "Platform", &result.environment.platform);
+        fact(&facts, "Run", &result.created);
+        fact(&facts, "Peaks", &result.peaks.summary().unwrap_or_else(|| "not measured".into()));
+        let complete = if result.complete { "" } else { " (incomplete)" };
+        fact(&facts, "Configurations", &format!("{}{complete}", result.results.len()));
+        let remove = append(&card, "button", "", "Remove");
+        remove.set_attribute("data-remove", &i.to_string()).ok();
+    }
+    let status = match results.len() {
+        0 => "",
+        1 => "Add a second result to compare with this one.",
+        _ => "",
+    };
+    dom::set_text("compare-status", status);
+
+    let rows = compare::rows(results);
+    let best = compare::best_rows(&rows);
+    let best_table: Element = by_id("compare-best");
+    best_table.set_inner_html("");
+    header(&best_table, &["kernel", "parameter", "unit"], &names);
+    let body = append(&best_table, "tbody", "", "");
+    for (row, shapes) in &best {
+        let tr = append(&body, "tr", "", "");
+        append(&tr, "td", "", &kernel_text(row));
+        append(&tr, "td", "", &row.parameter);
+        append(&tr, "td", "", row.unit);
+        for (figure, shape) in row.figures.iter().zip(shapes) {
+            let text = match (figure, shape) {
+                (Some(f), Some(shape)) => format!("{} at {shape}", format_gbps(*f)),
+                _ => "–".into(),
+            };
+            append(&tr, "td", "", &text);
+        }
+        ratio_cells(&tr, row);
+    }
+
+    let table: Element = by_id("compare-table");
+    table.set_inner_html("");
+    header(&table, &["kernel", "workgroup", "parameter", "unit"], &names);
+    let body = append(&table, "tbody", "", "");
+    for row in &rows {
+        let tr = append(&body, "tr", "", "");
+        append(&tr, "td", "", &kernel_text(row));
+        append(&tr, "td", "", &row.workgroup);
+        append(&tr, "td", "", &row.parameter);
+        append(&tr, "td", "", row.unit);
+        for figure in &row.figures {
+            append(&tr, "td", "", &figure.map(format_gbps).unwrap_or_else(|| "–".into()));
+        }
+        ratio_cells(&tr, row);
+    }
+
+    CHARTS.with(|charts| {
+        let mut charts = charts.borrow_mut();
+        let charts = charts.get_or_insert_with(|| Charts::new(by_id("compare-charts")));
+        if results.len() < 2 {
+            charts.clear();
+        } else if let Err(e) = charts.show_comparison(&rows, &names) {
+            dom::set_text("compare-status", &format!("The comparison's charts could not be drawn: {e:?}"));
+        }
+    });
+}
+
+/// A table's head: the fixed columns, one per result, and one ratio per result after the first.
+fn header(table: &Element, fixed: &[&str], names: &[String]) {
+    let head = append(&append(table, "thead", "", ""), "tr", "", "");
+    for column in fixed {
+        append(&head, "th", "", column);
+    }
+    for (i, name) in names.iter().enumerate() {
+        append(&head, "th", "", &format!("{}. {name}", i + 1)).set_attribute("title", name).ok();
+    }
+    for i in 2..=names.len() {
+        append(&head, "th", "", &format!("{i} ÷ 1"));
+    }
+}
+
+fn kernel_text(row: &Row) -> String {
+    match row.checks {
+        ShaderChecks::Default => row.kernel.clone(),
+        checks => format!("{} ({})", row.kernel, checks.name()),
+    }
+}
+
+/// The ratio of each result after the first to the first, marked faster or slower beyond 5 %.
+fn ratio_cells(tr: &Element, row: &Row) {
+    for ratio in row.ratios().into_iter().skip(1) {
+        let class = match ratio {
+            Some(r) if r > 1.05 => "ratio faster",
+            Some(r) if r < 1.0 / 1.05 => "ratio slower",
+            _ => "ratio",
+        };
+        append(tr, "td", class, &ratio.map(|r| format!("{r:.2}×")).unwrap_or_default());
+    }
+}

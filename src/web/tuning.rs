@@ -1,0 +1,76 @@
+//! The auto-tuning card: for each tuned kernel, the best workgroup shape, its speed-up over the common
+//! default, what the search cost against the exhaustive sweep, and a snippet to paste.
+
+use web_sys::Element;
+
+use super::dom::{self, append, by_id};
+use crate::result::format_gbps;
+use crate::tune::Tuning;
+
+pub fn build(root: &Element) {
+    let card = append(root, "section", "card", "");
+    card.set_id("tuning");
+    card.set_attribute("hidden", "").ok();
+    append(&card, "h2", "", "Auto-tuning");
+    append(
+        &card,
+        "p",
+        "about",
+        "Each kernel's best workgroup shape, found by a search that starts at the common default (64, or 8×8), \
+         tries shapes four times larger and smaller along each axis, moves while that gains 2 % or more, then \
+         tries the shapes twice and half as large. Trials take 5 samples; the shape reported, and the \
+         default, are validated against the CPU reference.",
+    );
+    let table = append(&card, "table", "results", "");
+    let head = append(&append(&table, "thead", "", ""), "tr", "", "");
+    for column in ["kernel", "parameter", "best shape", "figure", "vs the default", "shapes tried", "time", "snippet"] {
+        append(&head, "th", "", column);
+    }
+    append(&table, "tbody", "", "").set_id("tuning-body");
+    // A machine-readable copy, for scripts that drive the page.
+    let json = append(&card, "script", "", "");
+    json.set_id("tuning-json");
+    json.set_attribute("type", "application/json").ok();
+}
+
+/// Shows the card, emptied, for a new tuning run.
+pub fn start() {
+    dom::set_hidden("tuning", false);
+    by_id::<Element>("tuning").remove_attribute("data-done").ok();
+    by_id::<Element>("tuning-body").set_inner_html("");
+}
+
+pub fn show(tunings: &[Tuning]) {
+    let body: Element = by_id("tuning-body");
+    body.set_inner_html("");
+    for tuning in tunings {
+        let row = append(&body, "tr", "", "");
+        append(&row, "td", "", &tuning.kernel);
+        append(&row, "td", "", &tuning.parameter);
+        let best = tuning.best();
+        row.set_class_name(if best.is_some() { "valid" } else { "failed" });
+        append(&row, "td", "", &best.map(|b| b.workgroup_text()).unwrap_or_else(|| "none valid".into()));
+        let figure = best.map(|b| match b.gflops() {
+            Some(gflops) => format!("{} GFLOP/s", format_gbps(gflops)),
+            None => format!("{} GB/s", b.gbps.map(format_gbps).unwrap_or_default()),
+        });
+        append(&row, "td", "", &figure.unwrap_or_default());
+        let [x, y, _] = tuning.default_workgroup;
+        let default = if y == 1 { x.to_string() } else { format!("{x}×{y}") };
+        let speedup = match tuning.speedup() {
+            Some(s) => format!("{s:.2}× {default}"),
+            None => format!("{default} did not run"),
+        };
+        append(&row, "td", "", &speedup);
+        append(&row, "td", "", &format!("{} of {}", tuning.trials.len(), tuning.candidates));
+        append(&row, "td", "", &format!("{:.1} s", tuning.seconds));
+        let cell = append(&row, "td", "snippet-cell", "");
+        if let Some(snippet) = tuning.snippet() {
+            let details = append(&cell, "details", "", "");
+            append(&details, "summary", "", "WGSL / Rust");
+            append(&details, "pre", "snippet", &snippet);
+        }
+    }
+    dom::set_text("tuning-json", &serde_json::to_string(tunings).expect("tunings serialize"));
+    by_id::<Element>("tuning").set_attribute("data-done", "").ok();
+}

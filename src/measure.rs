@@ -292,6 +292,17 @@ pub fn encode_steps(pass: &mut wgpu::ComputePass<'_>, steps: &[Step]) {
     }
 }
 
+/// Waits until the GPU has finished everything submitted so far (inputs being filled, say), so that
+/// what is timed next does not pay for it.
+pub async fn idle(gpu: &Gpu) -> Result<(), MeasureError> {
+    let (sender, receiver) = oneshot::channel();
+    gpu.queue.on_submitted_work_done(move || {
+        let _ = sender.send(());
+    });
+    gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| MeasureError::Readback(e.to_string()))?;
+    receiver.await.map_err(|_| MeasureError::Readback("the device stopped answering".into()))
+}
+
 /// Maps a MAP_READ buffer, copies its bytes out and unmaps it.
 /// The web cannot block: `device.poll` is a no-op there and the callback resolves the channel; natively
 /// `poll` waits for the GPU and the channel is already resolved.

@@ -209,7 +209,10 @@ pub async fn tune(
             let start = Instant::now();
             let mut results = Vec::new();
             for &workgroup in &target.candidates {
-                match bench.measure(target.at(workgroup), full, Validation::First, &mut on_event).await {
+                let config_start = Instant::now();
+                let measured = bench.measure(target.at(workgroup), full, Validation::First, &mut on_event).await;
+                log::debug!("sweep {workgroup:?}: {:.3} s", config_start.elapsed().as_secs_f64());
+                match measured {
                     Some(record) => results.push(record),
                     None => break,
                 }
@@ -250,6 +253,7 @@ impl Inputs<'_> {
             let workload = runner::setup(self.gpu, family, size, self.plan.seed)
                 .await
                 .map_err(|e| format!("{}: could not prepare {size} {}: {e}", family.name(), family.size_unit()))?;
+            crate::measure::idle(self.gpu).await.map_err(|e| e.to_string())?;
             self.prepared = Some((family.name(), workload));
         }
         Ok(self.prepared.as_ref().expect("just prepared").1.as_ref())
@@ -296,13 +300,16 @@ impl Bench<'_> {
                 true => MeasureOptions { warm_up_ns: options.first_warm_up_ns, ..options.trial.clone() },
                 false => options.trial.clone(),
             };
+            let trial_start = Instant::now();
             let record = self.measure(target.at(workgroup), &trial_options, Validation::Later, on_event).await?;
+            log::debug!("trial {workgroup:?}: {:.3} s", trial_start.elapsed().as_secs_f64());
             search.record(workgroup, trial_score(&record));
             trials.push(record);
         }
         // Only what is reported needs checking: the fastest trial that validates, and the default.
         let mut by_speed: Vec<usize> = (0..trials.len()).filter(|&i| trial_score(&trials[i]).is_some()).collect();
         by_speed.sort_by(|&a, &b| trial_score(&trials[b]).partial_cmp(&trial_score(&trials[a])).expect("finite"));
+        let validation_start = Instant::now();
         for i in by_speed {
             runner::validate(self.gpu, self.workload, &target.at(trials[i].workgroup_size), &mut trials[i]).await;
             if trials[i].valid {
@@ -312,6 +319,7 @@ impl Bench<'_> {
         if let Some(default) = trials.iter_mut().find(|r| r.workgroup_size == target.default_workgroup && !r.valid) {
             runner::validate(self.gpu, self.workload, &target.at(target.default_workgroup), default).await;
         }
+        log::debug!("validation: {:.3} s", validation_start.elapsed().as_secs_f64());
         Some((trials, start.elapsed().as_secs_f64()))
     }
 }

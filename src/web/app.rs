@@ -190,7 +190,7 @@ fn open_shared_link() {
     if hash.contains(&format!("{}=", share::COMPARE_KEY)) {
         match share::decode_comparison(&hash) {
             Ok(results) => {
-                results.iter().for_each(|r| keep_opened(r));
+                results.iter().for_each(keep_opened);
                 compare::open(results);
             }
             Err(error) => show_message("error", &format!("The shared comparison could not be opened: {error}")),

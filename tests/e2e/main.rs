@@ -373,7 +373,7 @@ fn a_person_compares_a_run_with_a_recorded_result_shares_the_comparison_and_find
                 .gbps
                 .unwrap()
         };
-        let row = shown.iter().find(|r| r[1] == size.to_string()).unwrap();
+        let row = shown.iter().find(|r| r[1].as_str() == Some(size.to_string().as_str())).unwrap();
         assert_eq!(row[6], format!("{:.2}×", gbps(&h100) / gbps(&here)), "{row:?}");
     }
     // Sizes this run did not measure show a dash and no ratio.

@@ -235,9 +235,12 @@ fn plan_comparison(rows: &[compare::Row], names: &[String]) -> Vec<Planned> {
             .map(|(i, name)| {
                 let colour = COMPARE_COLOURS[i % COMPARE_COLOURS.len()];
                 let data: Vec<Option<f64>> = of_kernel.iter().map(|r| r.figures[i]).collect();
+                // Results that agree draw on top of each other: dashes and larger points keep both visible.
+                let dash: &[u32] = if i == 0 { &[] } else { &[6, 4] };
                 json!({
                     "label": name, "data": data, "borderColor": colour, "backgroundColor": colour,
-                    "spanGaps": false, "pointRadius": 3, "borderWidth": 2,
+                    "borderDash": dash, "spanGaps": false, "pointRadius": 3 + 2 * i.min(2), "borderWidth": 2,
+                    "order": names.len() - i,
                 })
             })
             .collect();

@@ -240,7 +240,6 @@ fn plan_comparison(rows: &[compare::Row], names: &[String]) -> Vec<Planned> {
                 json!({
                     "label": name, "data": data, "borderColor": colour, "backgroundColor": colour,
                     "borderDash": dash, "spanGaps": false, "pointRadius": 3 + 2 * i.min(2), "borderWidth": 2,
-                    "order": names.len() - i,
                 })
             })
             .collect();

@@ -166,7 +166,9 @@ pub async fn run(
             return cancelled(result, index, total);
         }
         let record = match &workload {
-            Some(w) => run_one(gpu, &timer, family, w.as_ref(), configuration, &plan.measure).await,
+            Some(w) => {
+                measure_one(gpu, &timer, family, w.as_ref(), configuration, &plan.measure, Validation::First).await
+            }
             None => blank(configuration, 0, 0).with_error("the family's inputs could not be prepared"),
         };
         result.results.push(record);
@@ -346,18 +348,6 @@ impl ConfigResult {
         self.error = Some(error.to_string());
         self
     }
-}
-
-/// Validates one configuration against the CPU reference and, when it is valid, measures it.
-pub(crate) async fn run_one(
-    gpu: &Gpu,
-    timer: &Timer,
-    family: &dyn Family,
-    workload: &dyn crate::kernel::Workload,
-    configuration: &Configuration,
-    options: &MeasureOptions,
-) -> ConfigResult {
-    measure_one(gpu, timer, family, workload, configuration, options, Validation::First).await
 }
 
 /// Whether `measure_one` checks the output before measuring.

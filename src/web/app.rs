@@ -9,7 +9,7 @@ use web_sys::{Element, HtmlButtonElement, HtmlInputElement, HtmlProgressElement,
 
 use super::adapter::{self, cross_origin_isolated, environment};
 use super::chart::Charts;
-use super::dom::{self, append, by_id, fact};
+use super::dom::{self, append, by_id, fact, hidden_card};
 use super::{compare, history, tuning};
 use crate::gpu::Gpu;
 use crate::kernel::{KernelId, ShaderChecks};
@@ -142,13 +142,7 @@ fn build_page() {
     append(&buttons, "button", "", "Compare").set_id("compare-run");
     append(&buttons, "button", "", "Download JSON").set_id("download-json");
     append(&buttons, "button", "", "Download CSV").set_id("download-csv");
-    // The link as text too, for when the browser keeps the clipboard closed.
-    let link = append(&results, "input", "share-link", "");
-    link.set_id("share-link");
-    for (name, value) in [("readonly", ""), ("hidden", ""), ("aria-label", "share link")] {
-        link.set_attribute(name, value).ok();
-    }
-    append(&results, "p", "share-status", "").set_id("share-status");
+    dom::link_output(&results, "share-link", "share link");
     // A machine-readable copy of the last result, for scripts that drive the page.
     let json = append(&results, "script", "", "");
     json.set_id("result-json");
@@ -353,15 +347,6 @@ fn show_opened(result: &RunResult, title: &str) {
     });
 }
 
-/// A titled card that stays hidden until the page has something to show in it.
-fn hidden_card(root: &Element, id: &str, title: &str) -> Element {
-    let card = append(root, "section", "card", "");
-    card.set_id(id);
-    card.set_attribute("hidden", "").ok();
-    append(&card, "h2", "", title);
-    card
-}
-
 fn show_device(app: &App) {
     let info = &app.gpu.info;
     let facts: Element = by_id("device-facts");
@@ -501,7 +486,7 @@ fn show_controls(app: &Rc<App>) {
     dom::on("copy-link", "click", move |_| {
         if let Some(result) = share_app.last.borrow().as_ref() {
             let link = share::link(&page_address(), result);
-            wasm_bindgen_futures::spawn_local(copy_link(link, "share-link", "share-status", "this result"));
+            wasm_bindgen_futures::spawn_local(copy_link(link, "share-link", "this result"));
         }
     });
     offer_download(app, "download-csv", "csv", "text/csv", RunResult::to_csv);
@@ -533,9 +518,9 @@ pub(super) fn page_address() -> String {
     format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())
 }
 
-/// Shows `link` in the field `field_id` and puts it in the clipboard, saying in `status_id` whether that
-/// worked; `what` names what the link opens.
-pub(super) async fn copy_link(link: String, field_id: &str, status_id: &str, what: &str) {
+/// Shows `link` in the field `field_id` (made by `dom::link_output`) and puts it in the clipboard, saying
+/// whether that worked; `what` names what the link opens.
+pub(super) async fn copy_link(link: String, field_id: &str, what: &str) {
     let field: HtmlInputElement = by_id(field_id);
     field.set_value(&link);
     field.set_hidden(false);
@@ -547,7 +532,7 @@ pub(super) async fn copy_link(link: String, field_id: &str, status_id: &str, wha
         Ok(_) => format!("Link copied ({size}): it opens {what}, without raw samples, anywhere."),
         Err(_) => format!("The browser kept the clipboard closed: copy the link above ({size})."),
     };
-    dom::set_text(status_id, &status);
+    dom::set_text(&format!("{field_id}-status"), &status);
 }
 
 fn bytes(n: u64) -> String {
@@ -665,7 +650,7 @@ async fn run(app: Rc<App>) {
     by_id::<Element>("results-body").set_inner_html("");
     by_id::<Element>("notes").set_inner_html("");
     dom::set_hidden("share-link", true);
-    dom::set_text("share-status", "");
+    dom::set_text("share-link-status", "");
     app.charts.borrow_mut().clear();
 
     let started = now_ms();

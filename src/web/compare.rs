@@ -22,10 +22,7 @@ thread_local! {
 
 /// Builds the (hidden) card inside `root` and listens to its controls.
 pub fn build(root: &Element) {
-    let card = append(root, "section", "card", "");
-    card.set_id("compare");
-    card.set_attribute("hidden", "").ok();
-    append(&card, "h2", "", "Comparison");
+    let card = dom::hidden_card(root, "compare", "Comparison");
     append(
         &card,
         "p",
@@ -42,12 +39,7 @@ pub fn build(root: &Element) {
     append(&add, "button", "", "Add the link").set_id("compare-add");
     append(&add, "button", "", "Copy comparison link").set_id("compare-copy");
     append(&add, "button", "", "Clear").set_id("compare-clear");
-    let link = append(&card, "input", "share-link", "");
-    link.set_id("compare-share-link");
-    for (name, value) in [("readonly", ""), ("hidden", ""), ("aria-label", "comparison link")] {
-        link.set_attribute(name, value).ok();
-    }
-    append(&card, "p", "share-status", "").set_id("compare-status");
+    dom::link_output(&card, "compare-share-link", "comparison link");
     append(&card, "h3", "", "Best of each kernel (over every workgroup shape)");
     append(&card, "table", "results compare", "").set_id("compare-best");
     append(&card, "div", "charts", "").set_id("compare-charts");
@@ -62,7 +54,7 @@ pub fn build(root: &Element) {
                 results.into_iter().for_each(add_quietly);
                 show();
             }
-            Err(error) => dom::set_text("compare-status", &format!("That link could not be added: {error}")),
+            Err(error) => dom::set_text("compare-share-link-status", &format!("That link could not be added: {error}")),
         }
     });
     dom::on("compare-clear", "click", |_| {
@@ -71,12 +63,7 @@ pub fn build(root: &Element) {
     });
     dom::on("compare-copy", "click", |_| {
         let link = COMPARED.with(|c| share::comparison_link(&super::app::page_address(), &c.borrow()));
-        wasm_bindgen_futures::spawn_local(super::app::copy_link(
-            link,
-            "compare-share-link",
-            "compare-status",
-            "this comparison",
-        ));
+        wasm_bindgen_futures::spawn_local(super::app::copy_link(link, "compare-share-link", "this comparison"));
     });
     dom::on("compare-devices", "click", |event| {
         let target = event.target().and_then(|t| t.dyn_into::<Element>().ok());
@@ -147,7 +134,7 @@ fn render(results: &[RunResult]) {
         1 => "Add a second result to compare with this one.",
         _ => "",
     };
-    dom::set_text("compare-status", status);
+    dom::set_text("compare-share-link-status", status);
 
     let rows = compare::rows(results);
     let best = compare::best_rows(&rows);
@@ -192,7 +179,7 @@ fn render(results: &[RunResult]) {
         if results.len() < 2 {
             charts.clear();
         } else if let Err(e) = charts.show_comparison(&rows, &names) {
-            dom::set_text("compare-status", &format!("The comparison's charts could not be drawn: {e:?}"));
+            dom::set_text("compare-share-link-status", &format!("The comparison's charts could not be drawn: {e:?}"));
         }
     });
 }

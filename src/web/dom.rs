@@ -36,6 +36,26 @@ pub fn append(parent: &Element, tag: &str, class: &str, text: &str) -> Element {
     child
 }
 
+/// A titled card with `id` that stays hidden until the page has something to show in it.
+pub fn hidden_card(root: &Element, id: &str, title: &str) -> Element {
+    let card = append(root, "section", "card", "");
+    card.set_id(id);
+    card.set_attribute("hidden", "").ok();
+    append(&card, "h2", "", title);
+    card
+}
+
+/// Where a copied link is also shown as text (for browsers that keep the clipboard closed), and the line
+/// that says whether the copy worked: the field `{id}` and the paragraph `{id}-status`, hidden until used.
+pub fn link_output(parent: &Element, id: &str, label: &str) {
+    let link = append(parent, "input", "share-link", "");
+    link.set_id(id);
+    for (name, value) in [("readonly", ""), ("hidden", ""), ("aria-label", label)] {
+        link.set_attribute(name, value).ok();
+    }
+    append(parent, "p", "share-status", "").set_id(&format!("{id}-status"));
+}
+
 pub fn set_hidden(id: &str, hidden: bool) {
     by_id::<HtmlElement>(id).set_hidden(hidden);
 }

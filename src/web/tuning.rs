@@ -8,10 +8,7 @@ use crate::result::format_gbps;
 use crate::tune::Tuning;
 
 pub fn build(root: &Element) {
-    let card = append(root, "section", "card", "");
-    card.set_id("tuning");
-    card.set_attribute("hidden", "").ok();
-    append(&card, "h2", "", "Auto-tuning");
+    let card = dom::hidden_card(root, "tuning", "Auto-tuning");
     append(
         &card,
         "p",

@@ -23,13 +23,27 @@ fn screenshot_path(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-/// Serves the page, opens it with `query` in a browser with WebGPU, presses Run once the device card shows,
-/// and waits for the run to finish.
-fn run_page(query: &str) -> (server::Site, Browser) {
+/// Serves the page and opens it with `query` in a browser with WebGPU, once the device card shows.
+fn open_page(query: &str) -> (server::Site, Browser) {
     let site = server::serve(dist());
     let browser = Browser::start(WebGpu::Enabled);
     browser.open(&format!("{}/index.html?{query}", site.url()));
     browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    (site, browser)
+}
+
+/// Presses a copy-link button and returns the link shown in the field `field` once the copy is done.
+fn copied_link(browser: &Browser, button: &str, field: &str) -> String {
+    browser.click(button);
+    let status = format!("document.getElementById('{field}-status').textContent !== ''");
+    browser.wait_for("the link", &status, Duration::from_secs(10));
+    let link = browser.eval(&format!("return document.getElementById('{field}').value"));
+    link.as_str().expect("a link").to_string()
+}
+
+/// Opens the page with `query`, presses Run and waits for the run to finish.
+fn run_page(query: &str) -> (server::Site, Browser) {
+    let (site, browser) = open_page(query);
     browser.click("#run");
     browser.wait_for("the run to finish", "document.querySelector('#results[data-done]')", Duration::from_secs(600));
     (site, browser)
@@ -221,10 +235,7 @@ fn a_person_runs_copy_fma_and_matmul_and_sees_the_peaks_and_a_roofline() {
     // so a figure may round the other way in its last digit: compare what names and judges each row.
     let table = "return [...document.querySelectorAll('BODY tr')].map(r => [r.className, ...[0, 1, 2, 9].map(i => r.cells[i].textContent)])";
     let ran = browser.eval(&table.replace("BODY", "#results-body"));
-    browser.click("#copy-link");
-    browser.wait_for("the link", "document.getElementById('share-status').textContent !== ''", Duration::from_secs(10));
-    let link = browser.eval("return document.getElementById('share-link').value");
-    let link = link.as_str().expect("a link");
+    let link = copied_link(&browser, "#copy-link", "share-link");
     assert!(link.contains("/index.html#run=1."), "{link}");
     browser.open(&link.replace("/index.html#", "/index.html?opened=1#"));
     browser.wait_for("the shared result", "!document.getElementById('shared')?.hidden", Duration::from_secs(60));
@@ -339,7 +350,7 @@ fn a_person_compares_a_run_with_a_recorded_result_shares_the_comparison_and_find
     let (site, browser) = run_page("kernels=copy/scalar&size=65536&samples=1&wg=64,256");
     browser.click("#compare-run");
     browser.wait_for("the comparison", "!document.getElementById('compare')?.hidden", Duration::from_secs(10));
-    assert!(browser.text("#compare-status").contains("Add a second result"));
+    assert!(browser.text("#compare-share-link-status").contains("Add a second result"));
 
     // A second result from a file: the H100 in Chromium, where copy/scalar ran at every size.
     let recorded = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/results/h100-chromium-stream.json");
@@ -389,14 +400,7 @@ fn a_person_compares_a_run_with_a_recorded_result_shares_the_comparison_and_find
     browser.screenshot(&screenshot_path("e2e-compare.png"));
 
     // The comparison's own link opens the same comparison in a new page.
-    browser.click("#compare-copy");
-    browser.wait_for(
-        "the link",
-        "document.getElementById('compare-status').textContent !== ''",
-        Duration::from_secs(10),
-    );
-    let link = browser.eval("return document.getElementById('compare-share-link').value");
-    let link = link.as_str().unwrap().to_string();
+    let link = copied_link(&browser, "#compare-copy", "compare-share-link");
     assert!(link.contains("#compare=1."), "{link}");
     let names = browser.eval("return [...document.querySelectorAll('#compare-devices h3')].map(h => h.textContent)");
     browser.open(&link.replace("/index.html#", "/index.html?opened=1#"));
@@ -434,10 +438,7 @@ fn a_person_compares_a_run_with_a_recorded_result_shares_the_comparison_and_find
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_person_auto_tunes_a_kernel_and_gets_its_best_shape_and_a_snippet() {
-    let site = server::serve(dist());
-    let browser = Browser::start(WebGpu::Enabled);
-    browser.open(&format!("{}/index.html?kernels=copy/vec4&size=65536&samples=1", site.url()));
-    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    let (_site, browser) = open_page("kernels=copy/vec4&size=65536&samples=1");
     browser.click("#tune");
     browser.wait_for("the tuning", "document.querySelector('#tuning[data-done]')", Duration::from_secs(300));
     let tunings: Value = serde_json::from_str(

@@ -183,11 +183,7 @@ impl ConfigResult {
 
     /// The workgroup shape as shown in tables: "256" for 1-D, "16×4" for 2-D, "4×4×4" for 3-D.
     pub fn workgroup_text(&self) -> String {
-        match self.workgroup_size {
-            [x, 1, 1] => x.to_string(),
-            [x, y, 1] => format!("{x}×{y}"),
-            [x, y, z] => format!("{x}×{y}×{z}"),
-        }
+        shape_text(self.workgroup_size)
     }
 
     /// The kernel's own parameter as shown in tables, e.g. "stride 8"; empty where it has none.
@@ -248,6 +244,15 @@ impl ConfigResult {
     /// Measured and valid: may be ranked and charted.
     pub fn is_good(&self) -> bool {
         self.valid && self.error.is_none() && self.skipped.is_none() && self.gbps.is_some()
+    }
+}
+
+/// A workgroup shape as tables show it: "256" for 1-D, "16×4" for 2-D, "4×4×4" for 3-D.
+pub fn shape_text(shape: [u32; 3]) -> String {
+    match shape {
+        [x, 1, 1] => x.to_string(),
+        [x, y, 1] => format!("{x}×{y}"),
+        [x, y, z] => format!("{x}×{y}×{z}"),
     }
 }
 

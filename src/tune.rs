@@ -4,10 +4,11 @@
 //! among the heights). It starts at the common default (64, or 8×8), polls the shapes two grid steps away
 //! (×4, ÷4 along each axis), moves to the best neighbour while that gains at least `min_gain`, then polls
 //! one step away (×2, ÷2, and for 2-D the same-size shapes x×2 y÷2 and x÷2 y×2) and stops when no
-//! neighbour gains. Every shape it tries is validated against the CPU reference like any other. Trials are
-//! measured with fewer samples and a short warm-up (the GPU stays busy from one trial to the next, so only
-//! the first needs the full warm-up); optionally the whole sweep runs afterwards with the full measurement,
-//! to show how close the tuner came and what it saved.
+//! neighbour gains; six shapes or fewer are all tried. Trials are measured with fewer samples and a short
+//! warm-up (the GPU stays busy from one trial to the next, so only the first needs the full warm-up), and
+//! validated afterwards where it matters: the fastest trial whose output matches the CPU reference is the
+//! answer, and the default it is compared with is checked too. Optionally the whole sweep runs afterwards,
+//! measured and validated as a run does, to show how close the tuner came and what it saved.
 
 use serde::{Deserialize, Serialize};
 use web_time::Instant;
@@ -15,7 +16,7 @@ use web_time::Instant;
 use crate::gpu::Gpu;
 use crate::kernel::{Configuration, Family, KernelId, ShaderChecks, Workload};
 use crate::measure::{MeasureOptions, Timer};
-use crate::result::{ConfigResult, Environment, format_gbps};
+use crate::result::{ConfigResult, Environment, format_gbps, shape_text};
 use crate::runner::{self, Flow, Plan, Validation};
 use crate::{kernels, sweep};
 
@@ -57,9 +58,9 @@ pub struct Tuning {
     pub candidates: usize,
     /// The common default the speed-up is measured against: 64, or 8×8 for 2-D kernels.
     pub default_workgroup: [u32; 3],
-    /// Every shape tried, in the order tried, each validated and measured as in a sweep.
+    /// Every shape tried, in the order tried; the best that validates, and the default, have `valid` set.
     pub trials: Vec<ConfigResult>,
-    /// Wall-clock seconds the search took, validation and setup of each trial included.
+    /// Wall-clock seconds the search took: trials, pipeline builds and validation.
     pub seconds: f64,
     /// The exhaustive sweep, where it was run to compare.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -160,14 +161,6 @@ impl Tuning {
             );
         }
         line
-    }
-}
-
-fn shape_text([x, y, z]: [u32; 3]) -> String {
-    match (y, z) {
-        (1, 1) => x.to_string(),
-        (_, 1) => format!("{x}×{y}"),
-        _ => format!("{x}×{y}×{z}"),
     }
 }
 
@@ -316,7 +309,10 @@ impl Bench<'_> {
                 break;
             }
         }
-        if let Some(default) = trials.iter_mut().find(|r| r.workgroup_size == target.default_workgroup && !r.valid) {
+        let not_yet_validated = |r: &&mut ConfigResult| !r.valid && r.error.is_none();
+        if let Some(default) =
+            trials.iter_mut().find(|r| r.workgroup_size == target.default_workgroup).filter(not_yet_validated)
+        {
             runner::validate(self.gpu, self.workload, &target.at(target.default_workgroup), default).await;
         }
         log::debug!("validation: {:.3} s", validation_start.elapsed().as_secs_f64());

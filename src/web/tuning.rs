@@ -4,7 +4,7 @@
 use web_sys::Element;
 
 use super::dom::{self, append, by_id};
-use crate::result::format_gbps;
+use crate::result::{format_gbps, shape_text};
 use crate::tune::Tuning;
 
 pub fn build(root: &Element) {
@@ -52,8 +52,7 @@ pub fn show(tunings: &[Tuning]) {
             None => format!("{} GB/s", b.gbps.map(format_gbps).unwrap_or_default()),
         });
         append(&row, "td", "", &figure.unwrap_or_default());
-        let [x, y, _] = tuning.default_workgroup;
-        let default = if y == 1 { x.to_string() } else { format!("{x}×{y}") };
+        let default = shape_text(tuning.default_workgroup);
         let speedup = match tuning.speedup() {
             Some(s) => format!("{s:.2}× {default}"),
             None => format!("{default} did not run"),

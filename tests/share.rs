@@ -203,3 +203,72 @@ fn the_default_suites_link_stays_within_8_kb() {
     assert!(configurations.len() >= 150, "the suite covers {} configurations", configurations.len());
     assert!(link.len() <= 8192, "{} bytes", link.len());
 }
+
+fn recorded(name: &str) -> RunResult {
+    recorded_results().into_iter().find(|(n, _)| n == name).unwrap_or_else(|| panic!("no {name}")).1
+}
+
+#[test]
+fn a_comparison_link_carries_every_result_in_order_and_single_links_stay_apart() {
+    let (native, browser) = (recorded("h100-native-stream.json"), recorded("h100-chromium-stream.json"));
+    let link = share::comparison_link("https://example.org/wgsweep/", &[native.clone(), browser.clone()]);
+    assert!(link.starts_with("https://example.org/wgsweep/#compare=1."), "{link}");
+    let opened = share::decode_comparison(&link).unwrap();
+    let single = [&native, &browser].map(|r| share::decode(&share::encode(r)).unwrap());
+    assert_eq!(opened, single.to_vec(), "each result as its own link would open it");
+    assert_eq!(share::decode_any(&link).unwrap().len(), 2);
+    assert_eq!(share::decode_any(&share::link("https://example.org/", &native)).unwrap().len(), 1);
+    // Together they compress better than apart.
+    assert!(link.len() < single.iter().map(|r| share::encode(r).len()).sum::<usize>());
+
+    assert_eq!(share::decode(&link).unwrap_err(), ShareError::NotALink);
+    let cut = share::decode_any(&link[..link.len() - 30]).unwrap_err();
+    assert!(matches!(cut, ShareError::Corrupt(_)), "{cut:?}");
+}
+
+#[test]
+fn a_comparison_lines_up_every_configuration_with_ratios_to_the_first() {
+    use wgsweep::compare;
+    let (native, browser) = (recorded("h100-native-stream.json"), recorded("h100-chromium-stream.json"));
+    let mut small = browser.clone();
+    small.results.retain(|r| r.label() == "copy/vec4" && [64, 1024].contains(&r.workgroup_size[0]));
+    let results = [small.clone(), native.clone()];
+    let rows = compare::rows(&results);
+
+    // Every configuration either ran, once: the native run's default and unchecked rows included.
+    assert_eq!(rows.len(), native.results.len());
+    let gbps = |result: &RunResult, size: u32| {
+        let r = result.results.iter().find(|r| r.label() == "copy/vec4" && r.workgroup_size[0] == size);
+        r.unwrap().gbps.unwrap()
+    };
+    let copy: Vec<&compare::Row> = rows
+        .iter()
+        .filter(|r| r.kernel == "copy/vec4" && r.checks == wgsweep::kernel::ShaderChecks::Default)
+        .collect();
+    let sizes: Vec<&str> = copy.iter().map(|r| r.workgroup.as_str()).collect();
+    assert_eq!(sizes, ["1", "2", "4", "8", "16", "32", "64", "128", "256", "512", "1024"], "by size within a kernel");
+    for row in &copy {
+        let size: u32 = row.workgroup.parse().unwrap();
+        let ratios = row.ratios();
+        match [64, 1024].contains(&size) {
+            true => assert_eq!(ratios[1], Some(gbps(&native, size) / gbps(&browser, size)), "{row:?}"),
+            false => assert_eq!((row.figures[0], ratios[1]), (None, None), "only the native run has {size}"),
+        }
+        assert_eq!(row.unit, "GB/s");
+    }
+    assert_eq!(rows[0].kernel, "copy/vec4", "the first result's kernels lead");
+
+    let best = compare::best_rows(&rows);
+    let (row, shapes) = best.iter().find(|(r, _)| r.kernel == "copy/vec4" && r.checks.name() == "default").unwrap();
+    let native_best = native
+        .results
+        .iter()
+        .filter(|r| r.label() == "copy/vec4" && r.shader_checks.name() == "default" && r.is_good())
+        .max_by(|a, b| a.gbps.partial_cmp(&b.gbps).unwrap())
+        .unwrap();
+    assert_eq!(row.figures[1], native_best.gbps);
+    assert_eq!(shapes[1].as_deref(), Some(native_best.workgroup_text().as_str()));
+
+    let names = compare::names(&[native.clone(), native]);
+    assert_ne!(names[0], names[1], "the same result twice is told apart: {names:?}");
+}

@@ -209,6 +209,11 @@ fn keep_opened(result: &RunResult) {
 /// Lists the kept runs, newest first; every string goes in as text.
 fn show_history() {
     let list: Element = by_id("history-list");
+    // A label being edited while a run saves itself would lose its focus: the next save lists it.
+    let editing = dom::document().active_element().is_some_and(|e| e.class_name() == "history-label");
+    if editing {
+        return;
+    }
     list.set_inner_html("");
     let entries = history::load();
     for entry in entries.iter().rev() {

@@ -257,8 +257,9 @@ fn listen_to_history() {
     dom::on("history-list", "change", move |event| {
         let Some(input) = target(&event).and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) else { return };
         let Some(id) = input.get_attribute("data-id") else { return };
-        if let Err(error) = history::relabel(&id, &input.value()) {
-            show_message("error", &format!("The label could not be kept: {error}"));
+        match history::relabel(&id, &input.value()) {
+            Ok(()) => show_history(), // saves made while the label was edited show now
+            Err(error) => show_message("error", &format!("The label could not be kept: {error}")),
         }
     });
 }

@@ -133,9 +133,10 @@ impl Tuning {
         let Some(best) = self.best() else {
             return format!("{}: no valid shape among {} tried", self.kernel, self.trials.len());
         };
-        let speedup = match self.speedup() {
-            Some(s) => format!("{s:.2}× the default {}", shape_text(self.default_workgroup)),
-            None => "the default shape did not run".into(),
+        let speedup = match (self.speedup(), self.candidates) {
+            (Some(s), _) => format!("{s:.2}× the default {}", shape_text(self.default_workgroup)),
+            (None, 1) => "the family fixes this kernel's shape; every shape can be searched (--every-shape)".into(),
+            (None, _) => format!("the default {} did not run", shape_text(self.default_workgroup)),
         };
         let figure = match best.gflops() {
             Some(gflops) => format!("{} GFLOP/s", format_gbps(gflops)),

@@ -170,8 +170,9 @@ thread_local! {
     static OPENED: RefCell<Option<RunResult>> = const { RefCell::new(None) };
 }
 
-/// Shows the result in the page's `#run=` fragment, if there is one; a link that cannot be read gets a
-/// message that says why, and the page goes on as if it had none.
+/// Shows the result in the page's `#run=` fragment, or the comparison in its `#compare=` fragment, if
+/// there is one; a link that cannot be read gets a message that says why, and the page goes on as if it
+/// had none.
 fn open_shared_link() {
     let Some(window) = web_sys::window() else { return };
     // A link pasted over this page's address changes only the fragment: open it as a new page.
@@ -444,8 +445,8 @@ fn show_controls(app: &Rc<App>) {
         }
     }
 
-    for (id, pick) in [("tick-default", Some(suite)), ("tick-all", Some(kernels::all())), ("tick-none", None)] {
-        dom::on(id, "click", move |_| tick(pick.as_deref().unwrap_or_default()));
+    for (id, pick) in [("tick-default", suite), ("tick-all", kernels::all()), ("tick-none", Vec::new())] {
+        dom::on(id, "click", move |_| tick(&pick));
     }
 
     // Problem sizes as bytes per buffer, so one choice means the same footprint for every family; a link's

@@ -22,6 +22,14 @@ pub struct Row {
 }
 
 impl Row {
+    /// The kernel as charts and tables name it: `kernel/variant`, with the checks where not the default.
+    pub fn series(&self) -> String {
+        match self.checks {
+            ShaderChecks::Default => self.kernel.clone(),
+            checks => format!("{} ({})", self.kernel, checks.name()),
+        }
+    }
+
     /// Each result's figure over the first result's (above 1: faster than the first).
     pub fn ratios(&self) -> Vec<Option<f64>> {
         let first = self.figures[0].filter(|&f| f > 0.0);
@@ -82,18 +90,18 @@ pub fn rows(results: &[RunResult]) -> Vec<Row> {
             rows[at].1.figures[i] = figure(r);
         }
     }
-    let kernels: Vec<(String, ShaderChecks)> = rows.iter().fold(Vec::new(), |mut kernels, (_, row)| {
-        if !kernels.contains(&(row.kernel.clone(), row.checks)) {
-            kernels.push((row.kernel.clone(), row.checks));
-        }
-        kernels
-    });
-    rows.sort_by_key(|(r, row)| {
-        let kernel = kernels.iter().position(|k| *k == (row.kernel.clone(), row.checks));
-        let [x, y, z] = r.workgroup_size;
-        (kernel, r.parameter.as_ref().map(|p| p.value), x * y * z, x)
-    });
-    rows.into_iter().map(|(_, row)| row).collect()
+    // A kernel sorts where its first row stands: the order the first result that ran it lists it.
+    let first_of_kernel = |row: &Row| rows.iter().position(|(_, r)| r.kernel == row.kernel && r.checks == row.checks);
+    let keys: Vec<_> = rows
+        .iter()
+        .map(|(r, row)| {
+            let [x, y, z] = r.workgroup_size;
+            (first_of_kernel(row), r.parameter.as_ref().map(|p| p.value), x * y * z, x)
+        })
+        .collect();
+    let mut keyed: Vec<_> = keys.into_iter().zip(rows.into_iter().map(|(_, row)| row)).collect();
+    keyed.sort_by_key(|(key, _)| *key);
+    keyed.into_iter().map(|(_, row)| row).collect()
 }
 
 /// Per kernel (and checks and parameter value), each result's best figure over every workgroup shape, and

@@ -57,9 +57,7 @@ impl Plan {
             let workgroups = match &self.workgroups {
                 Shapes::Family => family.workgroups(&kernel, limits),
                 Shapes::Sizes(sizes) => sizes.iter().map(|&x| [x, 1, 1]).collect(),
-                Shapes::Every if family.workgroups(&kernel, limits).iter().any(|w| w[1] > 1) => {
-                    sweep::power_of_two_shapes(limits)
-                }
+                Shapes::Every if is_two_dimensional(family, &kernel, limits) => sweep::power_of_two_shapes(limits),
                 Shapes::Every => sweep::power_of_two_sizes(limits).into_iter().map(|x| [x, 1, 1]).collect(),
             };
             let parameters: Vec<Option<u32>> = match (family.parameter(&kernel), &self.parameter_values) {
@@ -80,6 +78,11 @@ impl Plan {
         }
         configurations
     }
+}
+
+/// Whether the family sweeps `kernel` over 2-D workgroup shapes (image-like kernels).
+pub fn is_two_dimensional(family: &dyn Family, kernel: &KernelId, limits: &ComputeLimits) -> bool {
+    family.workgroups(kernel, limits).iter().any(|w| w[1] > 1)
 }
 
 /// Progress, as the runner reports it.

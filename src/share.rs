@@ -130,8 +130,7 @@ pub fn encode(result: &RunResult) -> String {
 
 /// A whole link: `base` (the page's address) with the result in its fragment.
 pub fn link(base: &str, result: &RunResult) -> String {
-    let base = base.split('#').next().unwrap_or(base);
-    format!("{base}#{FRAGMENT_KEY}={}", encode(result))
+    with_fragment(base, FRAGMENT_KEY, &encode(result))
 }
 
 /// The fragment value (without `#compare=`) that holds every result of a comparison, in order; compressed
@@ -142,8 +141,13 @@ pub fn encode_comparison(results: &[RunResult]) -> String {
 
 /// A whole link to a comparison.
 pub fn comparison_link(base: &str, results: &[RunResult]) -> String {
+    with_fragment(base, COMPARE_KEY, &encode_comparison(results))
+}
+
+/// `base` with its fragment, if any, replaced by `#key=value`.
+fn with_fragment(base: &str, key: &str, value: &str) -> String {
     let base = base.split('#').next().unwrap_or(base);
-    format!("{base}#{COMPARE_KEY}={}", encode_comparison(results))
+    format!("{base}#{key}={value}")
 }
 
 /// The result in a link, a fragment (`#run=1.…`) or a fragment's value (`1.…`).

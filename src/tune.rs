@@ -345,7 +345,7 @@ fn targets(gpu: &Gpu, plan: &Plan) -> Vec<Target> {
         let fits = sweep::check_workgroup(&gpu.info.limits, c.workgroup, family.workgroup_storage_bytes(&c)).is_ok();
         let same = |t: &Target| t.kernel == c.kernel && t.checks == c.checks && t.parameter == c.parameter;
         let at = targets.iter().position(same).unwrap_or_else(|| {
-            let two_d = family.workgroups(&c.kernel, &gpu.info.limits).iter().any(|w| w[1] > 1);
+            let two_d = runner::is_two_dimensional(family, &c.kernel, &gpu.info.limits);
             targets.push(Target {
                 kernel: c.kernel,
                 checks: c.checks,

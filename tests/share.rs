@@ -241,10 +241,8 @@ fn a_comparison_lines_up_every_configuration_with_ratios_to_the_first() {
         let r = result.results.iter().find(|r| r.label() == "copy/vec4" && r.workgroup_size[0] == size);
         r.unwrap().gbps.unwrap()
     };
-    let copy: Vec<&compare::Row> = rows
-        .iter()
-        .filter(|r| r.kernel == "copy/vec4" && r.checks == wgsweep::kernel::ShaderChecks::Default)
-        .collect();
+    let copy: Vec<&compare::Row> =
+        rows.iter().filter(|r| r.kernel == "copy/vec4" && r.checks == wgsweep::kernel::ShaderChecks::Default).collect();
     let sizes: Vec<&str> = copy.iter().map(|r| r.workgroup.as_str()).collect();
     assert_eq!(sizes, ["1", "2", "4", "8", "16", "32", "64", "128", "256", "512", "1024"], "by size within a kernel");
     for row in &copy {

@@ -217,17 +217,13 @@ fn plan(results: &[ConfigResult]) -> Vec<Planned> {
 /// Per kernel (with its checks), a line per compared result over the shapes and parameter values any of
 /// them measured.
 fn plan_comparison(rows: &[compare::Row], names: &[String]) -> Vec<Planned> {
-    let series = |row: &compare::Row| match row.checks {
-        ShaderChecks::Default => row.kernel.clone(),
-        checks => format!("{} ({})", row.kernel, checks.name()),
-    };
     let point = |row: &compare::Row| match row.parameter.as_str() {
         "" => row.workgroup.clone(),
         parameter => format!("{} · {parameter}", row.workgroup),
     };
     let mut planned = Vec::new();
-    for kernel in unique(rows.iter().map(series)) {
-        let of_kernel: Vec<&compare::Row> = rows.iter().filter(|r| series(r) == kernel).collect();
+    for kernel in unique(rows.iter().map(compare::Row::series)) {
+        let of_kernel: Vec<&compare::Row> = rows.iter().filter(|r| r.series() == kernel).collect();
         let labels: Vec<String> = of_kernel.iter().map(|r| point(r)).collect();
         let datasets: Vec<Value> = names
             .iter()

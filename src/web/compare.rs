@@ -10,7 +10,6 @@ use web_sys::{Element, HtmlInputElement};
 use super::chart::Charts;
 use super::dom::{self, append, by_id, fact};
 use crate::compare::{self, Row};
-use crate::kernel::ShaderChecks;
 use crate::result::{RunResult, format_gbps};
 use crate::share;
 
@@ -144,7 +143,7 @@ fn render(results: &[RunResult]) {
     let body = append(&best_table, "tbody", "", "");
     for (row, shapes) in &best {
         let tr = append(&body, "tr", "", "");
-        append(&tr, "td", "", &kernel_text(row));
+        append(&tr, "td", "", &row.series());
         append(&tr, "td", "", &row.parameter);
         append(&tr, "td", "", row.unit);
         for (figure, shape) in row.figures.iter().zip(shapes) {
@@ -163,7 +162,7 @@ fn render(results: &[RunResult]) {
     let body = append(&table, "tbody", "", "");
     for row in &rows {
         let tr = append(&body, "tr", "", "");
-        append(&tr, "td", "", &kernel_text(row));
+        append(&tr, "td", "", &row.series());
         append(&tr, "td", "", &row.workgroup);
         append(&tr, "td", "", &row.parameter);
         append(&tr, "td", "", row.unit);
@@ -195,13 +194,6 @@ fn header(table: &Element, fixed: &[&str], names: &[String]) {
     }
     for i in 2..=names.len() {
         append(&head, "th", "", &format!("{i} ÷ 1"));
-    }
-}
-
-fn kernel_text(row: &Row) -> String {
-    match row.checks {
-        ShaderChecks::Default => row.kernel.clone(),
-        checks => format!("{} ({})", row.kernel, checks.name()),
     }
 }
 

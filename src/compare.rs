@@ -54,13 +54,9 @@ fn same_configuration(a: &ConfigResult, b: &ConfigResult) -> bool {
         && a.parameter.as_ref().map(|p| p.value) == b.parameter.as_ref().map(|p| p.value)
 }
 
-/// The figure a comparison ranks by: GFLOP/s where the kernel counts flops, else GB/s; per unit of work,
-/// so results with different problem sizes (a device limit) still compare.
+/// The figure a comparison ranks by: the headline, of valid results only.
 fn figure(r: &ConfigResult) -> Option<f64> {
-    if !r.is_good() {
-        return None;
-    }
-    r.gflops().or(r.gbps)
+    r.is_good().then(|| r.headline()).flatten()
 }
 
 /// Every configuration any result ran: kernels in the order the first result that ran them lists them,
@@ -80,7 +76,7 @@ pub fn rows(results: &[RunResult]) -> Vec<Row> {
                             checks: r.shader_checks,
                             workgroup: r.workgroup_text(),
                             parameter: r.parameter_text(),
-                            unit: if r.flops_per_dispatch.is_some() { "GFLOP/s" } else { "GB/s" },
+                            unit: r.unit().name(),
                             figures: vec![None; results.len()],
                         },
                     ));

@@ -105,7 +105,7 @@ impl Filler {
             ],
         });
         let groups = (buffer.size() / 4).div_ceil(FILL_WORKGROUP as u64);
-        let grid = crate::kernel::dispatch_grid(groups, device.limits().max_compute_workgroups_per_dimension)
+        let grid = crate::grid::dispatch_grid(groups, device.limits().max_compute_workgroups_per_dimension)
             .expect("a buffer within the binding limit always fits a 2-D grid of 256-wide workgroups");
         let mut pass =
             encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("fill"), timestamp_writes: None });

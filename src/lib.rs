@@ -3,22 +3,27 @@
 //!
 //! The page (`web`) and the CLI (`src/bin/wgsweep.rs`) are thin shells over `runner::run`.
 
+// Layers, lowest first: a module imports only from layers below it (README, "Layout").
+pub mod analysis;
 pub mod compare;
 pub mod fill;
 pub mod gpu;
+pub mod grid;
 pub mod kernel;
 pub mod kernels;
 pub mod measure;
+pub mod plan;
 pub mod result;
 pub mod runner;
 pub mod share;
 pub mod stats;
-pub mod sweep;
+
 pub mod tune;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;
 
 pub use gpu::Gpu;
+pub use plan::Plan;
 pub use result::RunResult;
-pub use runner::{Plan, run};
+pub use runner::run;

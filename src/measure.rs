@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
 use crate::gpu::Gpu;
-use crate::kernel::Step;
+use crate::kernel::{Step, encode_steps};
 
 /// How the runner should measure.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -279,16 +279,6 @@ impl Timer {
     /// delta is zero or negative: the sign is kept so the caller can drop such samples.
     fn ns_between(&self, start: u64, end: u64) -> f64 {
         end.wrapping_sub(start) as i64 as f64 * self.period_ns
-    }
-}
-
-/// Records the dispatches of one configuration, in order.
-pub fn encode_steps(pass: &mut wgpu::ComputePass<'_>, steps: &[Step]) {
-    for step in steps {
-        pass.set_pipeline(&step.pipeline);
-        pass.set_bind_group(0, &step.bind_group, &[]);
-        let [x, y, z] = step.workgroups;
-        pass.dispatch_workgroups(x, y, z);
     }
 }
 

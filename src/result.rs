@@ -136,23 +136,84 @@ pub struct ConfigResult {
     /// Bytes per dispatch over the median time; GB = 10^9 bytes.
     pub gbps: Option<f64>,
     pub timing_source: Option<TimingSource>,
-    /// The output matched the CPU reference.
-    pub valid: bool,
-    pub error: Option<String>,
-    pub skipped: Option<String>,
-    /// The figure as a percentage of the best figure of the family's reference kernel in this run
+    /// What became of the configuration: in the file, the fields `valid`, `error`, `skipped` and `suspect`.
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    /// The figure as a percentage of the best figure of the family's baseline kernel in this run
     /// (transpose: the same-shape copy), where the family has one.
-    #[serde(default)]
-    pub percent_of_reference: Option<f64>,
+    #[serde(default, rename = "percent_of_reference")]
+    pub percent_of_baseline: Option<f64>,
     /// The figure as a percentage of the roof above it: GFLOP/s against min(the run's FMA peak, flops per
     /// byte × its best copy) where the kernel counts flops and the run has an FMA peak, else GB/s against
     /// the best copy; absent where the run did not measure the peak it needs, or GB/s counts workgroup
     /// memory (banks).
     #[serde(default)]
     pub percent_of_peak: Option<f64>,
-    /// Why the figure is not to be trusted, e.g. above the run's best copy.
+}
+
+/// What became of one configuration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(from = "OutcomeFields", into = "OutcomeFields")]
+pub enum Outcome {
+    /// The output matched the CPU reference and the configuration was measured. `suspect` says why the
+    /// figure is still not to be trusted (e.g. above the run's best copy), where the analysis found a reason.
+    Valid { suspect: Option<String> },
+    /// Measured, never validated: an auto-tuning trial that was never the best.
+    Measured,
+    /// Preparing, validating or measuring it failed; `validated` says whether its output had matched the
+    /// reference before (a measurement that failed afterwards).
+    Failed { error: String, validated: bool },
+    /// It could not run on this device, for this reason (a limit and both numbers, or why it does not apply).
+    Skipped { reason: String },
+}
+
+/// How an outcome is written in a result file (schema 1).
+#[derive(Clone, Serialize, Deserialize)]
+struct OutcomeFields {
+    valid: bool,
+    error: Option<String>,
+    skipped: Option<String>,
     #[serde(default)]
-    pub suspect: Option<String>,
+    suspect: Option<String>,
+}
+
+impl From<OutcomeFields> for Outcome {
+    fn from(fields: OutcomeFields) -> Self {
+        match fields {
+            OutcomeFields { skipped: Some(reason), .. } => Outcome::Skipped { reason },
+            OutcomeFields { error: Some(error), valid, .. } => Outcome::Failed { error, validated: valid },
+            OutcomeFields { valid: true, suspect, .. } => Outcome::Valid { suspect },
+            OutcomeFields { .. } => Outcome::Measured,
+        }
+    }
+}
+
+impl From<Outcome> for OutcomeFields {
+    fn from(outcome: Outcome) -> Self {
+        let none = OutcomeFields { valid: false, error: None, skipped: None, suspect: None };
+        match outcome {
+            Outcome::Valid { suspect } => OutcomeFields { valid: true, suspect, ..none },
+            Outcome::Measured => none,
+            Outcome::Failed { error, validated } => OutcomeFields { valid: validated, error: Some(error), ..none },
+            Outcome::Skipped { reason } => OutcomeFields { skipped: Some(reason), ..none },
+        }
+    }
+}
+
+/// The unit of a configuration's headline figure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    GbPerS,
+    GflopPerS,
+}
+
+impl Unit {
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::GbPerS => "GB/s",
+            Unit::GflopPerS => "GFLOP/s",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -172,13 +233,47 @@ impl ConfigResult {
 
     /// What became of the configuration, in words: "valid", "skipped: ...", the error, or "suspect: ...".
     pub fn status(&self) -> String {
-        match (&self.skipped, &self.error, &self.suspect) {
-            (Some(why), _, _) => format!("skipped: {why}"),
-            (_, Some(error), _) => error.clone(),
-            (_, _, Some(why)) => format!("suspect: {why}"),
-            _ if !self.valid => "measured, not validated (an auto-tuning trial that was never the best)".into(),
-            _ => "valid".into(),
+        match &self.outcome {
+            Outcome::Skipped { reason } => format!("skipped: {reason}"),
+            Outcome::Failed { error, .. } => error.clone(),
+            Outcome::Valid { suspect: Some(why) } => format!("suspect: {why}"),
+            Outcome::Measured => "measured, not validated (an auto-tuning trial that was never the best)".into(),
+            Outcome::Valid { suspect: None } => "valid".into(),
         }
+    }
+
+    /// Why the configuration did not run, where it was skipped.
+    pub fn skipped(&self) -> Option<&str> {
+        match &self.outcome {
+            Outcome::Skipped { reason } => Some(reason),
+            _ => None,
+        }
+    }
+
+    /// What went wrong, where preparing, validating or measuring the configuration failed.
+    pub fn error(&self) -> Option<&str> {
+        match &self.outcome {
+            Outcome::Failed { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+
+    /// Why a valid figure is not to be trusted, where the analysis found a reason.
+    pub fn suspect(&self) -> Option<&str> {
+        match &self.outcome {
+            Outcome::Valid { suspect } => suspect.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// Whether the output matched the CPU reference (even where measuring failed afterwards).
+    pub fn is_validated(&self) -> bool {
+        matches!(self.outcome, Outcome::Valid { .. } | Outcome::Failed { validated: true, .. })
+    }
+
+    /// Records a failure, keeping whether the output had been validated before it.
+    pub fn fail(&mut self, error: impl ToString) {
+        self.outcome = Outcome::Failed { error: error.to_string(), validated: self.is_validated() };
     }
 
     /// The workgroup shape as shown in tables: "256" for 1-D, "16×4" for 2-D, "4×4×4" for 3-D.
@@ -198,7 +293,7 @@ impl ConfigResult {
     /// The table cells both shells show: median, min, GB/s (with the % of the family's reference where
     /// there is one), GFLOP/s, % of the run's peak, CV, samples × dispatches.
     pub fn figures(&self) -> [String; 7] {
-        let gbps = match (self.gbps, self.percent_of_reference) {
+        let gbps = match (self.gbps, self.percent_of_baseline) {
             (Some(gbps), Some(percent)) => format!("{} ({percent:.0} %)", format_gbps(gbps)),
             (gbps, _) => gbps.map(format_gbps).unwrap_or_default(),
         };
@@ -243,7 +338,26 @@ impl ConfigResult {
 
     /// Measured and valid: may be ranked and charted.
     pub fn is_good(&self) -> bool {
-        self.valid && self.error.is_none() && self.skipped.is_none() && self.gbps.is_some()
+        matches!(self.outcome, Outcome::Valid { .. }) && self.gbps.is_some()
+    }
+
+    /// The unit of the headline figure: GFLOP/s where the kernel counts flops, else GB/s.
+    pub fn unit(&self) -> Unit {
+        if self.flops_per_dispatch.is_some() { Unit::GflopPerS } else { Unit::GbPerS }
+    }
+
+    /// The figure a configuration is judged by, in `unit()`: per unit of work, so results with different
+    /// problem sizes still compare. `None` until measured.
+    pub fn headline(&self) -> Option<f64> {
+        match self.unit() {
+            Unit::GflopPerS => self.gflops(),
+            Unit::GbPerS => self.gbps,
+        }
+    }
+
+    /// The headline figure with its unit, e.g. "2345.6 GB/s"; empty until measured.
+    pub fn headline_text(&self) -> String {
+        self.headline().map(|figure| format!("{} {}", format_gbps(figure), self.unit().name())).unwrap_or_default()
     }
 }
 
@@ -294,12 +408,7 @@ impl RunResult {
         if version.schema_version > SCHEMA_VERSION {
             return Err(ReadError::TooNew { found: version.schema_version });
         }
-        let mut result: RunResult = serde_json::from_str(text).map_err(|e| ReadError::Malformed(e.to_string()))?;
-        if result.peaks == Peaks::default() {
-            // Written before runs recorded their peaks: derive them, and the shares of them, as a run does.
-            result.peaks = crate::runner::relate_to_peaks(&mut result.results);
-        }
-        Ok(result)
+        serde_json::from_str(text).map_err(|e| ReadError::Malformed(e.to_string()))
     }
 }
 

@@ -13,10 +13,10 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 
+use crate::analysis;
 use crate::kernel::ShaderChecks;
 use crate::measure::TimingSource;
-use crate::result::{ConfigResult, ParameterValue, ReadError, RunResult};
-use crate::runner;
+use crate::result::{ConfigResult, Outcome, ParameterValue, ReadError, RunResult};
 
 /// The version of the link format this wgsweep writes and the newest it reads.
 pub const LINK_VERSION: u32 = 1;
@@ -93,11 +93,12 @@ struct Row {
     /// Per dispatch, ns: median, min, p95; and the coefficient of variation.
     times: Option<[f32; 4]>,
     timing_source: Option<TimingSource>,
-    outcome: Outcome,
+    outcome: RowOutcome,
 }
 
+/// A row's `result::Outcome`, with its strings in the table.
 #[derive(Serialize, Deserialize)]
-enum Outcome {
+enum RowOutcome {
     Valid,
     /// The error, as an index into `strings`; `valid` says whether validation had passed before it.
     Failed {
@@ -203,9 +204,7 @@ fn open(shared: Shared) -> Result<RunResult, ShareError> {
     let text =
         |i: u32| shared.strings.get(i as usize).cloned().ok_or_else(|| ShareError::Corrupt(format!("no string {i}")));
     result.results = shared.rows.iter().map(|r| config_result(r, &text)).collect::<Result<_, _>>()?;
-    runner::flag_suspects(&mut result.results);
-    runner::relate_to_references(&mut result.results);
-    result.peaks = runner::relate_to_peaks(&mut result.results);
+    analysis::derive(&mut result);
     Ok(result)
 }
 
@@ -223,10 +222,11 @@ fn find_field<'a>(fragment: &'a str, key: &str) -> Option<&'a str> {
 }
 
 fn row(r: &ConfigResult, strings: &mut Strings) -> Row {
-    let outcome = match (&r.skipped, &r.error) {
-        (Some(reason), _) => Outcome::Skipped { reason: strings.index(reason) },
-        (None, Some(error)) => Outcome::Failed { error: strings.index(error), valid: r.valid },
-        (None, None) => Outcome::Valid,
+    // A link keeps no suspects (its reader derives them) and no trials that were never validated.
+    let outcome = match &r.outcome {
+        Outcome::Skipped { reason } => RowOutcome::Skipped { reason: strings.index(reason) },
+        Outcome::Failed { error, validated } => RowOutcome::Failed { error: strings.index(error), valid: *validated },
+        Outcome::Valid { .. } | Outcome::Measured => RowOutcome::Valid,
     };
     let times = match (r.median_ns, r.min_ns, r.p95_ns, r.cv) {
         (Some(median), Some(min), Some(p95), Some(cv)) => Some([median, min, p95, cv].map(|x| x as f32)),
@@ -262,10 +262,10 @@ fn config_result(row: &Row, text: &impl Fn(u32) -> Result<String, ShareError>) -
         }
         None => None,
     };
-    let (valid, error, skipped) = match row.outcome {
-        Outcome::Valid => (true, None, None),
-        Outcome::Failed { error, valid } => (valid, Some(text(error)?), None),
-        Outcome::Skipped { reason } => (false, None, Some(text(reason)?)),
+    let outcome = match row.outcome {
+        RowOutcome::Valid => Outcome::Valid { suspect: None },
+        RowOutcome::Failed { error, valid } => Outcome::Failed { error: text(error)?, validated: valid },
+        RowOutcome::Skipped { reason } => Outcome::Skipped { reason: text(reason)? },
     };
     let [median, min, p95, cv] = match row.times {
         Some(times) => times.map(|t| Some(t as f64)),
@@ -294,11 +294,8 @@ fn config_result(row: &Row, text: &impl Fn(u32) -> Result<String, ShareError>) -
         cv,
         gbps: median.filter(|&m| m > 0.0).map(|m| row.bytes_per_dispatch as f64 / m),
         timing_source: row.timing_source,
-        valid,
-        error,
-        skipped,
-        percent_of_reference: None,
+        outcome,
+        percent_of_baseline: None,
         percent_of_peak: None,
-        suspect: None,
     })
 }

@@ -14,11 +14,12 @@ use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
 use crate::gpu::Gpu;
-use crate::kernel::{Configuration, Family, KernelId, ShaderChecks, Workload};
+use crate::kernel::{Configuration, Family, KernelId, ShaderChecks, Workload, shapes};
+use crate::kernels;
 use crate::measure::{MeasureOptions, Timer};
-use crate::result::{ConfigResult, Environment, format_gbps, shape_text};
-use crate::runner::{self, Flow, Plan, Validation};
-use crate::{kernels, sweep};
+use crate::plan::{self, Plan};
+use crate::result::{ConfigResult, Environment, Outcome, shape_text};
+use crate::runner::{self, Flow, Validation};
 
 /// How the tuner measures.
 #[derive(Clone, Debug)]
@@ -80,7 +81,7 @@ fn score(r: &ConfigResult) -> Option<f64> {
 
 /// How the search ranks trials, before any is validated: throughput, where the trial ran and measured.
 fn trial_score(r: &ConfigResult) -> Option<f64> {
-    (r.error.is_none() && r.skipped.is_none()).then_some(r.gbps).flatten()
+    matches!(r.outcome, Outcome::Valid { .. } | Outcome::Measured).then_some(r.gbps).flatten()
 }
 
 fn best_of(results: &[ConfigResult]) -> Option<&ConfigResult> {
@@ -138,10 +139,7 @@ impl Tuning {
             (None, 1) => "the family fixes this kernel's shape; every shape can be searched (--every-shape)".into(),
             (None, _) => format!("the default {} did not run", shape_text(self.default_workgroup)),
         };
-        let figure = match best.gflops() {
-            Some(gflops) => format!("{} GFLOP/s", format_gbps(gflops)),
-            None => format!("{} GB/s", best.gbps.map(format_gbps).unwrap_or_default()),
-        };
+        let figure = best.headline_text();
         let mut line = format!(
             "{} {}{}: best {} at {figure} ({speedup}); {} of {} shapes in {:.1} s",
             self.kernel,
@@ -243,7 +241,7 @@ impl Inputs<'_> {
     async fn get(&mut self, family: &'static dyn Family, fresh: bool) -> Result<&dyn Workload, String> {
         if fresh || self.prepared.as_ref().is_none_or(|(name, _)| *name != family.name()) {
             drop(self.prepared.take()); // free the last buffers before making the next
-            let (size, _) = runner::problem_units(self.gpu, family, self.plan.problem_size);
+            let (size, _) = plan::problem_units(&self.gpu.info.limits, family, self.plan.problem_size);
             let workload = runner::setup(self.gpu, family, size, self.plan.seed)
                 .await
                 .map_err(|e| format!("{}: could not prepare {size} {}: {e}", family.name(), family.size_unit()))?;
@@ -306,11 +304,11 @@ impl Bench<'_> {
         let validation_start = Instant::now();
         for i in by_speed {
             runner::validate(self.gpu, self.workload, &target.at(trials[i].workgroup_size), &mut trials[i]).await;
-            if trials[i].valid {
+            if trials[i].is_validated() {
                 break;
             }
         }
-        let not_yet_validated = |r: &&mut ConfigResult| !r.valid && r.error.is_none();
+        let not_yet_validated = |r: &&mut ConfigResult| r.outcome == Outcome::Measured;
         if let Some(default) =
             trials.iter_mut().find(|r| r.workgroup_size == target.default_workgroup).filter(not_yet_validated)
         {
@@ -342,10 +340,10 @@ fn targets(gpu: &Gpu, plan: &Plan) -> Vec<Target> {
     let mut targets: Vec<Target> = Vec::new();
     for c in plan.configurations(&gpu.info.limits) {
         let family = kernels::family(c.kernel.family).expect("plans only hold registered kernels");
-        let fits = sweep::check_workgroup(&gpu.info.limits, c.workgroup, family.workgroup_storage_bytes(&c)).is_ok();
+        let fits = shapes::check_workgroup(&gpu.info.limits, c.workgroup, family.workgroup_storage_bytes(&c)).is_ok();
         let same = |t: &Target| t.kernel == c.kernel && t.checks == c.checks && t.parameter == c.parameter;
         let at = targets.iter().position(same).unwrap_or_else(|| {
-            let two_d = runner::is_two_dimensional(family, &c.kernel, &gpu.info.limits);
+            let two_d = plan::is_two_dimensional(family, &c.kernel, &gpu.info.limits);
             targets.push(Target {
                 kernel: c.kernel,
                 checks: c.checks,

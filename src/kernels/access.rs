@@ -5,8 +5,8 @@
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderChecks, ShaderModules, Sizing, Skip,
-    Step, ValidationError, Workload, f32s,
+    self, Comparison, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, ShaderChecks, ShaderModules,
+    Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -54,7 +54,7 @@ impl Family for Access {
     }
 
     fn kernels(&self) -> Vec<KernelId> {
-        KernelId::every_variant("access", &PATTERNS, &WIDTHS)
+        KernelId::every_variant(self.name(), &PATTERNS, &WIDTHS)
     }
 
     fn size_unit(&self) -> &'static str {
@@ -71,12 +71,12 @@ impl Family for Access {
         1 << size.ilog2()
     }
 
-    fn workgroups(&self, kernel: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
+    fn workgroup_shapes(&self, kernel: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
         if self.parameter(kernel).is_some() {
             let largest = limits.max_invocations_per_workgroup.min(limits.max_workgroup_size_x);
             return vec![[PARAMETER_WORKGROUP.min(largest), 1, 1]];
         }
-        crate::sweep::power_of_two_sizes(limits).into_iter().map(|x| [x, 1, 1]).collect()
+        kernel::shapes::power_of_two_sizes(limits).into_iter().map(|x| [x, 1, 1]).collect()
     }
 
     fn parameter(&self, kernel: &KernelId) -> Option<Parameter> {
@@ -105,16 +105,8 @@ struct AccessWorkload {
     n: u64,
     seed: u32,
     modules: ShaderModules,
-    src: wgpu::Buffer,
-    dst: wgpu::Buffer,
-}
-
-/// Frees the arrays at once: in the browser, dropping alone leaves them to the garbage collector.
-impl Drop for AccessWorkload {
-    fn drop(&mut self) {
-        self.src.destroy();
-        self.dst.destroy();
-    }
+    src: OwnedBuffer,
+    dst: OwnedBuffer,
 }
 
 /// `rotate` in access.wgsl: the low log2(n) bits of i rotated left by `shift`.
@@ -167,19 +159,14 @@ impl AccessWorkload {
     }
 
     /// Writes the random pattern's permutation into a new buffer of `elements` indices.
-    fn permutation(&self, gpu: &Gpu, checks: ShaderChecks, elements: u64) -> Result<wgpu::Buffer, Skip> {
+    fn permutation(&self, gpu: &Gpu, checks: ShaderChecks, elements: u64) -> Result<OwnedBuffer, Skip> {
         let buffer = kernel::storage_buffer(gpu, "permutation", elements * 4);
         let seed = self.permutation_seed() as f64;
         let constants = [("WG", 256.0), ("PARAM", seed)];
         let pipeline = self.modules.pipeline(gpu, checks, "make_permutation", &constants);
         let grid = kernel::linear_grid(gpu, elements.div_ceil(256))?;
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(7, &buffer)]);
-        let mut encoder = gpu.device.create_command_encoder(&Default::default());
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            crate::measure::encode_steps(&mut pass, &[Step { pipeline, bind_group, workgroups: grid }]);
-        }
-        gpu.queue.submit([encoder.finish()]);
+        kernel::submit_steps(gpu, &[Step { pipeline, bind_group, grid }]);
         Ok(buffer)
     }
 }
@@ -196,7 +183,7 @@ impl Workload for AccessWorkload {
         2 * copied * width(&configuration.kernel) * 4 + index_bytes
     }
 
-    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, parameter } = configuration;
         let grid = kernel::linear_grid(gpu, self.copied(configuration).div_ceil(workgroup[0] as u64))?;
         let wg = ("WG", workgroup[0] as f64);
@@ -228,15 +215,15 @@ impl Workload for AccessWorkload {
         if kernel.kernel == "random" {
             owned.push(self.permutation(gpu, *checks, self.elements(configuration))?);
         }
-        let mut bindings = vec![(src, &self.src), (dst, &self.dst)];
+        let mut bindings: Vec<(u32, &wgpu::Buffer)> = vec![(src, &self.src), (dst, &self.dst)];
         if let Some(permutation) = owned.first() {
             bindings.push((6, permutation));
         }
         let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
-        Ok(Config::single(Step { pipeline, bind_group, workgroups: grid }, self.dst.clone(), owned))
+        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.dst.handle(), owned))
     }
 
-    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+    fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let width = width(&configuration.kernel) as u32;
         let copied = self.copied(configuration) as u32;
         let mut comparison = Comparison::new("dst");

@@ -3,8 +3,8 @@
 
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip, Step,
-    ValidationError, Workload,
+    self, Comparison, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, ShaderModules, Sizing, Skip,
+    Step, ValidationError, Workload,
 };
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -51,7 +51,7 @@ impl Family for Banks {
     }
 
     fn kernels(&self) -> Vec<KernelId> {
-        KernelId::every_variant("banks", &["tile_read"], &VARIANTS)
+        KernelId::every_variant(self.name(), &["tile_read"], &VARIANTS)
     }
 
     fn size_unit(&self) -> &'static str {
@@ -66,7 +66,7 @@ impl Family for Banks {
         size.clamp(WORKGROUP as u64, u32::MAX as u64 / 4)
     }
 
-    fn workgroups(&self, _: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
+    fn workgroup_shapes(&self, _: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
         let largest = limits.max_invocations_per_workgroup.min(limits.max_workgroup_size_x);
         vec![[WORKGROUP.min(largest), 1, 1]]
     }
@@ -94,14 +94,7 @@ impl Family for Banks {
 struct BanksWorkload {
     invocations: u64,
     modules: ShaderModules,
-    sums: wgpu::Buffer,
-}
-
-/// Frees the output at once: in the browser, dropping alone leaves it to the garbage collector.
-impl Drop for BanksWorkload {
-    fn drop(&mut self) {
-        self.sums.destroy();
-    }
+    sums: OwnedBuffer,
 }
 
 impl Workload for BanksWorkload {
@@ -114,18 +107,18 @@ impl Workload for BanksWorkload {
         self.invocations * ROUNDS as u64 * 4
     }
 
-    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, parameter } = *configuration;
         let stride = parameter.unwrap_or(1);
         let constants = [("WG", workgroup[0] as f64), ("STRIDE", stride as f64)];
         let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.sums)]);
-        let workgroups = kernel::linear_grid(gpu, self.invocations.div_ceil(workgroup[0] as u64))?;
-        Ok(Config::single(Step { pipeline, bind_group, workgroups }, self.sums.clone(), Vec::new()))
+        let grid = kernel::linear_grid(gpu, self.invocations.div_ceil(workgroup[0] as u64))?;
+        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.sums.handle(), Vec::new()))
     }
 
     /// Every invocation's sum depends only on its place in the workgroup.
-    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+    fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let wg = configuration.workgroup[0];
         let stride = configuration.parameter.unwrap_or(1);
         let want: Vec<u32> = (0..wg).map(|lid| sum(lid, stride)).collect();

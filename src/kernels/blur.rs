@@ -6,8 +6,8 @@ use std::cell::OnceCell;
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, ChartKind, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip, Step,
-    ValidationError, Workload, f32s,
+    self, ChartKind, Comparison, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, ShaderModules,
+    Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/blur.wgsl");
@@ -46,7 +46,7 @@ impl Family for Blur {
     }
 
     fn kernels(&self) -> Vec<KernelId> {
-        KernelId::every_variant("blur", &KERNELS, &["f32"])
+        KernelId::every_variant(self.name(), &KERNELS, &["f32"])
     }
 
     fn size_unit(&self) -> &'static str {
@@ -61,8 +61,8 @@ impl Family for Blur {
         size.clamp(64 * 64, u32::MAX as u64)
     }
 
-    fn workgroups(&self, _: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
-        crate::sweep::power_of_two_shapes(limits)
+    fn workgroup_shapes(&self, _: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
+        kernel::shapes::power_of_two_shapes(limits)
     }
 
     fn parameter(&self, _: &KernelId) -> Option<Parameter> {
@@ -95,17 +95,10 @@ struct BlurWorkload {
     height: u32,
     seed: u32,
     modules: ShaderModules,
-    src: wgpu::Buffer,
-    dst: wgpu::Buffer,
+    src: OwnedBuffer,
+    dst: OwnedBuffer,
     /// The input on the host, made on the first check.
     image: OnceCell<Vec<f32>>,
-}
-
-impl Drop for BlurWorkload {
-    fn drop(&mut self) {
-        self.src.destroy();
-        self.dst.destroy();
-    }
 }
 
 impl BlurWorkload {
@@ -131,7 +124,7 @@ impl Workload for BlurWorkload {
         Some(self.size() * (window(configuration.parameter.unwrap_or(0)) + 1))
     }
 
-    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup: [x, y, _], parameter } = *configuration;
         let r = parameter.unwrap_or(0);
         let grid = kernel::plane_grid(gpu, [self.width, self.height], [x, y])?;
@@ -146,12 +139,12 @@ impl Workload for BlurWorkload {
         ];
         let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.src), (1, &self.dst)]);
-        Ok(Config::single(Step { pipeline, bind_group, workgroups: grid }, self.dst.clone(), Vec::new()))
+        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.dst.clone(), Vec::new()))
     }
 
     /// Window sums slide over the image in f64 (column sums down, then along each row); the GPU's f32 sum
     /// of (2r + 1)² terms of magnitude below 1 may differ by that many roundings.
-    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+    fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let r = configuration.parameter.unwrap_or(0) as i64;
         let (width, height) = (self.width as i64, self.height as i64);
         let image = self.image.get_or_init(|| (0..self.size() as u32).map(|i| random_f32(i, self.seed)).collect());

@@ -6,8 +6,8 @@ use std::cell::OnceCell;
 use crate::fill::hash_u32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderChecks, ShaderModules, Sizing, Skip,
-    Step, ValidationError, Workload,
+    self, Comparison, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, ShaderChecks, ShaderModules,
+    Sizing, Skip, Step, ValidationError, Workload,
 };
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
@@ -68,7 +68,7 @@ impl Family for Histogram {
     }
 
     fn kernels(&self) -> Vec<KernelId> {
-        KernelId::every_variant("histogram", &STRATEGIES, &INPUTS)
+        KernelId::every_variant(self.name(), &STRATEGIES, &INPUTS)
     }
 
     fn size_unit(&self) -> &'static str {
@@ -98,20 +98,14 @@ impl Family for Histogram {
         let bytes = size * 4;
         kernel::check_binding(gpu, &format!("a {bytes}-byte input"), bytes)?;
         let modules = ShaderModules::new("histogram.wgsl", WGSL);
-        let make = |skewed: bool| -> Result<wgpu::Buffer, String> {
+        let make = |skewed: bool| -> Result<OwnedBuffer, String> {
             let input = kernel::storage_buffer(gpu, "histogram input", bytes);
             let constants =
                 [("WG", SETUP_WORKGROUP as f64), ("SEED", seed as f64), ("SKEWED", if skewed { 1.0 } else { 0.0 })];
             let pipeline = modules.pipeline(gpu, ShaderChecks::Default, "make_input", &constants);
             let bind_group = kernel::bind_group(gpu, &pipeline, &[(2, &input)]);
-            let workgroups =
-                kernel::linear_grid(gpu, size.div_ceil(SETUP_WORKGROUP as u64)).map_err(|s| s.to_string())?;
-            let mut encoder = gpu.device.create_command_encoder(&Default::default());
-            crate::measure::encode_steps(
-                &mut encoder.begin_compute_pass(&Default::default()),
-                &[Step { pipeline, bind_group, workgroups }],
-            );
-            gpu.queue.submit([encoder.finish()]);
+            let grid = kernel::linear_grid(gpu, size.div_ceil(SETUP_WORKGROUP as u64)).map_err(|s| s.to_string())?;
+            kernel::submit_steps(gpu, &[Step { pipeline, bind_group, grid }]);
             Ok(input)
         };
         let inputs = [make(false)?, make(true)?];
@@ -124,16 +118,9 @@ struct HistogramWorkload {
     seed: u32,
     modules: ShaderModules,
     /// The uniform input, then the skewed one.
-    inputs: [wgpu::Buffer; 2],
+    inputs: [OwnedBuffer; 2],
     /// Per input, the count of each byte value in each of `LANES` lanes, computed when first needed.
     references: [OnceCell<Vec<[u64; 256]>>; 2],
-}
-
-/// Frees the inputs at once: in the browser, dropping alone leaves them to the garbage collector.
-impl Drop for HistogramWorkload {
-    fn drop(&mut self) {
-        self.inputs.iter().for_each(wgpu::Buffer::destroy);
-    }
 }
 
 impl HistogramWorkload {
@@ -176,7 +163,7 @@ impl Workload for HistogramWorkload {
         self.n * 4
     }
 
-    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, parameter } = *configuration;
         let bins = parameter.unwrap_or(256);
         if !bins.is_power_of_two() || !(16..=4096).contains(&bins) {
@@ -192,11 +179,11 @@ impl Workload for HistogramWorkload {
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.inputs[skewed as usize]), (1, &counts)]);
         let covering = self.n.div_ceil(wg as u64);
         let groups = if kernel.kernel == "workgroup" { covering.min(GRID_WORKGROUPS) } else { covering };
-        let workgroups = kernel::linear_grid(gpu, groups)?;
-        Ok(Config::accumulating(Step { pipeline, bind_group, workgroups }, counts))
+        let grid = kernel::linear_grid(gpu, groups)?;
+        Ok(Prepared::accumulating(Step { pipeline, bind_group, grid }, counts))
     }
 
-    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+    fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let bins = configuration.parameter.unwrap_or(256);
         let want = self.reference(configuration.kernel.variant == "skewed", bins);
         let mut comparison = Comparison::new("bin");

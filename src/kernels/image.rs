@@ -4,8 +4,8 @@
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, ChartKind, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step,
-    ValidationError, Workload,
+    self, ChartKind, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, ShaderModules, Sizing, Skip,
+    Step, ValidationError, Workload,
 };
 
 const WGSL: &str = include_str!("../../shaders/image.wgsl");
@@ -59,8 +59,8 @@ impl Family for Image {
         size.clamp(64 * 64, u32::MAX as u64)
     }
 
-    fn workgroups(&self, _: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
-        crate::sweep::power_of_two_shapes(limits)
+    fn workgroup_shapes(&self, _: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
+        kernel::shapes::power_of_two_shapes(limits)
     }
 
     fn chart(&self) -> ChartKind {
@@ -88,16 +88,8 @@ struct ImageWorkload {
     height: u32,
     seed: u32,
     modules: ShaderModules,
-    src: wgpu::Buffer,
-    dst: wgpu::Buffer,
-}
-
-/// Frees the images at once: in the browser, dropping alone leaves them to the garbage collector.
-impl Drop for ImageWorkload {
-    fn drop(&mut self) {
-        self.src.destroy();
-        self.dst.destroy();
-    }
+    src: OwnedBuffer,
+    dst: OwnedBuffer,
 }
 
 impl Workload for ImageWorkload {
@@ -110,7 +102,7 @@ impl Workload for ImageWorkload {
         2 * self.size() * 4
     }
 
-    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = configuration;
         let [x, y, _] = *workgroup;
         let grid = kernel::plane_grid(gpu, [self.width, self.height], [x, y])?;
@@ -118,10 +110,10 @@ impl Workload for ImageWorkload {
             [("WG_X", x as f64), ("WG_Y", y as f64), ("WIDTH", self.width as f64), ("HEIGHT", self.height as f64)];
         let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.src), (1, &self.dst)]);
-        Ok(Config::single(Step { pipeline, bind_group, workgroups: grid }, self.dst.clone(), Vec::new()))
+        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.dst.clone(), Vec::new()))
     }
 
-    fn check(&self, _: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+    fn check(&self, _: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let mut comparison = Comparison::new("dst");
         for (i, got) in output.chunks_exact(4).enumerate() {
             let got = u32::from_le_bytes([got[0], got[1], got[2], got[3]]);

@@ -8,8 +8,8 @@ use std::collections::BTreeSet;
 use crate::fill::{hash_u32, unit_f32};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Before, ChartKind, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step,
-    ValidationError, Workload, f32s,
+    self, Before, ChartKind, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, ShaderModules, Sizing,
+    Skip, Step, ValidationError, Workload, f32s,
 };
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
@@ -116,7 +116,7 @@ impl Family for Layouts {
     }
 
     fn kernels(&self) -> Vec<KernelId> {
-        KernelId::every_variant("layout", &WORKLOADS, &LAYOUTS)
+        KernelId::every_variant(self.name(), &WORKLOADS, &LAYOUTS)
     }
 
     fn size_unit(&self) -> &'static str {
@@ -159,14 +159,7 @@ struct LayoutWorkload {
     count: u64,
     seed: u32,
     modules: ShaderModules,
-    state: wgpu::Buffer,
-}
-
-/// Frees the state at once: in the browser, dropping alone leaves it to the garbage collector.
-impl Drop for LayoutWorkload {
-    fn drop(&mut self) {
-        self.state.destroy();
-    }
+    state: OwnedBuffer,
 }
 
 impl LayoutWorkload {
@@ -190,7 +183,7 @@ impl LayoutWorkload {
         let entry = format!("{entry}_{}", if is_struct { "struct" } else { "floats" });
         let pipeline = self.modules.pipeline(gpu, *checks, &entry, &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(if is_struct { 0 } else { 1 }, &self.state)]);
-        Ok(Step { pipeline, bind_group, workgroups: grid })
+        Ok(Step { pipeline, bind_group, grid })
     }
 }
 
@@ -216,22 +209,22 @@ impl Workload for LayoutWorkload {
         )]
     }
 
-    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let init = self.step(gpu, configuration, "init")?;
         let update = self.step(gpu, configuration, configuration.kernel.kernel)?;
-        let workgroups = update.workgroups;
-        Ok(Config {
+        let grid = update.grid;
+        Ok(Prepared {
             steps: vec![update],
-            output: self.state.clone(),
+            output: self.state.handle(),
             before: Before::State(vec![init]),
-            workgroups,
+            grid,
             owned: Vec::new(),
         })
     }
 
     /// One step from the initial state, field by field at the layout's slots: exact, since the shader's
     /// arithmetic is.
-    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+    fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let KernelId { kernel, variant, .. } = configuration.kernel;
         let words: Vec<f32> = f32s(output).collect();
         let mut comparison = Comparison::new("particles");

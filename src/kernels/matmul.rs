@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use crate::fill::{hash_u32, random_f32};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip, Step,
-    ValidationError, Workload, f32s,
+    self, Comparison, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, ShaderModules, Sizing, Skip,
+    Step, ValidationError, Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/matmul.wgsl");
@@ -76,7 +76,7 @@ impl Family for Matmul {
         size.clamp(64 * 64, u32::MAX as u64)
     }
 
-    fn workgroups(&self, kernel: &KernelId, _: &ComputeLimits) -> Vec<[u32; 3]> {
+    fn workgroup_shapes(&self, kernel: &KernelId, _: &ComputeLimits) -> Vec<[u32; 3]> {
         match kernel.kernel {
             "matmul_tiled" => {
                 let t = edge(kernel.variant);
@@ -124,19 +124,11 @@ struct MatmulWorkload {
     seeds: [u32; 2],
     modules: ShaderModules,
     /// The n × n matrices of each edge are the first n² elements, row by row.
-    a: wgpu::Buffer,
-    b: wgpu::Buffer,
-    c: wgpu::Buffer,
+    a: OwnedBuffer,
+    b: OwnedBuffer,
+    c: OwnedBuffer,
     /// The checked elements of C, per edge.
     references: RefCell<HashMap<u32, Vec<Expected>>>,
-}
-
-impl Drop for MatmulWorkload {
-    fn drop(&mut self) {
-        self.a.destroy();
-        self.b.destroy();
-        self.c.destroy();
-    }
 }
 
 impl MatmulWorkload {
@@ -188,7 +180,7 @@ impl Workload for MatmulWorkload {
         Some(2 * n * n * n)
     }
 
-    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, parameter } = *configuration;
         let n = parameter.unwrap_or(0);
         if n as u64 * n as u64 > self.elements {
@@ -219,10 +211,10 @@ impl Workload for MatmulWorkload {
         let grid = kernel::plane_grid(gpu, [n, n], per_group)?;
         let pipeline = self.modules.pipeline(gpu, checks, &entry, &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.a), (1, &self.b), (2, &self.c)]);
-        Ok(Config::single(Step { pipeline, bind_group, workgroups: grid }, self.c.clone(), Vec::new()))
+        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.c.clone(), Vec::new()))
     }
 
-    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+    fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let n = configuration.parameter.unwrap_or(0);
         let got: Vec<f32> = f32s(&output[..n as usize * n as usize * 4]).collect();
         let mut comparison = Comparison::new("C");

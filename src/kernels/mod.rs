@@ -1,4 +1,5 @@
-//! The kernel families: one module per shaders/*.wgsl file, registered in `FAMILIES`.
+//! The kernel families: one module per shaders/*.wgsl file, registered in `FAMILIES`. The registry sits
+//! above the families and the contract (`kernel`) below them: neither the contract nor a family knows it.
 
 pub mod access;
 pub mod banks;
@@ -13,7 +14,7 @@ pub mod saturation;
 pub mod stream;
 pub mod transpose;
 
-use crate::kernel::{Family, KernelId};
+use crate::kernel::{Configuration, Family, KernelId, ShaderChecks};
 
 /// Every family, in the order the page and the CLI list them.
 pub const FAMILIES: &[&dyn Family] = &[
@@ -33,6 +34,19 @@ pub const FAMILIES: &[&dyn Family] = &[
 
 pub fn family(name: &str) -> Option<&'static dyn Family> {
     FAMILIES.iter().copied().find(|f| f.name() == name)
+}
+
+/// E.g. "strided/vec4 at workgroup size 256, stride 8", "(unchecked)" added for a trusted module.
+pub fn describe(configuration: &Configuration) -> String {
+    let Configuration { kernel, checks, workgroup: [x, y, z], parameter } = *configuration;
+    let shape = if y * z == 1 { x.to_string() } else { format!("{x}×{y}×{z}") };
+    let parameter = family(kernel.family)
+        .and_then(|f| f.parameter(&kernel))
+        .zip(parameter)
+        .map(|(p, value)| format!(", {}", p.text(value)))
+        .unwrap_or_default();
+    let checks = if checks == ShaderChecks::Unchecked { " (unchecked)" } else { "" };
+    format!("{} at workgroup size {shape}{parameter}{checks}", kernel.label())
 }
 
 /// Every kernel variant of every family.

@@ -2,8 +2,8 @@
 
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step, ValidationError,
-    Workload, f32s,
+    self, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, Role, ShaderModules, Sizing, Skip, Step,
+    ValidationError, Workload, f32s,
 };
 use wgpu::util::DeviceExt;
 
@@ -63,7 +63,11 @@ impl Family for Peak {
     }
 
     fn kernels(&self) -> Vec<KernelId> {
-        KernelId::every_variant("peak", &["fma"], &VARIANTS)
+        KernelId::every_variant(self.name(), &["fma"], &VARIANTS)
+    }
+
+    fn role(&self, kernel: &str) -> Option<Role> {
+        (kernel == "fma").then_some(Role::ComputePeak)
     }
 
     fn size_unit(&self) -> &'static str {
@@ -83,11 +87,11 @@ impl Family for Peak {
     }
 
     fn setup(&self, gpu: &Gpu, size: u64, _seed: u32) -> Result<Box<dyn Workload>, String> {
-        let coefficients = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        let coefficients = OwnedBuffer::new(gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("coefficients"),
             contents: &coefficients().map(f32::to_le_bytes).concat(),
             usage: wgpu::BufferUsages::STORAGE,
-        });
+        }));
         let sums = kernel::storage_buffer(gpu, "sums", size * 4);
         let modules = ShaderModules::new("peak.wgsl", WGSL);
         Ok(Box::new(PeakWorkload { count: size as u32, modules, coefficients, sums }))
@@ -97,15 +101,8 @@ impl Family for Peak {
 struct PeakWorkload {
     count: u32,
     modules: ShaderModules,
-    coefficients: wgpu::Buffer,
-    sums: wgpu::Buffer,
-}
-
-impl Drop for PeakWorkload {
-    fn drop(&mut self) {
-        self.coefficients.destroy();
-        self.sums.destroy();
-    }
+    coefficients: OwnedBuffer,
+    sums: OwnedBuffer,
 }
 
 impl Workload for PeakWorkload {
@@ -122,18 +119,18 @@ impl Workload for PeakWorkload {
         Some(self.count as u64 * lanes(configuration.kernel.variant) as u64 * ITERATIONS as u64 * 2)
     }
 
-    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = configuration;
         let wg = workgroup[0];
-        let workgroups = kernel::linear_grid(gpu, (self.count as u64).div_ceil(wg as u64))?;
+        let grid = kernel::linear_grid(gpu, (self.count as u64).div_ceil(wg as u64))?;
         let constants = [("WG", wg as f64), ("COUNT", self.count as f64), ("ITERATIONS", ITERATIONS as f64)];
         let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.coefficients), (1, &self.sums)]);
-        Ok(Config::single(Step { pipeline, bind_group, workgroups }, self.sums.clone(), Vec::new()))
+        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.sums.handle(), Vec::new()))
     }
 
     /// Exact: no sum along a chain rounds, and the final sums round alike on both sides.
-    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+    fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let variant = configuration.kernel.variant;
         // An invocation's result depends only on i % 1024 (and its variant).
         let wants: Vec<f32> = (0..1024).map(|i| chain_sum(variant, i)).collect();

@@ -6,8 +6,8 @@ use std::cell::OnceCell;
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Before, Comparison, Config, Configuration, Family, KernelId, ShaderChecks, ShaderModules, Sizing, Skip, Step,
-    ValidationError, Workload,
+    self, Before, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, ShaderChecks, ShaderModules,
+    Sizing, Skip, Step, ValidationError, Workload,
 };
 
 /// WGSL has no includes: the grid's index helpers, the input's bindings and the grid-stride loop go in front.
@@ -109,15 +109,8 @@ struct ReduceWorkload {
     modules: ShaderModules,
     subgroup_modules: ShaderModules,
     /// Element i holds the bits of `random_f32(i, seed)`, read as u32 or f32.
-    src: wgpu::Buffer,
+    src: OwnedBuffer,
     sums: OnceCell<Sums>,
-}
-
-/// Frees the input at once: in the browser, dropping alone leaves it to the garbage collector.
-impl Drop for ReduceWorkload {
-    fn drop(&mut self) {
-        self.src.destroy();
-    }
 }
 
 impl ReduceWorkload {
@@ -145,10 +138,10 @@ impl ReduceWorkload {
         groups: u64,
         bindings: &[(u32, &wgpu::Buffer)],
     ) -> Result<Step, Skip> {
-        let workgroups = kernel::linear_grid(gpu, groups)?;
+        let grid = kernel::linear_grid(gpu, groups)?;
         let pipeline = modules.pipeline(gpu, checks, entry, &[("WG", wg as f64)]);
         let bind_group = kernel::bind_group(gpu, &pipeline, bindings);
-        Ok(Step { pipeline, bind_group, workgroups })
+        Ok(Step { pipeline, bind_group, grid })
     }
 }
 
@@ -167,16 +160,16 @@ impl Workload for ReduceWorkload {
         (configuration.kernel.variant == "f32").then_some(self.n)
     }
 
-    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = *configuration;
         let wg = workgroup[0];
         let (src, partials) = if kernel.variant == "f32" { (1, 3) } else { (0, 2) };
         let covering = self.n.div_ceil(wg as u64);
         if kernel.kernel.contains("atomic") {
             let total = kernel::storage_buffer(gpu, "total", 4);
-            let bindings = [(src, &self.src), (4, &total)];
+            let bindings: [(u32, &wgpu::Buffer); 2] = [(src, &self.src), (4, &total)];
             let sum = self.step(gpu, &self.modules, checks, &kernel.entry_point(), wg, covering, &bindings)?;
-            return Ok(Config::accumulating(sum, total));
+            return Ok(Prepared::accumulating(sum, total));
         }
         let modules = match kernel.kernel {
             "subgroup" if !gpu.subgroups => {
@@ -196,7 +189,7 @@ impl Workload for ReduceWorkload {
         let mut count = first_grid[0] as u64 * first_grid[1] as u64;
         let mut buffers = vec![kernel::storage_buffer(gpu, "partial sums", count * 4)];
         // The grid-stride loop reads the input as vec4s too (binding 5 or 6).
-        let mut first = vec![(src, &self.src), (partials, &buffers[0])];
+        let mut first: Vec<(u32, &wgpu::Buffer)> = vec![(src, &self.src), (partials, &buffers[0])];
         if grid_stride {
             first.push((src + 5, &self.src));
         }
@@ -208,16 +201,16 @@ impl Workload for ReduceWorkload {
             let launched = grid[0] as u64 * grid[1] as u64;
             let output = kernel::storage_buffer(gpu, "partial sums", launched * 4);
             let input = buffers.last().expect("the first pass's");
-            let bindings = [(src, input), (partials, &output)];
+            let bindings: [(u32, &wgpu::Buffer); 2] = [(src, input), (partials, &output)];
             steps.push(self.step(gpu, &self.modules, checks, &tree, PASS_WORKGROUP, next, &bindings)?);
             buffers.push(output);
             count = launched;
         }
-        let output = buffers.last().expect("at least one pass").clone();
-        Ok(Config { steps, output, before: Before::Poison, workgroups: first_grid, owned: buffers })
+        let output = buffers.last().expect("at least one pass").handle();
+        Ok(Prepared { steps, output, before: Before::Poison, grid: first_grid, owned: buffers })
     }
 
-    fn check(&self, configuration: &Configuration, config: &Config, output: &[u8]) -> Result<(), ValidationError> {
+    fn check(&self, configuration: &Configuration, prepared: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let sums = self.sums();
         let got = [output[0], output[1], output[2], output[3]];
         let mut comparison = Comparison::new("sum");
@@ -226,7 +219,7 @@ impl Workload for ReduceWorkload {
         } else {
             // Each invocation adds its terms in order, then the trees add log2 of their width per pass:
             // f32 rounding grows with that depth, relative to Σ|x|.
-            let [x, y, _] = config.workgroups;
+            let [x, y, _] = prepared.grid;
             let invocations = x as u64 * y as u64 * configuration.workgroup[0] as u64;
             let depth = self.n.div_ceil(invocations) as f64 + (self.n as f64).log2() + 2.0;
             let tolerance = 2.0 * f32::EPSILON as f64 * depth * sums.magnitude;

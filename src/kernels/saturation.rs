@@ -6,8 +6,8 @@ use std::cell::OnceCell;
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip, Step,
-    ValidationError, Workload, f32s,
+    self, Comparison, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, ShaderModules, Sizing, Skip,
+    Step, ValidationError, Workload, f32s,
 };
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -59,7 +59,7 @@ impl Family for Saturation {
         size.clamp(1024, 1 << 28)
     }
 
-    fn workgroups(&self, _: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
+    fn workgroup_shapes(&self, _: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
         let largest = limits.max_invocations_per_workgroup.min(limits.max_workgroup_size_x);
         vec![[WORKGROUP.min(largest), 1, 1]]
     }
@@ -86,18 +86,10 @@ struct SaturationWorkload {
     size: u64,
     seed: u32,
     modules: ShaderModules,
-    a: wgpu::Buffer,
-    b: wgpu::Buffer,
+    a: OwnedBuffer,
+    b: OwnedBuffer,
     /// The wrapping sum of the first 2^k elements of `a` (as u32 bits), for each size swept.
     prefix_sums: OnceCell<Vec<(u32, u32)>>,
-}
-
-/// Frees the arrays at once: in the browser, dropping alone leaves them to the garbage collector.
-impl Drop for SaturationWorkload {
-    fn drop(&mut self) {
-        self.a.destroy();
-        self.b.destroy();
-    }
 }
 
 impl SaturationWorkload {
@@ -135,7 +127,7 @@ impl Workload for SaturationWorkload {
         (configuration.kernel.kernel == "triad_by_size").then_some(2 * n)
     }
 
-    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, parameter } = *configuration;
         let n = parameter.unwrap_or(0);
         if n as u64 > self.size {
@@ -146,18 +138,18 @@ impl Workload for SaturationWorkload {
         let covering = (n as u64).div_ceil(wg as u64);
         let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants);
         if kernel.kernel == "triad_by_size" {
-            let workgroups = kernel::linear_grid(gpu, covering)?;
+            let grid = kernel::linear_grid(gpu, covering)?;
             let c = kernel::storage_buffer(gpu, "c", n as u64 * 4);
             let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.a), (1, &self.b), (2, &c)]);
-            return Ok(Config::single(Step { pipeline, bind_group, workgroups }, c.clone(), vec![c]));
+            return Ok(Prepared::single(Step { pipeline, bind_group, grid }, c.handle(), vec![c]));
         }
-        let workgroups = kernel::linear_grid(gpu, covering.min(SUM_WORKGROUPS))?;
+        let grid = kernel::linear_grid(gpu, covering.min(SUM_WORKGROUPS))?;
         let total = kernel::storage_buffer(gpu, "total", 4);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(3, &self.a), (4, &total)]);
-        Ok(Config::accumulating(Step { pipeline, bind_group, workgroups }, total))
+        Ok(Prepared::accumulating(Step { pipeline, bind_group, grid }, total))
     }
 
-    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+    fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let n = configuration.parameter.unwrap_or(0);
         if configuration.kernel.kernel == "sum_by_size" {
             let got = u32::from_le_bytes([output[0], output[1], output[2], output[3]]);

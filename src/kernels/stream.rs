@@ -9,8 +9,8 @@ use std::cell::OnceCell;
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Config, Configuration, Family, KernelId, ShaderModules, Sizing, Skip, Step, ValidationError,
-    Workload, f32s,
+    self, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, Role, ShaderModules, Sizing, Skip, Step,
+    ValidationError, Workload, f32s,
 };
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -47,7 +47,11 @@ impl Family for Stream {
     }
 
     fn kernels(&self) -> Vec<KernelId> {
-        KernelId::every_variant("stream", &KERNELS, &VARIANTS)
+        KernelId::every_variant(self.name(), &KERNELS, &VARIANTS)
+    }
+
+    fn role(&self, kernel: &str) -> Option<Role> {
+        (kernel == "copy").then_some(Role::Copy)
     }
 
     fn size_unit(&self) -> &'static str {
@@ -84,9 +88,9 @@ struct StreamWorkload {
     n: u64,
     seed: u32,
     modules: ShaderModules,
-    a: wgpu::Buffer,
-    b: wgpu::Buffer,
-    c: wgpu::Buffer,
+    a: OwnedBuffer,
+    b: OwnedBuffer,
+    c: OwnedBuffer,
     /// Σ a·b and Σ |a·b| in f64, computed on first use.
     dot_reference: OnceCell<(f64, f64)>,
 }
@@ -109,7 +113,7 @@ impl StreamWorkload {
         &self,
         kernel: &KernelId,
         workgroup: u32,
-        config: &Config,
+        prepared: &Prepared,
         output: &[u8],
     ) -> Result<(), ValidationError> {
         let (want, magnitude) = *self.dot_reference.get_or_init(|| {
@@ -121,7 +125,7 @@ impl StreamWorkload {
         let got: f64 = f32s(output).map(f64::from).sum();
         // Each invocation adds its terms in order, then the tree adds log2(WG) levels: f32 rounding grows
         // with that depth, relative to Σ|a·b| (the host adds the partial sums in f64).
-        let [groups_x, groups_y, _] = config.workgroups;
+        let [groups_x, groups_y, _] = prepared.grid;
         let invocations = groups_x as u64 * groups_y as u64 * workgroup as u64;
         let terms_per_invocation = match kernel.variant {
             "vec4" => 4,
@@ -132,13 +136,6 @@ impl StreamWorkload {
         let mut comparison = Comparison::new("dot");
         comparison.check(0, got, want, tolerance);
         comparison.finish()
-    }
-}
-
-/// Frees the arrays at once: in the browser, dropping alone leaves them to the garbage collector.
-impl Drop for StreamWorkload {
-    fn drop(&mut self) {
-        [&self.a, &self.b, &self.c].into_iter().for_each(wgpu::Buffer::destroy);
     }
 }
 
@@ -165,7 +162,7 @@ impl Workload for StreamWorkload {
         }
     }
 
-    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = configuration;
         let wg = workgroup[0] as u64;
         let covering = self.items(kernel.variant).div_ceil(wg);
@@ -174,24 +171,22 @@ impl Workload for StreamWorkload {
         let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &[("WG", wg as f64)]);
         let vec4 = kernel.variant == "vec4";
         let (a, b, c) = if vec4 { (3, 4, 5) } else { (0, 1, 2) };
-        let output = match kernel.kernel {
-            "dot" => kernel::storage_buffer(gpu, "partial sums", grid[0] as u64 * grid[1] as u64 * 4),
-            _ => self.c.clone(),
-        };
-        let bindings = match kernel.kernel {
+        let partial_sums = (kernel.kernel == "dot")
+            .then(|| kernel::storage_buffer(gpu, "partial sums", grid[0] as u64 * grid[1] as u64 * 4));
+        let output = partial_sums.as_ref().unwrap_or(&self.c).handle();
+        let bindings: Vec<(u32, &wgpu::Buffer)> = match kernel.kernel {
             "copy" | "scale" => vec![(a, &self.a), (c, &output)],
             "add" | "triad" => vec![(a, &self.a), (b, &self.b), (c, &output)],
             _ => vec![(a, &self.a), (b, &self.b), (6, &output)],
         };
         let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
-        let owned = if kernel.kernel == "dot" { vec![output.clone()] } else { Vec::new() };
-        Ok(Config::single(Step { pipeline, bind_group, workgroups: grid }, output, owned))
+        Ok(Prepared::single(Step { pipeline, bind_group, grid }, output, partial_sums.into_iter().collect()))
     }
 
-    fn check(&self, configuration: &Configuration, config: &Config, output: &[u8]) -> Result<(), ValidationError> {
+    fn check(&self, configuration: &Configuration, prepared: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let Configuration { kernel, workgroup, .. } = configuration;
         let expected: fn(f32, f32) -> (f64, f64) = match kernel.kernel {
-            "dot" => return self.check_dot(kernel, workgroup[0], config, output),
+            "dot" => return self.check_dot(kernel, workgroup[0], prepared, output),
             // (reference, magnitude of the operands the tolerance is relative to)
             "copy" => |a, _| (a as f64, 0.0),
             "scale" => |a, _| ((SCALAR * a) as f64, (SCALAR * a).abs() as f64),

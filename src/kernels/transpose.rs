@@ -4,8 +4,8 @@
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, ChartKind, Comparison, Config, Configuration, Family, KernelId, Parameter, ShaderModules, Sizing, Skip, Step,
-    ValidationError, Workload, f32s,
+    self, ChartKind, Comparison, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, Role,
+    ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/transpose.wgsl");
@@ -82,7 +82,11 @@ impl Family for Transpose {
         "f32 elements in the matrix"
     }
 
-    fn reference(&self) -> Option<&'static str> {
+    fn role(&self, kernel: &str) -> Option<Role> {
+        (kernel == "copy2d").then_some(Role::Copy)
+    }
+
+    fn baseline(&self) -> Option<&'static str> {
         Some("copy2d")
     }
 
@@ -100,11 +104,11 @@ impl Family for Transpose {
         size.clamp(64 * 64, u32::MAX as u64)
     }
 
-    fn workgroups(&self, kernel: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
+    fn workgroup_shapes(&self, kernel: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
         if walks_tiles(kernel) {
             return TILES.iter().flat_map(|&t| [[t, t, 1], [t, t / 4, 1]]).collect();
         }
-        crate::sweep::power_of_two_shapes(limits)
+        kernel::shapes::power_of_two_shapes(limits)
     }
 
     fn chart(&self) -> ChartKind {
@@ -174,16 +178,8 @@ struct TransposeWorkload {
     size: u64,
     seed: u32,
     modules: ShaderModules,
-    src: wgpu::Buffer,
-    dst: wgpu::Buffer,
-}
-
-/// Frees the matrices at once: in the browser, dropping alone leaves them to the garbage collector.
-impl Drop for TransposeWorkload {
-    fn drop(&mut self) {
-        self.src.destroy();
-        self.dst.destroy();
-    }
+    src: OwnedBuffer,
+    dst: OwnedBuffer,
 }
 
 impl TransposeWorkload {
@@ -204,7 +200,7 @@ impl Workload for TransposeWorkload {
         2 * rows as u64 * cols as u64 * 4
     }
 
-    fn configure(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Config, Skip> {
+    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = configuration;
         let [x, y, _] = *workgroup;
         let matrix = self.matrix(configuration);
@@ -236,10 +232,10 @@ impl Workload for TransposeWorkload {
         }
         let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.src), (1, &self.dst)]);
-        Ok(Config::single(Step { pipeline, bind_group, workgroups: grid }, self.dst.clone(), Vec::new()))
+        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.dst.clone(), Vec::new()))
     }
 
-    fn check(&self, configuration: &Configuration, _: &Config, output: &[u8]) -> Result<(), ValidationError> {
+    fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let matrix = self.matrix(configuration);
         let [rows, cols, src_pitch, dst_pitch] =
             [matrix.rows, matrix.cols, matrix.src_pitch, matrix.dst_pitch].map(|n| n as usize);

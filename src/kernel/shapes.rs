@@ -1,7 +1,7 @@
 //! Which workgroup shapes a sweep tries, and a reason for every one a device cannot run.
 
+use super::Skip;
 use crate::gpu::ComputeLimits;
-use crate::kernel::Skip;
 
 /// Every power of two from 1 up to the largest 1-D workgroup any limit could allow on this device.
 /// Shapes over a limit stay in the list, to be skipped with their reason.

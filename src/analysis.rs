@@ -1,0 +1,117 @@
+//! Figures derived from a run's measurements: its ceilings (the best copy, the best FMA chain), every figure
+//! as a share of the roof above it and of its family's baseline, and the figures too good to be true.
+//!
+//! Families declare the part their kernels play (`Family::role`, `Family::baseline`); this module never
+//! matches kernel names. Every reader of results calls it: the runner when a run ends, share links and
+//! result files when they open, comparisons and charts through the fields it fills.
+
+use crate::kernel::{Family, Role};
+use crate::kernels;
+use crate::result::{ConfigResult, Outcome, Peaks, ReadError, RunResult};
+
+/// How much faster than the run's best copy a figure may be before it is flagged.
+const SUSPECT_OVER_COPY: f64 = 1.1;
+
+/// Derives every figure that follows from the measured ones: suspects, shares of the family's baseline,
+/// the run's peaks and shares of the roof.
+pub fn derive(result: &mut RunResult) {
+    flag_suspects(&mut result.results);
+    relate_to_baselines(&mut result.results);
+    result.peaks = relate_to_peaks(&mut result.results);
+}
+
+/// Reads a result file, deriving the peaks (and the shares of them) of a file written before runs
+/// recorded their peaks, as a run derives them.
+pub fn read_json(text: &str) -> Result<RunResult, ReadError> {
+    let mut result = RunResult::from_json(text)?;
+    if result.peaks == Peaks::default() {
+        result.peaks = relate_to_peaks(&mut result.results);
+    }
+    Ok(result)
+}
+
+fn family_of(r: &ConfigResult) -> Option<&'static dyn Family> {
+    kernels::family(&r.family)
+}
+
+/// The part the result's kernel plays, as its family declares it.
+fn role(r: &ConfigResult) -> Option<Role> {
+    family_of(r)?.role(&r.kernel)
+}
+
+/// The ceilings of these results: the best valid copy's GB/s and the best valid FMA chain's GFLOP/s.
+pub fn peaks(results: &[ConfigResult]) -> Peaks {
+    Peaks {
+        copy_gbps: best_gbps(results, |r| role(r) == Some(Role::Copy)),
+        fma_gflops: results
+            .iter()
+            .filter(|r| r.is_good() && role(r) == Some(Role::ComputePeak))
+            .filter_map(ConfigResult::gflops)
+            .reduce(f64::max),
+    }
+}
+
+/// Finds the run's ceilings (`peaks`) and puts every valid figure in proportion to the roof above it: the
+/// GFLOP/s of a kernel that counts flops against min(FMA peak, its flops per byte × copy bandwidth), as on
+/// the roofline, where the run has an FMA peak; otherwise GB/s against the copy, unless the GB/s counts
+/// workgroup memory.
+pub fn relate_to_peaks(results: &mut [ConfigResult]) -> Peaks {
+    let peaks = peaks(results);
+    for r in results.iter_mut().filter(|r| r.is_good()) {
+        let roof = match (r.intensity(), peaks.fma_gflops, peaks.copy_gbps) {
+            (Some(intensity), Some(fma), Some(copy)) => Some(fma.min(intensity * copy)),
+            (Some(_), Some(fma), None) => Some(fma),
+            _ => None,
+        };
+        r.percent_of_peak = match (r.gflops(), roof, r.gbps, peaks.copy_gbps) {
+            (Some(gflops), Some(roof), _, _) => Some(100.0 * gflops / roof),
+            (_, None, Some(gbps), Some(copy)) if in_device_memory(r) => Some(100.0 * gbps / copy),
+            _ => None,
+        };
+    }
+    peaks
+}
+
+/// Puts every valid figure of a family that has a baseline kernel in proportion to that kernel's best
+/// at the same value of the parameter (transpose: the same matrix shape).
+pub fn relate_to_baselines(results: &mut [ConfigResult]) {
+    for i in 0..results.len() {
+        let r = &results[i];
+        let Some(baseline) = family_of(r).and_then(|f| f.baseline()) else { continue };
+        if !r.is_good() {
+            continue;
+        }
+        let same = |other: &ConfigResult| {
+            other.family == r.family && other.kernel == baseline && other.parameter == r.parameter
+        };
+        if let Some(best) = best_gbps(results, same).filter(|&best| best > 0.0) {
+            results[i].percent_of_baseline = results[i].gbps.map(|gbps| 100.0 * gbps / best);
+        }
+    }
+}
+
+/// The highest figure among the valid results that `which` picks, if any.
+fn best_gbps(results: &[ConfigResult], which: impl Fn(&ConfigResult) -> bool) -> Option<f64> {
+    results.iter().filter(|r| r.is_good() && which(r)).filter_map(|r| r.gbps).reduce(f64::max)
+}
+
+/// Whether a result's GB/s counts device memory, which a copy bounds (not workgroup memory).
+fn in_device_memory(r: &ConfigResult) -> bool {
+    family_of(r).is_none_or(|f| f.gbps_is_device_memory())
+}
+
+/// Flags figures above the run's best copy: no kernel can move data faster than a plain copy does.
+pub fn flag_suspects(results: &mut [ConfigResult]) {
+    let Some(best_copy) = best_gbps(results, |r| role(r) == Some(Role::Copy)) else { return };
+    for r in results.iter_mut().filter(|r| r.is_good() && in_device_memory(r)) {
+        let gbps = r.gbps.expect("good results have a figure");
+        if gbps > SUSPECT_OVER_COPY * best_copy {
+            r.outcome = Outcome::Valid {
+                suspect: Some(format!(
+                    "{gbps:.1} GB/s is above {SUSPECT_OVER_COPY}× this run's best copy ({best_copy:.1} GB/s): \
+                     the data may be cached or the timing wrong"
+                )),
+            };
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! The contract every kernel family keeps, and the GPU plumbing the families share.
+//!
+//! A family (one WGSL file, one module in `kernels/`) knows its maths: which kernels and variants it has, how
+//! to prepare one configuration's dispatches, how many bytes a dispatch moves and what the right answer is.
+//! It never times, sweeps or prints: `runner`, `measure` and `stats` do that once for all. The contract
+//! knows no family: the registry (`kernels`) sits above the families, which sit above this module.
+
+mod buffers;
+mod check;
+mod dispatch;
+mod shaders;
+pub mod shapes;
+
+use std::fmt;
+
+pub use buffers::{Image, OwnedBuffer, bind_group, check_binding, random_buffer, storage_buffer};
+pub use check::{Comparison, Mismatch, ValidationError, f32s};
+pub use dispatch::{Step, encode_steps, linear_grid, matrix_shape, plane_grid, submit, submit_once, submit_steps};
+pub use shaders::{ShaderChecks, ShaderModules};
+
+use crate::gpu::{ComputeLimits, Gpu};
+
+/// One kernel of a family in one variant; `entry_point()` is its WGSL entry point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KernelId {
+    pub family: &'static str,
+    pub kernel: &'static str,
+    pub variant: &'static str,
+}
+
+impl KernelId {
+    pub fn entry_point(&self) -> String {
+        format!("{}_{}", self.kernel, self.variant)
+    }
+
+    /// Every kernel in every variant, in that order.
+    pub fn every_variant(family: &'static str, kernels: &[&'static str], variants: &[&'static str]) -> Vec<KernelId> {
+        kernels
+            .iter()
+            .flat_map(|&kernel| variants.iter().map(move |&variant| KernelId { family, kernel, variant }))
+            .collect()
+    }
+
+    /// `kernel/variant`, the name used in tables, charts and on the command line.
+    pub fn label(&self) -> String {
+        format!("{}/{}", self.kernel, self.variant)
+    }
+}
+
+/// One point of a sweep: a kernel variant, compiled with or without wgpu's checks, at one workgroup shape,
+/// with the value of the kernel's own parameter (a stride, an offset) where it has one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Configuration {
+    pub kernel: KernelId,
+    pub checks: ShaderChecks,
+    pub workgroup: [u32; 3],
+    pub parameter: Option<u32>,
+}
+
+/// A kernel's own swept parameter: its name as shown ("stride") and the values tried; where the values
+/// stand for choices rather than amounts, `labels[value]` names each.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parameter {
+    pub name: &'static str,
+    pub values: Vec<u32>,
+    pub labels: &'static [&'static str],
+}
+
+impl Parameter {
+    /// A parameter whose values are amounts, shown as numbers.
+    pub fn amounts(name: &'static str, values: Vec<u32>) -> Self {
+        Self { name, values, labels: &[] }
+    }
+
+    /// How `value` is shown: "stride 8", or "matrix square" where the value has a label.
+    pub fn text(&self, value: u32) -> String {
+        match self.labels.get(value as usize) {
+            Some(label) => format!("{} {label}", self.name),
+            None => format!("{} {value}", self.name),
+        }
+    }
+}
+
+/// The problem size a family picks for a device, and why it had to pick less where it did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sizing {
+    pub size: u64,
+    pub note: Option<String>,
+}
+
+impl Sizing {
+    /// `wanted` units of `unit_bytes` each if the device allows them, else `allowed`, with a note that
+    /// `what` (e.g. "arrays are") had to shrink and may then partly fit in a cache.
+    pub fn capped(wanted: u64, allowed: u64, unit_bytes: u64, what: &str) -> Self {
+        if allowed >= wanted {
+            return Sizing { size: wanted, note: None };
+        }
+        let note = format!(
+            "{what} {} MiB, capped by the device's storage binding limit; below {} MiB a large last-level cache \
+             may hold part of the data",
+            (allowed * unit_bytes) >> 20,
+            (wanted * unit_bytes) >> 20
+        );
+        Sizing { size: allowed, note: Some(note) }
+    }
+}
+
+/// The part a kernel plays in the analysis of a run (`analysis`), as its family declares it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A plain copy: its best valid GB/s is the run's bandwidth ceiling, which no kernel that moves device
+    /// memory can beat by much.
+    Copy,
+    /// Independent FMA chains: its best valid GFLOP/s is the run's compute ceiling.
+    ComputePeak,
+}
+
+/// The chart that fits a family's sweep.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChartKind {
+    /// GB/s against the workgroup size or the kernel's parameter, one line per kernel variant.
+    Lines,
+    /// GB/s over 2-D workgroup shapes (x, y), one heatmap per kernel variant.
+    Heatmap,
+    /// The best GB/s of each variant (bars) for each kernel (groups).
+    Bars,
+}
+
+pub trait Family: Sync {
+    /// The family's name: its WGSL file's and its module's stem.
+    fn name(&self) -> &'static str;
+    /// What the family measures, for the page and `wgsweep describe`.
+    fn about(&self) -> &'static str;
+    fn kernels(&self) -> Vec<KernelId>;
+    /// What one unit of problem size is, e.g. "f32 elements per array".
+    fn size_unit(&self) -> &'static str;
+    /// Bytes one unit of problem size takes in the family's largest buffer.
+    fn unit_bytes(&self) -> u64 {
+        4
+    }
+    /// The default problem size on a device with these limits.
+    fn default_size(&self, limits: &ComputeLimits) -> Sizing;
+    /// Rounds a requested size to one the family can run.
+    fn round_size(&self, size: u64) -> u64;
+    /// The workgroup shapes a sweep tries for `kernel`: every power of two up to the device's maximum,
+    /// unless the family says otherwise.
+    fn workgroup_shapes(&self, kernel: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
+        let _ = kernel;
+        shapes::power_of_two_sizes(limits).into_iter().map(|x| [x, 1, 1]).collect()
+    }
+    /// The kernel's own parameter, if it has one.
+    fn parameter(&self, kernel: &KernelId) -> Option<Parameter> {
+        let _ = kernel;
+        None
+    }
+    /// How the page charts this family's results.
+    fn chart(&self) -> ChartKind {
+        ChartKind::Lines
+    }
+    /// The part `kernel` (its name without the variant) plays in the analysis of a run, where it plays one.
+    fn role(&self, kernel: &str) -> Option<Role> {
+        let _ = kernel;
+        None
+    }
+    /// The kernel whose best figure, in any variant, at the same parameter value, is this family's 100 %
+    /// mark (transpose: the same-shape copy).
+    fn baseline(&self) -> Option<&'static str> {
+        None
+    }
+    /// Whether GB/s counts device memory, which the run's best copy bounds; false where it counts
+    /// workgroup memory (banks), which is many times faster.
+    fn gbps_is_device_memory(&self) -> bool {
+        true
+    }
+    /// Workgroup memory one workgroup of this configuration needs.
+    fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64;
+    /// Allocates and fills the inputs of a problem of `size`.
+    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String>;
+}
+
+/// The inputs of one problem, on the GPU, shared by every configuration run on them.
+pub trait Workload {
+    fn size(&self) -> u64;
+    /// Bytes one dispatch reads and writes, by the family's stated formula.
+    fn bytes_per_dispatch(&self, configuration: &Configuration) -> u64;
+    /// Bytes in the whole memory sectors one dispatch touches, where a layout makes that differ from the
+    /// bytes it uses.
+    fn moved_bytes_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
+        let _ = configuration;
+        None
+    }
+    /// Floating-point operations one dispatch does (an FMA counts two), where the family counts them.
+    fn flops_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
+        let _ = configuration;
+        None
+    }
+    /// What a reader of the results should know about these inputs.
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Builds the pipeline(s) and bindings of one configuration, or says why it cannot run.
+    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip>;
+    /// Compares a configuration's output with the CPU reference.
+    fn check(&self, configuration: &Configuration, prepared: &Prepared, output: &[u8]) -> Result<(), ValidationError>;
+}
+
+/// What a configuration's output holds before the run that is validated.
+pub enum Before {
+    /// `fill::POISON` in every word, so whatever the output holds afterwards, the kernel wrote.
+    Poison,
+    /// 0 in every word: the kernel adds into its output (atomic sums, histogram counts).
+    Zero,
+    /// The state these steps write: a kernel that updates its output in place starts from it.
+    State(Vec<Step>),
+}
+
+/// A prepared configuration, ready to run: its dispatches in order, and the buffer that holds its answer.
+pub struct Prepared {
+    pub steps: Vec<Step>,
+    pub output: wgpu::Buffer,
+    pub before: Before,
+    /// The dispatch grid of the main step, for the record.
+    pub grid: [u32; 3],
+    /// Buffers made for this configuration alone, destroyed with it.
+    pub owned: Vec<OwnedBuffer>,
+}
+
+impl Prepared {
+    /// One dispatch that writes `output`, poisoned before the validated run; `owned` as in the struct.
+    pub fn single(step: Step, output: wgpu::Buffer, owned: Vec<OwnedBuffer>) -> Self {
+        let grid = step.grid;
+        Prepared { steps: vec![step], output, before: Before::Poison, grid, owned }
+    }
+
+    /// One dispatch that adds into `output`, zeroed before the validated run; `output` is owned.
+    pub fn accumulating(step: Step, output: OwnedBuffer) -> Self {
+        let grid = step.grid;
+        Prepared { steps: vec![step], output: output.handle(), before: Before::Zero, grid, owned: vec![output] }
+    }
+}
+
+/// Why a configuration was not run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Skip {
+    /// The configuration needs more of a limit than the device allows.
+    ExceedsLimit { limit: &'static str, device: u64, needed: u64 },
+    /// The kernel does not apply to this shape or size.
+    NotApplicable(String),
+}
+
+impl fmt::Display for Skip {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Skip::ExceedsLimit { limit, device, needed } => {
+                write!(f, "needs {needed} for {limit}; this device allows {device}")
+            }
+            Skip::NotApplicable(why) => f.write_str(why),
+        }
+    }
+}

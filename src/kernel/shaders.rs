@@ -1,0 +1,89 @@
+//! WGSL modules compiled with or without wgpu's runtime checks, and the pipelines built from them.
+
+use std::cell::OnceCell;
+
+use serde::{Deserialize, Serialize};
+
+use crate::gpu::Gpu;
+
+/// Whether wgpu wraps a shader in its runtime checks (index clamping, a guard on every loop).
+/// Browsers always apply their own checks; natively `Unchecked` shows what the checks cost, and
+/// `BoundsOnly` (index clamping kept, loop guards dropped) which of the two it is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShaderChecks {
+    #[default]
+    Default,
+    Unchecked,
+    BoundsOnly,
+}
+
+impl ShaderChecks {
+    pub fn name(self) -> &'static str {
+        match self {
+            ShaderChecks::Default => "default",
+            ShaderChecks::Unchecked => "unchecked",
+            ShaderChecks::BoundsOnly => "bounds_only",
+        }
+    }
+}
+
+/// One WGSL source, compiled on first use with each kind of runtime checks.
+pub struct ShaderModules {
+    label: &'static str,
+    source: &'static str,
+    checked: OnceCell<wgpu::ShaderModule>,
+    unchecked: OnceCell<wgpu::ShaderModule>,
+    bounds_only: OnceCell<wgpu::ShaderModule>,
+}
+
+impl ShaderModules {
+    pub fn new(label: &'static str, source: &'static str) -> Self {
+        Self { label, source, checked: OnceCell::new(), unchecked: OnceCell::new(), bounds_only: OnceCell::new() }
+    }
+
+    /// A compute pipeline for `entry`, compiled with `checks`, its override constants (workgroup size and
+    /// the like) set. `Unchecked` also skips zeroing workgroup memory, which wgpu (and every browser) does
+    /// at the start of each workgroup; no kernel here reads workgroup memory it did not write.
+    pub fn pipeline(
+        &self,
+        gpu: &Gpu,
+        checks: ShaderChecks,
+        entry: &str,
+        constants: &[(&str, f64)],
+    ) -> wgpu::ComputePipeline {
+        gpu.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(entry),
+            layout: None,
+            module: self.get(gpu, checks),
+            entry_point: Some(entry),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants,
+                zero_initialize_workgroup_memory: checks != ShaderChecks::Unchecked,
+            },
+            cache: None,
+        })
+    }
+
+    #[expect(unsafe_code, reason = "wgpu's runtime checks may be dropped only for shaders that stay in bounds")]
+    fn get(&self, gpu: &Gpu, checks: ShaderChecks) -> &wgpu::ShaderModule {
+        let descriptor = || wgpu::ShaderModuleDescriptor {
+            label: Some(self.label),
+            source: wgpu::ShaderSource::Wgsl(self.source.into()),
+        };
+        match checks {
+            ShaderChecks::Default => self.checked.get_or_init(|| gpu.device.create_shader_module(descriptor())),
+            // SAFETY: every kernel guards each index with arrayLength (or a size it was given) and every loop
+            // has a bound it reaches; validation against the CPU reference on each run checks the results.
+            ShaderChecks::Unchecked => self.unchecked.get_or_init(|| unsafe {
+                gpu.device.create_shader_module_trusted(descriptor(), wgpu::ShaderRuntimeChecks::unchecked())
+            }),
+            // SAFETY: as above; only the guards on loops are dropped, and every loop has a bound it reaches.
+            ShaderChecks::BoundsOnly => self.bounds_only.get_or_init(|| unsafe {
+                let checks =
+                    wgpu::ShaderRuntimeChecks { force_loop_bounding: false, ..wgpu::ShaderRuntimeChecks::checked() };
+                gpu.device.create_shader_module_trusted(descriptor(), checks)
+            }),
+        }
+    }
+}

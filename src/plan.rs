@@ -1,0 +1,95 @@
+//! What a run or a tuning measures: which kernels, at which workgroup shapes, problem sizes and shader
+//! checks, and how; and the configurations that makes on a device.
+
+use crate::gpu::ComputeLimits;
+use crate::kernel::{Configuration, Family, KernelId, ShaderChecks, shapes};
+use crate::kernels;
+use crate::measure::MeasureOptions;
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub kernels: Vec<KernelId>,
+    pub problem_size: ProblemSize,
+    pub shapes: Shapes,
+    /// Values of the kernels' own numeric parameters (strides, sizes, radii) to try instead of each
+    /// family's list; `None` tries each family's list. Parameters that name choices keep their list.
+    pub parameter_values: Option<Vec<u32>>,
+    /// Each configuration runs once per entry: wgpu's default runtime checks, and natively also without.
+    pub shader_checks: Vec<ShaderChecks>,
+    pub measure: MeasureOptions,
+    pub seed: u32,
+}
+
+/// Which workgroup shapes to try.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shapes {
+    /// Each family's own: every power of two up to the device's maximum (every 2-D shape for image-like
+    /// kernels), unless the family fixes the shape to sweep its parameter (bank strides, sizes, tiles).
+    Family,
+    /// These 1-D sizes.
+    Sizes(Vec<u32>),
+    /// Every power-of-two size, or 2-D shape for the kernels the family sweeps in 2-D, the device's largest
+    /// workgroup could hold, even where the family fixes its shape: what the auto-tuner searches.
+    Every,
+}
+
+/// How large each family's problem is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProblemSize {
+    /// Each family's default for the device: 256 MiB per buffer where the device allows it.
+    Default,
+    /// This many of each family's units (f32 elements, particles, pixels: `Family::size_unit`).
+    Units(u64),
+    /// As many units as make this many bytes per buffer, whatever the family's unit.
+    BytesPerBuffer(u64),
+}
+
+impl Plan {
+    /// The configurations this plan has on a device with these limits, in run order.
+    pub fn configurations(&self, limits: &ComputeLimits) -> Vec<Configuration> {
+        let mut configurations = Vec::new();
+        for &kernel in &self.kernels {
+            let family = kernels::family(kernel.family).expect("plans only hold registered kernels");
+            let shapes = match &self.shapes {
+                Shapes::Family => family.workgroup_shapes(&kernel, limits),
+                Shapes::Sizes(sizes) => sizes.iter().map(|&x| [x, 1, 1]).collect(),
+                Shapes::Every if is_two_dimensional(family, &kernel, limits) => shapes::power_of_two_shapes(limits),
+                Shapes::Every => shapes::power_of_two_sizes(limits).into_iter().map(|x| [x, 1, 1]).collect(),
+            };
+            let parameters: Vec<Option<u32>> = match (family.parameter(&kernel), &self.parameter_values) {
+                (Some(p), Some(values)) if p.labels.is_empty() => values.iter().copied().map(Some).collect(),
+                (Some(parameter), _) => parameter.values.into_iter().map(Some).collect(),
+                (None, _) => vec![None],
+            };
+            for &checks in &self.shader_checks {
+                for &workgroup in &shapes {
+                    configurations.extend(parameters.iter().map(|&parameter| Configuration {
+                        kernel,
+                        checks,
+                        workgroup,
+                        parameter,
+                    }));
+                }
+            }
+        }
+        configurations
+    }
+}
+
+/// Whether the family sweeps `kernel` over 2-D workgroup shapes (image-like kernels).
+pub fn is_two_dimensional(family: &dyn Family, kernel: &KernelId, limits: &ComputeLimits) -> bool {
+    family.workgroup_shapes(kernel, limits).iter().any(|w| w[1] > 1)
+}
+
+/// How many of the family's units its problem has on `gpu`, and why it is smaller than the default where
+/// a device limit made it so.
+pub fn problem_units(limits: &ComputeLimits, family: &dyn Family, problem_size: ProblemSize) -> (u64, Option<String>) {
+    let sizing = family.default_size(limits);
+    let (units, note) = match problem_size {
+        ProblemSize::Default => (sizing.size, sizing.note),
+        ProblemSize::Units(units) => (units, None),
+        ProblemSize::BytesPerBuffer(bytes) => (bytes / family.unit_bytes(), None),
+    };
+    (family.round_size(units), note)
+}

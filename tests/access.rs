@@ -5,10 +5,11 @@ mod support;
 
 use support::{environment, open_gpu};
 use wgsweep::fill;
+use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{Configuration, ShaderChecks};
 use wgsweep::kernels::{self, access};
 use wgsweep::measure::read_buffer;
-use wgsweep::runner::{self, Flow, submit_once};
+use wgsweep::runner::{self, Flow};
 
 /// Small, but above every stride times a warp and every offset.
 const SIZE: u64 = 1 << 14;
@@ -19,7 +20,7 @@ fn every_pattern_width_stride_and_offset_validates() {
     let plan = support::quick_plan(kernels::select("access").unwrap(), SIZE, None);
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     let sweeps = |kernel: &str| result.results.iter().filter(|r| r.kernel == kernel).count();
-    let workgroups = wgsweep::sweep::power_of_two_sizes(&gpu.info.limits).len();
+    let workgroups = wgsweep::kernel::shapes::power_of_two_sizes(&gpu.info.limits).len();
     assert_eq!(sweeps("coalesced"), 3 * workgroups);
     assert_eq!(sweeps("random"), 3 * workgroups);
     assert_eq!(sweeps("strided"), 3 * access::STRIDES.len());
@@ -43,7 +44,7 @@ fn a_strided_copy_from_the_wrong_element_fails_validation() {
         workgroup: [64, 1, 1],
         parameter: Some(stride),
     };
-    let config = workload.configure(&gpu, &at(8)).unwrap();
+    let config = workload.prepare(&gpu, &at(8)).unwrap();
     submit_once(&gpu, &config);
     let output = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
     assert_eq!(workload.check(&at(8), &config, &output), Ok(()));

@@ -4,10 +4,11 @@
 mod support;
 
 use support::{environment, open_gpu};
+use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{Configuration, ShaderChecks};
 use wgsweep::kernels::{self, blur};
 use wgsweep::measure::read_buffer;
-use wgsweep::runner::{self, Flow, submit_once};
+use wgsweep::runner::{self, Flow};
 
 #[test]
 fn both_kernels_blur_at_the_largest_radius_in_every_shape_with_and_without_checks() {
@@ -17,10 +18,10 @@ fn both_kernels_blur_at_the_largest_radius_in_every_shape_with_and_without_check
     plan.parameter_values = Some(vec![8]);
     plan.shader_checks = vec![ShaderChecks::Default, ShaderChecks::Unchecked];
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
-    let shapes = wgsweep::sweep::power_of_two_shapes(&gpu.info.limits).len();
+    let shapes = wgsweep::kernel::shapes::power_of_two_shapes(&gpu.info.limits).len();
     assert_eq!(result.results.len(), 2 * 2 * shapes);
     for r in &result.results {
-        match &r.skipped {
+        match &r.skipped() {
             // Only tiles that do not fit in workgroup memory may be skipped.
             Some(why) => assert!(r.kernel == "box_tiled" && why.contains("workgroup_storage"), "{why}"),
             None => support::assert_good(r),
@@ -52,7 +53,7 @@ fn a_blur_of_another_radius_fails_validation() {
         workgroup: [16, 16, 1],
         parameter: Some(radius),
     };
-    let config = workload.configure(&gpu, &configuration(2)).unwrap();
+    let config = workload.prepare(&gpu, &configuration(2)).unwrap();
     submit_once(&gpu, &config);
     let blurred = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
     assert_eq!(workload.check(&configuration(2), &config, &blurred), Ok(()));

@@ -2,11 +2,12 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use wgsweep::gpu::ComputeLimits;
-use wgsweep::kernel::{Configuration, ShaderChecks, Skip, dispatch_grid};
+use wgsweep::grid::dispatch_grid;
+use wgsweep::kernel::shapes::{check_workgroup, power_of_two_sizes};
+use wgsweep::kernel::{Configuration, ShaderChecks, Skip};
 use wgsweep::kernels;
-use wgsweep::result::{RunResult, SCHEMA_VERSION, rfc3339};
+use wgsweep::result::{Outcome, RunResult, SCHEMA_VERSION, rfc3339};
 use wgsweep::stats::summarize;
-use wgsweep::sweep::{check_workgroup, power_of_two_sizes};
 use wgsweep::tune::Search;
 
 fn limits(invocations: u32, x: u32, storage: u32) -> ComputeLimits {
@@ -162,7 +163,7 @@ fn result_file_round_trips_and_reads_minimal_v1() {
     let result = RunResult::from_json(MINIMAL_V1).unwrap();
     assert_eq!(result.results[0].label(), "triad/scalar");
     assert_eq!(result.device.identity.description, "NVIDIA H100");
-    assert!(result.notes.is_empty() && result.results[0].suspect.is_none());
+    assert!(result.notes.is_empty() && result.results[0].suspect().is_none());
     let again = RunResult::from_json(&result.to_json()).unwrap();
     assert_eq!(again, result);
 }
@@ -184,7 +185,10 @@ fn figures_above_the_runs_best_copy_are_flagged_suspect_and_failures_never_count
         let mut r = template.clone();
         r.kernel = kernel.into();
         r.gbps = Some(gbps);
-        r.valid = valid;
+        r.outcome = match valid {
+            true => Outcome::Valid { suspect: None },
+            false => Outcome::Failed { error: "FAILED validation".into(), validated: false },
+        };
         r
     };
     let mut run = vec![
@@ -193,11 +197,9 @@ fn figures_above_the_runs_best_copy_are_flagged_suspect_and_failures_never_count
         record("triad", 1090.0, true),
         record("dot", 1200.0, true),
     ];
-    wgsweep::runner::flag_suspects(&mut run);
-    assert_eq!(run.iter().map(|r| r.suspect.is_some()).collect::<Vec<_>>(), [false, false, false, true]);
-    assert!(
-        run[3].suspect.as_deref().unwrap().starts_with("1200.0 GB/s is above 1.1× this run's best copy (1000.0 GB/s)")
-    );
+    wgsweep::analysis::flag_suspects(&mut run);
+    assert_eq!(run.iter().map(|r| r.suspect().is_some()).collect::<Vec<_>>(), [false, false, false, true]);
+    assert!(run[3].suspect().unwrap().starts_with("1200.0 GB/s is above 1.1× this run's best copy (1000.0 GB/s)"));
 }
 
 #[test]
@@ -220,19 +222,19 @@ fn shares_of_peak_follow_the_roof_and_workgroup_memory_figures_are_not_bounded_b
         record("matmul", "matmul_blocked", 100, Some(100)), // roof: the FMA peak
         record("banks", "tile_read", 5000, None),           // workgroup memory
     ];
-    wgsweep::runner::flag_suspects(&mut run);
-    let peaks = wgsweep::runner::relate_to_peaks(&mut run);
+    wgsweep::analysis::flag_suspects(&mut run);
+    let peaks = wgsweep::analysis::relate_to_peaks(&mut run);
     assert_eq!((peaks.copy_gbps, peaks.fma_gflops), (Some(1000.0), Some(50_000.0)));
     let shares: Vec<Option<f64>> = run.iter().map(|r| r.percent_of_peak).collect();
     assert_eq!(shares, [Some(100.0), Some(100.0), Some(90.0), Some(20.0), None]);
-    assert!(run[4].suspect.is_none(), "5000 GB/s of workgroup memory is no sign of a bad timing");
+    assert!(run[4].suspect().is_none(), "5000 GB/s of workgroup memory is no sign of a bad timing");
 }
 
 #[test]
 fn csv_has_a_row_per_configuration_and_quotes_what_needs_it() {
     let mut result = RunResult::from_json(MINIMAL_V1).unwrap();
     let mut failed = result.results[0].clone();
-    failed.error = Some("FAILED validation: c[3]: 1e0 (is) != 2e0 (should), \"diff\" 1e0".into());
+    failed.fail("FAILED validation: c[3]: 1e0 (is) != 2e0 (should), \"diff\" 1e0");
     result.results.push(failed);
     let csv = result.to_csv();
     let lines: Vec<&str> = csv.lines().collect();
@@ -286,7 +288,7 @@ fn tuner_search_finds_a_single_peak_in_one_dimension_without_trying_every_size()
 
 #[test]
 fn tuner_search_finds_a_single_peak_among_two_dimensional_shapes_in_under_a_third_of_them() {
-    let shapes = wgsweep::sweep::power_of_two_shapes(&limits(1024, 1024, 32768));
+    let shapes = wgsweep::kernel::shapes::power_of_two_shapes(&limits(1024, 1024, 32768));
     assert_eq!(shapes.len(), 66);
     for peak in [[32, 4, 1], [8, 8, 1], [1, 256, 1], [1024, 1, 1], [16, 64, 1]] {
         let (best, tried) = search(&shapes, [8, 8, 1], peaked(peak));

@@ -5,10 +5,11 @@ mod support;
 
 use support::{environment, open_gpu};
 use wgsweep::fill;
+use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{Configuration, ShaderChecks};
 use wgsweep::kernels::{self, histogram};
 use wgsweep::measure::read_buffer;
-use wgsweep::runner::{self, Flow, submit_once};
+use wgsweep::runner::{self, Flow};
 
 /// Not a multiple of any workgroup size.
 const WORDS: u64 = 5003;
@@ -46,7 +47,7 @@ fn counts_of_the_other_input_fail_validation() {
         parameter: Some(16),
     };
     let uniform = configuration("workgroup/uniform");
-    let config = workload.configure(&gpu, &uniform).unwrap();
+    let config = workload.prepare(&gpu, &uniform).unwrap();
     submit_once(&gpu, &config);
     let counts = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
     assert_eq!(workload.check(&uniform, &config, &counts), Ok(()));

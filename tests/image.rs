@@ -39,7 +39,7 @@ fn every_workgroup_shape_validates_on_an_odd_image_or_is_skipped_with_its_limit(
         {
             support::assert_good(r);
         } else {
-            assert!(r.skipped.as_ref().is_some_and(|s| s.contains("max_compute")), "{}", r.workgroup_text());
+            assert!(r.skipped().as_ref().is_some_and(|s| s.contains("max_compute")), "{}", r.workgroup_text());
         }
     }
 }

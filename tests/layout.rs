@@ -8,10 +8,11 @@ use std::collections::HashSet;
 
 use support::{environment, open_gpu};
 use wgsweep::fill;
+use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{Configuration, ShaderChecks};
 use wgsweep::kernels::{self, layout};
 use wgsweep::measure::read_buffer;
-use wgsweep::runner::{self, Flow, submit_once};
+use wgsweep::runner::{self, Flow};
 
 /// Three periods of the layouts' pattern: not a multiple of the larger workgroup sizes.
 const PARTICLES: u64 = 1536;
@@ -83,7 +84,7 @@ fn validation_catches_the_wrong_workload_and_the_wrong_layout() {
         parameter: None,
     };
     let run = configuration("touch_one/soa");
-    let config = workload.configure(&gpu, &run).unwrap();
+    let config = workload.prepare(&gpu, &run).unwrap();
     submit_once(&gpu, &config);
     let state = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
     assert_eq!(workload.check(&run, &config, &state), Ok(()));

@@ -5,10 +5,11 @@ mod support;
 
 use support::{environment, open_gpu};
 use wgsweep::fill;
+use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{Configuration, ShaderChecks};
 use wgsweep::kernels;
 use wgsweep::measure::read_buffer;
-use wgsweep::runner::{self, Flow, submit_once};
+use wgsweep::runner::{self, Flow};
 
 /// Edges that no tile or block divides; the larger needs every tile to step along K more than once.
 const EDGES: [u32; 2] = [100, 129];
@@ -36,7 +37,7 @@ fn edges_larger_than_the_problem_size_are_skipped() {
     let mut plan = support::quick_plan(kernels::select("matmul_blocked/4x4").unwrap(), 100 * 100, Some(vec![8]));
     plan.parameter_values = Some(vec![101]);
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
-    let skipped = result.results[0].skipped.as_deref().unwrap();
+    let skipped = result.results[0].skipped().unwrap();
     assert!(skipped.contains("more than the problem size"), "{skipped}");
 }
 
@@ -50,7 +51,7 @@ fn a_product_with_one_wrong_element_fails_validation() {
         workgroup: [8, 8, 1],
         parameter: Some(100),
     };
-    let config = workload.configure(&gpu, &configuration).unwrap();
+    let config = workload.prepare(&gpu, &configuration).unwrap();
     submit_once(&gpu, &config);
     let mut product = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
     assert_eq!(workload.check(&configuration, &config, &product), Ok(()));

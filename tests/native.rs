@@ -6,10 +6,12 @@ mod support;
 use support::{environment, open_gpu};
 use wgsweep::fill;
 use wgsweep::gpu::Gpu;
+use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{Configuration, KernelId, ShaderChecks};
 use wgsweep::kernels;
 use wgsweep::measure::{MeasureOptions, read_buffer};
-use wgsweep::runner::{self, Event, Flow, Plan, ProblemSize, submit_once};
+use wgsweep::plan::{Plan, ProblemSize};
+use wgsweep::runner::{self, Event, Flow};
 
 /// Not a multiple of any workgroup size, and a whole number of vec4s.
 const ODD_SIZE: u64 = 4 * 4099;
@@ -42,7 +44,7 @@ fn every_stream_kernel_validates_at_several_workgroup_sizes() {
         support::assert_good(r);
         assert_eq!(r.samples_ns.len(), 2);
         assert!(r.median_ns.unwrap() > 0.0 && r.min_ns.unwrap() <= r.median_ns.unwrap());
-        assert_eq!(r.percent_of_reference, None, "STREAM has no reference kernel");
+        assert_eq!(r.percent_of_baseline, None, "STREAM has no reference kernel");
         let arrays = if matches!(r.kernel.as_str(), "add" | "triad") { 3 } else { 2 };
         assert_eq!(r.bytes_per_dispatch, arrays * ODD_SIZE * 4);
     }
@@ -53,10 +55,10 @@ fn run_once_and_read(
     gpu: &Gpu,
     label: &str,
     workgroup: u32,
-) -> (Box<dyn wgsweep::kernel::Workload>, wgsweep::kernel::Config, Vec<u8>) {
+) -> (Box<dyn wgsweep::kernel::Workload>, wgsweep::kernel::Prepared, Vec<u8>) {
     let stream = kernels::family("stream").unwrap();
     let workload = stream.setup(gpu, ODD_SIZE, fill::fresh_seed()).unwrap();
-    let config = workload.configure(gpu, &configuration(label, workgroup)).unwrap();
+    let config = workload.prepare(gpu, &configuration(label, workgroup)).unwrap();
     submit_once(gpu, &config);
     let bytes = pollster::block_on(read_buffer(gpu, &config.output)).unwrap();
     (workload, config, bytes)
@@ -115,9 +117,9 @@ fn workgroups_over_the_device_limit_are_skipped_with_the_reason() {
     let too_big = gpu.info.limits.max_invocations_per_workgroup * 2;
     let plan = quick_plan(vec![stream_kernel("copy/scalar")], vec![too_big]);
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
-    let skipped = result.results[0].skipped.as_deref().unwrap();
+    let skipped = result.results[0].skipped().unwrap();
     assert!(skipped.starts_with(&format!("needs {too_big} for max_compute_invocations_per_workgroup")), "{skipped}");
-    assert!(result.complete && !result.results[0].valid);
+    assert!(result.complete && !result.results[0].is_validated());
 }
 
 #[test]
@@ -147,7 +149,7 @@ fn measurement_keeps_the_requested_samples_after_a_timed_warm_up() {
     plan.measure = MeasureOptions { samples: 4, min_sample_ns: 2e5, warm_up_ns: 2e7, ..Default::default() };
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     let r = &result.results[0];
-    assert!(r.is_good(), "{:?}", r.error);
+    assert!(r.is_good(), "{:?}", r.error());
     assert_eq!((r.samples_ns.len(), r.wall_samples_ns.len()), (4, 4));
     assert!(r.wall_samples_ns.iter().all(|&ns| ns > 0.0));
     if r.timing_source == Some(wgsweep::measure::TimingSource::Timestamp) {
@@ -171,6 +173,6 @@ fn a_problem_too_large_for_the_device_is_reported_once_and_each_configuration_sa
         result
             .results
             .iter()
-            .all(|r| !r.valid && r.error.as_deref() == Some("the family's inputs could not be prepared"))
+            .all(|r| !r.is_validated() && r.error() == Some("the family's inputs could not be prepared"))
     );
 }

@@ -5,10 +5,12 @@ mod support;
 
 use support::{environment, open_gpu};
 use wgsweep::fill;
+use wgsweep::kernel::encode_steps;
+use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{self, Configuration, ShaderChecks, Step};
 use wgsweep::kernels;
-use wgsweep::measure::{encode_steps, read_buffer};
-use wgsweep::runner::{self, Flow, submit_once};
+use wgsweep::measure::read_buffer;
+use wgsweep::runner::{self, Flow};
 
 /// Not a multiple of any workgroup size, and large enough that partial sums need two more passes.
 const ELEMENTS: u64 = 100_003;
@@ -22,7 +24,7 @@ fn every_reduction_validates_at_every_workgroup_size_with_and_without_checks() {
     assert_eq!(result.results.len(), 8 * 5 * 2);
     for r in &result.results {
         if r.kernel == "subgroup" && !gpu.subgroups {
-            assert!(r.skipped.as_ref().is_some_and(|s| s.contains("subgroup operations")), "{:?}", r.skipped);
+            assert!(r.skipped().as_ref().is_some_and(|s| s.contains("subgroup operations")), "{:?}", r.skipped());
             continue;
         }
         support::assert_good(r);
@@ -41,7 +43,7 @@ fn a_sum_that_is_off_by_one_fails_validation() {
             workgroup: [64, 1, 1],
             parameter: None,
         };
-        let config = workload.configure(&gpu, &configuration).unwrap();
+        let config = workload.prepare(&gpu, &configuration).unwrap();
         submit_once(&gpu, &config);
         let mut sum = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
         assert_eq!(workload.check(&configuration, &config, &sum), Ok(()), "{label}");
@@ -78,7 +80,7 @@ fn a_tree_without_its_barriers_is_caught_by_validation() {
         cache: None,
     });
     let bind_group = kernel::bind_group(&gpu, &pipeline, &[(0, &src), (2, &partials)]);
-    let step = Step { pipeline, bind_group, workgroups: kernel::linear_grid(&gpu, groups).unwrap() };
+    let step = Step { pipeline, bind_group, grid: kernel::linear_grid(&gpu, groups).unwrap() };
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     encode_steps(&mut encoder.begin_compute_pass(&Default::default()), &[step]);
     gpu.queue.submit([encoder.finish()]);

@@ -19,7 +19,11 @@ fn every_size_up_to_the_problem_size_validates_and_larger_ones_are_skipped() {
     for r in &result.results {
         let n = r.parameter.as_ref().unwrap().value;
         if n > 1 << 14 {
-            assert!(r.skipped.as_ref().is_some_and(|s| s.contains("more than the problem size")), "{:?}", r.skipped);
+            assert!(
+                r.skipped().as_ref().is_some_and(|s| s.contains("more than the problem size")),
+                "{:?}",
+                r.skipped()
+            );
         } else {
             support::assert_good(r);
             let per_element = if r.kernel == "triad_by_size" { 12 } else { 4 };

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use proptest::prelude::*;
-use wgsweep::result::RunResult;
+use wgsweep::result::{Outcome, RunResult};
 use wgsweep::share::{self, ShareError};
 
 /// The H100 results under docs/results: between them, every kernel family, natively and in Chromium.
@@ -48,10 +48,14 @@ fn every_familys_recorded_results_open_from_their_link_as_they_were() {
 
     for (name, mut original) in results {
         // Suspects and shares of the peaks by today's rules, as the link's reader derives them.
-        original.results.iter_mut().for_each(|r| r.suspect = None);
-        wgsweep::runner::flag_suspects(&mut original.results);
-        wgsweep::runner::relate_to_references(&mut original.results);
-        original.peaks = wgsweep::runner::relate_to_peaks(&mut original.results);
+        for r in &mut original.results {
+            if let Outcome::Valid { suspect } = &mut r.outcome {
+                *suspect = None;
+            }
+        }
+        wgsweep::analysis::flag_suspects(&mut original.results);
+        wgsweep::analysis::relate_to_baselines(&mut original.results);
+        original.peaks = wgsweep::analysis::relate_to_peaks(&mut original.results);
         let link = share::link("https://example.org/wgsweep/", &original);
         let opened = share::decode(&link).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(
@@ -72,8 +76,8 @@ fn every_familys_recorded_results_open_from_their_link_as_they_were() {
                 "{what}"
             );
             assert_eq!(
-                (o.valid, &o.error, &o.skipped, o.suspect.is_some()),
-                (r.valid, &r.error, &r.skipped, r.suspect.is_some()),
+                (o.is_validated(), &o.error(), &o.skipped(), o.suspect().is_some()),
+                (r.is_validated(), &r.error(), &r.skipped(), r.suspect().is_some()),
                 "{what}"
             );
             assert_eq!(
@@ -92,7 +96,7 @@ fn every_familys_recorded_results_open_from_their_link_as_they_were() {
                 (o.gbps, r.gbps),
                 (o.cv, r.cv),
                 (o.percent_of_peak, r.percent_of_peak),
-                (o.percent_of_reference, r.percent_of_reference),
+                (o.percent_of_baseline, r.percent_of_baseline),
             ] {
                 assert!(close(a, b), "{what}: {a:?} {b:?}");
             }
@@ -174,10 +178,10 @@ fn the_default_suites_link_stays_within_8_kb() {
     // the recorded H100 results (Chromium's where it was run there, else native with wgpu's checks).
     let recorded = recorded_results();
     let (_, browser) = recorded.iter().find(|(name, _)| name == "h100-chromium-stream.json").unwrap();
-    let plan = wgsweep::runner::Plan {
+    let plan = wgsweep::plan::Plan {
         kernels: wgsweep::kernels::select("default").unwrap(),
-        problem_size: wgsweep::runner::ProblemSize::Default,
-        workgroups: wgsweep::runner::Shapes::Family,
+        problem_size: wgsweep::plan::ProblemSize::Default,
+        shapes: wgsweep::plan::Shapes::Family,
         parameter_values: None,
         shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
         measure: Default::default(),
@@ -195,7 +199,7 @@ fn the_default_suites_link_stays_within_8_kb() {
         let mut by_runtime = recorded.iter().map(|(_, r)| r).collect::<Vec<_>>();
         by_runtime.sort_by_key(|r| r.environment.runtime != "web");
         let row = by_runtime.iter().find_map(|r| r.results.iter().find(same));
-        rows.push(row.unwrap_or_else(|| panic!("no recorded row for {}", c.describe())).clone());
+        rows.push(row.unwrap_or_else(|| panic!("no recorded row for {}", wgsweep::kernels::describe(c))).clone());
     }
     let suite = RunResult { results: rows, ..browser.clone() };
     let link = share::link("https://example.org/wgsweep/", &suite);

@@ -5,11 +5,12 @@ mod support;
 
 use support::{environment, open_gpu};
 use wgsweep::fill;
+use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{self, Configuration, ShaderChecks};
 use wgsweep::kernels;
 use wgsweep::kernels::transpose::Matrix;
 use wgsweep::measure::read_buffer;
-use wgsweep::runner::{self, Flow, submit_once};
+use wgsweep::runner::{self, Flow};
 
 /// 57 × 64: neither square nor a multiple of any tile along the rows.
 const SIZE: u64 = 3700;
@@ -57,16 +58,16 @@ fn every_transpose_kernel_tile_and_workgroup_shape_validates_on_an_odd_matrix() 
         .results
         .iter()
         .filter(|r| r.kernel == "copy2d")
-        .filter_map(|r| r.percent_of_reference)
+        .filter_map(|r| r.percent_of_baseline)
         .fold(0.0, f64::max);
     assert!((best_copy - 100.0).abs() < 1e-9, "{best_copy}");
-    assert!(result.results.iter().filter(|r| r.is_good()).all(|r| r.percent_of_reference.is_some()));
+    assert!(result.results.iter().filter(|r| r.is_good()).all(|r| r.percent_of_baseline.is_some()));
     for r in &result.results {
         let within_limits = r.workgroup_size.iter().product::<u32>() <= gpu.info.limits.max_invocations_per_workgroup;
         if within_limits && r.workgroup_size[0] <= gpu.info.limits.max_workgroup_size_x {
             support::assert_good(r);
         } else {
-            assert!(r.skipped.is_some(), "{} wg={} should be skipped", r.label(), r.workgroup_text());
+            assert!(r.skipped().is_some(), "{} wg={} should be skipped", r.label(), r.workgroup_text());
         }
     }
 }
@@ -82,7 +83,7 @@ fn a_transpose_that_copies_instead_fails_validation() {
         workgroup: [16, 4, 1],
         parameter: None,
     };
-    let copy = workload.configure(&gpu, &configuration("copy2d/reference")).unwrap();
+    let copy = workload.prepare(&gpu, &configuration("copy2d/reference")).unwrap();
     submit_once(&gpu, &copy);
     let copied = pollster::block_on(read_buffer(&gpu, &copy.output)).unwrap();
     assert_eq!(workload.check(&configuration("copy2d/reference"), &copy, &copied), Ok(()));

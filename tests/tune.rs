@@ -24,8 +24,11 @@ fn auto_tune_lands_near_the_exhaustive_best_in_fewer_measurements() {
     assert_eq!(exhaustive.results.len(), tuning.candidates);
 
     let best = tuning.best().expect("a valid best shape");
-    assert!(best.valid, "the reported shape was validated");
-    assert!(tuning.default_trial().is_some_and(|d| d.valid), "the default the speed-up is against was validated");
+    assert!(best.is_validated(), "the reported shape was validated");
+    assert!(
+        tuning.default_trial().is_some_and(|d| d.is_validated()),
+        "the default the speed-up is against was validated"
+    );
     assert!(tuning.trials.len() < tuning.candidates, "{} of {} shapes", tuning.trials.len(), tuning.candidates);
     assert!(tuning.seconds < exhaustive.seconds, "{} s against {} s", tuning.seconds, exhaustive.seconds);
     // Over the shapes, copy/vec4 on lavapipe spans 15× (1 against 256); the same shape measured twice can

@@ -4,7 +4,8 @@
 use wasm_bindgen_test::*;
 use wgsweep::kernels;
 use wgsweep::measure::MeasureOptions;
-use wgsweep::runner::{self, Flow, Plan, ProblemSize, Shapes};
+use wgsweep::plan::{Plan, ProblemSize, Shapes};
+use wgsweep::runner::{self, Flow};
 use wgsweep::web::adapter;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -43,7 +44,7 @@ async fn stream_kernels_validate_through_webgpu() {
     assert!(result.complete);
     assert_eq!(result.results.len(), 4 * 3);
     for r in &result.results {
-        assert!(r.is_good(), "{} wg={}: {:?}", r.label(), r.workgroup_size[0], r.error);
+        assert!(r.is_good(), "{} wg={}: {:?}", r.label(), r.workgroup_size[0], r.error());
     }
     assert_eq!(result.environment.runtime, "web");
 }
@@ -55,7 +56,7 @@ async fn access_patterns_validate_through_webgpu() {
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
     assert_eq!(result.results.len(), 7 + 1 + 8, "every stride, one random, every offset");
     for r in &result.results {
-        assert!(r.is_good(), "{} {}: {:?}", r.label(), r.parameter_text(), r.error);
+        assert!(r.is_good(), "{} {}: {:?}", r.label(), r.parameter_text(), r.error());
     }
 }
 
@@ -68,7 +69,7 @@ async fn padded_tiled_transpose_validates_through_webgpu() {
     assert_eq!(tiled.len(), 3 * 6, "six tile shapes on each of the three matrices");
     for r in &result.results {
         // SwiftShader allows 256 invocations: 32 × 32 is skipped with its reason, everything else runs.
-        assert!(r.is_good() || r.skipped.is_some(), "{} wg={}: {:?}", r.label(), r.workgroup_text(), r.error);
+        assert!(r.is_good() || r.skipped().is_some(), "{} wg={}: {:?}", r.label(), r.workgroup_text(), r.error());
     }
     assert!(tiled.iter().filter(|r| r.is_good()).count() >= 3 * 5);
 }
@@ -80,7 +81,7 @@ async fn a_layout_and_the_grayscale_map_validate_through_webgpu() {
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
     assert_eq!(result.results.len(), 3);
     for r in &result.results {
-        assert!(r.is_good(), "{}: {:?}", r.label(), r.error);
+        assert!(r.is_good(), "{}: {:?}", r.label(), r.error());
     }
 }
 
@@ -91,7 +92,7 @@ async fn reductions_validate_through_webgpu() {
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
     assert_eq!(result.results.len(), 2);
     for r in &result.results {
-        assert!(r.is_good(), "{}: {:?}", r.label(), r.error);
+        assert!(r.is_good(), "{}: {:?}", r.label(), r.error());
     }
 }
 
@@ -102,7 +103,7 @@ async fn a_histogram_counts_exactly_through_webgpu() {
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
     assert_eq!(result.results.len(), wgsweep::kernels::histogram::BINS.len());
     for r in &result.results {
-        assert!(r.is_good(), "{} {}: {:?} {:?}", r.label(), r.parameter_text(), r.error, r.skipped);
+        assert!(r.is_good(), "{} {}: {:?} {:?}", r.label(), r.parameter_text(), r.error(), r.skipped());
     }
 }
 
@@ -113,7 +114,7 @@ async fn padded_workgroup_memory_reads_validate_through_webgpu() {
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
     assert_eq!(result.results.len(), wgsweep::kernels::banks::STRIDES.len());
     for r in &result.results {
-        assert!(r.is_good(), "{} {}: {:?}", r.label(), r.parameter_text(), r.error);
+        assert!(r.is_good(), "{} {}: {:?}", r.label(), r.parameter_text(), r.error());
     }
 }
 
@@ -122,10 +123,10 @@ async fn saturation_sums_validate_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
     let plan = quick_plan("sum_by_size/u32", 1 << 12, None);
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
-    let ran: Vec<_> = result.results.iter().filter(|r| r.skipped.is_none()).collect();
+    let ran: Vec<_> = result.results.iter().filter(|r| r.skipped().is_none()).collect();
     assert_eq!(ran.len(), 3, "2^10, 2^11 and 2^12 elements");
     for r in ran {
-        assert!(r.is_good(), "{} {}: {:?}", r.label(), r.parameter_text(), r.error);
+        assert!(r.is_good(), "{} {}: {:?}", r.label(), r.parameter_text(), r.error());
     }
 }
 
@@ -135,14 +136,14 @@ async fn tiled_blur_matmul_blocks_and_fma_chains_validate_through_webgpu() {
     let mut plan = quick_plan("box_tiled,matmul_blocked/8x8,fma/vec4", 10_000, None);
     plan.parameter_values = Some(vec![3, 100]);
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
-    let ran: Vec<_> = result.results.iter().filter(|r| r.skipped.is_none()).collect();
+    let ran: Vec<_> = result.results.iter().filter(|r| r.skipped().is_none()).collect();
     // blur: radius 3 in every shape that fits (radius 100 tiles do not); matmul: n 3 and 100 in 8×8 and
     // 16×16 workgroups; fma: every workgroup size.
     assert!(ran.iter().any(|r| r.kernel == "box_tiled" && r.workgroup_size == [16, 16, 1]));
     assert_eq!(ran.iter().filter(|r| r.kernel == "matmul_blocked").count(), 4);
     assert!(ran.iter().any(|r| r.kernel == "fma"));
     for r in ran {
-        assert!(r.is_good(), "{} wg={} {}: {:?}", r.label(), r.workgroup_text(), r.parameter_text(), r.error);
+        assert!(r.is_good(), "{} wg={} {}: {:?}", r.label(), r.workgroup_text(), r.parameter_text(), r.error());
     }
     assert!(result.peaks.fma_gflops.is_some());
 }

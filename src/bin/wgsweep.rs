@@ -10,8 +10,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use wgsweep::gpu::{self, Gpu};
 use wgsweep::kernel::{KernelId, ShaderChecks};
 use wgsweep::measure::MeasureOptions;
+use wgsweep::plan::{Plan, ProblemSize, Shapes};
 use wgsweep::result::{Environment, RunResult};
-use wgsweep::runner::{self, Event, Flow, Plan, ProblemSize, Shapes};
+use wgsweep::runner::{self, Event, Flow};
 use wgsweep::tune::{self, TuneEvent, TuneOptions};
 use wgsweep::{compare, fill, kernels};
 
@@ -146,7 +147,7 @@ impl PlanArgs {
                 (None, Some(mib)) => ProblemSize::BytesPerBuffer(mib << 20),
                 (None, None) => ProblemSize::Default,
             },
-            workgroups: match (&self.workgroup_sizes, self.every_shape) {
+            shapes: match (&self.workgroup_sizes, self.every_shape) {
                 (Some(sizes), _) => Shapes::Sizes(sizes.clone()),
                 (None, true) => Shapes::Every,
                 (None, false) => Shapes::Family,
@@ -235,7 +236,7 @@ fn describe(name: &str) -> Result<ExitCode, String> {
 
 fn share(file: &std::path::Path, page: &str) -> Result<ExitCode, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("could not read {}: {e}", file.display()))?;
-    let result = RunResult::from_json(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+    let result = wgsweep::analysis::read_json(&text).map_err(|e| format!("{}: {e}", file.display()))?;
     let link = wgsweep::share::link(page, &result);
     eprintln!("{} configurations in {} bytes of link", result.results.len(), link.len());
     println!("{link}");
@@ -248,7 +249,7 @@ fn open_results(source: &str) -> Result<Vec<RunResult>, String> {
         return wgsweep::share::decode_any(source).map_err(|e| e.to_string());
     }
     let text = std::fs::read_to_string(source).map_err(|e| format!("could not read {source}: {e}"))?;
-    RunResult::from_json(&text).map(|r| vec![r]).map_err(|e| format!("{source}: {e}"))
+    wgsweep::analysis::read_json(&text).map(|r| vec![r]).map_err(|e| format!("{source}: {e}"))
 }
 
 fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
@@ -322,7 +323,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
     let mut result = runner::run(&gpu, &plan, native_environment(&gpu), |event| {
         match event {
             Event::Preparing { family, size, unit } => bar.set_message(format!("preparing {family} ({size} {unit})")),
-            Event::Measuring { configuration, .. } => bar.set_message(configuration.describe()),
+            Event::Measuring { configuration, .. } => bar.set_message(kernels::describe(configuration)),
             Event::Finished { .. } => bar.inc(1),
         }
         Flow::Continue
@@ -335,7 +336,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
         std::fs::write(path, result.to_json()).map_err(|e| format!("could not write {}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());
     }
-    let failed = result.results.iter().any(|r| r.error.is_some());
+    let failed = result.results.iter().any(|r| r.error().is_some());
     Ok(if failed || !result.complete { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 
@@ -349,7 +350,7 @@ async fn tune(args: TuneArgs) -> Result<ExitCode, String> {
             TuneEvent::Tuning { index, total, kernel } => {
                 bar.set_prefix(format!("{}/{total} {}", index + 1, kernel.label()))
             }
-            TuneEvent::Measuring { configuration } => bar.set_message(configuration.describe()),
+            TuneEvent::Measuring { configuration } => bar.set_message(kernels::describe(configuration)),
         }
         bar.tick();
         Flow::Continue
@@ -369,7 +370,7 @@ async fn tune(args: TuneArgs) -> Result<ExitCode, String> {
         std::fs::write(path, json).map_err(|e| format!("could not write {}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());
     }
-    let failed = tunings.iter().flat_map(|t| &t.trials).any(|r| r.error.is_some());
+    let failed = tunings.iter().flat_map(|t| &t.trials).any(|r| r.error().is_some());
     Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
 }
 

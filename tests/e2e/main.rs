@@ -448,7 +448,7 @@ fn a_person_auto_tunes_a_kernel_and_gets_its_best_shape_and_a_snippet() {
     let tunings: Vec<wgsweep::tune::Tuning> = serde_json::from_value(tunings).unwrap();
     let [tuning] = tunings.as_slice() else { panic!("{tunings:?}") };
     let best = tuning.best().expect("a best shape");
-    assert!(best.valid && tuning.trials.len() < tuning.candidates, "{}", tuning.summary());
+    assert!(best.is_validated() && tuning.trials.len() < tuning.candidates, "{}", tuning.summary());
     let row = browser.eval("return [...document.querySelector('#tuning-body tr').cells].map(c => c.textContent)");
     assert_eq!(row[0], "copy/vec4");
     assert_eq!(row[2], best.workgroup_text());

@@ -4,8 +4,8 @@ use wgsweep::fill;
 use wgsweep::gpu::{self, Gpu};
 use wgsweep::kernel::{KernelId, ShaderChecks};
 use wgsweep::measure::MeasureOptions;
+use wgsweep::plan::{Plan, ProblemSize, Shapes};
 use wgsweep::result::Environment;
-use wgsweep::runner::{Plan, ProblemSize, Shapes};
 
 /// A device on the default adapter; tests need one, and lavapipe will do.
 pub fn open_gpu() -> Gpu {
@@ -31,7 +31,7 @@ pub fn quick_plan(kernels: Vec<KernelId>, problem_size: u64, workgroup_sizes: Op
     Plan {
         kernels,
         problem_size: ProblemSize::Units(problem_size),
-        workgroups: workgroup_sizes.map_or(Shapes::Family, Shapes::Sizes),
+        shapes: workgroup_sizes.map_or(Shapes::Family, Shapes::Sizes),
         parameter_values: None,
         shader_checks: vec![ShaderChecks::Default],
         measure: MeasureOptions { samples: 2, min_sample_ns: 1e5, warm_up_ns: 0.0, ..Default::default() },
@@ -48,7 +48,7 @@ pub fn assert_good(r: &wgsweep::result::ConfigResult) {
         r.shader_checks.name(),
         r.workgroup_text(),
         r.parameter_text(),
-        r.error,
-        r.skipped
+        r.error(),
+        r.skipped()
     );
 }

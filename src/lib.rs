@@ -1,10 +1,20 @@
 //! wgsweep: GPU compute kernels swept over every workgroup size and memory layout, validated against CPU
 //! references and timed with GPU timestamps, in the browser (WebGPU) and natively (wgpu).
 //!
-//! The page (`web`) and the CLI (`src/bin/wgsweep.rs`) are thin shells over `runner::run`.
+//! The page (`web`) and the CLI (`src/bin/wgsweep.rs`) are thin shells over `runner::run`. The modules
+//! form layers, lowest first; a module imports only from the layers below its own (README, "Layout"):
+//!
+//! 1. `grid`, `stats`: pure arithmetic.
+//! 2. `fill`, then `gpu`: the device, and the pipelines that write inputs and poison outputs.
+//! 3. `kernel`: the contract every family keeps, and the GPU helpers they share.
+//! 4. `kernels`: the families, and the registry above them.
+//! 5. `plan`, `measure`, `result`: what to run, how to time it, what comes out.
+//! 6. `analysis`: figures derived from results (peaks, shares, suspects).
+//! 7. `runner`, `share`, `compare`, `charts`, then `tune` (over the runner).
+//! 8. `web` and the CLI.
 
-// Layers, lowest first: a module imports only from layers below it (README, "Layout").
 pub mod analysis;
+pub mod charts;
 pub mod compare;
 pub mod fill;
 pub mod gpu;
@@ -17,7 +27,6 @@ pub mod result;
 pub mod runner;
 pub mod share;
 pub mod stats;
-
 pub mod tune;
 
 #[cfg(target_arch = "wasm32")]

@@ -1,21 +1,15 @@
-//! Charts through Chart.js and its matrix chart type (both loaded before the app), configured from Rust as
-//! JSON values.
-//!
-//! Each family gets the chart its `ChartKind` names: lines of GB/s against the workgroup size or the
-//! kernel's parameter; a heatmap of GB/s over 2-D workgroup shapes for each kernel variant; or bars of each
-//! variant's best GB/s. Families whose every kernel counts flops (matmul, the compute peak) draw GFLOP/s
-//! instead. Below them, a roofline puts every kernel that counts flops under the run's two ceilings.
-//! Figures without wgpu's shader checks (native results) are series of their own.
+//! The Chart.js binding: draws the chart specifications `charts` plans (Chart.js and its matrix chart type
+//! are loaded before the app), keeps them, redraws only what changed, and saves a chart as a PNG.
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
 use super::dom::append;
-use crate::kernel::{ChartKind, ShaderChecks};
-use crate::result::{ConfigResult, Peaks, format_gbps};
-use crate::{compare, kernels};
+use crate::charts::{self, ChartSpec};
+use crate::compare;
+use crate::result::{ConfigResult, Peaks};
 
 #[wasm_bindgen]
 extern "C" {
@@ -46,17 +40,6 @@ pub struct Charts {
     drawn: Vec<Drawn>,
 }
 
-/// One chart the results call for.
-struct Planned {
-    /// Names the chart; also its canvas's `data-chart` attribute.
-    key: String,
-    config: Value,
-    /// A heatmap's columns and rows: its cells are sized to the chart area when drawn.
-    cells: Option<(usize, usize)>,
-    /// Its points carry their tooltip's text.
-    point_text: bool,
-}
-
 impl Charts {
     /// Charts drawn inside `container`; each gets a button that saves it as a PNG image.
     pub fn new(container: web_sys::Element) -> Self {
@@ -85,18 +68,19 @@ impl Charts {
         self.container.set_inner_html("");
     }
 
-    /// Draws the charts `results` call for; a chart whose data has not changed is left as it is.
-    pub fn show(&mut self, results: &[ConfigResult]) -> Result<(), JsValue> {
-        self.draw(plan(results))
+    /// Draws the charts `results` call for, the roofline under `peaks`; a chart whose data has not changed
+    /// is left as it is.
+    pub fn show(&mut self, results: &[ConfigResult], peaks: &Peaks) -> Result<(), JsValue> {
+        self.draw(charts::plan(results, peaks))
     }
 
     /// Draws one chart per kernel with every compared result's figure over the workgroup shapes.
     pub fn show_comparison(&mut self, rows: &[compare::Row], names: &[String]) -> Result<(), JsValue> {
         self.clear();
-        self.draw(plan_comparison(rows, names))
+        self.draw(charts::plan_comparison(rows, names))
     }
 
-    fn draw(&mut self, planned_charts: Vec<Planned>) -> Result<(), JsValue> {
+    fn draw(&mut self, planned_charts: Vec<ChartSpec>) -> Result<(), JsValue> {
         let order: Vec<String> = planned_charts.iter().map(|p| p.key.clone()).collect();
         for planned in planned_charts {
             let existing = self.drawn.iter().position(|d| d.key == planned.key);
@@ -141,127 +125,6 @@ impl Charts {
     }
 }
 
-/// The series a result belongs to: its kernel/variant, marked when wgpu's checks were off.
-fn series(r: &ConfigResult) -> String {
-    match r.shader_checks {
-        ShaderChecks::Default => r.label(),
-        checks => format!("{} ({})", r.label(), checks.name()),
-    }
-}
-
-/// The series of a heatmap: a kernel variant at one value of its parameter, if it has one.
-fn heatmap_series(r: &ConfigResult) -> String {
-    match r.parameter_text() {
-        parameter if parameter.is_empty() => series(r),
-        parameter => format!("{} · {parameter}", series(r)),
-    }
-}
-
-fn unique<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
-    let mut seen = Vec::new();
-    for item in items {
-        if !seen.contains(&item) {
-            seen.push(item);
-        }
-    }
-    seen
-}
-
-/// Every chart the results call for, family by family in the order they appear.
-fn plan(results: &[ConfigResult]) -> Vec<Planned> {
-    let mut planned = Vec::new();
-    for family in unique(results.iter().map(|r| r.family.as_str())) {
-        let of_family: Vec<&ConfigResult> = results.iter().filter(|r| r.family == family).collect();
-        let kind = kernels::family(family).map_or(ChartKind::Lines, |f| f.chart());
-        match kind {
-            ChartKind::Lines => {
-                for x_name in unique(of_family.iter().map(|r| x_axis(r))) {
-                    let on_axis: Vec<&ConfigResult> =
-                        of_family.iter().copied().filter(|r| x_axis(r) == x_name).collect();
-                    let key = format!("{family} · {x_name}");
-                    let config = line_config(&key, &x_name, &on_axis);
-                    planned.push(Planned { config, key, cells: None, point_text: false });
-                }
-            }
-            ChartKind::Heatmap => {
-                for name in unique(of_family.iter().map(|r| heatmap_series(r))) {
-                    let of_series: Vec<&ConfigResult> =
-                        of_family.iter().copied().filter(|r| heatmap_series(r) == name).collect();
-                    // Colours compare the kernels of a family at the same parameter (a radius changes the
-                    // work many times over, a matrix shape does not).
-                    let parameter = &of_series[0].parameter;
-                    let comparable = of_family.iter().filter(|r| r.is_good() && &r.parameter == parameter);
-                    let best = comparable.filter_map(|r| r.gbps).fold(0.0, f64::max);
-                    let key = format!("{family} · {name}");
-                    let (config, cells) = heatmap_config(&key, &of_series, best);
-                    planned.push(Planned { key, config, cells: Some(cells), point_text: true });
-                }
-            }
-            ChartKind::Bars => {
-                for moved in [false, true] {
-                    let key = format!("{family} · {}", if moved { "bytes moved" } else { "bytes used" });
-                    let config = bars_config(&key, &of_family, moved);
-                    planned.push(Planned { config, key, cells: None, point_text: false });
-                }
-            }
-        }
-    }
-    if results.iter().any(|r| r.is_good() && r.intensity().is_some()) {
-        let key = "roofline".to_string();
-        let config = roofline_config(results, &crate::runner::peaks(results));
-        planned.push(Planned { config, key, cells: None, point_text: true });
-    }
-    planned
-}
-
-/// Per kernel (with its checks), a line per compared result over the shapes and parameter values any of
-/// them measured.
-fn plan_comparison(rows: &[compare::Row], names: &[String]) -> Vec<Planned> {
-    let point = |row: &compare::Row| match row.parameter.as_str() {
-        "" => row.workgroup.clone(),
-        parameter => format!("{} · {parameter}", row.workgroup),
-    };
-    let mut planned = Vec::new();
-    for kernel in unique(rows.iter().map(compare::Row::series)) {
-        let of_kernel: Vec<&compare::Row> = rows.iter().filter(|r| r.series() == kernel).collect();
-        let labels: Vec<String> = of_kernel.iter().map(|r| point(r)).collect();
-        let datasets: Vec<Value> = names
-            .iter()
-            .enumerate()
-            .map(|(i, name)| {
-                let colour = COMPARE_COLOURS[i % COMPARE_COLOURS.len()];
-                let data: Vec<Option<f64>> = of_kernel.iter().map(|r| r.figures[i]).collect();
-                // Results that agree draw on top of each other: dashes and larger points keep both visible.
-                let dash: &[u32] = if i == 0 { &[] } else { &[6, 4] };
-                json!({
-                    "label": name, "data": data, "borderColor": colour, "backgroundColor": colour,
-                    "borderDash": dash, "spanGaps": false, "pointRadius": 3 + 2 * i.min(2), "borderWidth": 2,
-                })
-            })
-            .collect();
-        let unit = of_kernel[0].unit;
-        let key = format!("compare · {kernel}");
-        let figures = of_kernel.iter().flat_map(|r| r.figures.iter().flatten().copied());
-        let (low, high) = figures.fold((f64::MAX, 0.0f64), |(low, high), f| (low.min(f), high.max(f)));
-        // Devices far apart (a laptop and a data-centre GPU) would flatten the slower one's line at zero.
-        let log = high > 30.0 * low && low > 0.0;
-        let scale = if log { " (log scale)" } else { "" };
-        let mut options = common_options(json!(format!("{kernel}: {unit}{scale}")), "workgroup shape", unit);
-        if log {
-            options["scales"]["y"]["type"] = json!("logarithmic");
-            options["scales"]["y"]["beginAtZero"] = json!(false);
-        }
-        options["interaction"] = json!({ "mode": "index", "intersect": false });
-        options["plugins"]["legend"]["position"] = json!("bottom");
-        let config = json!({ "type": "line", "data": { "labels": labels, "datasets": datasets }, "options": options });
-        planned.push(Planned { key, config, cells: None, point_text: false });
-    }
-    planned
-}
-
-/// One colour per compared result, told apart without colour vision by lightness too.
-const COMPARE_COLOURS: [&str; 6] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf"];
-
 /// Saves a `data:` URL (a chart's PNG) as a file.
 fn save_url(filename: &str, url: &str) {
     if let Ok(link) = super::dom::element("a", "", "").dyn_into::<web_sys::HtmlAnchorElement>() {
@@ -269,188 +132,6 @@ fn save_url(filename: &str, url: &str) {
         link.set_download(filename);
         link.click();
     }
-}
-
-/// The x axis a line chart puts a result on: its parameter's name, or the workgroup size.
-fn x_axis(r: &ConfigResult) -> String {
-    r.parameter.as_ref().map_or("workgroup size (invocations)".to_string(), |p| p.name.clone())
-}
-
-/// Where a result sits on its axis: the parameter's value, or the workgroup's invocations then its width.
-fn x_value(r: &ConfigResult) -> (u32, u32) {
-    let [x, y, z] = r.workgroup_size;
-    r.parameter.as_ref().map_or((x * y * z, x), |p| (p.value, 0))
-}
-
-fn x_label(r: &ConfigResult) -> String {
-    r.parameter.as_ref().map_or_else(|| r.workgroup_text(), |p| p.value.to_string())
-}
-
-const KERNEL_COLOURS: [(&str, &str); 28] = [
-    ("copy", "#1f77b4"),
-    ("scale", "#2ca02c"),
-    ("add", "#ff7f0e"),
-    ("triad", "#d62728"),
-    ("dot", "#9467bd"),
-    ("coalesced", "#1f77b4"),
-    ("strided", "#d62728"),
-    ("random", "#9467bd"),
-    ("misaligned", "#2ca02c"),
-    ("copy2d", "#1f77b4"),
-    ("naive", "#d62728"),
-    ("tiled", "#2ca02c"),
-    ("atomic", "#d62728"),
-    ("tree", "#ff7f0e"),
-    ("tree_atomic", "#9467bd"),
-    ("grid", "#2ca02c"),
-    ("subgroup", "#17becf"),
-    ("global", "#d62728"),
-    ("workgroup", "#2ca02c"),
-    ("tile_read", "#9467bd"),
-    ("triad_by_size", "#d62728"),
-    ("sum_by_size", "#9467bd"),
-    ("box_direct", "#d62728"),
-    ("box_tiled", "#2ca02c"),
-    ("matmul_naive", "#d62728"),
-    ("matmul_tiled", "#2ca02c"),
-    ("matmul_blocked", "#1f77b4"),
-    ("fma", "#ff7f0e"),
-];
-
-const LAYOUT_COLOURS: [(&str, &str); 5] = [
-    ("aos_vec3", "#d62728"),
-    ("aos_packed", "#ff7f0e"),
-    ("soa", "#1f77b4"),
-    ("aosoa32", "#2ca02c"),
-    ("aosoa64", "#17becf"),
-];
-
-fn colour(table: &[(&str, &'static str)], name: &str) -> &'static str {
-    table.iter().find(|(k, _)| *k == name).map_or("#555555", |(_, c)| c)
-}
-
-fn common_options(title: Value, x_name: &str, y_name: &str) -> Value {
-    json!({
-        "animation": false,
-        "responsive": true,
-        "maintainAspectRatio": false,
-        "plugins": { "legend": { "position": "right" }, "title": { "display": true, "text": title } },
-        "scales": {
-            "x": { "title": { "display": true, "text": x_name } },
-            "y": { "title": { "display": true, "text": y_name }, "beginAtZero": true }
-        }
-    })
-}
-
-/// The figure a line chart draws: GFLOP/s where every result counts flops, else GB/s.
-fn rate(results: &[&ConfigResult]) -> (&'static str, fn(&ConfigResult) -> Option<f64>) {
-    if results.iter().all(|r| r.flops_per_dispatch.is_some()) {
-        ("GFLOP/s", ConfigResult::gflops)
-    } else {
-        ("GB/s", |r| r.gbps)
-    }
-}
-
-fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
-    let (unit, figure) = rate(results);
-    let mut xs: Vec<((u32, u32), String)> = results.iter().map(|r| (x_value(r), x_label(r))).collect();
-    xs.sort_unstable();
-    xs.dedup();
-    let datasets: Vec<Value> = unique(results.iter().map(|r| series(r)))
-        .iter()
-        .map(|name| {
-            let of_series: Vec<&&ConfigResult> = results.iter().filter(|r| series(r) == *name).collect();
-            // Failed and skipped points are gaps in the line; where a parameter was swept over several
-            // workgroup sizes, a point is the best of them.
-            let data: Vec<Option<f64>> = xs
-                .iter()
-                .map(|(x, _)| {
-                    let at_x = of_series.iter().filter(|r| x_value(r) == *x && r.is_good());
-                    at_x.filter_map(|r| figure(r)).reduce(f64::max)
-                })
-                .collect();
-            let first = of_series[0];
-            let mut colour = colour(&KERNEL_COLOURS, &first.kernel).to_string();
-            if first.shader_checks != ShaderChecks::Default {
-                colour.push_str("80"); // half opacity
-            }
-            // A kernel's variants share its colour: the first is solid, the next dashed, then dotted.
-            let variants = unique(results.iter().filter(|r| r.kernel == first.kernel).map(|r| &r.variant));
-            let dash: &[u32] = match variants.iter().position(|v| **v == first.variant) {
-                Some(0) => &[],
-                Some(1) => &[6, 3],
-                _ => &[2, 2],
-            };
-            json!({
-                "label": name, "data": data, "borderColor": colour, "backgroundColor": colour,
-                "borderDash": dash, "spanGaps": false, "pointRadius": 3, "borderWidth": 2,
-            })
-        })
-        .collect();
-    let labels: Vec<&String> = xs.iter().map(|(_, label)| label).collect();
-    let points: Vec<(String, (u32, u32))> = results.iter().map(|r| (series(r), x_value(r))).collect();
-    let several_per_point = points.iter().enumerate().any(|(i, p)| points[..i].contains(p));
-    let what = if several_per_point { "best workgroup size at each point" } else { "median of the samples" };
-    let mut options = common_options(json!(format!("{title}: {unit} ({what})")), x_name, unit);
-    options["interaction"] = json!({ "mode": "nearest", "intersect": false });
-    json!({ "type": "line", "data": { "labels": labels, "datasets": datasets }, "options": options })
-}
-
-/// Viridis, from dark purple (slow) to yellow (fast): ordered in lightness, readable without colour vision.
-fn viridis(t: f64) -> String {
-    const STOPS: [[f64; 3]; 5] =
-        [[68.0, 1.0, 84.0], [59.0, 82.0, 139.0], [33.0, 145.0, 140.0], [94.0, 201.0, 98.0], [253.0, 231.0, 37.0]];
-    let t = t.clamp(0.0, 1.0) * (STOPS.len() - 1) as f64;
-    let i = (t.floor() as usize).min(STOPS.len() - 2);
-    let f = t - i as f64;
-    let [r, g, b] = [0, 1, 2].map(|c| (STOPS[i][c] + (STOPS[i + 1][c] - STOPS[i][c]) * f).round() as u8);
-    format!("#{r:02x}{g:02x}{b:02x}")
-}
-
-/// A heatmap of one series over workgroup shapes, coloured against `best` (the family's best GB/s at the
-/// series' parameter), and
-/// its (columns, rows).
-fn heatmap_config(title: &str, results: &[&ConfigResult], best: f64) -> (Value, (usize, usize)) {
-    let mut xs: Vec<u32> = unique(results.iter().map(|r| r.workgroup_size[0]));
-    let mut ys: Vec<u32> = unique(results.iter().map(|r| r.workgroup_size[1]));
-    xs.sort_unstable();
-    ys.sort_unstable(); // the category axis puts its first label at the bottom
-    let mut data = Vec::new();
-    let mut colours = Vec::new();
-    for r in results {
-        let [x, y, _] = r.workgroup_size;
-        let (value, colour, what) = match r.gbps.filter(|_| r.is_good()) {
-            Some(gbps) => {
-                (Some(gbps), viridis(gbps / best.max(f64::MIN_POSITIVE)), format!("{} GB/s", format_gbps(gbps)))
-            }
-            None if r.skipped.is_some() => (None, "#eef0f3".to_string(), "skipped".to_string()),
-            None => (None, "#b3261e".to_string(), r.status()),
-        };
-        data.push(json!({ "x": x.to_string(), "y": y.to_string(), "v": value, "text": format!("{x}×{y}: {what}") }));
-        colours.push(colour);
-    }
-    let at = match results.first().map(|r| r.parameter_text()) {
-        Some(parameter) if !parameter.is_empty() => format!(" at {parameter}"),
-        _ => String::new(),
-    };
-    let heading = json!([
-        title,
-        format!("GB/s by workgroup shape: dark is slow, yellow is {} GB/s (the family's best{at})", format_gbps(best))
-    ]);
-    let mut options = common_options(heading, "workgroup x", "workgroup y");
-    options["plugins"]["legend"] = json!({ "display": false });
-    // The cell's text, set in `tooltip_text_callback`.
-    options["plugins"]["tooltip"] = json!({ "callbacks": {} });
-    options["scales"]["x"]["type"] = json!("category");
-    options["scales"]["x"]["labels"] = json!(xs.iter().map(u32::to_string).collect::<Vec<_>>());
-    options["scales"]["x"]["offset"] = json!(true);
-    options["scales"]["x"]["grid"] = json!({ "display": false });
-    options["scales"]["y"]["type"] = json!("category");
-    options["scales"]["y"]["labels"] = json!(ys.iter().map(u32::to_string).collect::<Vec<_>>());
-    options["scales"]["y"]["offset"] = json!(true);
-    options["scales"]["y"]["grid"] = json!({ "display": false });
-    let dataset = json!({ "label": title, "data": data, "backgroundColor": colours, "borderWidth": 0 });
-    (json!({ "type": "matrix", "data": { "datasets": [dataset] }, "options": options }), (xs.len(), ys.len()))
 }
 
 fn get(value: &JsValue, path: &[&str]) -> Result<JsValue, JsValue> {
@@ -488,100 +169,3 @@ fn tooltip_text_callback(config: &JsValue) -> Result<Callback, JsValue> {
     Ok(label)
 }
 
-/// The roofline: every kernel that counts flops at its flops per byte (x) and GFLOP/s (y), the best
-/// workgroup size of each kernel variant and parameter value, under the run's ceilings: the copy's
-/// bandwidth (a diagonal, GFLOP/s = GB/s × flops per byte) and the FMA peak (a horizontal line).
-fn roofline_config(results: &[ConfigResult], peaks: &Peaks) -> Value {
-    let good: Vec<&ConfigResult> = results.iter().filter(|r| r.is_good() && r.intensity().is_some()).collect();
-    let point = |r: &ConfigResult| (r.label(), r.shader_checks, r.parameter.clone());
-    let mut datasets: Vec<Value> = unique(good.iter().map(|r| series(r)))
-        .iter()
-        .map(|name| {
-            let of_series: Vec<&&ConfigResult> = good.iter().filter(|r| series(r) == *name).collect();
-            let data: Vec<Value> = unique(of_series.iter().map(|r| point(r)))
-                .iter()
-                .filter_map(|p| {
-                    let best = of_series
-                        .iter()
-                        .filter(|r| point(r) == *p)
-                        .max_by(|a, b| a.gflops().partial_cmp(&b.gflops()).expect("finite figures"))?;
-                    let (x, y) = (best.intensity()?, best.gflops()?);
-                    let text = format!(
-                        "{} {} wg {}: {} GFLOP/s at {x:.3} flops/byte",
-                        series(best),
-                        best.parameter_text(),
-                        best.workgroup_text(),
-                        format_gbps(y)
-                    );
-                    Some(json!({ "x": x, "y": y, "text": text }))
-                })
-                .collect();
-            let first = of_series[0];
-            let colour = colour(&KERNEL_COLOURS, &first.kernel);
-            let style = if first.shader_checks == ShaderChecks::Default { "circle" } else { "triangle" };
-            json!({ "label": name, "data": data, "backgroundColor": colour,
-                    "borderColor": colour, "pointStyle": style, "pointRadius": 4 })
-        })
-        .collect();
-    let xs = good.iter().filter_map(|r| r.intensity());
-    let (low, high) = xs.fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)));
-    let (low, high) = (low / 2.0, high * 2.0);
-    let roof: Vec<Value> = match (peaks.copy_gbps, peaks.fma_gflops) {
-        (Some(copy), Some(fma)) => {
-            let knee = (fma / copy).clamp(low, high);
-            [low, knee, high].iter().map(|&x| json!({ "x": x, "y": (x * copy).min(fma), "text": "" })).collect()
-        }
-        (Some(copy), None) => [low, high].iter().map(|&x| json!({ "x": x, "y": x * copy, "text": "" })).collect(),
-        (None, Some(fma)) => [low, high].iter().map(|&x| json!({ "x": x, "y": fma, "text": "" })).collect(),
-        (None, None) => Vec::new(),
-    };
-    let ceilings = peaks.summary().unwrap_or_else(|| "no copy or FMA kernel in this run".into());
-    datasets.push(json!({ "label": format!("roof: {ceilings}"), "data": roof, "showLine": true,
-                          "borderColor": "#333333", "backgroundColor": "#333333", "pointRadius": 0,
-                          "borderWidth": 2 }));
-    let heading = json!([
-        "roofline: GFLOP/s against flops per byte (best workgroup size of each kernel and parameter)",
-        format!("ceilings of this run: {ceilings}; kernels that count no flops are not on it")
-    ]);
-    let mut options = common_options(heading, "flops per byte (arithmetic intensity)", "GFLOP/s");
-    options["scales"]["x"]["type"] = json!("logarithmic");
-    options["scales"]["y"]["type"] = json!("logarithmic");
-    options["scales"]["y"]["beginAtZero"] = json!(false);
-    options["plugins"]["tooltip"] = json!({ "callbacks": {} });
-    json!({ "type": "scatter", "data": { "datasets": datasets }, "options": options })
-}
-
-/// Bars of each variant's best figure (over workgroup sizes) per kernel: the bytes the kernel uses, or
-/// the bytes moved in whole memory sectors.
-fn bars_config(title: &str, results: &[&ConfigResult], moved: bool) -> Value {
-    let group = |r: &ConfigResult| match r.shader_checks {
-        ShaderChecks::Default => r.kernel.clone(),
-        checks => format!("{} ({})", r.kernel, checks.name()),
-    };
-    let groups = unique(results.iter().map(|r| group(r)));
-    let figure = |r: &ConfigResult| if moved { r.moved_gbps() } else { r.gbps };
-    let datasets: Vec<Value> = unique(results.iter().map(|r| r.variant.clone()))
-        .iter()
-        .map(|variant| {
-            let data: Vec<Option<f64>> = groups
-                .iter()
-                .map(|g| {
-                    let best = results
-                        .iter()
-                        .filter(|r| r.variant == *variant && group(r) == *g && r.is_good())
-                        .filter_map(|r| figure(r));
-                    best.reduce(f64::max)
-                })
-                .collect();
-            let colour = colour(&LAYOUT_COLOURS, variant);
-            json!({ "label": variant, "data": data, "backgroundColor": colour, "borderColor": colour })
-        })
-        .collect();
-    let what = if moved {
-        "GB/s moved in whole 32-byte sectors (best workgroup size)"
-    } else {
-        "GB/s of the fields used (best workgroup size)"
-    };
-    let options = common_options(json!(format!("{title}: {what}")), "workload", "GB/s");
-    json!({ "type": "bar", "data": { "labels": groups, "datasets": datasets }, "options": options })
-}

@@ -27,15 +27,9 @@ pub enum Flow {
     Stop,
 }
 
-/// Runs `plan` on `gpu`. Never fails as a whole: a configuration that cannot run is recorded with its
-/// reason, and a cancelled run or a lost device returns what finished, marked incomplete.
-pub async fn run(
-    gpu: &Gpu,
-    plan: &Plan,
-    environment: Environment,
-    mut on_event: impl FnMut(Event) -> Flow,
-) -> RunResult {
-    let mut result = RunResult {
+/// A result of `plan` on `gpu` that holds no configurations yet: the header a run starts from, starting now.
+pub fn header(gpu: &Gpu, plan: &Plan, environment: Environment) -> RunResult {
+    RunResult {
         schema_version: SCHEMA_VERSION,
         tool: Tool::this(),
         created: now_rfc3339(),
@@ -51,7 +45,18 @@ pub async fn run(
         notes: Vec::new(),
         complete: false,
         peaks: Peaks::default(),
-    };
+    }
+}
+
+/// Runs `plan` on `gpu`. Never fails as a whole: a configuration that cannot run is recorded with its
+/// reason, and a cancelled run or a lost device returns what finished, marked incomplete.
+pub async fn run(
+    gpu: &Gpu,
+    plan: &Plan,
+    environment: Environment,
+    mut on_event: impl FnMut(Event) -> Flow,
+) -> RunResult {
+    let mut result = header(gpu, plan, environment);
     let timer = Timer::new(gpu, result.environment.timer_quantum_ns);
     let configurations = plan.configurations(&gpu.info.limits);
     let total = configurations.len();

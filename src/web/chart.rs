@@ -168,4 +168,3 @@ fn tooltip_text_callback(config: &JsValue) -> Result<Callback, JsValue> {
     js_sys::Reflect::set(&callbacks, &"label".into(), label.as_ref())?;
     Ok(label)
 }
-

@@ -2,22 +2,15 @@
 //! configuration with its ratio to the first result, charts overlaid per kernel) and a link that opens the
 //! same comparison. Results come from a run, the history, an opened file or link, or a pasted link.
 
-use std::cell::RefCell;
-
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement};
 
 use super::chart::Charts;
 use super::dom::{self, append, by_id, fact};
+use super::state;
 use crate::compare::{self, Row};
 use crate::result::{RunResult, format_gbps};
 use crate::share;
-
-thread_local! {
-    /// The results being compared, the first the baseline.
-    static COMPARED: RefCell<Vec<RunResult>> = const { RefCell::new(Vec::new()) };
-    static CHARTS: RefCell<Option<Charts>> = const { RefCell::new(None) };
-}
 
 /// Builds the (hidden) card inside `root` and listens to its controls.
 pub fn build(root: &Element) {
@@ -57,22 +50,21 @@ pub fn build(root: &Element) {
         }
     });
     dom::on("compare-clear", "click", |_| {
-        COMPARED.with(|c| c.borrow_mut().clear());
+        state::with(|app| app.compared.clear());
         show();
     });
     dom::on("compare-copy", "click", |_| {
-        let link = COMPARED.with(|c| share::comparison_link(&super::app::page_address(), &c.borrow()));
-        wasm_bindgen_futures::spawn_local(super::app::copy_link(link, "compare-share-link", "this comparison"));
+        let link = state::with(|app| share::comparison_link(&dom::page_address(), &app.compared));
+        wasm_bindgen_futures::spawn_local(dom::copy_link(link, "compare-share-link", "this comparison"));
     });
     dom::on("compare-devices", "click", |event| {
         let target = event.target().and_then(|t| t.dyn_into::<Element>().ok());
         let Some(index) = target.and_then(|t| t.get_attribute("data-remove")).and_then(|i| i.parse().ok()) else {
             return;
         };
-        COMPARED.with(|c| {
-            let mut compared = c.borrow_mut();
-            if index < compared.len() {
-                compared.remove(index);
+        state::with(|app| {
+            if index < app.compared.len() {
+                app.compared.remove(index);
             }
         });
         show();
@@ -90,23 +82,22 @@ pub fn add(result: RunResult) {
 
 /// Replaces the comparison with these results (a comparison's link).
 pub fn open(results: Vec<RunResult>) {
-    COMPARED.with(|c| *c.borrow_mut() = results);
+    state::with(|app| app.compared = results);
     show();
 }
 
 /// Adds a result unless the same one (same run, same label) is already there.
 fn add_quietly(result: RunResult) {
-    COMPARED.with(|c| {
-        let mut compared = c.borrow_mut();
+    state::with(|app| {
         let same = |r: &RunResult| r.created == result.created && r.device == result.device && r.label == result.label;
-        if !compared.iter().any(same) {
-            compared.push(result);
+        if !app.compared.iter().any(same) {
+            app.compared.push(result);
         }
     });
 }
 
 fn show() {
-    COMPARED.with(|c| render(&c.borrow()));
+    render(&state::with(|app| app.compared.clone()));
 }
 
 fn render(results: &[RunResult]) {
@@ -172,15 +163,18 @@ fn render(results: &[RunResult]) {
         ratio_cells(&tr, row);
     }
 
-    CHARTS.with(|charts| {
-        let mut charts = charts.borrow_mut();
-        let charts = charts.get_or_insert_with(|| Charts::new(by_id("compare-charts")));
+    let drawn = state::with(|app| {
+        let charts = app.compare_charts.get_or_insert_with(|| Charts::new(by_id("compare-charts")));
         if results.len() < 2 {
             charts.clear();
-        } else if let Err(e) = charts.show_comparison(&rows, &names) {
-            dom::set_text("compare-share-link-status", &format!("The comparison's charts could not be drawn: {e:?}"));
+            Ok(())
+        } else {
+            charts.show_comparison(&rows, &names)
         }
     });
+    if let Err(e) = drawn {
+        dom::set_text("compare-share-link-status", &format!("The comparison's charts could not be drawn: {e:?}"));
+    }
 }
 
 /// A table's head: the fixed columns, one per result, and one ratio per result after the first.

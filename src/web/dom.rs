@@ -90,3 +90,56 @@ pub fn download(filename: &str, mime: &str, text: &str) -> Result<(), JsValue> {
     link.click();
     web_sys::Url::revoke_object_url(&url)
 }
+
+/// Shows a message above everything (`kind`: "error" or "warning"), and hides the loading line.
+pub fn show_message(kind: &str, text: &str) {
+    let message: Element = by_id("message");
+    message.set_class_name(&format!("message {kind}"));
+    message.set_text_content(Some(text));
+    set_hidden("message", false);
+    set_hidden("loading", true);
+}
+
+/// A value of the page's query string: ?kernels=triad,dot&size=1048576&samples=5&wg=64,256, and for
+/// scripts, values of the kernels' numeric parameters: &values=1,8
+pub fn query(name: &str) -> Option<String> {
+    let search = web_sys::window()?.location().search().ok()?;
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;
+    params.get(name)
+}
+
+/// This page's address without its query or fragment: where a share link points.
+pub fn page_address() -> String {
+    let location = web_sys::window().expect("a window").location();
+    format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())
+}
+
+/// Shows `link` in the field `field_id` (made by `link_output`) and puts it in the clipboard, saying
+/// whether that worked; `what` names what the link opens.
+pub async fn copy_link(link: String, field_id: &str, what: &str) {
+    let field: web_sys::HtmlInputElement = by_id(field_id);
+    field.set_value(&link);
+    field.set_hidden(false);
+    field.select();
+    let size = format!("{:.1} KB", link.len() as f64 / 1000.0);
+    let clipboard = web_sys::window().expect("a window").navigator().clipboard();
+    let copied = wasm_bindgen_futures::JsFuture::from(clipboard.write_text(&link)).await;
+    let status = match copied {
+        Ok(_) => format!("Link copied ({size}): it opens {what}, without raw samples, anywhere."),
+        Err(_) => format!("The browser kept the clipboard closed: copy the link above ({size})."),
+    };
+    set_text(&format!("{field_id}-status"), &status);
+}
+
+/// Moves the progress bar (under the controls) to `done` of `total` and says what is going on.
+pub fn set_progress(done: usize, total: usize, text: &str) {
+    let bar: web_sys::HtmlProgressElement = by_id("progress-bar");
+    bar.set_max(total as f64);
+    bar.set_value(done as f64);
+    set_text("progress-text", text);
+}
+
+/// Milliseconds since the page opened.
+pub fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+}

@@ -1,91 +1,87 @@
-//! The runs this browser has made, kept in localStorage so that they survive reloads and closed tabs.
-//!
-//! Each run is stored as a share-link payload (`share::encode`: compact, no raw samples), so a few hundred
-//! runs fit in the few MiB a browser allows a site. A run is saved while it goes and again when it ends, so
-//! a closed tab or a lost device keeps what finished.
+//! The history card: the runs kept in this browser (`storage`), newest first, with an editable label,
+//! Open, Compare and Delete.
 
-use serde::{Deserialize, Serialize};
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlInputElement};
 
-use crate::result::RunResult;
-use crate::share;
+use super::dom::{self, append, by_id, hidden_card};
+use super::state::{self, Action};
+use super::storage;
 
-const KEY: &str = "wgsweep.history";
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Entry {
-    /// Names the run in the history (`id`: when it started, on which device).
-    pub id: String,
-    pub created: String,
-    pub device: String,
-    pub label: String,
-    pub configurations: usize,
-    pub complete: bool,
-    /// The run, as a share link's fragment value.
-    pub payload: String,
+pub fn build(root: &Element) {
+    let history = hidden_card(root, "history", "History");
+    let table = append(&history, "table", "results", "");
+    let head = append(&append(&table, "thead", "", ""), "tr", "", "");
+    for column in ["started", "device", "configurations", "label", ""] {
+        append(&head, "th", "", column);
+    }
+    append(&table, "tbody", "", "").set_id("history-list");
+    listen();
 }
 
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
-}
-
-/// Every kept run, oldest first; an unreadable store reads as empty (and is left as it is).
-pub fn load() -> Vec<Entry> {
-    let text = storage().and_then(|s| s.get_item(KEY).ok().flatten());
-    text.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()
-}
-
-fn store(entries: &[Entry]) -> Result<(), String> {
-    let storage = storage().ok_or("this browser keeps no local storage for the page")?;
-    let text = serde_json::to_string(entries).expect("entries always serialize");
-    storage.set_item(KEY, &text).map_err(|_| "the browser's storage for this page is full".to_string())
-}
-
-/// The id a result is kept under: when it started, on which device.
-pub fn id(result: &RunResult) -> String {
-    format!("{} {}", result.created, result.device.name())
-}
-
-/// Keeps `result` as the run `id`, replacing what was kept under that id.
-pub fn keep(id: &str, result: &RunResult) -> Result<(), String> {
-    let entry = Entry {
-        id: id.to_string(),
-        created: result.created.clone(),
-        device: result.device.name(),
-        label: result.label.clone(),
-        configurations: result.results.len(),
-        complete: result.complete,
-        payload: share::encode(result),
-    };
-    let mut entries = load();
-    match entries.iter_mut().find(|e| e.id == id) {
-        Some(kept) => {
-            // A label edited while the run went on wins.
-            let label = std::mem::take(&mut kept.label);
-            *kept = Entry { label: if label.is_empty() { entry.label } else { label }, ..entry };
+/// Lists the kept runs, newest first; every string goes in as text.
+pub fn show() {
+    let list: Element = by_id("history-list");
+    // A label being edited while a run saves itself would lose its focus: the next save lists it.
+    let editing = dom::document().active_element().is_some_and(|e| e.class_name() == "history-label");
+    if editing {
+        return;
+    }
+    list.set_inner_html("");
+    let entries = storage::load();
+    for entry in entries.iter().rev() {
+        let row = append(&list, "tr", "", "");
+        append(&row, "td", "", &entry.created);
+        append(&row, "td", "", &entry.device);
+        let complete = if entry.complete { "" } else { " (incomplete)" };
+        append(&row, "td", "", &format!("{}{complete}", entry.configurations));
+        let label: HtmlInputElement =
+            append(&append(&row, "td", "", ""), "input", "history-label", "").unchecked_into();
+        label.set_value(&entry.label);
+        label.set_attribute("placeholder", "add a label").ok();
+        label.set_attribute("data-id", &entry.id).ok();
+        let actions = append(&row, "td", "", "");
+        for (action, text) in [("open", "Open"), ("compare", "Compare"), ("delete", "Delete")] {
+            let button = append(&actions, "button", "", text);
+            button.set_attribute("data-action", action).ok();
+            button.set_attribute("data-id", &entry.id).ok();
         }
-        None => entries.push(entry),
     }
-    store(&entries)
+    dom::set_hidden("history", entries.is_empty());
 }
 
-pub fn relabel(id: &str, label: &str) -> Result<(), String> {
-    let mut entries = load();
-    if let Some(entry) = entries.iter_mut().find(|e| e.id == id) {
-        entry.label = label.to_string();
+/// Keeps `result` in the history as run `id` and lists it, saying so if the browser will not.
+pub fn keep(id: &str, result: &crate::result::RunResult) {
+    match storage::keep(id, result) {
+        Ok(()) => show(),
+        Err(error) => dom::show_message("warning", &format!("This run could not be kept in the history: {error}.")),
     }
-    store(&entries)
 }
 
-pub fn remove(id: &str) -> Result<(), String> {
-    let mut entries = load();
-    entries.retain(|e| e.id != id);
-    store(&entries)
-}
-
-/// The kept run `id`, with its current label.
-pub fn open(id: &str) -> Result<RunResult, String> {
-    let entry = load().into_iter().find(|e| e.id == id).ok_or("that run is no longer in the history")?;
-    let mut result = share::decode(&entry.payload).map_err(|e| e.to_string())?;
-    result.label = entry.label;
-    Ok(result)
+/// One listener for the whole list: open, compare, delete, relabel.
+fn listen() {
+    let target = |event: &web_sys::Event| event.target().and_then(|t| t.dyn_into::<Element>().ok());
+    dom::on("history-list", "click", move |event| {
+        let Some(element) = target(&event) else { return };
+        let (Some(action), Some(id)) = (element.get_attribute("data-action"), element.get_attribute("data-id")) else {
+            return;
+        };
+        let outcome = match action.as_str() {
+            "open" => storage::open(&id)
+                .map(|result| state::dispatch(Action::Open { result, title: "From the history".into() })),
+            "compare" => storage::open(&id).map(|result| state::dispatch(Action::Compare(result))),
+            _ => storage::remove(&id).map(|()| show()),
+        };
+        if let Err(error) = outcome {
+            dom::show_message("error", &format!("The history could not do that: {error}"));
+        }
+    });
+    dom::on("history-list", "change", move |event| {
+        let Some(input) = target(&event).and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) else { return };
+        let Some(id) = input.get_attribute("data-id") else { return };
+        match storage::relabel(&id, &input.value()) {
+            Ok(()) => show(), // saves made while the label was edited show now
+            Err(error) => dom::show_message("error", &format!("The label could not be kept: {error}")),
+        }
+    });
 }

@@ -1,11 +1,22 @@
 //! The page: a thin shell over `runner::run`, started by trunk's generated loader.
+//!
+//! Layers: widgets (`dom`, `chart`, `table`), the browser's storage and GPU (`storage`, `adapter`), the
+//! state (`state`), the views (`device`, `controls`, `run`, `tuning`, `opened`, `history`, `compare`),
+//! which import none of one another, and `app`, which wires them.
 
 pub mod adapter;
 mod app;
 mod chart;
 mod compare;
+mod controls;
+mod device;
 mod dom;
 mod history;
+mod opened;
+mod run;
+mod state;
+mod storage;
+mod table;
 mod tuning;
 
 use wasm_bindgen::prelude::*;

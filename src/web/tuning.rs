@@ -3,9 +3,15 @@
 
 use web_sys::Element;
 
+use super::adapter::environment;
 use super::dom::{self, append, by_id};
-use crate::result::{format_gbps, shape_text};
-use crate::tune::Tuning;
+use super::state;
+use crate::gpu::Gpu;
+use crate::kernels;
+use crate::plan::Plan;
+use crate::result::shape_text;
+use crate::runner::Flow;
+use crate::tune::{self, TuneEvent, Tuning};
 
 pub fn build(root: &Element) {
     let card = dom::hidden_card(root, "tuning", "Auto-tuning");
@@ -30,14 +36,40 @@ pub fn build(root: &Element) {
     json.set_attribute("type", "application/json").ok();
 }
 
-/// Shows the card, emptied, for a new tuning run.
-pub fn start() {
+/// Auto-tunes the kernels `plan` picks on `gpu` and shows the best shape of each.
+pub async fn tune(gpu: &Gpu, plan: Plan) {
     dom::set_hidden("tuning", false);
     by_id::<Element>("tuning").remove_attribute("data-done").ok();
     by_id::<Element>("tuning-body").set_inner_html("");
+    let started = dom::now_ms();
+    let outcome = tune::tune(gpu, &plan, &Default::default(), &environment(gpu), |event| {
+        match event {
+            TuneEvent::Tuning { index, total, kernel } => {
+                dom::set_progress(index, total, &format!("Tuning {} ({} of {total})…", kernel.label(), index + 1));
+            }
+            TuneEvent::Measuring { configuration } => {
+                dom::set_text("progress-text", &format!("Tuning: trying {}", kernels::describe(configuration)));
+            }
+        }
+        if state::with(|app| app.cancel) { Flow::Stop } else { Flow::Continue }
+    })
+    .await;
+    match outcome {
+        Ok(tunings) => {
+            show(&tunings);
+            let stopped = state::with(|app| app.cancel);
+            let what = if stopped { "Stopped: the kernels tuned so far are shown" } else { "Tuned" };
+            let text = format!("{what}: {} in {:.1} s.", tunings.len(), (dom::now_ms() - started) / 1000.0);
+            dom::set_text("progress-text", &text);
+        }
+        Err(error) => dom::show_message("error", &format!("Auto-tuning stopped: {error}")),
+    }
+    if let Some(reason) = gpu.lost_reason() {
+        dom::show_message("error", &format!("The GPU device was lost ({reason}); reload the page to go on."));
+    }
 }
 
-pub fn show(tunings: &[Tuning]) {
+fn show(tunings: &[Tuning]) {
     let body: Element = by_id("tuning-body");
     body.set_inner_html("");
     for tuning in tunings {
@@ -47,11 +79,7 @@ pub fn show(tunings: &[Tuning]) {
         let best = tuning.best();
         row.set_class_name(if best.is_some() { "valid" } else { "failed" });
         append(&row, "td", "", &best.map(|b| b.workgroup_text()).unwrap_or_else(|| "none valid".into()));
-        let figure = best.map(|b| match b.gflops() {
-            Some(gflops) => format!("{} GFLOP/s", format_gbps(gflops)),
-            None => format!("{} GB/s", b.gbps.map(format_gbps).unwrap_or_default()),
-        });
-        append(&row, "td", "", &figure.unwrap_or_default());
+        append(&row, "td", "", &best.map(|b| b.headline_text()).unwrap_or_default());
         let default = shape_text(tuning.default_workgroup);
         let speedup = match tuning.speedup() {
             Some(s) => format!("{s:.2}× {default}"),

@@ -1,0 +1,167 @@
+//! The controls card: the kernel picker, problem size and samples, Run, Auto-tune and Cancel, and the
+//! progress bar that run and tuning move. It turns the controls (and the page's query) into a `Plan`.
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlButtonElement, HtmlInputElement, HtmlSelectElement};
+
+use super::dom::{self, append, by_id, hidden_card, query};
+use super::state::{self, Action};
+use crate::gpu::Gpu;
+use crate::kernel::{KernelId, ShaderChecks};
+use crate::measure::MeasureOptions;
+use crate::plan::{Plan, ProblemSize, Shapes};
+use crate::{fill, kernels};
+
+pub fn build(root: &Element) {
+    let controls = hidden_card(root, "controls", "Run");
+    append(&controls, "div", "kernel-picker", "").set_id("kernel-picker");
+    let settings = append(&controls, "div", "settings", "");
+    let size_label = append(&settings, "label", "", "Problem size ");
+    append(&size_label, "select", "", "").set_id("size");
+    let samples_label = append(&settings, "label", "", "Samples per configuration ");
+    let samples = append(&samples_label, "input", "", "");
+    samples.set_id("samples");
+    for (name, value) in [("type", "number"), ("min", "1"), ("max", "100"), ("value", "10")] {
+        samples.set_attribute(name, value).ok();
+    }
+    let buttons = append(&controls, "div", "buttons", "");
+    append(&buttons, "button", "primary", "Run").set_id("run");
+    let tune = append(&buttons, "button", "", "Auto-tune");
+    tune.set_id("tune");
+    tune.set_attribute("title", "Find the best workgroup shape of each picked kernel without measuring every one").ok();
+    let cancel = append(&buttons, "button", "", "Cancel");
+    cancel.set_id("cancel");
+    cancel.set_attribute("disabled", "").ok();
+    let progress = append(&controls, "div", "progress", "");
+    progress.set_id("progress");
+    progress.set_attribute("hidden", "").ok();
+    append(&progress, "progress", "", "").set_id("progress-bar");
+    append(&progress, "span", "", "").set_id("progress-text");
+}
+
+/// Fills in the picker (kernels ticked from the link's `?kernels=`, else the default suite) and the sizes
+/// `gpu` allows, and shows the card.
+pub fn show(gpu: &Gpu) {
+    let picker: Element = by_id("kernel-picker");
+    let preselected = match query("kernels").map(|s| kernels::select(&s)) {
+        Some(Ok(chosen)) => Some(chosen),
+        Some(Err(error)) => {
+            dom::show_message(
+                "error",
+                &format!("The link's kernels could not be read ({error}); the default suite is ticked."),
+            );
+            None
+        }
+        None => None,
+    };
+    let suite = kernels::select(kernels::DEFAULT_SUITE).expect("the default suite names known kernels");
+    let chosen = preselected.unwrap_or_else(|| suite.clone());
+    let ticks = append(&picker, "div", "buttons ticks", "");
+    append(&ticks, "span", "", "Tick:");
+    for (id, text) in [("tick-default", "the default suite"), ("tick-all", "every kernel"), ("tick-none", "none")] {
+        append(&ticks, "button", "", text).set_id(id);
+    }
+    for family in kernels::FAMILIES {
+        let group = append(&picker, "fieldset", "", "");
+        append(&group, "legend", "", family.name());
+        append(&group, "p", "about", family.about());
+        for kernel in family.kernels() {
+            let label = append(&group, "label", "kernel", "");
+            let input: HtmlInputElement = append(&label, "input", "", "").dyn_into().expect("input");
+            input.set_type("checkbox");
+            input.set_value(&kernel.label());
+            input.set_checked(chosen.contains(&kernel));
+            input.set_class_name("kernel-choice");
+            append(&label, "span", "", &kernel.label());
+        }
+    }
+    for (id, pick) in [("tick-default", suite), ("tick-all", kernels::all()), ("tick-none", Vec::new())] {
+        dom::on(id, "click", move |_| tick(&pick));
+    }
+
+    // Problem sizes as bytes per buffer, so one choice means the same footprint for every family; a link's
+    // ?size= counts each family's own units.
+    let select: HtmlSelectElement = by_id("size");
+    let option = |text: &str, value: &str| append(&select, "option", "", text).set_attribute("value", value).ok();
+    if let Some(units) = query("size").and_then(|s| s.parse::<u64>().ok()) {
+        option(&format!("{units} units of each family (from the link)"), &format!("units:{units}"));
+    }
+    option("Each family's default (256 MiB per buffer where the device allows)", "default");
+    let largest = gpu.info.limits.max_binding_bytes();
+    for size in (20..=31).map(|p| 1u64 << p).filter(|&s| s <= largest) {
+        option(&format!("{} per buffer", bytes(size)), &format!("bytes:{size}"));
+    }
+    if let Some(samples) = query("samples") {
+        by_id::<HtmlInputElement>("samples").set_value(&samples);
+    }
+    dom::set_hidden("controls", false);
+
+    dom::on("run", "click", |_| state::dispatch(Action::Run));
+    dom::on("tune", "click", |_| state::dispatch(Action::Tune));
+    dom::on("cancel", "click", |_| {
+        state::with(|app| app.cancel = true);
+        dom::set_text("progress-text", "Cancelling after the configuration in progress…");
+    });
+}
+
+fn bytes(n: u64) -> String {
+    match n {
+        n if n >= 1 << 30 => format!("{} GiB", n >> 30),
+        n if n >= 1 << 20 => format!("{} MiB", n >> 20),
+        n => format!("{} KiB", n >> 10),
+    }
+}
+
+/// Ticks exactly these kernels in the picker.
+fn tick(kernels: &[KernelId]) {
+    let boxes = dom::document().query_selector_all("input.kernel-choice").expect("valid selector");
+    for input in (0..boxes.length()).filter_map(|i| boxes.item(i)?.dyn_into::<HtmlInputElement>().ok()) {
+        input.set_checked(kernels.iter().any(|k| k.label() == input.value()));
+    }
+}
+
+fn selected_kernels() -> Vec<KernelId> {
+    let chosen = dom::document().query_selector_all("input.kernel-choice:checked").expect("valid selector");
+    (0..chosen.length())
+        .filter_map(|i| chosen.item(i)?.dyn_into::<HtmlInputElement>().ok())
+        .filter_map(|input| kernels::select(&input.value()).ok())
+        .flatten()
+        .collect()
+}
+
+/// The plan the controls describe, or `None` (with a message) when no kernel is picked.
+pub fn plan() -> Option<Plan> {
+    let kernels = selected_kernels();
+    if kernels.is_empty() {
+        dom::show_message("warning", "Pick at least one kernel to run.");
+        return None;
+    }
+    dom::set_hidden("message", true);
+    let size = match by_id::<HtmlSelectElement>("size").value().split_once(':') {
+        Some(("units", n)) => n.parse().map_or(ProblemSize::Default, ProblemSize::Units),
+        Some(("bytes", n)) => n.parse().map_or(ProblemSize::Default, ProblemSize::BytesPerBuffer),
+        _ => ProblemSize::Default,
+    };
+    let samples = by_id::<HtmlInputElement>("samples").value().parse::<u32>().unwrap_or(10).clamp(1, 100);
+    let numbers = |name| query(name).map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect());
+    Some(Plan {
+        kernels,
+        problem_size: size,
+        shapes: numbers("wg").map_or(Shapes::Family, Shapes::Sizes),
+        parameter_values: numbers("values"),
+        // The browser applies its own checks to every shader; wgpu's cannot be dropped there.
+        shader_checks: vec![ShaderChecks::Default],
+        measure: MeasureOptions { samples, ..Default::default() },
+        seed: fill::fresh_seed(),
+    })
+}
+
+/// Disables what must not start while the GPU is busy (or after it was lost), and enables Cancel.
+pub fn set_busy(busy: bool, lost: bool) {
+    by_id::<HtmlButtonElement>("run").set_disabled(busy || lost);
+    by_id::<HtmlButtonElement>("tune").set_disabled(busy || lost);
+    by_id::<HtmlButtonElement>("cancel").set_disabled(!busy);
+    if busy {
+        dom::set_hidden("progress", false);
+    }
+}

@@ -1,0 +1,67 @@
+//! The device card: the adapter, its limits and features, how the page times, and the peaks a run measured.
+
+use web_sys::Element;
+
+use super::adapter::cross_origin_isolated;
+use super::dom::{self, append, by_id, fact, hidden_card};
+use crate::gpu::Gpu;
+use crate::kernel::shapes;
+
+pub fn build(root: &Element) {
+    let device = hidden_card(root, "device", "Device");
+    append(&device, "dl", "facts", "").set_id("device-facts");
+}
+
+/// Fills in the card for `gpu`; `browser_features` are the browser's own names for the adapter's features.
+pub fn show(gpu: &Gpu, browser_features: &[String]) {
+    let info = &gpu.info;
+    let facts: Element = by_id("device-facts");
+    let id = &info.identity;
+    let or_unknown = |s: &str| if s.is_empty() { "(not reported)".to_string() } else { s.to_string() };
+    fact(&facts, "Adapter", &info.name());
+    fact(&facts, "Vendor", &or_unknown(&id.vendor));
+    fact(&facts, "Architecture", &or_unknown(&id.architecture));
+    fact(&facts, "Device", &or_unknown(&id.device));
+    fact(&facts, "Description", &or_unknown(&id.description));
+    let l = &info.limits;
+    fact(
+        &facts,
+        "Max workgroup size",
+        &format!("{} × {} × {}", l.max_workgroup_size_x, l.max_workgroup_size_y, l.max_workgroup_size_z),
+    );
+    fact(&facts, "Invocations per workgroup", &l.max_invocations_per_workgroup.to_string());
+    fact(&facts, "Workgroup storage", &format!("{} KiB", l.max_workgroup_storage_bytes / 1024));
+    fact(&facts, "Storage binding", &format!("{} MiB", l.max_storage_buffer_binding_size >> 20));
+    fact(&facts, "Max buffer", &format!("{} MiB", l.max_buffer_size >> 20));
+    let has = |name: &str| browser_features.iter().any(|f| f == name);
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    fact(&facts, "timestamp-query", yes_no(has("timestamp-query")));
+    fact(
+        &facts,
+        "subgroups",
+        if has("subgroups") { "offered by the browser; wgpu cannot use it on the web yet" } else { "no" },
+    );
+    fact(&facts, "shader-f16", yes_no(has("shader-f16")));
+    let timing = if gpu.timestamps {
+        "GPU timestamps (Chrome quantizes them to 100 µs unless WebGPU developer features are on; samples last ≥ 2 ms)"
+    } else {
+        "performance.now() around each submission (no timestamp-query)"
+    };
+    fact(&facts, "Timing", timing);
+    let isolated = cross_origin_isolated();
+    fact(
+        &facts,
+        "Cross-origin isolated",
+        if isolated { "yes (performance.now() resolves 5 µs)" } else { "no (performance.now() resolves 100 µs)" },
+    );
+    let sizes: Vec<String> = shapes::power_of_two_sizes(l).iter().map(u32::to_string).collect();
+    fact(&facts, "Workgroup sizes swept", &sizes.join(", "));
+    fact(&facts, "Peaks (this run)", "not measured yet: run copy and fma for the roofline's ceilings");
+    facts.last_element_child().expect("the fact just added").set_id("device-peaks");
+    dom::set_hidden("device", false);
+}
+
+/// The peaks the last run measured, in words.
+pub fn show_peaks(text: &str) {
+    dom::set_text("device-peaks", text);
+}

@@ -1,0 +1,158 @@
+//! A run and its results card: progress while it goes, the table and charts as configurations finish,
+//! then notes, Copy link, Compare and downloads. What finishes is kept in the history as it goes.
+
+use web_sys::Element;
+
+use super::adapter::environment;
+use super::chart::Charts;
+use super::dom::{self, append, by_id, hidden_card};
+use super::state::{self, Action};
+use super::{storage, table};
+use crate::gpu::Gpu;
+use crate::kernels;
+use crate::plan::Plan;
+use crate::result::{ConfigResult, Peaks, RunResult};
+use crate::runner::{self, Event, Flow};
+use crate::{analysis, share};
+
+/// How many configurations finish between saves of a running run to the history.
+const HISTORY_EVERY: usize = 10;
+
+pub fn build(root: &Element) {
+    let results = hidden_card(root, "results", "Results");
+    append(&results, "ul", "notes", "").set_id("notes");
+    append(&results, "div", "charts", "").set_id("charts");
+    let buttons = append(&results, "div", "buttons", "");
+    append(&buttons, "button", "", "Copy link").set_id("copy-link");
+    append(&buttons, "button", "", "Compare").set_id("compare-run");
+    append(&buttons, "button", "", "Download JSON").set_id("download-json");
+    append(&buttons, "button", "", "Download CSV").set_id("download-csv");
+    dom::link_output(&results, "share-link", "share link");
+    // A machine-readable copy of the last result, for scripts that drive the page.
+    let json = append(&results, "script", "", "");
+    json.set_id("result-json");
+    json.set_attribute("type", "application/json").ok();
+    table::results_table(&results, "results-body").set_id("results-table");
+
+    dom::on("compare-run", "click", |_| {
+        if let Some(result) = state::with(|app| app.last.clone()) {
+            state::dispatch(Action::Compare(result));
+        }
+    });
+    dom::on("copy-link", "click", |_| {
+        if let Some(link) = state::with(|app| app.last.as_ref().map(|r| share::link(&dom::page_address(), r))) {
+            wasm_bindgen_futures::spawn_local(dom::copy_link(link, "share-link", "this result"));
+        }
+    });
+    offer_download("download-csv", "csv", "text/csv", RunResult::to_csv);
+    offer_download("download-json", "json", "application/json", RunResult::to_json);
+}
+
+/// Makes the button `id` download the last result as `render` writes it.
+fn offer_download(id: &str, extension: &'static str, mime: &'static str, render: fn(&RunResult) -> String) {
+    dom::on(id, "click", move |_| {
+        let Some(result) = state::with(|app| app.last.clone()) else { return };
+        let name = format!("wgsweep-{}.{extension}", result.created.replace(':', "-"));
+        if let Err(e) = dom::download(&name, mime, &render(&result)) {
+            dom::show_message("error", &format!("The download failed: {e:?}"));
+        }
+    });
+}
+
+/// Draws the charts of `results` in the results card.
+fn show_charts(results: &[ConfigResult], peaks: &Peaks) -> Result<(), wasm_bindgen::JsValue> {
+    state::with(|app| app.run_charts.get_or_insert_with(|| Charts::new(by_id("charts"))).show(results, peaks))
+}
+
+/// Runs `plan` on `gpu`, showing every configuration as it finishes.
+pub async fn run(gpu: &Gpu, plan: Plan) {
+    dom::set_hidden("results", false);
+    by_id::<Element>("results").remove_attribute("data-done").ok();
+    by_id::<Element>("results-body").set_inner_html("");
+    by_id::<Element>("notes").set_inner_html("");
+    dom::set_hidden("share-link", true);
+    dom::set_text("share-link-status", "");
+    state::with(|app| app.run_charts.as_mut().map(Charts::clear));
+
+    let started = dom::now_ms();
+    let mut finished: Vec<ConfigResult> = Vec::new();
+    // Kept in the history as it goes, so a closed tab or a lost device keeps what finished.
+    let partial = RunResult {
+        notes: vec!["kept while it ran: the run stopped before its end (the tab closed or the device was lost)".into()],
+        ..runner::header(gpu, &plan, environment(gpu))
+    };
+    let history_id = storage::id(&partial);
+    let mut result = runner::run(gpu, &plan, environment(gpu), |event| {
+        match event {
+            Event::Preparing { family, size, unit } => {
+                dom::set_text("progress-text", &format!("Preparing {family}: {size} {unit}…"));
+            }
+            Event::Measuring { index, total, configuration } => {
+                let left = time_left(dom::now_ms() - started, index, total);
+                let text = format!("{} — {} of {total}{left}", kernels::describe(configuration), index + 1);
+                dom::set_progress(index, total, &text);
+            }
+            Event::Finished { record, .. } => {
+                table::add_row(&by_id("results-body"), record);
+                finished.push(record.clone());
+                if finished.len().is_multiple_of(HISTORY_EVERY) {
+                    let result = RunResult { results: finished.clone(), ..partial.clone() };
+                    state::dispatch(Action::Keep { id: history_id.clone(), result });
+                }
+                if let Err(e) = show_charts(&finished, &analysis::peaks(&finished)) {
+                    log::warn!("chart: {e:?}");
+                }
+            }
+        }
+        if state::with(|app| app.cancel) { Flow::Stop } else { Flow::Continue }
+    })
+    .await;
+
+    // One start time for the run, so that its history entry and its link name the same run.
+    result.created = partial.created.clone();
+    // Suspect figures and shares of the peaks are known only now: the table shows them all.
+    let body: Element = by_id("results-body");
+    body.set_inner_html("");
+    result.results.iter().for_each(|r| table::add_row(&body, r));
+    if let Some(peaks) = result.peaks.summary() {
+        state::dispatch(Action::Peaks(peaks));
+    }
+    let notes: Element = by_id("notes");
+    for note in &result.notes {
+        append(&notes, "li", "", note);
+    }
+    if let Err(e) = show_charts(&result.results, &result.peaks) {
+        dom::show_message("error", &format!("The chart could not be drawn: {e:?}"));
+    }
+    let done = result.results.len();
+    let summary = if result.complete {
+        format!("Done: {done} configurations in {:.1} s.", (dom::now_ms() - started) / 1000.0)
+    } else {
+        format!("Stopped after {done} configurations; those results are kept.")
+    };
+    dom::set_text("progress-text", &summary);
+    if let Some(reason) = gpu.lost_reason() {
+        dom::show_message(
+            "error",
+            &format!(
+                "The GPU device was lost ({reason}). The results that finished are kept; reload the page to run again."
+            ),
+        );
+    }
+    dom::set_text("result-json", &result.to_json());
+    state::dispatch(Action::Keep { id: history_id, result: result.clone() });
+    state::with(|app| app.last = Some(result));
+    by_id::<Element>("results").set_attribute("data-done", "").ok();
+}
+
+fn time_left(elapsed_ms: f64, done: usize, total: usize) -> String {
+    if done == 0 {
+        return String::new();
+    }
+    let left_s = elapsed_ms / done as f64 * (total - done) as f64 / 1000.0;
+    if left_s >= 60.0 {
+        format!(", about {} min {} s left", (left_s / 60.0) as u32, (left_s % 60.0) as u32)
+    } else {
+        format!(", about {} s left", left_s.ceil() as u32)
+    }
+}

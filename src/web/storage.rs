@@ -1,0 +1,92 @@
+//! The runs this browser has made, kept in localStorage so that they survive reloads and closed tabs (the
+//! history view lists them).
+//!
+//! Each run is stored as a share-link payload (`share::encode`: compact, no raw samples), so a few hundred
+//! runs fit in the few MiB a browser allows a site. A run is saved while it goes and again when it ends, so
+//! a closed tab or a lost device keeps what finished.
+
+use serde::{Deserialize, Serialize};
+
+use crate::result::RunResult;
+use crate::share;
+
+const KEY: &str = "wgsweep.history";
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Entry {
+    /// Names the run in the history (`id`: when it started, on which device).
+    pub id: String,
+    pub created: String,
+    pub device: String,
+    pub label: String,
+    pub configurations: usize,
+    pub complete: bool,
+    /// The run, as a share link's fragment value.
+    pub payload: String,
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+/// Every kept run, oldest first; an unreadable store reads as empty (and is left as it is).
+pub fn load() -> Vec<Entry> {
+    let text = storage().and_then(|s| s.get_item(KEY).ok().flatten());
+    text.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_default()
+}
+
+fn store(entries: &[Entry]) -> Result<(), String> {
+    let storage = storage().ok_or("this browser keeps no local storage for the page")?;
+    let text = serde_json::to_string(entries).expect("entries always serialize");
+    storage.set_item(KEY, &text).map_err(|_| "the browser's storage for this page is full".to_string())
+}
+
+/// The id a result is kept under: when it started, on which device.
+pub fn id(result: &RunResult) -> String {
+    format!("{} {}", result.created, result.device.name())
+}
+
+/// Keeps `result` as the run `id`, replacing what was kept under that id.
+pub fn keep(id: &str, result: &RunResult) -> Result<(), String> {
+    let entry = Entry {
+        id: id.to_string(),
+        created: result.created.clone(),
+        device: result.device.name(),
+        label: result.label.clone(),
+        configurations: result.results.len(),
+        complete: result.complete,
+        payload: share::encode(result),
+    };
+    let mut entries = load();
+    match entries.iter_mut().find(|e| e.id == id) {
+        Some(kept) => {
+            // A label edited while the run went on wins.
+            let label = std::mem::take(&mut kept.label);
+            *kept = Entry { label: if label.is_empty() { entry.label } else { label }, ..entry };
+        }
+        None => entries.push(entry),
+    }
+    store(&entries)
+}
+
+pub fn relabel(id: &str, label: &str) -> Result<(), String> {
+    let mut entries = load();
+    if let Some(entry) = entries.iter_mut().find(|e| e.id == id) {
+        entry.label = label.to_string();
+    }
+    store(&entries)
+}
+
+pub fn remove(id: &str) -> Result<(), String> {
+    let mut entries = load();
+    entries.retain(|e| e.id != id);
+    store(&entries)
+}
+
+/// The kept run `id`, with its current label.
+pub fn open(id: &str) -> Result<RunResult, String> {
+    let entry = load().into_iter().find(|e| e.id == id).ok_or("that run is no longer in the history")?;
+    let mut result = share::decode(&entry.payload).map_err(|e| e.to_string())?;
+    result.label = entry.label;
+    Ok(result)
+}

@@ -15,7 +15,7 @@ fn quick_plan(selector: &str, problem_size: u64, workgroup_sizes: Option<Vec<u32
     Plan {
         kernels: kernels::select(selector).unwrap(),
         problem_size: ProblemSize::Units(problem_size),
-        workgroups: workgroup_sizes.map_or(Shapes::Family, Shapes::Sizes),
+        shapes: workgroup_sizes.map_or(Shapes::Family, Shapes::Sizes),
         parameter_values: None,
         shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
         measure: MeasureOptions { samples: 1, min_sample_ns: 1e4, warm_up_ns: 0.0, ..Default::default() },

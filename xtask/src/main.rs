@@ -12,8 +12,9 @@ cargo xtask <task>
 
   serve   install what is missing, then serve the page on http://127.0.0.1:8080 (release build, COOP/COEP)
   dist    install what is missing, then build the static page into dist/
-  test    install what is missing, then run every test: native (lavapipe or any GPU), browser
-          (wasm-bindgen-test in headless Chromium) and end to end (the built page in headless Chromium)
+  test    install what is missing, then check formatting (rustfmt) and lints (clippy, natively and for
+          wasm32), and run every test: native (lavapipe or any GPU), browser (wasm-bindgen-test in headless
+          Chromium) and end to end (the built page in headless Chromium)
   setup   only install what is missing
 ";
 
@@ -85,6 +86,11 @@ fn setup() -> Result {
     let targets = cmd("rustup", &["target", "list", "--installed"]).output().map_err(|e| format!("rustup: {e}"))?;
     if !String::from_utf8_lossy(&targets.stdout).contains("wasm32-unknown-unknown") {
         run(cmd("rustup", &["target", "add", "wasm32-unknown-unknown"]))?;
+    }
+
+    step("setup: rustfmt and clippy");
+    if version_of("cargo-fmt").is_none() || version_of("cargo-clippy").is_none() {
+        run(cmd("rustup", &["component", "add", "rustfmt", "clippy"]))?;
     }
 
     step("setup: Debian packages (Chromium, chromedriver, lavapipe)");
@@ -175,6 +181,13 @@ fn test() -> Result {
         c.env("XDG_RUNTIME_DIR", std::env::var("XDG_RUNTIME_DIR").unwrap_or_else(|_| "/tmp".into()));
         c
     };
+    step("test: formatting (rustfmt) and lints (clippy, natively and for wasm32)");
+    run(cmd("cargo", &["fmt", "--all", "--check"]))?;
+    let deny_warnings = ["--", "-D", "warnings"];
+    run(cmd("cargo", &[&["clippy", "--workspace", "--all-targets"][..], &deny_warnings].concat()))?;
+    let wasm = ["clippy", "--all-targets", "--target", "wasm32-unknown-unknown"];
+    run(cmd("cargo", &[&wasm[..], &deny_warnings].concat()))?;
+
     step("test: native (any Vulkan adapter; lavapipe without a GPU)");
     run(with_env(cmd("cargo", &["test", "--workspace"])))?;
 

@@ -1,0 +1,142 @@
+//! The crate's modules form layers (README, "Layout"): every `crate::…` path in a module points to a
+//! lower layer, so no two modules import each other, directly or around a circle. The page's modules
+//! keep the same rule among themselves through `super::…`, and no view imports another.
+
+use std::path::{Path, PathBuf};
+
+/// The crate's top-level modules, lowest first; a module may name only modules of a lower rank.
+const CRATE_LAYERS: &[(&str, u32)] = &[
+    ("grid", 0),
+    ("stats", 0),
+    ("fill", 1),
+    ("gpu", 2),
+    ("kernel", 3),
+    ("kernels", 4),
+    ("measure", 5),
+    ("plan", 6),
+    ("result", 6),
+    ("analysis", 7),
+    ("runner", 8),
+    ("share", 8),
+    ("compare", 8),
+    ("charts", 9),
+    ("tune", 9),
+    ("web", 10),
+];
+
+/// The page's modules, lowest first: widgets, the browser's storage and GPU, the state, the views (one
+/// rank, so none may import another), and the module that wires them.
+const WEB_LAYERS: &[(&str, u32)] = &[
+    ("dom", 0),
+    ("storage", 0),
+    ("adapter", 0),
+    ("chart", 1),
+    ("table", 1),
+    ("state", 2),
+    ("device", 3),
+    ("controls", 3),
+    ("run", 3),
+    ("tuning", 3),
+    ("opened", 3),
+    ("history", 3),
+    ("compare", 3),
+    ("app", 4),
+    ("mod", 5),
+];
+
+fn rank(layers: &[(&str, u32)], module: &str) -> Option<u32> {
+    layers.iter().find(|(name, _)| *name == module).map(|&(_, rank)| rank)
+}
+
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// Every module named as `prefix` + name in the file's code (comments left out), with its line.
+fn named_modules(text: &str, prefix: &str) -> Vec<(String, usize)> {
+    let mut named = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(at) = rest.find(prefix) {
+            rest = &rest[at + prefix.len()..];
+            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            // `use crate::{a, b}`: each name in the braces.
+            if name.is_empty() && rest.starts_with('{') {
+                let group = &rest[1..rest.find('}').unwrap_or(rest.len())];
+                for item in group.split(',') {
+                    let item: String = item.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                    if !item.is_empty() && item != "self" {
+                        named.push((item, number + 1));
+                    }
+                }
+            } else if !name.is_empty() {
+                named.push((name, number + 1));
+            }
+        }
+    }
+    named
+}
+
+#[test]
+fn every_module_imports_only_from_the_layers_below_its_own() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut wrong = Vec::new();
+    for file in rust_files(&src) {
+        let relative = file.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+        if relative.starts_with("bin/") || relative == "lib.rs" {
+            continue; // the CLI and the crate root sit above everything
+        }
+        let module = relative.split(['/', '.']).next().unwrap();
+        let own = rank(CRATE_LAYERS, module).unwrap_or_else(|| panic!("{relative}: add `{module}` to CRATE_LAYERS"));
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (named, line) in named_modules(&text, "crate::") {
+            let Some(theirs) = rank(CRATE_LAYERS, &named) else { continue };
+            if named != module && theirs >= own {
+                wrong.push(format!("{relative}:{line}: {module} (layer {own}) names {named} (layer {theirs})"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "imports that point up or across the layers:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_kernel_families_know_neither_the_registry_nor_each_other() {
+    let kernels = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/kernels");
+    for file in rust_files(&kernels) {
+        let name = file.file_stem().unwrap().to_string_lossy().to_string();
+        if name == "mod" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let named = named_modules(&text, "crate::kernels");
+        assert!(named.is_empty() && !text.contains("super::"), "{name}.rs reaches the registry or a sibling family");
+    }
+}
+
+#[test]
+fn the_pages_views_import_no_other_view_and_only_lower_layers() {
+    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web");
+    let mut wrong = Vec::new();
+    for file in rust_files(&web) {
+        let module = file.file_stem().unwrap().to_string_lossy().to_string();
+        let own = rank(WEB_LAYERS, &module).unwrap_or_else(|| panic!("web/{module}.rs: add it to WEB_LAYERS"));
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (named, line) in named_modules(&text, "super::") {
+            let Some(theirs) = rank(WEB_LAYERS, &named) else { continue };
+            if named != module && theirs >= own {
+                wrong.push(format!("web/{module}.rs:{line}: {module} (layer {own}) names {named} (layer {theirs})"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "page modules that point up or across:\n{}", wrong.join("\n"));
+}

@@ -361,6 +361,12 @@ impl ConfigResult {
     }
 }
 
+/// GB/s of `bytes` moved in `ns` (GB = 10^9 bytes), the figure every result records; none for a time
+/// that is not positive.
+pub fn gb_per_s(bytes: u64, ns: f64) -> Option<f64> {
+    (ns > 0.0).then(|| bytes as f64 / ns)
+}
+
 /// A workgroup shape as tables show it: "256" for 1-D, "16×4" for 2-D, "4×4×4" for 3-D.
 pub fn shape_text(shape: [u32; 3]) -> String {
     match shape {

@@ -6,7 +6,8 @@ use crate::kernel::{Configuration, Family, Prepared, Skip, Workload, shapes};
 use crate::measure::{self, MeasureOptions, Timer};
 use crate::plan::{Plan, problem_units};
 use crate::result::{
-    ConfigResult, Environment, Outcome, ParameterValue, Peaks, RunResult, SCHEMA_VERSION, Settings, Tool, now_rfc3339,
+    ConfigResult, Environment, Outcome, ParameterValue, Peaks, RunResult, SCHEMA_VERSION, Settings, Tool, gb_per_s,
+    now_rfc3339,
 };
 use crate::{analysis, kernels, stats};
 
@@ -237,7 +238,7 @@ pub(crate) async fn measure_one(
         record.min_ns = Some(summary.min);
         record.p95_ns = Some(summary.p95);
         record.cv = Some(summary.cv);
-        record.gbps = Some(record.bytes_per_dispatch as f64 / summary.median);
+        record.gbps = gb_per_s(record.bytes_per_dispatch, summary.median);
     }
     record.samples_ns = measurement.primary().to_vec();
     record.wall_samples_ns = measurement.wall_ns;

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::analysis;
 use crate::kernel::ShaderChecks;
 use crate::measure::TimingSource;
-use crate::result::{ConfigResult, Outcome, ParameterValue, ReadError, RunResult};
+use crate::result::{ConfigResult, Outcome, ParameterValue, ReadError, RunResult, gb_per_s};
 
 /// The version of the link format this wgsweep writes and the newest it reads.
 pub const LINK_VERSION: u32 = 1;
@@ -292,7 +292,7 @@ fn config_result(row: &Row, text: &impl Fn(u32) -> Result<String, ShareError>) -
         min_ns: min,
         p95_ns: p95,
         cv,
-        gbps: median.filter(|&m| m > 0.0).map(|m| row.bytes_per_dispatch as f64 / m),
+        gbps: median.and_then(|m| gb_per_s(row.bytes_per_dispatch, m)),
         timing_source: row.timing_source,
         outcome,
         percent_of_baseline: None,

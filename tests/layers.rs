@@ -87,25 +87,39 @@ fn named_modules(text: &str, prefix: &str) -> Vec<(String, usize)> {
     named
 }
 
-#[test]
-fn every_module_imports_only_from_the_layers_below_its_own() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// Every place a file of `dir` names, after `prefix`, a module of a rank not below its own. `module_of` gives
+/// the module a file belongs to (its path below `dir`), or `None` for a file above every layer.
+fn upward_names(
+    dir: &Path,
+    layers: &[(&str, u32)],
+    prefix: &str,
+    module_of: impl Fn(&str) -> Option<String>,
+) -> Vec<String> {
     let mut wrong = Vec::new();
-    for file in rust_files(&src) {
-        let relative = file.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
-        if relative.starts_with("bin/") || relative == "lib.rs" {
-            continue; // the CLI and the crate root sit above everything
-        }
-        let module = relative.split(['/', '.']).next().unwrap();
-        let own = rank(CRATE_LAYERS, module).unwrap_or_else(|| panic!("{relative}: add `{module}` to CRATE_LAYERS"));
+    for file in rust_files(dir) {
+        let relative = file.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/");
+        let Some(module) = module_of(&relative) else { continue };
+        let own = rank(layers, &module).unwrap_or_else(|| panic!("{relative}: give `{module}` a layer"));
         let text = std::fs::read_to_string(&file).unwrap();
-        for (named, line) in named_modules(&text, "crate::") {
-            let Some(theirs) = rank(CRATE_LAYERS, &named) else { continue };
+        for (named, line) in named_modules(&text, prefix) {
+            let Some(theirs) = rank(layers, &named) else { continue };
             if named != module && theirs >= own {
                 wrong.push(format!("{relative}:{line}: {module} (layer {own}) names {named} (layer {theirs})"));
             }
         }
     }
+    wrong
+}
+
+#[test]
+fn every_module_imports_only_from_the_layers_below_its_own() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    // The CLI and the crate root sit above everything.
+    let module_of = |relative: &str| {
+        let above = relative.starts_with("bin/") || relative == "lib.rs";
+        (!above).then(|| relative.split(['/', '.']).next().unwrap().to_string())
+    };
+    let wrong = upward_names(&src, CRATE_LAYERS, "crate::", module_of);
     assert!(wrong.is_empty(), "imports that point up or across the layers:\n{}", wrong.join("\n"));
 }
 
@@ -126,17 +140,7 @@ fn the_kernel_families_know_neither_the_registry_nor_each_other() {
 #[test]
 fn the_pages_views_import_no_other_view_and_only_lower_layers() {
     let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/web");
-    let mut wrong = Vec::new();
-    for file in rust_files(&web) {
-        let module = file.file_stem().unwrap().to_string_lossy().to_string();
-        let own = rank(WEB_LAYERS, &module).unwrap_or_else(|| panic!("web/{module}.rs: add it to WEB_LAYERS"));
-        let text = std::fs::read_to_string(&file).unwrap();
-        for (named, line) in named_modules(&text, "super::") {
-            let Some(theirs) = rank(WEB_LAYERS, &named) else { continue };
-            if named != module && theirs >= own {
-                wrong.push(format!("web/{module}.rs:{line}: {module} (layer {own}) names {named} (layer {theirs})"));
-            }
-        }
-    }
+    let module_of = |relative: &str| Some(relative.trim_end_matches(".rs").to_string());
+    let wrong = upward_names(&web, WEB_LAYERS, "super::", module_of);
     assert!(wrong.is_empty(), "page modules that point up or across:\n{}", wrong.join("\n"));
 }

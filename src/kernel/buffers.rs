@@ -75,16 +75,16 @@ pub fn bind_group(gpu: &Gpu, pipeline: &wgpu::ComputePipeline, bindings: &[(u32,
 }
 
 /// An f32 image of about `size` pixels, a few rows short of square (`dispatch::matrix_shape`), with random
-/// pixels (`fill::random_f32(i, seed)`) and an output image of the same shape: what the 2-D image families
+/// pixels (`fill::random_f32(i, seed)`), and an output image of the same shape: what the 2-D image families
 /// (image, blur) run on.
-pub struct Image {
+pub struct ImageBuffers {
     pub width: u32,
     pub height: u32,
     pub src: OwnedBuffer,
     pub dst: OwnedBuffer,
 }
 
-impl Image {
+impl ImageBuffers {
     /// `output` labels the output image ("blurred image").
     pub fn new(gpu: &Gpu, size: u64, seed: u32, output: &str) -> Result<Self, String> {
         let (height, width) = super::matrix_shape(size);
@@ -92,6 +92,6 @@ impl Image {
         check_binding(gpu, &format!("a {bytes}-byte image"), bytes)?;
         let src = random_buffer(gpu, "image", bytes, seed);
         let dst = storage_buffer(gpu, output, bytes);
-        Ok(Image { width, height, src, dst })
+        Ok(ImageBuffers { width, height, src, dst })
     }
 }

@@ -13,7 +13,7 @@ pub mod shapes;
 
 use std::fmt;
 
-pub use buffers::{Image, OwnedBuffer, bind_group, check_binding, random_buffer, storage_buffer};
+pub use buffers::{ImageBuffers, OwnedBuffer, bind_group, check_binding, random_buffer, storage_buffer};
 pub use check::{Comparison, Mismatch, ValidationError, f32s};
 pub use dispatch::{Step, encode_steps, linear_grid, matrix_shape, plane_grid, submit, submit_once, submit_steps};
 pub use shaders::{ShaderChecks, ShaderModules};

@@ -6,7 +6,7 @@ use std::cell::OnceCell;
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, ChartKind, Comparison, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, ShaderModules,
+    self, ChartKind, Comparison, Configuration, Family, KernelId, ImageBuffers, Parameter, Prepared, ShaderModules,
     Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
@@ -80,38 +80,33 @@ impl Family for Blur {
     }
 
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
-        let (height, width) = kernel::matrix_shape(size);
-        let bytes = width as u64 * height as u64 * 4;
-        kernel::check_binding(gpu, &format!("a {bytes}-byte image"), bytes)?;
-        let src = kernel::random_buffer(gpu, "image", bytes, seed);
-        let dst = kernel::storage_buffer(gpu, "blurred image", bytes);
+        let image = ImageBuffers::new(gpu, size, seed, "blurred image")?;
         let modules = ShaderModules::new("blur.wgsl", WGSL);
-        Ok(Box::new(BlurWorkload { width, height, seed, modules, src, dst, image: OnceCell::new() }))
+        Ok(Box::new(BlurWorkload { image, seed, modules, host: OnceCell::new() }))
     }
+
 }
 
 struct BlurWorkload {
-    width: u32,
-    height: u32,
+    /// The input image and the output, and their shape.
+    image: ImageBuffers,
     seed: u32,
     modules: ShaderModules,
-    src: OwnedBuffer,
-    dst: OwnedBuffer,
     /// The input on the host, made on the first check.
-    image: OnceCell<Vec<f32>>,
+    host: OnceCell<Vec<f32>>,
 }
 
 impl BlurWorkload {
     fn pixel(&self, image: &[f32], x: i64, y: i64) -> f64 {
-        let x = x.clamp(0, self.width as i64 - 1) as usize;
-        let y = y.clamp(0, self.height as i64 - 1) as usize;
-        image[y * self.width as usize + x] as f64
+        let x = x.clamp(0, self.image.width as i64 - 1) as usize;
+        let y = y.clamp(0, self.image.height as i64 - 1) as usize;
+        image[y * self.image.width as usize + x] as f64
     }
 }
 
 impl Workload for BlurWorkload {
     fn size(&self) -> u64 {
-        self.width as u64 * self.height as u64
+        self.image.width as u64 * self.image.height as u64
     }
 
     /// The image read once and written once, as if every window came from a cache.
@@ -127,27 +122,27 @@ impl Workload for BlurWorkload {
     fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup: [x, y, _], parameter } = *configuration;
         let r = parameter.unwrap_or(0);
-        let grid = kernel::plane_grid(gpu, [self.width, self.height], [x, y])?;
+        let grid = kernel::plane_grid(gpu, [self.image.width, self.image.height], [x, y])?;
         let constants = [
             ("WG_X", x as f64),
             ("WG_Y", y as f64),
-            ("WIDTH", self.width as f64),
-            ("HEIGHT", self.height as f64),
+            ("WIDTH", self.image.width as f64),
+            ("HEIGHT", self.image.height as f64),
             ("R", r as f64),
             ("INV_COUNT", 1.0 / window(r) as f64),
             ("TILE_LEN", ((x + 2 * r) * (y + 2 * r)) as f64),
         ];
         let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants);
-        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.src), (1, &self.dst)]);
-        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.dst.clone(), Vec::new()))
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.image.src), (1, &self.image.dst)]);
+        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.image.dst.handle(), Vec::new()))
     }
 
     /// Window sums slide over the image in f64 (column sums down, then along each row); the GPU's f32 sum
     /// of (2r + 1)² terms of magnitude below 1 may differ by that many roundings.
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let r = configuration.parameter.unwrap_or(0) as i64;
-        let (width, height) = (self.width as i64, self.height as i64);
-        let image = self.image.get_or_init(|| (0..self.size() as u32).map(|i| random_f32(i, self.seed)).collect());
+        let (width, height) = (self.image.width as i64, self.image.height as i64);
+        let image = self.host.get_or_init(|| (0..self.size() as u32).map(|i| random_f32(i, self.seed)).collect());
         let count = window(r as u32) as f64;
         let tolerance = (count + 2.0) * f32::EPSILON as f64;
         let got: Vec<f32> = f32s(output).collect();

@@ -4,7 +4,7 @@
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, ChartKind, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, ShaderModules, Sizing, Skip,
+    self, ChartKind, Comparison, Configuration, Family, KernelId, ImageBuffers, Prepared, ShaderModules, Sizing, Skip,
     Step, ValidationError, Workload,
 };
 
@@ -72,29 +72,23 @@ impl Family for Image {
     }
 
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
-        let (height, width) = kernel::matrix_shape(size);
-        let bytes = width as u64 * height as u64 * 4;
-        kernel::check_binding(gpu, &format!("a {bytes}-byte image"), bytes)?;
-        // Random f32 bits make random pixels; the reference recomputes any of them.
-        let src = kernel::random_buffer(gpu, "image", bytes, seed);
-        let dst = kernel::storage_buffer(gpu, "grayscale image", bytes);
+        let image = ImageBuffers::new(gpu, size, seed, "grayscale image")?;
         let modules = ShaderModules::new("image.wgsl", WGSL);
-        Ok(Box::new(ImageWorkload { width, height, seed, modules, src, dst }))
+        Ok(Box::new(ImageWorkload { image, seed, modules }))
     }
+
 }
 
 struct ImageWorkload {
-    width: u32,
-    height: u32,
+    /// The input image and the output, and their shape.
+    image: ImageBuffers,
     seed: u32,
     modules: ShaderModules,
-    src: OwnedBuffer,
-    dst: OwnedBuffer,
 }
 
 impl Workload for ImageWorkload {
     fn size(&self) -> u64 {
-        self.width as u64 * self.height as u64
+        self.image.width as u64 * self.image.height as u64
     }
 
     /// Every pixel is read once and written once.
@@ -105,12 +99,12 @@ impl Workload for ImageWorkload {
     fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = configuration;
         let [x, y, _] = *workgroup;
-        let grid = kernel::plane_grid(gpu, [self.width, self.height], [x, y])?;
+        let grid = kernel::plane_grid(gpu, [self.image.width, self.image.height], [x, y])?;
         let constants =
-            [("WG_X", x as f64), ("WG_Y", y as f64), ("WIDTH", self.width as f64), ("HEIGHT", self.height as f64)];
+            [("WG_X", x as f64), ("WG_Y", y as f64), ("WIDTH", self.image.width as f64), ("HEIGHT", self.image.height as f64)];
         let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
-        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.src), (1, &self.dst)]);
-        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.dst.clone(), Vec::new()))
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.image.src), (1, &self.image.dst)]);
+        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.image.dst.handle(), Vec::new()))
     }
 
     fn check(&self, _: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {

@@ -211,7 +211,7 @@ impl Workload for MatmulWorkload {
         let grid = kernel::plane_grid(gpu, [n, n], per_group)?;
         let pipeline = self.modules.pipeline(gpu, checks, &entry, &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.a), (1, &self.b), (2, &self.c)]);
-        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.c.clone(), Vec::new()))
+        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.c.handle(), Vec::new()))
     }
 
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {

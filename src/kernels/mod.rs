@@ -1,35 +1,31 @@
-//! The kernel families: one module per shaders/*.wgsl file, registered in `FAMILIES`. The registry sits
+//! The kernel families: one module per shaders/*.wgsl file, each an entry of `families!`. The registry sits
 //! above the families and the contract (`kernel`) below them: neither the contract nor a family knows it.
-
-pub mod access;
-pub mod banks;
-pub mod blur;
-pub mod histogram;
-pub mod image;
-pub mod layout;
-pub mod matmul;
-pub mod peak;
-pub mod reduce;
-pub mod saturation;
-pub mod stream;
-pub mod transpose;
 
 use crate::kernel::{Configuration, Family, KernelId, ShaderChecks};
 
-/// Every family, in the order the page and the CLI list them.
-pub const FAMILIES: &[&dyn Family] = &[
-    &stream::Stream,
-    &access::Access,
-    &layout::Layouts,
-    &transpose::Transpose,
-    &image::Image,
-    &reduce::Reduce,
-    &histogram::Histogram,
-    &banks::Banks,
-    &saturation::Saturation,
-    &blur::Blur,
-    &matmul::Matmul,
-    &peak::Peak,
+/// Declares each family's module and lists the families, in one place: a new family is one entry.
+macro_rules! families {
+    ($($module:ident::$family:ident),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// Every family, in the order the page and the CLI list them.
+        pub const FAMILIES: &[&dyn Family] = &[$(&$module::$family),*];
+    };
+}
+
+families![
+    stream::Stream,
+    access::Access,
+    layout::Layouts,
+    transpose::Transpose,
+    image::Image,
+    reduce::Reduce,
+    histogram::Histogram,
+    banks::Banks,
+    saturation::Saturation,
+    blur::Blur,
+    matmul::Matmul,
+    peak::Peak,
 ];
 
 pub fn family(name: &str) -> Option<&'static dyn Family> {

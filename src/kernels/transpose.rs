@@ -232,7 +232,7 @@ impl Workload for TransposeWorkload {
         }
         let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.src), (1, &self.dst)]);
-        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.dst.clone(), Vec::new()))
+        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.dst.handle(), Vec::new()))
     }
 
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {

@@ -274,3 +274,31 @@ fn a_comparison_lines_up_every_configuration_with_ratios_to_the_first() {
     let names = compare::names(&[native.clone(), native]);
     assert_ne!(names[0], names[1], "the same result twice is told apart: {names:?}");
 }
+
+#[test]
+fn the_analysis_derives_the_figures_recorded_with_the_h100_default_suite() {
+    // The default suite was recorded (natively and in Chromium) by the runner that found ceilings by kernel
+    // names; the analysis, from the roles families declare, must derive the same figures. (Older files
+    // hold figures by older rules: workgroup memory's share of the copy, say.)
+    let mut checked = 0;
+    for (name, recorded) in recorded_results().into_iter().filter(|(name, _)| name.contains("default-suite")) {
+        let mut derived = recorded.clone();
+        for r in &mut derived.results {
+            (r.percent_of_baseline, r.percent_of_peak) = (None, None);
+            if let Outcome::Valid { suspect } = &mut r.outcome {
+                *suspect = None;
+            }
+        }
+        derived.peaks = Default::default();
+        wgsweep::analysis::derive(&mut derived);
+        assert_eq!(derived.peaks, recorded.peaks, "{name}");
+        for (d, r) in derived.results.iter().zip(&recorded.results) {
+            let what = format!("{name}: {} {} {}", r.label(), r.workgroup_text(), r.parameter_text());
+            assert!(close(d.percent_of_baseline, r.percent_of_baseline), "{what}: of the baseline");
+            assert!(close(d.percent_of_peak, r.percent_of_peak), "{what}: {:?} of the peak", d.percent_of_peak);
+            assert_eq!(d.outcome, r.outcome, "{what}");
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 2, "the native and the Chromium default suite");
+}

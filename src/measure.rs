@@ -26,14 +26,28 @@ pub struct MeasureOptions {
     pub quanta_per_sample: f64,
     /// The most dispatches one sample may hold.
     pub max_dispatches: u32,
-    /// How long to keep the GPU busy before the kept samples: an idle GPU drops its clocks, and
-    /// ramping them back up takes far longer than one sample.
+    /// GPU time to spend before the kept samples: an idle GPU drops its clocks, and ramping them back up
+    /// takes far longer than one sample.
     pub warm_up_ns: f64,
+    /// GPU work to keep queued while warming up and sampling, whatever a sample lasts.
+    #[serde(default = "default_in_flight_ns")]
+    pub in_flight_ns: f64,
+}
+
+fn default_in_flight_ns() -> f64 {
+    2e7
 }
 
 impl Default for MeasureOptions {
     fn default() -> Self {
-        Self { samples: 10, min_sample_ns: 1e6, quanta_per_sample: 20.0, max_dispatches: 4096, warm_up_ns: 2e8 }
+        Self {
+            samples: 10,
+            min_sample_ns: 1e6,
+            quanta_per_sample: 20.0,
+            max_dispatches: 4096,
+            warm_up_ns: 2e8,
+            in_flight_ns: default_in_flight_ns(),
+        }
     }
 }
 
@@ -57,6 +71,13 @@ pub struct Measurement {
     pub wall_ns: Vec<f64>,
     /// Samples whose timestamp delta was zero or negative, dropped from `gpu_ns`.
     pub discarded: u32,
+    /// GPU time of every pass this measurement ran (calibration, warm-up, kept and drained samples), ns:
+    /// by timestamps, or by the wall clock without them.
+    pub busy_ns: f64,
+    /// Host time calibrating K, warming up and sampling, ns.
+    pub calibration_ns: f64,
+    pub warm_up_ns: f64,
+    pub sampling_ns: f64,
 }
 
 impl Measurement {
@@ -77,9 +98,9 @@ pub enum MeasureError {
     NoValidTimestamps(u32),
 }
 
-/// Samples queued on the GPU at once while sampling, so that it never waits for the host (which in a
-/// browser hears of a finished sample only every few milliseconds).
-const IN_FLIGHT: usize = 3;
+/// The most samples queued on the GPU at once (each holds a timestamp slot): enough for 20 ms of work when
+/// a sample lasts 1 ms, with room to spare.
+const MAX_IN_FLIGHT: usize = 64;
 
 /// One sample's query set and buffers: one per sample in flight.
 struct TimestampSlot {
@@ -127,7 +148,7 @@ impl Timer {
                 mapped_at_creation: false,
             }),
         };
-        let slots = if gpu.timestamps { (0..IN_FLIGHT).map(slot).collect() } else { Vec::new() };
+        let slots = if gpu.timestamps { (0..MAX_IN_FLIGHT).map(slot).collect() } else { Vec::new() };
         Self { slots, period_ns: gpu.queue.get_timestamp_period() as f64, quantum_ns }
     }
 
@@ -135,10 +156,12 @@ impl Timer {
         if self.slots.is_empty() { TimingSource::Wall } else { TimingSource::Timestamp }
     }
 
-    /// Calibrates K one sample at a time, then warms up and samples with `IN_FLIGHT` submissions queued,
-    /// so that the GPU never waits for the host: an idle GPU lowers its clocks. Samples submitted before
-    /// `options.warm_up_ns` has passed are warm-up; the next `options.samples` are kept. A sample's GPU
-    /// time runs from the previous sample's end (or its own beginning, if later).
+    /// Calibrates K one sample at a time, then warms up and samples with enough submissions queued to keep
+    /// the GPU busy for `options.in_flight_ns` whatever K is, so that it never waits for the host (which in
+    /// a browser hears of a finished sample only every few milliseconds): an idle GPU lowers its clocks.
+    /// Samples are warm-up until their GPU time adds up to `options.warm_up_ns`; the samples queued behind
+    /// them are kept, with no gap between. A sample's GPU time runs from the previous sample's end (or its
+    /// own beginning, if later).
     pub async fn measure(
         &self,
         gpu: &Gpu,
@@ -146,23 +169,29 @@ impl Timer {
         options: &MeasureOptions,
     ) -> Result<Measurement, MeasureError> {
         let target_ns = options.min_sample_ns.max(options.quanta_per_sample * self.quantum_ns);
-        let warm_up = Instant::now();
+        let start = Instant::now();
+        let mut busy_ns = 0.0;
         let mut dispatches = 1u32;
+        let mut sample_ns;
         loop {
             let sample = self.submit(gpu, steps, dispatches, 0);
             let submitted = sample.submitted;
             let (ticks, done) = self.finish(gpu, sample).await?;
-            let elapsed = match ticks {
+            sample_ns = match ticks {
                 Some([begin, end]) => self.ns_between(begin, end),
                 None => (done - submitted).as_nanos() as f64,
             };
-            if elapsed >= target_ns || dispatches >= options.max_dispatches {
+            busy_ns += sample_ns.max(0.0);
+            if sample_ns >= target_ns || dispatches >= options.max_dispatches {
                 break;
             }
             // Jump straight to the power of two the estimate asks for; a zero reading grows K sixteenfold.
-            let factor = if elapsed > 0.0 { (target_ns / elapsed).log2().ceil().clamp(1.0, 10.0) } else { 4.0 };
+            let factor = if sample_ns > 0.0 { (target_ns / sample_ns).log2().ceil().clamp(1.0, 10.0) } else { 4.0 };
             dispatches = dispatches.saturating_mul(1 << factor as u32).min(options.max_dispatches);
         }
+        let calibrated = Instant::now();
+        // Enough samples queued that the GPU has `in_flight_ns` of work ahead of it, at least two.
+        let depth = (options.in_flight_ns / sample_ns.max(1.0)).ceil().clamp(2.0, MAX_IN_FLIGHT as f64) as usize;
 
         let mut measurement = Measurement {
             source: self.source(),
@@ -170,22 +199,27 @@ impl Timer {
             gpu_ns: Vec::new(),
             wall_ns: Vec::new(),
             discarded: 0,
+            busy_ns: 0.0,
+            calibration_ns: (calibrated - start).as_nanos() as f64,
+            warm_up_ns: 0.0,
+            sampling_ns: 0.0,
         };
-        let warmed = || warm_up.elapsed().as_nanos() as f64 >= options.warm_up_ns;
-        let mut in_flight: VecDeque<(InFlight, bool)> = VecDeque::new();
+        let mut warm_up_gpu_ns = 0.0;
+        let mut warmed_at = (options.warm_up_ns <= 0.0).then_some(calibrated);
+        let mut kept = 0u32;
+        let mut in_flight: VecDeque<InFlight> = VecDeque::new();
         let mut submitted = 0usize;
-        let mut kept_submitted = 0;
         // Wall time per sample: from the previous sample's completion (or the first submission) to this one's.
         let mut previous_done = Instant::now();
         let mut previous_end: Option<u64> = None;
         loop {
-            while in_flight.len() < IN_FLIGHT && kept_submitted < options.samples {
-                let keep = warmed();
-                kept_submitted += u32::from(keep);
-                in_flight.push_back((self.submit(gpu, steps, dispatches, submitted % IN_FLIGHT), keep));
+            // Until warm, queue without end; then only as many as the samples still to keep.
+            let wanted = |in_flight: usize, warm: bool| !warm || kept as usize + in_flight < options.samples as usize;
+            while in_flight.len() < depth && wanted(in_flight.len(), warmed_at.is_some()) {
+                in_flight.push_back(self.submit(gpu, steps, dispatches, submitted % self.slot_count()));
                 submitted += 1;
             }
-            let Some((sample, keep)) = in_flight.pop_front() else { break };
+            let Some(sample) = in_flight.pop_front() else { break };
             let (ticks, done) = self.finish(gpu, sample).await?;
             let wall_ns = (done - previous_done).as_nanos() as f64;
             previous_done = done;
@@ -200,9 +234,19 @@ impl Timer {
                 previous_end = Some(end);
                 self.ns_between(start, end)
             });
-            if !keep {
+            let pass_ns = gpu_ns.unwrap_or(wall_ns).max(0.0);
+            busy_ns += pass_ns;
+            if warmed_at.is_none() {
+                warm_up_gpu_ns += pass_ns;
+                if warm_up_gpu_ns >= options.warm_up_ns {
+                    warmed_at = Some(done);
+                }
                 continue;
             }
+            if kept == options.samples {
+                continue; // queued before the last kept sample was known to be the last: drained
+            }
+            kept += 1;
             measurement.wall_ns.push(wall_ns);
             match gpu_ns {
                 Some(ns) if ns > 0.0 => measurement.gpu_ns.push(ns),
@@ -210,10 +254,20 @@ impl Timer {
                 None => {}
             }
         }
+        let end = Instant::now();
+        let warmed_at = warmed_at.unwrap_or(end);
+        measurement.busy_ns = busy_ns;
+        measurement.warm_up_ns = (warmed_at - calibrated).as_nanos() as f64;
+        measurement.sampling_ns = (end - warmed_at).as_nanos() as f64;
         if !self.slots.is_empty() && measurement.gpu_ns.is_empty() {
             return Err(MeasureError::NoValidTimestamps(measurement.discarded));
         }
         Ok(measurement)
+    }
+
+    /// How many samples may be in flight with a timestamp slot each (any number without timestamps).
+    fn slot_count(&self) -> usize {
+        self.slots.len().max(1)
     }
 
     /// Records one sample (K dispatches in one pass between timestamps) and submits it.

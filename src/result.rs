@@ -31,6 +31,60 @@ pub struct RunResult {
     /// The run's ceilings, where it measured them: every figure is also shown as a share of them.
     #[serde(default)]
     pub peaks: Peaks,
+    /// Where the run's time went, and how much of it the GPU was busy (absent in results from before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pace: Option<Pace>,
+}
+
+/// Where a run's wall time went, in seconds, and the GPU time of every pass it timed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Pace {
+    /// From the run's start to its end.
+    pub wall_s: f64,
+    /// The GPU time of every timed pass (calibration, warm-up and samples), by timestamps or, without them,
+    /// by the wall clock around each sample.
+    pub gpu_busy_s: f64,
+    /// Making the families' inputs.
+    pub inputs_s: f64,
+    /// Building each configuration's pipelines and bindings.
+    pub pipelines_s: f64,
+    /// Running each configuration once, reading its output back and comparing it with the CPU reference.
+    pub validation_s: f64,
+    /// Finding how many dispatches make a sample.
+    pub calibration_s: f64,
+    /// Keeping the GPU busy before the kept samples.
+    pub warm_up_s: f64,
+    /// Taking the kept samples.
+    pub samples_s: f64,
+}
+
+impl Pace {
+    /// The share of the run's wall time the GPU spent on timed passes.
+    pub fn busy_share(&self) -> Option<f64> {
+        (self.wall_s > 0.0).then(|| self.gpu_busy_s / self.wall_s)
+    }
+
+    /// What the phases leave of the wall time: progress reports, tables and charts, waiting.
+    pub fn other_s(&self) -> f64 {
+        let phases = [self.inputs_s, self.pipelines_s, self.validation_s, self.calibration_s];
+        (self.wall_s - phases.iter().sum::<f64>() - self.warm_up_s - self.samples_s).max(0.0)
+    }
+
+    /// "GPU busy 23 % of 150.2 s; inputs 10.1 s, pipelines 3.2 s, …, other 8.5 s".
+    pub fn summary(&self) -> String {
+        let phases = [
+            ("inputs", self.inputs_s),
+            ("pipelines", self.pipelines_s),
+            ("validation", self.validation_s),
+            ("calibration", self.calibration_s),
+            ("warm-up", self.warm_up_s),
+            ("samples", self.samples_s),
+            ("other", self.other_s()),
+        ];
+        let phases: Vec<String> = phases.iter().map(|(name, s)| format!("{name} {s:.1} s")).collect();
+        let share = self.busy_share().map(|b| format!("{:.0} %", 100.0 * b)).unwrap_or_else(|| "–".into());
+        format!("GPU busy {share} of {:.1} s; {}", self.wall_s, phases.join(", "))
+    }
 }
 
 /// The best copy and the best FMA chain of a run: the bandwidth and compute ceilings of the roofline.

@@ -1,13 +1,15 @@
 //! The one entry point both shells drive: sweep every selected kernel over every workgroup size, validate
 //! each configuration against its CPU reference, time it, and collect one `RunResult`.
 
+use web_time::Instant;
+
 use crate::gpu::Gpu;
 use crate::kernel::{Configuration, Family, Prepared, Skip, Workload, shapes};
 use crate::measure::{self, MeasureOptions, Timer};
 use crate::plan::{Plan, problem_units};
 use crate::result::{
-    ConfigResult, Environment, Outcome, ParameterValue, Peaks, RunResult, SCHEMA_VERSION, Settings, Tool, gb_per_s,
-    now_rfc3339,
+    ConfigResult, Environment, Outcome, Pace, ParameterValue, Peaks, RunResult, SCHEMA_VERSION, Settings, Tool,
+    gb_per_s, now_rfc3339,
 };
 use crate::{analysis, kernels, stats};
 
@@ -46,6 +48,7 @@ pub fn header(gpu: &Gpu, plan: &Plan, environment: Environment) -> RunResult {
         notes: Vec::new(),
         complete: false,
         peaks: Peaks::default(),
+        pace: None,
     }
 }
 
@@ -57,6 +60,8 @@ pub async fn run(
     environment: Environment,
     mut on_event: impl FnMut(Event) -> Flow,
 ) -> RunResult {
+    let started = Instant::now();
+    let mut pace = Pace::default();
     let mut result = header(gpu, plan, environment);
     let timer = Timer::new(gpu, result.environment.timer_quantum_ns);
     let configurations = plan.configurations(&gpu.info.limits);
@@ -70,7 +75,7 @@ pub async fn run(
         let kernel = &configuration.kernel;
         if let Some(reason) = gpu.lost_reason() {
             result.notes.push(format!("the GPU device was lost after {index} of {total} configurations ({reason})"));
-            return finish(result);
+            return finish(result, pace, started);
         }
         let family = kernels::family(kernel.family).expect("plans only hold registered kernels");
         if prepared != Some(kernel.family) {
@@ -79,9 +84,12 @@ pub async fn run(
             let (size, note) = problem_units(&gpu.info.limits, family, plan.problem_size);
             result.notes.extend(note.map(|note| format!("{}: {note}", family.name())));
             if on_event(Event::Preparing { family: family.name(), size, unit: family.size_unit() }) == Flow::Stop {
-                return cancelled(result, index, total);
+                return cancelled(result, index, total, pace, started);
             }
-            match setup(gpu, family, size, plan.seed).await {
+            let setting_up = Instant::now();
+            let made = setup(gpu, family, size, plan.seed).await;
+            pace.inputs_s += setting_up.elapsed().as_secs_f64();
+            match made {
                 Ok(w) => {
                     result.notes.extend(w.notes().into_iter().map(|note| format!("{}: {note}", family.name())));
                     workload = Some(w);
@@ -94,11 +102,12 @@ pub async fn run(
             }
         }
         if on_event(Event::Measuring { index, total, configuration }) == Flow::Stop {
-            return cancelled(result, index, total);
+            return cancelled(result, index, total, pace, started);
         }
         let record = match &workload {
             Some(w) => {
-                measure_one(gpu, &timer, family, w.as_ref(), configuration, &plan.measure, Validation::First).await
+                let (options, validation) = (&plan.measure, Validation::First);
+                measure_one(gpu, &timer, family, w.as_ref(), configuration, options, validation, &mut pace).await
             }
             None => {
                 let mut record = blank(configuration, 0, 0);
@@ -109,20 +118,24 @@ pub async fn run(
         result.results.push(record);
         let record = result.results.last().expect("just pushed");
         if on_event(Event::Finished { index, total, record }) == Flow::Stop {
-            return cancelled(result, index + 1, total);
+            return cancelled(result, index + 1, total, pace, started);
         }
     }
     result.complete = true;
-    finish(result)
+    finish(result, pace, started)
 }
 
-fn cancelled(mut result: RunResult, done: usize, total: usize) -> RunResult {
+fn cancelled(mut result: RunResult, done: usize, total: usize, pace: Pace, started: Instant) -> RunResult {
     result.notes.push(format!("cancelled after {done} of {total} configurations"));
-    finish(result)
+    finish(result, pace, started)
 }
 
-fn finish(mut result: RunResult) -> RunResult {
+/// Derives the figures that follow from the measured ones and records where the run's time went.
+fn finish(mut result: RunResult, pace: Pace, started: Instant) -> RunResult {
     analysis::derive(&mut result);
+    let pace = Pace { wall_s: started.elapsed().as_secs_f64(), ..pace };
+    log::debug!("{}", pace.summary());
+    result.pace = Some(pace);
     result
 }
 
@@ -181,7 +194,9 @@ pub(crate) enum Validation {
     Later,
 }
 
-/// Builds, runs once and (with `Validation::First`) checks a configuration, then measures it.
+/// Builds, runs once and (with `Validation::First`) checks a configuration, then measures it; adds the
+/// time each step took to `pace`.
+#[expect(clippy::too_many_arguments, reason = "the run's parts it measures with, none of which belong together")]
 pub(crate) async fn measure_one(
     gpu: &Gpu,
     timer: &Timer,
@@ -190,6 +205,7 @@ pub(crate) async fn measure_one(
     configuration: &Configuration,
     options: &MeasureOptions,
     validation: Validation,
+    pace: &mut Pace,
 ) -> ConfigResult {
     let workgroup = configuration.workgroup;
     let mut record = blank(configuration, workload.size(), workload.bytes_per_dispatch(configuration));
@@ -201,7 +217,16 @@ pub(crate) async fn measure_one(
         record.outcome = Outcome::Skipped { reason: skip.to_string() };
         return record;
     }
-    let prepared = match prepare_and_run_once(gpu, workload, configuration).await {
+    let started = Instant::now();
+    let pipelines_before = pace.pipelines_s;
+    let mut prepared = prepare_and_run_once(gpu, workload, configuration, pace).await;
+    if let (Ok(ready), Validation::First) = (&prepared, validation)
+        && let Err(error) = check_output(gpu, workload, configuration, ready).await
+    {
+        prepared = Err(Failure::Error(error));
+    }
+    pace.validation_s += started.elapsed().as_secs_f64() - (pace.pipelines_s - pipelines_before);
+    let prepared = match prepared {
         Ok(prepared) => prepared,
         Err(Failure::Skip(skip)) => {
             record.outcome = Outcome::Skipped { reason: skip.to_string() };
@@ -214,10 +239,6 @@ pub(crate) async fn measure_one(
     };
     record.dispatch = prepared.grid;
     if validation == Validation::First {
-        if let Err(error) = check_output(gpu, workload, configuration, &prepared).await {
-            record.fail(error);
-            return record;
-        }
         record.outcome = Outcome::Valid { suspect: None };
     }
 
@@ -228,6 +249,10 @@ pub(crate) async fn measure_one(
             return record;
         }
     };
+    pace.gpu_busy_s += measurement.busy_ns / 1e9;
+    pace.calibration_s += measurement.calibration_ns / 1e9;
+    pace.warm_up_s += measurement.warm_up_ns / 1e9;
+    pace.samples_s += measurement.sampling_ns / 1e9;
     record.timing_source = Some(measurement.source);
     record.dispatches_per_sample = measurement.dispatches_per_sample;
     record.discarded_samples = measurement.discarded;
@@ -264,7 +289,7 @@ pub(crate) async fn validate(
     configuration: &Configuration,
     record: &mut ConfigResult,
 ) {
-    let outcome = match prepare_and_run_once(gpu, workload, configuration).await {
+    let outcome = match prepare_and_run_once(gpu, workload, configuration, &mut Pace::default()).await {
         Ok(prepared) => check_output(gpu, workload, configuration, &prepared).await,
         Err(Failure::Skip(skip)) => Err(skip.to_string()),
         Err(Failure::Error(error)) => Err(error),
@@ -286,9 +311,12 @@ async fn prepare_and_run_once(
     gpu: &Gpu,
     workload: &dyn Workload,
     configuration: &Configuration,
+    pace: &mut Pace,
 ) -> Result<Prepared, Failure> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let started = Instant::now();
     let prepared = workload.prepare(gpu, configuration);
+    pace.pipelines_s += started.elapsed().as_secs_f64();
     if let Ok(prepared) = &prepared {
         crate::kernel::submit_once(gpu, prepared);
     }

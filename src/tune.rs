@@ -274,7 +274,8 @@ impl Bench<'_> {
             return None;
         }
         let Bench { gpu, timer, family, workload } = *self;
-        Some(runner::measure_one(gpu, timer, family, workload, &configuration, options, validation).await)
+        let pace = &mut Default::default(); // a tuning keeps no account of its time but its seconds
+        Some(runner::measure_one(gpu, timer, family, workload, &configuration, options, validation, pace).await)
     }
 
     /// The search's trials, validated where reported, and its wall-clock seconds; `None` when stopped.

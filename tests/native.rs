@@ -176,3 +176,37 @@ fn a_problem_too_large_for_the_device_is_reported_once_and_each_configuration_sa
             .all(|r| !r.is_validated() && r.error() == Some("the family's inputs could not be prepared"))
     );
 }
+
+#[test]
+fn the_warm_up_is_gpu_time_and_queued_work_covers_short_samples() {
+    let gpu = open_gpu();
+    let stream = kernels::family("stream").unwrap();
+    let workload = stream.setup(&gpu, ODD_SIZE, fill::fresh_seed()).unwrap();
+    let prepared = workload.prepare(&gpu, &configuration("copy/vec4", 64)).unwrap();
+    let timer = wgsweep::measure::Timer::new(&gpu, 1000.0);
+    // Samples of about 0.2 ms with 5 ms queued: many in flight at once, whatever the host does meanwhile.
+    let options =
+        MeasureOptions { samples: 3, min_sample_ns: 2e5, warm_up_ns: 3e7, in_flight_ns: 5e6, ..Default::default() };
+    let m = pollster::block_on(timer.measure(&gpu, &prepared.steps, &options)).unwrap();
+    assert_eq!(m.primary().len(), 3, "exactly the samples asked for are kept");
+    let kept: f64 = m.primary().iter().sum();
+    assert!(m.busy_ns >= options.warm_up_ns + kept, "warm-up GPU time {} short of 30 ms", m.busy_ns - kept);
+    assert!(m.warm_up_ns > 0.0 && m.sampling_ns > 0.0 && m.calibration_ns > 0.0);
+}
+
+#[test]
+fn a_run_records_where_its_time_went_and_how_busy_the_gpu_was() {
+    let gpu = open_gpu();
+    let plan = quick_plan(vec![stream_kernel("copy/vec4"), stream_kernel("triad/scalar")], vec![64, 256]);
+    let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
+    let pace = result.pace.clone().expect("a run records its pace");
+    let phases = pace.inputs_s + pace.pipelines_s + pace.validation_s + pace.calibration_s;
+    assert!(phases + pace.warm_up_s + pace.samples_s <= pace.wall_s, "{}", pace.summary());
+    assert!(pace.inputs_s > 0.0 && pace.validation_s > 0.0 && pace.samples_s > 0.0, "{}", pace.summary());
+    let kept: f64 = result.results.iter().flat_map(|r| &r.samples_ns).sum();
+    assert!(pace.gpu_busy_s >= kept / 1e9, "the busy time holds at least the kept samples: {}", pace.summary());
+    let share = pace.busy_share().unwrap();
+    assert!(share > 0.0 && share <= 1.0, "{}", pace.summary());
+    let reread = wgsweep::RunResult::from_json(&result.to_json()).unwrap();
+    assert_eq!(reread.pace, result.pace, "the result file keeps it");
+}

@@ -415,6 +415,9 @@ fn print_table(result: &RunResult) {
     if let Some(line) = result.peaks.summary() {
         println!("peaks: {line}");
     }
+    if let Some(pace) = &result.pace {
+        println!("time: {}", pace.summary());
+    }
     for note in &result.notes {
         println!("note: {note}");
     }

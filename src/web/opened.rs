@@ -100,6 +100,9 @@ pub fn show(result: &RunResult, title: &str) {
         fact(&facts, "Label", &result.label);
     }
     fact(&facts, "Peaks", &result.peaks.summary().unwrap_or_else(|| "not measured in this run".into()));
+    if let Some(pace) = &result.pace {
+        fact(&facts, "Time", &pace.summary());
+    }
     let configurations = result.results.len();
     let complete = if result.complete { "complete" } else { "incomplete: it holds what finished" };
     fact(&facts, "Configurations", &format!("{configurations} ({complete})"));

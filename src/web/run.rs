@@ -20,6 +20,7 @@ const HISTORY_EVERY: usize = 10;
 
 pub fn build(root: &Element) {
     let results = hidden_card(root, "results", "Results");
+    append(&results, "p", "pace", "").set_id("pace");
     append(&results, "ul", "notes", "").set_id("notes");
     append(&results, "div", "charts", "").set_id("charts");
     let buttons = append(&results, "div", "buttons", "");
@@ -70,6 +71,7 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
     by_id::<Element>("results").remove_attribute("data-done").ok();
     by_id::<Element>("results-body").set_inner_html("");
     by_id::<Element>("notes").set_inner_html("");
+    dom::set_text("pace", "");
     dom::set_hidden("share-link", true);
     dom::set_text("share-link-status", "");
     state::with(|app| app.run_charts.as_mut().map(Charts::clear));
@@ -116,6 +118,9 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
     result.results.iter().for_each(|r| table::add_row(&body, r));
     if let Some(peaks) = result.peaks.summary() {
         state::dispatch(Action::Peaks(peaks));
+    }
+    if let Some(pace) = &result.pace {
+        dom::set_text("pace", &pace.summary());
     }
     let notes: Element = by_id("notes");
     for note in &result.notes {

@@ -4,8 +4,9 @@
 use web_time::Instant;
 
 use crate::gpu::Gpu;
+use crate::kernel::GpuCheck;
 use crate::kernel::{Configuration, Family, Prepared, Skip, Workload, shapes};
-use crate::measure::{self, MeasureOptions, Timer};
+use crate::measure::{MeasureOptions, Timer};
 use crate::plan::{Plan, problem_units};
 use crate::result::{
     ConfigResult, Environment, Outcome, Pace, ParameterValue, Peaks, RunResult, SCHEMA_VERSION, Settings, Tool,
@@ -63,7 +64,7 @@ pub async fn run(
     let started = Instant::now();
     let mut pace = Pace::default();
     let mut result = header(gpu, plan, environment);
-    let timer = Timer::new(gpu, result.environment.timer_quantum_ns);
+    let harness = Harness::new(gpu, result.environment.timer_quantum_ns);
     let configurations = plan.configurations(&gpu.info.limits);
     let total = configurations.len();
     // The inputs of the family being run; `prepared` names it even when preparing failed, so a failure
@@ -107,7 +108,7 @@ pub async fn run(
         let record = match &workload {
             Some(w) => {
                 let (options, validation) = (&plan.measure, Validation::First);
-                measure_one(gpu, &timer, family, w.as_ref(), configuration, options, validation, &mut pace).await
+                measure_one(gpu, &harness, family, w.as_ref(), configuration, options, validation, &mut pace).await
             }
             None => {
                 let mut record = blank(configuration, 0, 0);
@@ -186,6 +187,18 @@ fn blank(configuration: &Configuration, problem_size: u64, bytes_per_dispatch: u
     }
 }
 
+/// What measures and validates configurations, made once per run: the timer and the GPU comparison.
+pub(crate) struct Harness {
+    pub timer: Timer,
+    pub check: GpuCheck,
+}
+
+impl Harness {
+    pub fn new(gpu: &Gpu, quantum_ns: f64) -> Self {
+        Harness { timer: Timer::new(gpu, quantum_ns), check: GpuCheck::new(gpu) }
+    }
+}
+
 /// Whether `measure_one` checks the output before measuring.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Validation {
@@ -199,7 +212,7 @@ pub(crate) enum Validation {
 #[expect(clippy::too_many_arguments, reason = "the run's parts it measures with, none of which belong together")]
 pub(crate) async fn measure_one(
     gpu: &Gpu,
-    timer: &Timer,
+    harness: &Harness,
     family: &dyn Family,
     workload: &dyn Workload,
     configuration: &Configuration,
@@ -221,7 +234,7 @@ pub(crate) async fn measure_one(
     let pipelines_before = pace.pipelines_s;
     let mut prepared = prepare_and_run_once(gpu, workload, configuration, pace).await;
     if let (Ok(ready), Validation::First) = (&prepared, validation)
-        && let Err(error) = check_output(gpu, workload, configuration, ready).await
+        && let Err(error) = check_output(gpu, &harness.check, workload, configuration, ready).await
     {
         prepared = Err(Failure::Error(error));
     }
@@ -242,7 +255,7 @@ pub(crate) async fn measure_one(
         record.outcome = Outcome::Valid { suspect: None };
     }
 
-    let measurement = match timer.measure(gpu, &prepared.steps, options).await {
+    let measurement = match harness.timer.measure(gpu, &prepared.steps, options).await {
         Ok(m) => m,
         Err(error) => {
             record.fail(error);
@@ -270,14 +283,19 @@ pub(crate) async fn measure_one(
     record
 }
 
-/// Reads a configuration's output (after `kernel::submit_once`) and compares it with the CPU reference.
+/// Compares a configuration's output (after `kernel::submit_once`) with the CPU reference: on the GPU where
+/// the family has a GPU reference, else read back and on the CPU.
 async fn check_output(
     gpu: &Gpu,
+    check: &GpuCheck,
     workload: &dyn Workload,
     configuration: &Configuration,
     prepared: &Prepared,
 ) -> Result<(), String> {
-    let output = measure::read_buffer(gpu, &prepared.output).await.map_err(|e| e.to_string())?;
+    if let Some(reference) = workload.reference(gpu, configuration) {
+        return check.check(gpu, &prepared.output, &reference).await;
+    }
+    let output = crate::kernel::read_buffer(gpu, &prepared.output).await?;
     workload.check(configuration, prepared, &output).map_err(|mismatch| format!("FAILED validation: {mismatch}"))
 }
 
@@ -285,12 +303,13 @@ async fn check_output(
 /// its output. Marks `record` valid, or records why not.
 pub(crate) async fn validate(
     gpu: &Gpu,
+    harness: &Harness,
     workload: &dyn Workload,
     configuration: &Configuration,
     record: &mut ConfigResult,
 ) {
     let outcome = match prepare_and_run_once(gpu, workload, configuration, &mut Pace::default()).await {
-        Ok(prepared) => check_output(gpu, workload, configuration, &prepared).await,
+        Ok(prepared) => check_output(gpu, &harness.check, workload, configuration, &prepared).await,
         Err(Failure::Skip(skip)) => Err(skip.to_string()),
         Err(Failure::Error(error)) => Err(error),
     };

@@ -16,10 +16,10 @@ use web_time::Instant;
 use crate::gpu::Gpu;
 use crate::kernel::{Configuration, Family, KernelId, ShaderChecks, Workload, shapes};
 use crate::kernels;
-use crate::measure::{MeasureOptions, Timer};
+use crate::measure::MeasureOptions;
 use crate::plan::{self, Plan};
 use crate::result::{ConfigResult, Environment, Outcome, shape_text};
-use crate::runner::{self, Flow, Validation};
+use crate::runner::{self, Flow, Harness, Validation};
 
 /// How the tuner measures.
 #[derive(Clone, Debug)]
@@ -181,7 +181,7 @@ pub async fn tune(
     environment: &Environment,
     mut on_event: impl FnMut(TuneEvent) -> Flow,
 ) -> Result<Vec<Tuning>, String> {
-    let timer = Timer::new(gpu, environment.timer_quantum_ns);
+    let harness = Harness::new(gpu, environment.timer_quantum_ns);
     let targets = targets(gpu, plan);
     let mut inputs = Inputs { gpu, plan, prepared: None };
     // Judged against the sweep, the search and the sweep each start from fresh inputs: a family's CPU
@@ -193,11 +193,11 @@ pub async fn tune(
             break;
         }
         let family = kernels::family(target.kernel.family).expect("plans only hold registered kernels");
-        let bench = Bench { gpu, timer: &timer, family, workload: inputs.get(family, fresh).await? };
+        let bench = Bench { gpu, harness: &harness, family, workload: inputs.get(family, fresh).await? };
         let Some((trials, seconds)) = bench.search(target, options, &mut on_event).await else { break };
         let mut exhaustive = None;
         if let Some(full) = &options.exhaustive {
-            let bench = Bench { gpu, timer: &timer, family, workload: inputs.get(family, fresh).await? };
+            let bench = Bench { gpu, harness: &harness, family, workload: inputs.get(family, fresh).await? };
             let start = Instant::now();
             let mut results = Vec::new();
             for &workgroup in &target.candidates {
@@ -245,7 +245,7 @@ impl Inputs<'_> {
             let workload = runner::setup(self.gpu, family, size, self.plan.seed)
                 .await
                 .map_err(|e| format!("{}: could not prepare {size} {}: {e}", family.name(), family.size_unit()))?;
-            crate::measure::idle(self.gpu).await.map_err(|e| e.to_string())?;
+            crate::kernel::idle(self.gpu).await?;
             self.prepared = Some((family.name(), workload));
         }
         Ok(self.prepared.as_ref().expect("just prepared").1.as_ref())
@@ -256,7 +256,7 @@ impl Inputs<'_> {
 #[derive(Clone, Copy)]
 struct Bench<'a> {
     gpu: &'a Gpu,
-    timer: &'a Timer,
+    harness: &'a Harness,
     family: &'static dyn Family,
     workload: &'a dyn Workload,
 }
@@ -273,9 +273,9 @@ impl Bench<'_> {
         if on_event(TuneEvent::Measuring { configuration: &configuration }) == Flow::Stop {
             return None;
         }
-        let Bench { gpu, timer, family, workload } = *self;
+        let Bench { gpu, harness, family, workload } = *self;
         let pace = &mut Default::default(); // a tuning keeps no account of its time but its seconds
-        Some(runner::measure_one(gpu, timer, family, workload, &configuration, options, validation, pace).await)
+        Some(runner::measure_one(gpu, harness, family, workload, &configuration, options, validation, pace).await)
     }
 
     /// The search's trials, validated where reported, and its wall-clock seconds; `None` when stopped.
@@ -304,7 +304,14 @@ impl Bench<'_> {
         by_speed.sort_by(|&a, &b| trial_score(&trials[b]).partial_cmp(&trial_score(&trials[a])).expect("finite"));
         let validation_start = Instant::now();
         for i in by_speed {
-            runner::validate(self.gpu, self.workload, &target.at(trials[i].workgroup_size), &mut trials[i]).await;
+            runner::validate(
+                self.gpu,
+                self.harness,
+                self.workload,
+                &target.at(trials[i].workgroup_size),
+                &mut trials[i],
+            )
+            .await;
             if trials[i].is_validated() {
                 break;
             }
@@ -313,7 +320,8 @@ impl Bench<'_> {
         if let Some(default) =
             trials.iter_mut().find(|r| r.workgroup_size == target.default_workgroup).filter(not_yet_validated)
         {
-            runner::validate(self.gpu, self.workload, &target.at(target.default_workgroup), default).await;
+            runner::validate(self.gpu, self.harness, self.workload, &target.at(target.default_workgroup), default)
+                .await;
         }
         log::debug!("validation: {:.3} s", validation_start.elapsed().as_secs_f64());
         Some((trials, start.elapsed().as_secs_f64()))

@@ -4,10 +4,10 @@
 mod support;
 
 use support::{environment, open_gpu};
+use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{Configuration, ShaderChecks};
 use wgsweep::kernels::{self, blur};
-use wgsweep::measure::read_buffer;
 use wgsweep::runner::{self, Flow};
 
 #[test]

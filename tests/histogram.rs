@@ -5,10 +5,10 @@ mod support;
 
 use support::{environment, open_gpu};
 use wgsweep::fill;
+use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{Configuration, ShaderChecks};
 use wgsweep::kernels::{self, histogram};
-use wgsweep::measure::read_buffer;
 use wgsweep::runner::{self, Flow};
 
 /// Not a multiple of any workgroup size.

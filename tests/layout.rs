@@ -8,10 +8,10 @@ use std::collections::HashSet;
 
 use support::{environment, open_gpu};
 use wgsweep::fill;
+use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{Configuration, ShaderChecks};
 use wgsweep::kernels::{self, layout};
-use wgsweep::measure::read_buffer;
 use wgsweep::runner::{self, Flow};
 
 /// Three periods of the layouts' pattern: not a multiple of the larger workgroup sizes.

@@ -5,10 +5,10 @@ mod support;
 
 use support::{environment, open_gpu};
 use wgsweep::fill;
+use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{Configuration, ShaderChecks};
 use wgsweep::kernels;
-use wgsweep::measure::read_buffer;
 use wgsweep::runner::{self, Flow};
 
 /// Edges that no tile or block divides; the larger needs every tile to step along K more than once.

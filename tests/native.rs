@@ -6,10 +6,11 @@ mod support;
 use support::{environment, open_gpu};
 use wgsweep::fill;
 use wgsweep::gpu::Gpu;
+use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{Configuration, KernelId, ShaderChecks};
 use wgsweep::kernels;
-use wgsweep::measure::{MeasureOptions, read_buffer};
+use wgsweep::measure::MeasureOptions;
 use wgsweep::plan::{Plan, ProblemSize};
 use wgsweep::runner::{self, Event, Flow};
 

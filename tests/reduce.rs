@@ -6,10 +6,10 @@ mod support;
 use support::{environment, open_gpu};
 use wgsweep::fill;
 use wgsweep::kernel::encode_steps;
+use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{self, Configuration, ShaderChecks, Step};
 use wgsweep::kernels;
-use wgsweep::measure::read_buffer;
 use wgsweep::runner::{self, Flow};
 
 /// Not a multiple of any workgroup size, and large enough that partial sums need two more passes.

@@ -5,11 +5,11 @@ mod support;
 
 use support::{environment, open_gpu};
 use wgsweep::fill;
+use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{self, Configuration, ShaderChecks};
 use wgsweep::kernels;
 use wgsweep::kernels::transpose::Matrix;
-use wgsweep::measure::read_buffer;
 use wgsweep::runner::{self, Flow};
 
 /// 57 × 64: neither square nor a multiple of any tile along the rows.

@@ -1,6 +1,17 @@
-//! Comparing a configuration's output with the CPU reference, and the failure it reports.
+//! Comparing a configuration's output with the CPU reference, on the CPU or on the GPU, and the failure it
+//! reports.
+//!
+//! On the GPU, the reference of an output is uploaded once per input (`Reference`: each element's value and
+//! tolerance) and `GpuCheck` compares every element of each configuration's output with it
+//! (shaders/compare.wgsl), so that only a summary crosses the bus; the first mismatches are read back
+//! from where the summary says the first one is. Both sides keep one rule, `passes`.
 
 use std::fmt;
+
+use super::buffers::OwnedBuffer;
+use super::readback;
+use crate::gpu::Gpu;
+use crate::grid;
 
 /// One wrong element: where, what the GPU wrote, what the reference says, and the bound it broke.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,6 +71,11 @@ impl Comparison {
         if (got - want).abs() <= tolerance {
             return;
         }
+        self.mismatch(index, got, want, tolerance);
+    }
+
+    /// Counts a wrong value, and lists it among the first ones.
+    fn mismatch(&mut self, index: u64, got: f64, want: f64, tolerance: f64) {
         self.error.wrong += 1;
         if self.error.first.len() < LISTED_MISMATCHES {
             self.error.first.push(Mismatch { index, got, want, tolerance });
@@ -74,4 +90,160 @@ impl Comparison {
 /// Reads little-endian f32 values out of a mapped buffer.
 pub fn f32s(bytes: &[u8]) -> impl Iterator<Item = f32> + '_ {
     bytes.chunks_exact(4).map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+}
+
+/// The rule every element is held to, on the CPU and (shaders/compare.wgsl) on the GPU: NaN never passes;
+/// the very bits pass, and +0 against -0; with a tolerance of 0 nothing else does; otherwise
+/// |found - want| <= tolerance.
+pub fn passes(found: f32, want: f32, tolerance: f32) -> bool {
+    if found.is_nan() {
+        return false;
+    }
+    let (found_bits, want_bits) = (found.to_bits(), want.to_bits());
+    if found_bits == want_bits || (found_bits | want_bits) & 0x7fff_ffff == 0 {
+        return true;
+    }
+    tolerance > 0.0 && (found - want).abs() <= tolerance
+}
+
+/// The expected output of one kernel on one input, on the GPU: each element's value and its tolerance
+/// (0: the very bits). Made once per input and kept while configurations use it.
+pub struct Reference {
+    what: &'static str,
+    elements: OwnedBuffer,
+    count: u64,
+}
+
+/// Elements of a reference computed and uploaded at a time: the host never holds the whole of it.
+const REFERENCE_CHUNK: u64 = 1 << 20;
+
+impl Reference {
+    /// Computes `element(i)`, the expected value and tolerance of each of `count` elements, and uploads
+    /// them chunk by chunk; `what` names the output in messages ("c").
+    pub fn build(gpu: &Gpu, what: &'static str, count: u64, element: impl Fn(u64) -> [f32; 2]) -> Self {
+        let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("reference"),
+            size: (count * 8).max(8),
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let mut bytes = Vec::with_capacity(REFERENCE_CHUNK.min(count) as usize * 8);
+        for start in (0..count).step_by(REFERENCE_CHUNK as usize) {
+            bytes.clear();
+            for i in start..(start + REFERENCE_CHUNK).min(count) {
+                bytes.extend(element(i).iter().flat_map(|x| x.to_le_bytes()));
+            }
+            gpu.queue.write_buffer(&buffer, start * 8, &bytes);
+        }
+        Reference { what, elements: OwnedBuffer::new(buffer), count }
+    }
+
+    /// Elements it holds: the first `count` words of an output are compared with it.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+}
+
+/// What the comparison kernel hands back.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Summary {
+    pub wrong: u64,
+    /// The lowest wrong index, where any element is wrong.
+    pub first_wrong: Option<u64>,
+    /// The largest |found - want| over every element (NaN where a found value was NaN).
+    pub largest_error: f32,
+}
+
+/// The comparison kernel's pipeline, built once per run.
+pub struct GpuCheck {
+    pipeline: wgpu::ComputePipeline,
+}
+
+/// Invocations per workgroup of the comparison kernel.
+const CHECK_WORKGROUP: u32 = 256;
+/// WGSL has no includes: the grid's index helpers go in front.
+const CHECK_WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/compare.wgsl"));
+
+impl GpuCheck {
+    pub fn new(gpu: &Gpu) -> Self {
+        let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("compare.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(CHECK_WGSL.into()),
+        });
+        let pipeline = gpu.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("compare"),
+            layout: None,
+            module: &module,
+            entry_point: Some("compare"),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants: &[("WG", CHECK_WORKGROUP as f64)],
+                ..Default::default()
+            },
+            cache: None,
+        });
+        GpuCheck { pipeline }
+    }
+
+    /// Compares the first `reference.count()` words of `output` with `reference` on the GPU and reads back
+    /// the summary alone: how many elements are wrong, the first wrong one, the largest error.
+    pub async fn summarize(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<Summary, String> {
+        let summary = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("comparison summary"),
+            size: 16,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let summary = OwnedBuffer::new(summary);
+        let start = [0u32, u32::MAX, 0, 0];
+        gpu.queue.write_buffer(&summary, 0, &start.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
+        let found =
+            wgpu::BufferBinding { buffer: output, offset: 0, size: wgpu::BufferSize::new(reference.count.max(1) * 4) };
+        let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("compare"),
+            layout: &self.pipeline.get_bind_group_layout(0),
+            entries: &[
+                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::Buffer(found) },
+                wgpu::BindGroupEntry { binding: 1, resource: reference.elements.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 2, resource: summary.as_entire_binding() },
+            ],
+        });
+        let groups = reference.count.div_ceil(CHECK_WORKGROUP as u64);
+        let max = gpu.info.limits.max_workgroups_per_dimension;
+        let [x, y, _] = grid::dispatch_grid(groups, max).ok_or("the output is too large to compare on the GPU")?;
+        super::submit(gpu, |encoder| {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.dispatch_workgroups(x, y, 1);
+        });
+        let bytes = readback::read_buffer(gpu, &summary).await?;
+        let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
+        Ok(Summary {
+            wrong: word(0) as u64,
+            first_wrong: (word(0) > 0).then_some(word(1) as u64),
+            largest_error: f32::from_bits(word(2)),
+        })
+    }
+
+    /// Compares `output` with `reference` on the GPU; where elements are wrong, reads the output and the
+    /// reference from the first wrong element on and lists the first mismatches, as the CPU check does.
+    pub async fn check(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<(), String> {
+        let summary = self.summarize(gpu, output, reference).await?;
+        let Some(first) = summary.first_wrong else { return Ok(()) };
+        // The listed mismatches lie at or after the first wrong element; a window a few times longer than
+        // the list finds them unless wrong elements are sparse, and the count says how many there are.
+        let window = (reference.count - first).min(16 * LISTED_MISMATCHES as u64);
+        let found = readback::read_range(gpu, output, first * 4, window * 4).await?;
+        let expected = readback::read_range(gpu, &reference.elements, first * 8, window * 8).await?;
+        let mut comparison = Comparison::new(reference.what);
+        for (k, (found, expected)) in f32s(&found).zip(expected.chunks_exact(8)).enumerate() {
+            let [want, tolerance] = [0, 4].map(|at| f32::from_le_bytes(expected[at..at + 4].try_into().expect("4")));
+            if !passes(found, want, tolerance) {
+                comparison.mismatch(first + k as u64, found as f64, want as f64, tolerance as f64);
+            }
+        }
+        let mut error = comparison.error;
+        (error.wrong, error.checked) = (summary.wrong, reference.count);
+        Err(format!("FAILED validation: {error}; largest error {:e}", summary.largest_error))
+    }
 }

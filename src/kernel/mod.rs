@@ -8,14 +8,17 @@
 mod buffers;
 mod check;
 mod dispatch;
+mod readback;
 mod shaders;
 pub mod shapes;
 
 use std::fmt;
+use std::rc::Rc;
 
 pub use buffers::{ImageBuffers, OwnedBuffer, bind_group, check_binding, random_buffer, storage_buffer};
-pub use check::{Comparison, Mismatch, ValidationError, f32s};
+pub use check::{Comparison, GpuCheck, Mismatch, Reference, Summary, ValidationError, f32s, passes};
 pub use dispatch::{Step, encode_steps, linear_grid, matrix_shape, plane_grid, submit, submit_once, submit_steps};
+pub use readback::{idle, map_read, read_buffer, read_range};
 pub use shaders::{ShaderChecks, ShaderModules};
 
 use crate::gpu::{ComputeLimits, Gpu};
@@ -200,7 +203,16 @@ pub trait Workload {
     }
     /// Builds the pipeline(s) and bindings of one configuration, or says why it cannot run.
     fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip>;
-    /// Compares a configuration's output with the CPU reference.
+    /// The reference a configuration's output is compared with on the GPU, element by element, without
+    /// reading the output back: made on first use for each input and kept while configurations share it.
+    /// `None` (the default) where the check is not element by element (sums, counts, state): `check`
+    /// compares the read-back output on the CPU.
+    fn reference(&self, gpu: &Gpu, configuration: &Configuration) -> Option<Rc<Reference>> {
+        let _ = (gpu, configuration);
+        None
+    }
+    /// Compares a configuration's output with the CPU reference on the CPU: the check of families without
+    /// a GPU `reference`, and the cross-check of those with one in the tests.
     fn check(&self, configuration: &Configuration, prepared: &Prepared, output: &[u8]) -> Result<(), ValidationError>;
 }
 

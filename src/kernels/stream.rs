@@ -4,12 +4,13 @@
 //! any number of times and still be checked against the same reference:
 //! copy `c = a`, scale `c = s·a`, add `c = a + b`, triad `c = a + s·b`, dot `Σ a·b` (s = 0.4).
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
 
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, Role, ShaderModules, Sizing, Skip, Step,
+    self, Reference, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, Role, ShaderModules, Sizing, Skip, Step,
     ValidationError, Workload, f32s,
 };
 
@@ -80,7 +81,16 @@ impl Family for Stream {
         let b = kernel::random_buffer(gpu, "b", bytes, seed.wrapping_add(1));
         let c = kernel::storage_buffer(gpu, "c", bytes);
         let modules = ShaderModules::new("stream.wgsl", WGSL);
-        Ok(Box::new(StreamWorkload { n: size, seed, modules, a, b, c, dot_reference: OnceCell::new() }))
+        Ok(Box::new(StreamWorkload {
+            n: size,
+            seed,
+            modules,
+            a,
+            b,
+            c,
+            dot_reference: OnceCell::new(),
+            reference: RefCell::new(None),
+        }))
     }
 }
 
@@ -93,6 +103,9 @@ struct StreamWorkload {
     c: OwnedBuffer,
     /// Σ a·b and Σ |a·b| in f64, computed on first use.
     dot_reference: OnceCell<(f64, f64)>,
+    /// The GPU reference of the elementwise kernel checked last (configurations run kernel by kernel, so
+    /// one at a time is kept).
+    reference: RefCell<Option<(&'static str, Rc<Reference>)>>,
 }
 
 impl StreamWorkload {
@@ -107,6 +120,16 @@ impl StreamWorkload {
     /// Elements one invocation handles in the scalar and vec4 variants.
     fn items(&self, variant: &str) -> u64 {
         if variant == "vec4" { self.n / 4 } else { self.n }
+    }
+
+    /// The elementwise kernels' reference: (value, magnitude of the operands the tolerance is relative to).
+    fn expected(kernel: &str) -> fn(f32, f32) -> (f64, f64) {
+        match kernel {
+            "copy" => |a, _| (a as f64, 0.0),
+            "scale" => |a, _| ((SCALAR * a) as f64, (SCALAR * a).abs() as f64),
+            "add" => |a, b| (a as f64 + b as f64, (a.abs() + b.abs()) as f64),
+            _ => |a, b| (a as f64 + SCALAR as f64 * b as f64, (a.abs() + (SCALAR * b).abs()) as f64),
+        }
     }
 
     fn check_dot(
@@ -183,16 +206,35 @@ impl Workload for StreamWorkload {
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, output, partial_sums.into_iter().collect()))
     }
 
+    /// The elementwise kernels' c, computed once per kernel and input; dot's partial sums are checked on
+    /// the CPU.
+    fn reference(&self, gpu: &Gpu, configuration: &Configuration) -> Option<Rc<Reference>> {
+        let kernel = configuration.kernel.kernel;
+        if kernel == "dot" {
+            return None;
+        }
+        let mut kept = self.reference.borrow_mut();
+        if let Some((known, reference)) = kept.as_ref()
+            && *known == kernel
+        {
+            return Some(reference.clone());
+        }
+        *kept = None; // free the last kernel's before making this one's
+        let expected = Self::expected(kernel);
+        let reference = Rc::new(Reference::build(gpu, "c", self.n, |i| {
+            let (want, magnitude) = expected(self.a(i), self.b(i));
+            [want as f32, (ELEMENT_TOLERANCE * magnitude) as f32]
+        }));
+        *kept = Some((kernel, reference.clone()));
+        Some(reference)
+    }
+
     fn check(&self, configuration: &Configuration, prepared: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let Configuration { kernel, workgroup, .. } = configuration;
-        let expected: fn(f32, f32) -> (f64, f64) = match kernel.kernel {
-            "dot" => return self.check_dot(kernel, workgroup[0], prepared, output),
-            // (reference, magnitude of the operands the tolerance is relative to)
-            "copy" => |a, _| (a as f64, 0.0),
-            "scale" => |a, _| ((SCALAR * a) as f64, (SCALAR * a).abs() as f64),
-            "add" => |a, b| (a as f64 + b as f64, (a.abs() + b.abs()) as f64),
-            _ => |a, b| (a as f64 + SCALAR as f64 * b as f64, (a.abs() + (SCALAR * b).abs()) as f64),
-        };
+        if kernel.kernel == "dot" {
+            return self.check_dot(kernel, workgroup[0], prepared, output);
+        }
+        let expected = Self::expected(kernel.kernel);
         let mut comparison = Comparison::new("c");
         for (i, got) in f32s(output).enumerate() {
             let i = i as u64;

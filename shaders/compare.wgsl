@@ -1,0 +1,81 @@
+// Validation on the GPU. A configuration's output (`found`, read as raw words) is compared, every element,
+// with the CPU reference uploaded once per input (`expected`: each element's value and tolerance), and only
+// a summary comes back to the host. The rule is the CPU's (src/kernel/check.rs, `passes`): NaN never
+// passes; the very bits pass (and +0 against -0); with a tolerance of 0 nothing else does; otherwise
+// |found - expected| <= tolerance.
+// The summary: how many elements were wrong, the lowest wrong index (the host reads the first mismatches
+// from there), and the largest |found - expected| over every element, as f32 bits (non-negative floats
+// order like their bits; a NaN sorts above infinity).
+
+override WG: u32 = 256;
+
+struct Summary {
+    wrong: atomic<u32>,
+    first_wrong: atomic<u32>,
+    largest_error: atomic<u32>,
+}
+
+@group(0) @binding(0) var<storage, read> found: array<u32>;
+@group(0) @binding(1) var<storage, read> expected: array<vec2<f32>>;
+@group(0) @binding(2) var<storage, read_write> summary: Summary;
+
+const QUIET_NAN: u32 = 0x7fc00000u;
+
+fn is_nan(bits: u32) -> bool {
+    return (bits & 0x7f800000u) == 0x7f800000u && (bits & 0x007fffffu) != 0u;
+}
+
+fn same(found_bits: u32, want_bits: u32) -> bool {
+    return found_bits == want_bits || ((found_bits | want_bits) & 0x7fffffffu) == 0u;
+}
+
+// Each workgroup gathers its own summary in workgroup memory, then adds it to the global one once: a
+// global atomic per element would queue millions of invocations on one address.
+var<workgroup> group_wrong: atomic<u32>;
+var<workgroup> group_first_wrong: atomic<u32>;
+var<workgroup> group_largest_error: atomic<u32>;
+
+@compute @workgroup_size(WG)
+fn compare(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+           @builtin(local_invocation_index) lid: u32) {
+    if lid == 0u {
+        atomicStore(&group_wrong, 0u);
+        atomicStore(&group_first_wrong, 0xffffffffu);
+        atomicStore(&group_largest_error, 0u);
+    }
+    workgroupBarrier();
+    let i = invocation_index(wid, nwg, lid);
+    if i < arrayLength(&expected) {
+        let found_bits = found[i];
+        let want = expected[i].x;
+        let tolerance = expected[i].y;
+        var passes: bool;
+        var error_bits: u32;
+        if is_nan(found_bits) {
+            passes = false;
+            error_bits = QUIET_NAN;
+        } else if same(found_bits, bitcast<u32>(want)) {
+            passes = true;
+            error_bits = 0u;
+        } else {
+            let error = abs(bitcast<f32>(found_bits) - want);
+            passes = tolerance > 0.0 && error <= tolerance;
+            // inf - inf is NaN: a wrong infinity is the largest error there is.
+            error_bits = select(bitcast<u32>(error), QUIET_NAN, error != error);
+        }
+        atomicMax(&group_largest_error, error_bits);
+        if !passes {
+            atomicAdd(&group_wrong, 1u);
+            atomicMin(&group_first_wrong, i);
+        }
+    }
+    workgroupBarrier();
+    if lid == 0u {
+        let wrong = atomicLoad(&group_wrong);
+        if wrong > 0u {
+            atomicAdd(&summary.wrong, wrong);
+            atomicMin(&summary.first_wrong, atomicLoad(&group_first_wrong));
+        }
+        atomicMax(&summary.largest_error, atomicLoad(&group_largest_error));
+    }
+}

@@ -1,0 +1,53 @@
+//! Reading GPU buffers back to the host, and waiting for the GPU, on both targets.
+
+use futures_channel::oneshot;
+
+use crate::gpu::Gpu;
+
+/// Waits until the GPU has finished everything submitted so far (inputs being filled, say), so that
+/// what is timed next does not pay for it.
+pub async fn idle(gpu: &Gpu) -> Result<(), String> {
+    let (sender, receiver) = oneshot::channel();
+    gpu.queue.on_submitted_work_done(move || {
+        let _ = sender.send(());
+    });
+    gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| e.to_string())?;
+    receiver.await.map_err(|_| "the device stopped answering".to_string())
+}
+
+/// Maps a MAP_READ buffer, copies its bytes out and unmaps it.
+/// The web cannot block: `device.poll` is a no-op there and the callback resolves the channel; natively
+/// `poll` waits for the GPU and the channel is already resolved.
+pub async fn map_read(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8>, String> {
+    let (sender, receiver) = oneshot::channel();
+    buffer.map_async(wgpu::MapMode::Read, .., move |result| {
+        let _ = sender.send(result);
+    });
+    gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| e.to_string())?;
+    receiver.await.map_err(|_| "the map request was dropped".to_string())?.map_err(|e| e.to_string())?;
+    let bytes = buffer.get_mapped_range(..).map_err(|e| e.to_string())?.to_vec();
+    buffer.unmap();
+    Ok(bytes)
+}
+
+/// Copies all of `source` to a fresh MAP_READ buffer and reads it.
+pub async fn read_buffer(gpu: &Gpu, source: &wgpu::Buffer) -> Result<Vec<u8>, String> {
+    read_range(gpu, source, 0, source.size()).await
+}
+
+/// Reads `size` bytes of `source` from `offset` (both multiples of 4).
+pub async fn read_range(gpu: &Gpu, source: &wgpu::Buffer, offset: u64, size: u64) -> Result<Vec<u8>, String> {
+    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback"),
+        size,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = gpu.device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(source, offset, &staging, 0, size);
+    gpu.queue.submit([encoder.finish()]);
+    let bytes = map_read(gpu, &staging).await;
+    // Free the GPU memory now: in the browser a dropped buffer waits for the garbage collector.
+    staging.destroy();
+    bytes
+}

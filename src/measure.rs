@@ -26,9 +26,14 @@ pub struct MeasureOptions {
     pub quanta_per_sample: f64,
     /// The most dispatches one sample may hold.
     pub max_dispatches: u32,
-    /// GPU time to spend before the kept samples: an idle GPU drops its clocks, and ramping them back up
-    /// takes far longer than one sample.
+    /// The most GPU time to spend before the kept samples: an idle GPU drops its clocks, and ramping them
+    /// back up takes far longer than one sample.
     pub warm_up_ns: f64,
+    /// The least: after it, the warm-up ends as soon as the samples have settled (the last `SETTLE_WINDOW_NS`
+    /// of them within `SETTLED` of the window before), which a GPU kept busy from the last configuration
+    /// does at once, while one whose clocks are still rising goes on to `warm_up_ns`.
+    #[serde(default = "default_in_flight_ns")]
+    pub min_warm_up_ns: f64,
     /// GPU work to keep queued while warming up and sampling, whatever a sample lasts.
     #[serde(default = "default_in_flight_ns")]
     pub in_flight_ns: f64,
@@ -46,6 +51,7 @@ impl Default for MeasureOptions {
             quanta_per_sample: 20.0,
             max_dispatches: 4096,
             warm_up_ns: 2e8,
+            min_warm_up_ns: default_in_flight_ns(),
             in_flight_ns: default_in_flight_ns(),
         }
     }
@@ -96,6 +102,26 @@ pub enum MeasureError {
     Readback(String),
     #[error("all {0} samples had a zero or negative timestamp delta: GPU timestamps are unusable on this device")]
     NoValidTimestamps(u32),
+}
+
+/// The GPU time of each of the two windows of warm-up samples compared to tell whether timings settled.
+const SETTLE_WINDOW_NS: f64 = 5e6;
+/// How far apart the two windows' mean sample times may be for the timings to count as settled.
+const SETTLED: f64 = 0.02;
+
+/// Whether the last warm-up samples (at least two, `SETTLE_WINDOW_NS` of GPU time) have the mean of the
+/// ones before them within `SETTLED`: the clocks have stopped rising.
+fn settled(warm_up: &[f64]) -> bool {
+    let mean = warm_up.iter().sum::<f64>() / warm_up.len().max(1) as f64;
+    let window = ((SETTLE_WINDOW_NS / mean.max(1.0)).ceil() as usize).max(2);
+    if warm_up.len() < 2 * window {
+        return false;
+    }
+    let [before, last] = [2, 1].map(|k| {
+        let from = warm_up.len() - k * window;
+        warm_up[from..from + window].iter().sum::<f64>() / window as f64
+    });
+    (last - before).abs() <= SETTLED * before
 }
 
 /// The most samples queued on the GPU at once (each holds a timestamp slot): enough for 20 ms of work when
@@ -204,7 +230,7 @@ impl Timer {
             warm_up_ns: 0.0,
             sampling_ns: 0.0,
         };
-        let mut warm_up_gpu_ns = 0.0;
+        let mut warm_up: Vec<f64> = Vec::new();
         let mut warmed_at = (options.warm_up_ns <= 0.0).then_some(calibrated);
         let mut kept = 0u32;
         let mut in_flight: VecDeque<InFlight> = VecDeque::new();
@@ -237,8 +263,9 @@ impl Timer {
             let pass_ns = gpu_ns.unwrap_or(wall_ns).max(0.0);
             busy_ns += pass_ns;
             if warmed_at.is_none() {
-                warm_up_gpu_ns += pass_ns;
-                if warm_up_gpu_ns >= options.warm_up_ns {
+                warm_up.push(pass_ns);
+                let spent: f64 = warm_up.iter().sum();
+                if spent >= options.warm_up_ns || (spent >= options.min_warm_up_ns && settled(&warm_up)) {
                     warmed_at = Some(done);
                 }
                 continue;
@@ -333,5 +360,22 @@ impl Timer {
     /// delta is zero or negative: the sign is kept so the caller can drop such samples.
     fn ns_between(&self, start: u64, end: u64) -> f64 {
         end.wrapping_sub(start) as i64 as f64 * self.period_ns
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::settled;
+
+    #[test]
+    fn warm_up_samples_settle_when_their_last_window_matches_the_one_before() {
+        // Samples of 1 ms: windows of 5.
+        assert!(!settled(&[1e6; 9]), "too few to compare two windows");
+        assert!(settled(&[1e6; 10]));
+        let rising_clocks: Vec<f64> = (0..20).map(|i| 2e6 - 5e4 * i as f64).collect();
+        assert!(!settled(&rising_clocks), "samples still shortening by 2.5 % a sample");
+        let mut levelled = rising_clocks.clone();
+        levelled.extend([1e6, 1.01e6, 0.99e6, 1e6, 1e6, 1e6, 1.01e6, 0.99e6, 1e6, 1e6]);
+        assert!(settled(&levelled), "the last two windows agree within 2 %");
     }
 }

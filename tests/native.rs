@@ -186,8 +186,14 @@ fn the_warm_up_is_gpu_time_and_queued_work_covers_short_samples() {
     let prepared = workload.prepare(&gpu, &configuration("copy/vec4", 64)).unwrap();
     let timer = wgsweep::measure::Timer::new(&gpu, 1000.0);
     // Samples of about 0.2 ms with 5 ms queued: many in flight at once, whatever the host does meanwhile.
-    let options =
-        MeasureOptions { samples: 3, min_sample_ns: 2e5, warm_up_ns: 3e7, in_flight_ns: 5e6, ..Default::default() };
+    let options = MeasureOptions {
+        samples: 3,
+        min_sample_ns: 2e5,
+        warm_up_ns: 3e7,
+        min_warm_up_ns: 3e7,
+        in_flight_ns: 5e6,
+        ..Default::default()
+    };
     let m = pollster::block_on(timer.measure(&gpu, &prepared.steps, &options)).unwrap();
     assert_eq!(m.primary().len(), 3, "exactly the samples asked for are kept");
     let kept: f64 = m.primary().iter().sum();

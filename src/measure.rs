@@ -6,6 +6,7 @@
 //! queued a few deep so the GPU stays busy; the wall clock then measures the time between consecutive
 //! completions as the host sees them.
 
+use std::cell::Cell;
 use std::collections::VecDeque;
 
 use futures_channel::oneshot;
@@ -29,9 +30,8 @@ pub struct MeasureOptions {
     /// The most GPU time to spend before the kept samples: an idle GPU drops its clocks, and ramping them
     /// back up takes far longer than one sample.
     pub warm_up_ns: f64,
-    /// The least: after it, the warm-up ends as soon as the samples have settled (the last `SETTLE_WINDOW_NS`
-    /// of them within `SETTLED` of the window before), which a GPU kept busy from the last configuration
-    /// does at once, while one whose clocks are still rising goes on to `warm_up_ns`.
+    /// The least, on a GPU busy until just now (`BUSY_GAP_NS`): after it, the warm-up ends as soon as the
+    /// samples have settled (the last `SETTLE_WINDOW_NS` of them within `SETTLED` of the window before).
     #[serde(default = "default_in_flight_ns")]
     pub min_warm_up_ns: f64,
     /// GPU work to keep queued while warming up and sampling, whatever a sample lasts.
@@ -106,6 +106,11 @@ pub enum MeasureError {
 
 /// The GPU time of each of the two windows of warm-up samples compared to tell whether timings settled.
 const SETTLE_WINDOW_NS: f64 = 5e6;
+/// The longest the GPU may have waited since the last measurement for the warm-up to end once samples
+/// settle; after a longer wait it lasts `warm_up_ns`. Measured on an H100: after the half-second CPU
+/// comparisons of the families checked on the host, a warm-up ended by settling timed many configurations at
+/// a third of their speed.
+const BUSY_GAP_NS: f64 = 5e7;
 /// How far apart the two windows' mean sample times may be for the timings to count as settled.
 const SETTLED: f64 = 0.02;
 
@@ -141,6 +146,8 @@ pub struct Timer {
     period_ns: f64,
     /// The resolution of the primary clock, ns.
     pub quantum_ns: f64,
+    /// When the last measurement ended: a GPU busy until just now keeps its clocks up.
+    last_end: Cell<Option<Instant>>,
 }
 
 /// A submitted sample whose results are not in yet.
@@ -175,7 +182,7 @@ impl Timer {
             }),
         };
         let slots = if gpu.timestamps { (0..MAX_IN_FLIGHT).map(slot).collect() } else { Vec::new() };
-        Self { slots, period_ns: gpu.queue.get_timestamp_period() as f64, quantum_ns }
+        Self { slots, period_ns: gpu.queue.get_timestamp_period() as f64, quantum_ns, last_end: Cell::new(None) }
     }
 
     pub fn source(&self) -> TimingSource {
@@ -196,6 +203,9 @@ impl Timer {
     ) -> Result<Measurement, MeasureError> {
         let target_ns = options.min_sample_ns.max(options.quanta_per_sample * self.quantum_ns);
         let start = Instant::now();
+        // Settled samples end the warm-up early only on a GPU busy until just now: one that idled (while
+        // the host compared an output, say) may time steadily at clocks that have yet to rise.
+        let kept_busy = self.last_end.get().is_some_and(|end| (start - end).as_nanos() as f64 <= BUSY_GAP_NS);
         let mut busy_ns = 0.0;
         let mut dispatches = 1u32;
         let mut sample_ns;
@@ -265,7 +275,7 @@ impl Timer {
             if warmed_at.is_none() {
                 warm_up.push(pass_ns);
                 let spent: f64 = warm_up.iter().sum();
-                if spent >= options.warm_up_ns || (spent >= options.min_warm_up_ns && settled(&warm_up)) {
+                if spent >= options.warm_up_ns || (kept_busy && spent >= options.min_warm_up_ns && settled(&warm_up)) {
                     warmed_at = Some(done);
                 }
                 continue;
@@ -282,6 +292,7 @@ impl Timer {
             }
         }
         let end = Instant::now();
+        self.last_end.set(Some(end));
         let warmed_at = warmed_at.unwrap_or(end);
         measurement.busy_ns = busy_ns;
         measurement.warm_up_ns = (warmed_at - calibrated).as_nanos() as f64;

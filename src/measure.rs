@@ -3,8 +3,8 @@
 //! One sample is one compute pass holding K dispatches between pass-level timestamps, in a submission of
 //! its own. K doubles until a sample lasts well above the timer's quantum (Chrome quantizes timestamps to
 //! 100 µs), so quantization error is a small fraction of every sample. After calibration, samples are
-//! queued a few deep so the GPU stays busy; the wall clock then measures the time between consecutive
-//! completions as the host sees them.
+//! queued 20 ms of GPU work ahead so the GPU never waits for the host; the wall clock then measures the
+//! time between consecutive completions as the host sees them.
 
 use std::cell::Cell;
 use std::collections::VecDeque;

@@ -66,8 +66,9 @@ impl Pace {
 
     /// What the phases leave of the wall time: progress reports, tables and charts, waiting.
     pub fn other_s(&self) -> f64 {
-        let phases = [self.inputs_s, self.pipelines_s, self.validation_s, self.calibration_s];
-        (self.wall_s - phases.iter().sum::<f64>() - self.warm_up_s - self.samples_s).max(0.0)
+        let phases =
+            [self.inputs_s, self.pipelines_s, self.validation_s, self.calibration_s, self.warm_up_s, self.samples_s];
+        (self.wall_s - phases.iter().sum::<f64>()).max(0.0)
     }
 
     /// "GPU busy 23 % of 150.2 s; inputs 10.1 s, pipelines 3.2 s, …, other 8.5 s".

@@ -4,8 +4,7 @@
 use web_time::Instant;
 
 use crate::gpu::Gpu;
-use crate::kernel::GpuCheck;
-use crate::kernel::{Configuration, Family, Prepared, Skip, Workload, shapes};
+use crate::kernel::{Configuration, Family, GpuCheck, Prepared, Skip, Workload, shapes};
 use crate::measure::{MeasureOptions, Timer};
 use crate::plan::{Plan, problem_units};
 use crate::result::{

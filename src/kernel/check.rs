@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use super::buffers::OwnedBuffer;
+use super::buffers::{OwnedBuffer, storage_buffer};
 use super::readback;
 use crate::gpu::Gpu;
 use crate::grid;
@@ -121,12 +121,7 @@ impl Reference {
     /// Computes `element(i)`, the expected value and tolerance of each of `count` elements, and uploads
     /// them chunk by chunk; `what` names the output in messages ("c").
     pub fn build(gpu: &Gpu, what: &'static str, count: u64, element: impl Fn(u64) -> [f32; 2]) -> Self {
-        let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("reference"),
-            size: (count * 8).max(8),
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let buffer = storage_buffer(gpu, "reference", (count * 8).max(8));
         let mut bytes = Vec::with_capacity(REFERENCE_CHUNK.min(count) as usize * 8);
         for start in (0..count).step_by(REFERENCE_CHUNK as usize) {
             bytes.clear();
@@ -135,12 +130,7 @@ impl Reference {
             }
             gpu.queue.write_buffer(&buffer, start * 8, &bytes);
         }
-        Reference { what, elements: OwnedBuffer::new(buffer), count }
-    }
-
-    /// Elements it holds: the first `count` words of an output are compared with it.
-    pub fn count(&self) -> u64 {
-        self.count
+        Reference { what, elements: buffer, count }
     }
 }
 
@@ -184,16 +174,10 @@ impl GpuCheck {
         GpuCheck { pipeline }
     }
 
-    /// Compares the first `reference.count()` words of `output` with `reference` on the GPU and reads back
+    /// Compares the first words of `output`, one per element of `reference`, `output` with `reference` on the GPU and reads back
     /// the summary alone: how many elements are wrong, the first wrong one, the largest error.
     pub async fn summarize(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<Summary, String> {
-        let summary = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("comparison summary"),
-            size: 16,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let summary = OwnedBuffer::new(summary);
+        let summary = storage_buffer(gpu, "comparison summary", 16);
         let start = [0u32, u32::MAX, 0, 0];
         gpu.queue.write_buffer(&summary, 0, &start.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
         let found =

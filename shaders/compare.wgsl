@@ -1,7 +1,9 @@
 // Validation on the GPU. A configuration's output (`found`, read as raw words) is compared, every element,
 // with the CPU reference uploaded once per input (`expected`: each element's value and tolerance), and only
-// a summary comes back to the host. The rule is the CPU's (src/kernel/check.rs, `passes`): NaN never
-// passes; the very bits pass (and +0 against -0); with a tolerance of 0 nothing else does; otherwise
+// a summary comes back to the host. Word i is held to element i % period of the reference (outputs that
+// repeat store one period). The rule is the CPU's (src/kernel/check.rs, `Expected::admits`): a tolerance of
+// -1 asks for the very bits (integers), -2 for nothing (padding); otherwise, as `passes`: NaN never passes;
+// the very bits pass (and +0 against -0); with a tolerance of 0 nothing else does; otherwise
 // |found - expected| <= tolerance.
 // The summary: how many elements were wrong, the lowest wrong index (the host reads the first mismatches
 // from there), and the largest |found - expected| over every element, as f32 bits (non-negative floats
@@ -13,13 +15,19 @@ struct Summary {
     wrong: atomic<u32>,
     first_wrong: atomic<u32>,
     largest_error: atomic<u32>,
+    padding: u32,
+    // Written by the host: words compared, and the reference's period.
+    count: u32,
+    period: u32,
 }
 
 @group(0) @binding(0) var<storage, read> found: array<u32>;
-@group(0) @binding(1) var<storage, read> expected: array<vec2<f32>>;
+@group(0) @binding(1) var<storage, read> expected: array<vec2<u32>>; // as bits: a word's bits pass through untouched
 @group(0) @binding(2) var<storage, read_write> summary: Summary;
 
 const QUIET_NAN: u32 = 0x7fc00000u;
+const WORD: f32 = -1.0;
+const ANY: f32 = -2.0;
 
 fn is_nan(bits: u32) -> bool {
     return (bits & 0x7f800000u) == 0x7f800000u && (bits & 0x007fffffu) != 0u;
@@ -45,18 +53,22 @@ fn compare(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
     }
     workgroupBarrier();
     let i = invocation_index(wid, nwg, lid);
-    if i < arrayLength(&expected) {
+    if i < summary.count {
         let found_bits = found[i];
-        let want = expected[i].x;
-        let tolerance = expected[i].y;
+        let element = expected[i % summary.period];
+        let want = bitcast<f32>(element.x);
+        let tolerance = bitcast<f32>(element.y);
         var passes: bool;
-        var error_bits: u32;
-        if is_nan(found_bits) {
+        var error_bits = 0u;
+        if tolerance == ANY {
+            passes = true;
+        } else if tolerance == WORD {
+            passes = found_bits == element.x;
+        } else if is_nan(found_bits) {
             passes = false;
             error_bits = QUIET_NAN;
-        } else if same(found_bits, bitcast<u32>(want)) {
+        } else if same(found_bits, element.x) {
             passes = true;
-            error_bits = 0u;
         } else {
             let error = abs(bitcast<f32>(found_bits) - want);
             passes = tolerance > 0.0 && error <= tolerance;

@@ -4,7 +4,7 @@
 //! The page (`web`) and the CLI (`src/bin/wgsweep.rs`) are thin shells over `runner::run`. The modules
 //! form layers, lowest first; a module imports only from the layers below its own (README, "Layout"):
 //!
-//! 1. `grid`, `stats`: pure arithmetic.
+//! 1. `grid`, `stats`: pure arithmetic; `host`: long host work in chunks that leave the page responsive.
 //! 2. `fill`, then `gpu`: the device, and the pipelines that write inputs and poison outputs.
 //! 3. `kernel`: the contract every family keeps, and the GPU helpers they share.
 //! 4. `kernels`: the families, and the registry above them.
@@ -19,6 +19,7 @@ pub mod compare;
 pub mod fill;
 pub mod gpu;
 pub mod grid;
+pub mod host;
 pub mod kernel;
 pub mod kernels;
 pub mod measure;

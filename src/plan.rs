@@ -62,9 +62,11 @@ impl Plan {
                 (Some(parameter), _) => parameter.values.into_iter().map(Some).collect(),
                 (None, _) => vec![None],
             };
+            // Shapes vary fastest: configurations that share a parameter value share the CPU reference of
+            // their output, which a family keeps only while they run.
             for &checks in &self.shader_checks {
-                for &workgroup in &shapes {
-                    configurations.extend(parameters.iter().map(|&parameter| Configuration {
+                for &parameter in &parameters {
+                    configurations.extend(shapes.iter().map(|&workgroup| Configuration {
                         kernel,
                         checks,
                         workgroup,

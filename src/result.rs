@@ -48,7 +48,11 @@ pub struct Pace {
     pub inputs_s: f64,
     /// Building each configuration's pipelines and bindings.
     pub pipelines_s: f64,
-    /// Running each configuration once, reading its output back and comparing it with the CPU reference.
+    /// Computing the CPU references and uploading them, once per input and kernel (absent in results from
+    /// before: counted in validation then).
+    #[serde(default)]
+    pub references_s: f64,
+    /// Running each configuration once and comparing its output with the CPU reference.
     pub validation_s: f64,
     /// Finding how many dispatches make a sample.
     pub calibration_s: f64,
@@ -56,6 +60,9 @@ pub struct Pace {
     pub warm_up_s: f64,
     /// Taking the kept samples.
     pub samples_s: f64,
+    /// Reporting progress: the page's tables and charts, the CLI's progress bar.
+    #[serde(default)]
+    pub reporting_s: f64,
 }
 
 impl Pace {
@@ -64,25 +71,30 @@ impl Pace {
         (self.wall_s > 0.0).then(|| self.gpu_busy_s / self.wall_s)
     }
 
-    /// What the phases leave of the wall time: progress reports, tables and charts, waiting.
-    pub fn other_s(&self) -> f64 {
-        let phases =
-            [self.inputs_s, self.pipelines_s, self.validation_s, self.calibration_s, self.warm_up_s, self.samples_s];
-        (self.wall_s - phases.iter().sum::<f64>()).max(0.0)
-    }
-
-    /// "GPU busy 23 % of 150.2 s; inputs 10.1 s, pipelines 3.2 s, …, other 8.5 s".
-    pub fn summary(&self) -> String {
-        let phases = [
+    /// The phases, named as `summary` shows them.
+    fn phases(&self) -> [(&'static str, f64); 8] {
+        [
             ("inputs", self.inputs_s),
+            ("references", self.references_s),
             ("pipelines", self.pipelines_s),
             ("validation", self.validation_s),
             ("calibration", self.calibration_s),
             ("warm-up", self.warm_up_s),
             ("samples", self.samples_s),
-            ("other", self.other_s()),
-        ];
-        let phases: Vec<String> = phases.iter().map(|(name, s)| format!("{name} {s:.1} s")).collect();
+            ("reporting", self.reporting_s),
+        ]
+    }
+
+    /// What the phases leave of the wall time: waiting, the run's own bookkeeping.
+    pub fn other_s(&self) -> f64 {
+        (self.wall_s - self.phases().iter().map(|(_, s)| s).sum::<f64>()).max(0.0)
+    }
+
+    /// "GPU busy 23 % of 150.2 s; inputs 10.1 s, pipelines 3.2 s, …, other 8.5 s".
+    pub fn summary(&self) -> String {
+        let other = [("other", self.other_s())];
+        let phases: Vec<String> =
+            self.phases().iter().chain(&other).map(|(name, s)| format!("{name} {s:.1} s")).collect();
         let share = self.busy_share().map(|b| format!("{:.0} %", 100.0 * b)).unwrap_or_else(|| "–".into());
         format!("GPU busy {share} of {:.1} s; {}", self.wall_s, phases.join(", "))
     }
@@ -137,6 +149,18 @@ pub struct Environment {
     pub timer_quantum_ns: f64,
     /// Whether the page was cross-origin isolated (null natively).
     pub cross_origin_isolated: Option<bool>,
+    /// The page's main-thread tasks over 50 ms while it ran, as the browser's `longtask` entries report them
+    /// (absent natively and where the browser does not report them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub long_tasks: Option<LongTasks>,
+}
+
+/// Main-thread tasks that ran longer than 50 ms during a run in the page.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LongTasks {
+    pub count: u32,
+    /// The longest, ms (0 where there were none).
+    pub longest_ms: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

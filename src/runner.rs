@@ -62,6 +62,13 @@ pub async fn run(
 ) -> RunResult {
     let started = Instant::now();
     let mut pace = Pace::default();
+    // The listener's time (the page's tables and charts) is the run's time too.
+    let mut report = |event: Event, pace: &mut Pace| {
+        let reporting = Instant::now();
+        let flow = on_event(event);
+        pace.reporting_s += reporting.elapsed().as_secs_f64();
+        flow
+    };
     let mut result = header(gpu, plan, environment);
     let harness = Harness::new(gpu, result.environment.timer_quantum_ns);
     let configurations = plan.configurations(&gpu.info.limits);
@@ -83,7 +90,8 @@ pub async fn run(
             workload = None; // free the last family's buffers before making the next one's
             let (size, note) = problem_units(&gpu.info.limits, family, plan.problem_size);
             result.notes.extend(note.map(|note| format!("{}: {note}", family.name())));
-            if on_event(Event::Preparing { family: family.name(), size, unit: family.size_unit() }) == Flow::Stop {
+            let preparing = Event::Preparing { family: family.name(), size, unit: family.size_unit() };
+            if report(preparing, &mut pace) == Flow::Stop {
                 return cancelled(result, index, total, pace, started);
             }
             let setting_up = Instant::now();
@@ -101,7 +109,7 @@ pub async fn run(
                 )),
             }
         }
-        if on_event(Event::Measuring { index, total, configuration }) == Flow::Stop {
+        if report(Event::Measuring { index, total, configuration }, &mut pace) == Flow::Stop {
             return cancelled(result, index, total, pace, started);
         }
         let record = match &workload {
@@ -117,7 +125,7 @@ pub async fn run(
         };
         result.results.push(record);
         let record = result.results.last().expect("just pushed");
-        if on_event(Event::Finished { index, total, record }) == Flow::Stop {
+        if report(Event::Finished { index, total, record }, &mut pace) == Flow::Stop {
             return cancelled(result, index + 1, total, pace, started);
         }
     }
@@ -230,14 +238,15 @@ pub(crate) async fn measure_one(
         return record;
     }
     let started = Instant::now();
-    let pipelines_before = pace.pipelines_s;
+    let before = (pace.pipelines_s, pace.references_s);
     let mut prepared = prepare_and_run_once(gpu, workload, configuration, pace).await;
     if let (Ok(ready), Validation::First) = (&prepared, validation)
-        && let Err(error) = check_output(gpu, &harness.check, workload, configuration, ready).await
+        && let Err(error) = check_output(gpu, &harness.check, workload, configuration, ready, pace).await
     {
         prepared = Err(Failure::Error(error));
     }
-    pace.validation_s += started.elapsed().as_secs_f64() - (pace.pipelines_s - pipelines_before);
+    let elsewhere = (pace.pipelines_s - before.0) + (pace.references_s - before.1);
+    pace.validation_s += started.elapsed().as_secs_f64() - elsewhere;
     let prepared = match prepared {
         Ok(prepared) => prepared,
         Err(Failure::Skip(skip)) => {
@@ -283,15 +292,20 @@ pub(crate) async fn measure_one(
 }
 
 /// Compares a configuration's output (after `kernel::submit_once`) with the CPU reference: on the GPU where
-/// the family has a GPU reference, else read back and on the CPU.
-async fn check_output(
+/// the family compares word by word, else read back and on the CPU. Adds the time spent computing the
+/// reference to `pace`.
+pub async fn check_output(
     gpu: &Gpu,
     check: &GpuCheck,
     workload: &dyn Workload,
     configuration: &Configuration,
     prepared: &Prepared,
+    pace: &mut Pace,
 ) -> Result<(), String> {
-    if let Some(reference) = workload.reference(gpu, configuration) {
+    let started = Instant::now();
+    let reference = workload.reference(gpu, configuration).await;
+    pace.references_s += started.elapsed().as_secs_f64();
+    if let Some(reference) = reference {
         return check.check(gpu, &prepared.output, &reference).await;
     }
     let output = crate::kernel::read_buffer(gpu, &prepared.output).await?;
@@ -308,7 +322,9 @@ pub(crate) async fn validate(
     record: &mut ConfigResult,
 ) {
     let outcome = match prepare_and_run_once(gpu, workload, configuration, &mut Pace::default()).await {
-        Ok(prepared) => check_output(gpu, &harness.check, workload, configuration, &prepared).await,
+        Ok(prepared) => {
+            check_output(gpu, &harness.check, workload, configuration, &prepared, &mut Pace::default()).await
+        }
         Err(Failure::Skip(skip)) => Err(skip.to_string()),
         Err(Failure::Error(error)) => Err(error),
     };

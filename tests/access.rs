@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::{environment, open_gpu};
+use support::{check_both, environment, open_gpu};
 use wgsweep::fill;
 use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
@@ -47,9 +47,9 @@ fn a_strided_copy_from_the_wrong_element_fails_validation() {
     let config = workload.prepare(&gpu, &at(8)).unwrap();
     submit_once(&gpu, &config);
     let output = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
-    assert_eq!(workload.check(&at(8), &config, &output), Ok(()));
+    assert_eq!(check_both(&gpu, &*workload, &at(8), &config, &output), Ok(()));
     // The same output read as a stride-4 copy is wrong almost everywhere.
-    let error = workload.check(&at(4), &config, &output).unwrap_err();
+    let error = check_both(&gpu, &*workload, &at(4), &config, &output).unwrap_err();
     assert!(error.wrong > SIZE / 2, "{error}");
 }
 

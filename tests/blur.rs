@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::{environment, open_gpu};
+use support::{check_both, environment, open_gpu};
 use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{Configuration, ShaderChecks};
@@ -56,7 +56,7 @@ fn a_blur_of_another_radius_fails_validation() {
     let config = workload.prepare(&gpu, &configuration(2)).unwrap();
     submit_once(&gpu, &config);
     let blurred = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
-    assert_eq!(workload.check(&configuration(2), &config, &blurred), Ok(()));
-    let error = workload.check(&configuration(1), &config, &blurred).unwrap_err();
+    assert_eq!(check_both(&gpu, &*workload, &configuration(2), &config, &blurred), Ok(()));
+    let error = check_both(&gpu, &*workload, &configuration(1), &config, &blurred).unwrap_err();
     assert!(error.wrong > error.checked / 2, "{error}");
 }

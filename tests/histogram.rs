@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::{environment, open_gpu};
+use support::{check_both, environment, open_gpu};
 use wgsweep::fill;
 use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
@@ -50,7 +50,7 @@ fn counts_of_the_other_input_fail_validation() {
     let config = workload.prepare(&gpu, &uniform).unwrap();
     submit_once(&gpu, &config);
     let counts = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
-    assert_eq!(workload.check(&uniform, &config, &counts), Ok(()));
-    let error = workload.check(&configuration("workgroup/skewed"), &config, &counts).unwrap_err();
+    assert_eq!(check_both(&gpu, &*workload, &uniform, &config, &counts), Ok(()));
+    let error = check_both(&gpu, &*workload, &configuration("workgroup/skewed"), &config, &counts).unwrap_err();
     assert!(error.wrong >= 2, "{error}");
 }

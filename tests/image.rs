@@ -1,6 +1,7 @@
 //! The image family: its reference, and every 2-D workgroup shape on the native adapter (lavapipe in CI).
 #![cfg(not(target_arch = "wasm32"))]
 
+#[expect(dead_code, reason = "check_both, for the tests of checks themselves")]
 mod support;
 
 use support::{environment, open_gpu};

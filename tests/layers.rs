@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 const CRATE_LAYERS: &[(&str, u32)] = &[
     ("grid", 0),
     ("stats", 0),
+    ("host", 0),
     ("fill", 1),
     ("gpu", 2),
     ("kernel", 3),

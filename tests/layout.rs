@@ -6,7 +6,7 @@ mod support;
 
 use std::collections::HashSet;
 
-use support::{environment, open_gpu};
+use support::{check_both, environment, open_gpu};
 use wgsweep::fill;
 use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
@@ -87,9 +87,9 @@ fn validation_catches_the_wrong_workload_and_the_wrong_layout() {
     let config = workload.prepare(&gpu, &run).unwrap();
     submit_once(&gpu, &config);
     let state = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
-    assert_eq!(workload.check(&run, &config, &state), Ok(()));
-    let error = workload.check(&configuration("touch_all/soa"), &config, &state).unwrap_err();
+    assert_eq!(check_both(&gpu, &*workload, &run, &config, &state), Ok(()));
+    let error = check_both(&gpu, &*workload, &configuration("touch_all/soa"), &config, &state).unwrap_err();
     assert!(error.wrong >= PARTICLES, "positions did not move: {error}");
-    let error = workload.check(&configuration("touch_one/aosoa32"), &config, &state).unwrap_err();
+    let error = check_both(&gpu, &*workload, &configuration("touch_one/aosoa32"), &config, &state).unwrap_err();
     assert!(error.wrong > PARTICLES, "fields read from the wrong slots: {error}");
 }

@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::{environment, open_gpu};
+use support::{check_both, environment, open_gpu};
 use wgsweep::fill;
 use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
@@ -54,11 +54,11 @@ fn a_product_with_one_wrong_element_fails_validation() {
     let config = workload.prepare(&gpu, &configuration).unwrap();
     submit_once(&gpu, &config);
     let mut product = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
-    assert_eq!(workload.check(&configuration, &config, &product), Ok(()));
+    assert_eq!(check_both(&gpu, &*workload, &configuration, &config, &product), Ok(()));
     // C[57][3] loses one term's worth: a dot product short by about 1/3 in magnitude.
     let at = (57 * 100 + 3) * 4;
     let wrong = f32::from_le_bytes(product[at..at + 4].try_into().unwrap()) + 0.25;
     product[at..at + 4].copy_from_slice(&wrong.to_le_bytes());
-    let error = workload.check(&configuration, &config, &product).unwrap_err();
+    let error = check_both(&gpu, &*workload, &configuration, &config, &product).unwrap_err();
     assert_eq!((error.wrong, error.first[0].index), (1, 57 * 100 + 3), "{error}");
 }

@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::{environment, open_gpu};
+use support::{check_both, environment, open_gpu};
 use wgsweep::fill;
 use wgsweep::gpu::Gpu;
 use wgsweep::kernel::read_buffer;
@@ -70,7 +70,7 @@ fn copy_reproduces_the_cpu_twin_of_the_gpu_random_inputs_bit_for_bit() {
     // copy's tolerance is zero, so this passes only if fill_random and fill::random_f32 agree on every bit.
     let gpu = open_gpu();
     let (workload, config, bytes) = run_once_and_read(&gpu, "copy/scalar", 64);
-    assert_eq!(workload.check(&configuration("copy/scalar", 64), &config, &bytes), Ok(()));
+    assert_eq!(check_both(&gpu, &*workload, &configuration("copy/scalar", 64), &config, &bytes), Ok(()));
 }
 
 #[test]
@@ -78,9 +78,9 @@ fn a_corrupted_element_fails_validation_with_its_index_and_values() {
     let gpu = open_gpu();
     let kernel = "triad/vec4";
     let (workload, config, mut bytes) = run_once_and_read(&gpu, "triad/vec4", 64);
-    assert_eq!(workload.check(&configuration(kernel, 64), &config, &bytes), Ok(()));
+    assert_eq!(check_both(&gpu, &*workload, &configuration(kernel, 64), &config, &bytes), Ok(()));
     bytes[4 * 4097..4 * 4098].copy_from_slice(&7.0f32.to_le_bytes());
-    let error = workload.check(&configuration(kernel, 64), &config, &bytes).unwrap_err();
+    let error = check_both(&gpu, &*workload, &configuration(kernel, 64), &config, &bytes).unwrap_err();
     assert_eq!((error.wrong, error.checked), (1, ODD_SIZE));
     assert_eq!(error.first[0].index, 4097);
     assert!(error.to_string().starts_with("c[4097]: 7e0 (is) != "), "{error}");
@@ -96,7 +96,7 @@ fn an_output_the_kernel_never_wrote_fails_validation() {
     gpu.filler().word(&gpu.device, &mut encoder, &config.output, fill::POISON);
     gpu.queue.submit([encoder.finish()]);
     let poisoned = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
-    let error = workload.check(&configuration(kernel, 64), &config, &poisoned).unwrap_err();
+    let error = check_both(&gpu, &*workload, &configuration(kernel, 64), &config, &poisoned).unwrap_err();
     assert_eq!(error.wrong, ODD_SIZE);
 }
 
@@ -105,10 +105,10 @@ fn a_wrong_dot_partial_sum_fails_validation() {
     let gpu = open_gpu();
     let kernel = "dot/grid_stride";
     let (workload, config, mut bytes) = run_once_and_read(&gpu, "dot/grid_stride", 32);
-    assert_eq!(workload.check(&configuration(kernel, 32), &config, &bytes), Ok(()));
+    assert_eq!(check_both(&gpu, &*workload, &configuration(kernel, 32), &config, &bytes), Ok(()));
     let first = f32::from_le_bytes(bytes[0..4].try_into().unwrap());
     bytes[0..4].copy_from_slice(&(first + 1.0).to_le_bytes());
-    let error = workload.check(&configuration(kernel, 32), &config, &bytes).unwrap_err();
+    let error = check_both(&gpu, &*workload, &configuration(kernel, 32), &config, &bytes).unwrap_err();
     assert!(error.to_string().starts_with("dot[0]"), "{error}");
 }
 

@@ -1,6 +1,7 @@
 //! The compute-peak family on the native adapter (lavapipe in CI), and the run's peaks.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[expect(dead_code, reason = "check_both, for the tests of checks themselves")]
 mod support;
 
 use support::{environment, open_gpu};

@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::{environment, open_gpu};
+use support::{check_both, environment, open_gpu};
 use wgsweep::fill;
 use wgsweep::kernel::encode_steps;
 use wgsweep::kernel::read_buffer;
@@ -46,12 +46,12 @@ fn a_sum_that_is_off_by_one_fails_validation() {
         let config = workload.prepare(&gpu, &configuration).unwrap();
         submit_once(&gpu, &config);
         let mut sum = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
-        assert_eq!(workload.check(&configuration, &config, &sum), Ok(()), "{label}");
+        assert_eq!(check_both(&gpu, &*workload, &configuration, &config, &sum), Ok(()), "{label}");
         // One too many for u32; for f32, as if an element of magnitude 1 were added twice.
         let bits = u32::from_le_bytes([sum[0], sum[1], sum[2], sum[3]]);
         let wrong = if label.ends_with("u32") { bits.wrapping_add(1) } else { (f32::from_bits(bits) + 1.0).to_bits() };
         sum[..4].copy_from_slice(&wrong.to_le_bytes());
-        assert!(workload.check(&configuration, &config, &sum).is_err(), "{label}: a wrong sum passed");
+        assert!(check_both(&gpu, &*workload, &configuration, &config, &sum).is_err(), "{label}: a wrong sum passed");
     }
 }
 

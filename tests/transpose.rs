@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::{environment, open_gpu};
+use support::{check_both, environment, open_gpu};
 use wgsweep::fill;
 use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
@@ -50,9 +50,9 @@ fn every_transpose_kernel_tile_and_workgroup_shape_validates_on_an_odd_matrix() 
         .filter(|r| r.kernel == "tiled" && r.variant == "padded")
         .map(|r| r.workgroup_text())
         .collect();
-    // Each tile shape on the three matrices, with and without checks.
-    let shapes = ["8×8", "8×2", "16×16", "16×4", "32×32", "32×8"].map(|s| [s, s, s]).concat();
-    assert_eq!(tiled, shapes.repeat(2));
+    // Each tile shape on each of the three matrices, with and without checks.
+    let shapes = ["8×8", "8×2", "16×16", "16×4", "32×32", "32×8"];
+    assert_eq!(tiled, shapes.repeat(3 * 2));
     // Every valid figure is related to the best same-shape copy, which is the 100 % mark.
     let best_copy = result
         .results
@@ -86,7 +86,7 @@ fn a_transpose_that_copies_instead_fails_validation() {
     let copy = workload.prepare(&gpu, &configuration("copy2d/reference")).unwrap();
     submit_once(&gpu, &copy);
     let copied = pollster::block_on(read_buffer(&gpu, &copy.output)).unwrap();
-    assert_eq!(workload.check(&configuration("copy2d/reference"), &copy, &copied), Ok(()));
-    let error = workload.check(&configuration("tiled/padded"), &copy, &copied).unwrap_err();
+    assert_eq!(check_both(&gpu, &*workload, &configuration("copy2d/reference"), &copy, &copied), Ok(()));
+    let error = check_both(&gpu, &*workload, &configuration("tiled/padded"), &copy, &copied).unwrap_err();
     assert!(error.wrong > SIZE / 2, "{error}");
 }

@@ -3,6 +3,7 @@
 //! test shares the CPU while it measures.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[expect(dead_code, reason = "check_both, for the tests of checks themselves")]
 mod support;
 
 use wgsweep::kernels;

@@ -6,17 +6,28 @@
 #[expect(dead_code, reason = "the runner helpers the other test binaries use")]
 mod support;
 
-use support::open_gpu;
+use support::{check_both, open_gpu};
 use wgsweep::fill;
 use wgsweep::gpu::Gpu;
-use wgsweep::kernel::{self, Configuration, GpuCheck, Reference, ShaderChecks, Summary, passes, read_buffer};
+use wgsweep::kernel::{
+    self, Configuration, Expected, Family, GpuCheck, Reference, ShaderChecks, Summary, passes, read_buffer,
+};
 use wgsweep::kernels;
 
 /// Compares `found` with `(want, tolerance)` pairs on the GPU.
 fn summarize(gpu: &Gpu, found: &[f32], expected: &[[f32; 2]]) -> Summary {
+    let words: Vec<u32> = found.iter().map(|x| x.to_bits()).collect();
+    let expected: Vec<Expected> =
+        expected.iter().map(|&[value, tolerance]| Expected::Float { value, tolerance }).collect();
+    summarize_words(gpu, &words, &expected, expected.len() as u64)
+}
+
+/// Compares words with what they must hold, the reference repeating every `period` words, on the GPU.
+fn summarize_words(gpu: &Gpu, found: &[u32], expected: &[Expected], period: u64) -> Summary {
     let output = kernel::storage_buffer(gpu, "found", found.len() as u64 * 4);
     gpu.queue.write_buffer(&output, 0, &found.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
-    let reference = Reference::build(gpu, "out", expected.len() as u64, |i| expected[i as usize]);
+    let count = found.len() as u64;
+    let reference = pollster::block_on(Reference::periodic(gpu, "out", count, period, |i| expected[i as usize]));
     pollster::block_on(GpuCheck::new(gpu).summarize(gpu, &output, &reference)).unwrap()
 }
 
@@ -107,7 +118,8 @@ fn every_stream_kernel_checked_on_the_gpu_agrees_with_the_cpu_and_catches_a_corr
         };
         let prepared = workload.prepare(&gpu, &configuration).unwrap();
         kernel::submit_once(&gpu, &prepared);
-        let reference = workload.reference(&gpu, &configuration).expect("STREAM's elementwise kernels have one");
+        let reference = pollster::block_on(workload.reference(&gpu, &configuration))
+            .expect("STREAM's elementwise kernels have one");
         pollster::block_on(check.check(&gpu, &prepared.output, &reference)).unwrap();
         let output = pollster::block_on(read_buffer(&gpu, &prepared.output)).unwrap();
         workload.check(&configuration, &prepared, &output).expect("the CPU cross-check agrees");
@@ -124,5 +136,67 @@ fn every_stream_kernel_checked_on_the_gpu_agrees_with_the_cpu_and_catches_a_corr
         workgroup: [64, 1, 1],
         parameter: None,
     };
-    assert!(workload.reference(&gpu, &dot).is_none(), "dot's partial sums are checked on the CPU");
+    assert!(pollster::block_on(workload.reference(&gpu, &dot)).is_none(), "dot's partial sums are checked on the CPU");
+}
+
+#[test]
+fn words_are_held_to_their_very_bits_padding_to_nothing_and_a_period_repeats() {
+    let gpu = open_gpu();
+    let nan_bits = 0x7fc0_0001; // an integer that reads as a NaN, which a float rule would refuse
+    let expected = [Expected::Word(nan_bits), Expected::Any, Expected::Word(7), Expected::exact(-0.0)];
+    for (found, wrong) in [
+        ([nan_bits, fill::POISON, 7, 0], None), // the NaN's bits themselves, padding left poisoned, +0 for -0
+        ([nan_bits, 123, 8, 0], Some(2)),       // an integer one off
+        ([nan_bits ^ 1, 123, 7, 0], Some(0)),   // other bits of a NaN
+    ] {
+        let cpu = (0..4).find(|&i| !expected[i].admits(found[i])).map(|i| i as u64);
+        assert_eq!(cpu, wrong, "{found:x?}");
+        let summary = summarize_words(&gpu, &found, &expected, 4);
+        assert_eq!(summary.first_wrong, wrong, "{found:x?}");
+        assert_eq!(summary.largest_error, 0.0, "words and padding have no error to measure");
+    }
+    // 1000 words checked against a period of 4: a word past the first period is held to its element.
+    let mut found: Vec<u32> = (0..1000).map(|i| [nan_bits, 5, 7, 0][i % 4]).collect();
+    assert_eq!(summarize_words(&gpu, &found, &expected, 4).wrong, 0);
+    found[998] = 6;
+    let summary = summarize_words(&gpu, &found, &expected, 4);
+    assert_eq!((summary.wrong, summary.first_wrong), (1, Some(998)));
+}
+
+/// The first configuration of each kernel that runs on a small problem, at a workgroup size every adapter
+/// allows.
+fn small_configurations(gpu: &Gpu, family: &dyn Family) -> Vec<Configuration> {
+    let limits = &gpu.info.limits;
+    family
+        .kernels()
+        .into_iter()
+        .map(|kernel| {
+            let shapes = family.workgroup_shapes(&kernel, limits);
+            let workgroup = *shapes.iter().find(|s| s[0] * s[1] >= 16 && s[0] * s[1] <= 64).unwrap_or(&shapes[0]);
+            let parameter = family.parameter(&kernel).map(|p| p.values[0]);
+            Configuration { kernel, checks: ShaderChecks::Default, workgroup, parameter }
+        })
+        .collect()
+}
+
+#[test]
+fn every_family_catches_a_corrupted_word_of_output_as_a_run_checks_it_and_on_the_cpu() {
+    let gpu = open_gpu();
+    for family in kernels::FAMILIES {
+        let workload = family.setup(&gpu, family.round_size(1 << 16), fill::fresh_seed()).unwrap();
+        let mut checked = 0;
+        for configuration in small_configurations(&gpu, *family) {
+            let label = kernels::describe(&configuration);
+            let Ok(prepared) = workload.prepare(&gpu, &configuration) else { continue };
+            checked += 1;
+            kernel::submit_once(&gpu, &prepared);
+            let mut output = pollster::block_on(read_buffer(&gpu, &prepared.output)).unwrap();
+            assert_eq!(check_both(&gpu, &*workload, &configuration, &prepared, &output), Ok(()), "{label}");
+            // Flipping an exponent bit of the first word changes a float by far more than any tolerance, and
+            // an integer by 2^30.
+            output[3] ^= 0x40;
+            assert!(check_both(&gpu, &*workload, &configuration, &prepared, &output).is_err(), "{label}: passed");
+        }
+        assert!(checked > 0, "{}: no kernel ran", family.name());
+    }
 }

@@ -6,12 +6,14 @@
 //! (shaders/compare.wgsl), so that only a summary crosses the bus; the first mismatches are read back
 //! from where the summary says the first one is. Both sides keep one rule, `passes`.
 
+use std::cell::RefCell;
 use std::fmt;
+use std::rc::Rc;
 
 use super::buffers::{OwnedBuffer, storage_buffer};
 use super::readback;
 use crate::gpu::Gpu;
-use crate::grid;
+use crate::{grid, host};
 
 /// One wrong element: where, what the GPU wrote, what the reference says, and the bound it broke.
 #[derive(Clone, Debug, PartialEq)]
@@ -106,31 +108,136 @@ pub fn passes(found: f32, want: f32, tolerance: f32) -> bool {
     tolerance > 0.0 && (found - want).abs() <= tolerance
 }
 
-/// The expected output of one kernel on one input, on the GPU: each element's value and its tolerance
-/// (0: the very bits). Made once per input and kept while configurations use it.
+/// What one word of an output must hold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Expected {
+    /// An f32 held to `passes`: within `tolerance` of `value`, or its very bits where the tolerance is 0.
+    Float { value: f32, tolerance: f32 },
+    /// These very bits: an integer, or a float copied unchanged.
+    Word(u32),
+    /// Anything: a word no kernel writes (a struct's padding, a row's pitch past its end).
+    Any,
+}
+
+/// How `Expected` is stored, as the tolerance word: a tolerance is never negative.
+const WORD_TAG: f32 = -1.0;
+const ANY_TAG: f32 = -2.0;
+
+impl Expected {
+    /// Any number the kernel wrote: anything but the poison (a NaN) passes.
+    pub const WRITTEN: Expected = Expected::Float { value: 0.0, tolerance: f32::INFINITY };
+
+    pub fn exact(value: f32) -> Self {
+        Expected::Float { value, tolerance: 0.0 }
+    }
+
+    /// Whether a word of output with these bits passes (shaders/compare.wgsl holds it to the same rule).
+    pub fn admits(self, found: u32) -> bool {
+        match self {
+            Expected::Float { value, tolerance } => passes(f32::from_bits(found), value, tolerance),
+            Expected::Word(word) => found == word,
+            Expected::Any => true,
+        }
+    }
+
+    /// The value and tolerance a message shows.
+    fn shown(self) -> (f64, f64) {
+        match self {
+            Expected::Float { value, tolerance } => (value as f64, tolerance as f64),
+            Expected::Word(word) => (word as f64, 0.0),
+            Expected::Any => (f64::NAN, f64::INFINITY),
+        }
+    }
+
+    fn encode(self) -> [f32; 2] {
+        match self {
+            Expected::Float { value, tolerance } => [value, tolerance],
+            Expected::Word(word) => [f32::from_bits(word), WORD_TAG],
+            Expected::Any => [0.0, ANY_TAG],
+        }
+    }
+
+    fn decode([value, tag]: [f32; 2]) -> Self {
+        if tag == WORD_TAG {
+            Expected::Word(value.to_bits())
+        } else if tag == ANY_TAG {
+            Expected::Any
+        } else {
+            Expected::Float { value, tolerance: tag }
+        }
+    }
+}
+
+/// The expected output of one kernel on one input, on the GPU: what each word must hold. Made once per
+/// input and kept while configurations use it.
 pub struct Reference {
     what: &'static str,
     elements: OwnedBuffer,
+    /// Words of output compared.
     count: u64,
+    /// Word i must hold element i % period: outputs that repeat (one chain's sums per lane) store one period.
+    period: u64,
 }
 
-/// Elements of a reference computed and uploaded at a time: the host never holds the whole of it.
+/// Elements of a reference uploaded at a time: the host never holds the whole of it.
 const REFERENCE_CHUNK: u64 = 1 << 20;
 
 impl Reference {
-    /// Computes `element(i)`, the expected value and tolerance of each of `count` elements, and uploads
-    /// them chunk by chunk; `what` names the output in messages ("c").
-    pub fn build(gpu: &Gpu, what: &'static str, count: u64, element: impl Fn(u64) -> [f32; 2]) -> Self {
-        let buffer = storage_buffer(gpu, "reference", (count * 8).max(8));
-        let mut bytes = Vec::with_capacity(REFERENCE_CHUNK.min(count) as usize * 8);
-        for start in (0..count).step_by(REFERENCE_CHUNK as usize) {
-            bytes.clear();
-            for i in start..(start + REFERENCE_CHUNK).min(count) {
-                bytes.extend(element(i).iter().flat_map(|x| x.to_le_bytes()));
-            }
+    /// Computes `element(i)`, what word i of the output must hold, for each of `count` words (in order), and
+    /// uploads them chunk by chunk, giving the page a turn between chunks; `what` names the output in
+    /// messages ("c").
+    pub async fn build(gpu: &Gpu, what: &'static str, count: u64, element: impl FnMut(u64) -> Expected) -> Self {
+        Self::periodic(gpu, what, count, count, element).await
+    }
+
+    /// As `build`, for an output whose word i must hold element i % `period`: only one period is computed.
+    pub async fn periodic(
+        gpu: &Gpu,
+        what: &'static str,
+        count: u64,
+        period: u64,
+        mut element: impl FnMut(u64) -> Expected,
+    ) -> Self {
+        let buffer = storage_buffer(gpu, "reference", (period * 8).max(8));
+        for start in (0..period).step_by(REFERENCE_CHUNK as usize) {
+            let end = (start + REFERENCE_CHUNK).min(period);
+            let mut bytes = Vec::with_capacity((end - start) as usize * 8);
+            host::for_chunks(end - start, |range| {
+                for i in range {
+                    bytes.extend(element(start + i).encode().iter().flat_map(|x| x.to_le_bytes()));
+                }
+            })
+            .await;
             gpu.queue.write_buffer(&buffer, start * 8, &bytes);
         }
-        Reference { what, elements: buffer, count }
+        Reference { what, elements: buffer, count, period }
+    }
+}
+
+/// The reference a workload kept, and what it was made for: families whose configurations share a
+/// reference (one per kernel, per matrix, per radius) keep the last one, since a sweep runs them together.
+pub struct KeptReference<K> {
+    kept: RefCell<Option<(K, Rc<Reference>)>>,
+}
+
+impl<K: PartialEq> Default for KeptReference<K> {
+    fn default() -> Self {
+        Self { kept: RefCell::new(None) }
+    }
+}
+
+impl<K: PartialEq> KeptReference<K> {
+    /// The reference kept for `key`, or the one `build` makes (after the last one is freed).
+    pub async fn get_or_build(&self, key: K, build: impl Future<Output = Reference>) -> Rc<Reference> {
+        if let Some((known, reference)) = self.kept.borrow().as_ref()
+            && *known == key
+        {
+            return reference.clone();
+        }
+        *self.kept.borrow_mut() = None;
+        let reference = Rc::new(build.await);
+        *self.kept.borrow_mut() = Some((key, reference.clone()));
+        reference
     }
 }
 
@@ -140,7 +247,8 @@ pub struct Summary {
     pub wrong: u64,
     /// The lowest wrong index, where any element is wrong.
     pub first_wrong: Option<u64>,
-    /// The largest |found - want| over every element (NaN where a found value was NaN).
+    /// The largest |found - want| over every float element (NaN where a found value was NaN); 0 where
+    /// every element is a word.
     pub largest_error: f32,
 }
 
@@ -177,8 +285,9 @@ impl GpuCheck {
     /// Compares the first words of `output`, one per element of `reference`, `output` with `reference` on the GPU and reads back
     /// the summary alone: how many elements are wrong, the first wrong one, the largest error.
     pub async fn summarize(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<Summary, String> {
-        let summary = storage_buffer(gpu, "comparison summary", 16);
-        let start = [0u32, u32::MAX, 0, 0];
+        let summary = storage_buffer(gpu, "comparison summary", 24);
+        let words = |n: u64| u32::try_from(n).map_err(|_| "the output is too large to compare on the GPU");
+        let start = [0, u32::MAX, 0, 0, words(reference.count)?, words(reference.period)?];
         gpu.queue.write_buffer(&summary, 0, &start.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
         let found =
             wgpu::BufferBinding { buffer: output, offset: 0, size: wgpu::BufferSize::new(reference.count.max(1) * 4) };
@@ -202,6 +311,9 @@ impl GpuCheck {
         });
         let bytes = readback::read_buffer(gpu, &summary).await?;
         let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
+        if (word(4), word(5)) != (start[4], start[5]) {
+            return Err("the comparison's summary came back garbled".into());
+        }
         Ok(Summary {
             wrong: word(0) as u64,
             first_wrong: (word(0) > 0).then_some(word(1) as u64),
@@ -218,16 +330,33 @@ impl GpuCheck {
         // the list finds them unless wrong elements are sparse, and the count says how many there are.
         let window = (reference.count - first).min(16 * LISTED_MISMATCHES as u64);
         let found = readback::read_range(gpu, output, first * 4, window * 4).await?;
-        let expected = readback::read_range(gpu, &reference.elements, first * 8, window * 8).await?;
+        // A periodic reference is short: read it whole rather than work out which part wraps.
+        let (from, expected) = if reference.period < reference.count {
+            (0, readback::read_buffer(gpu, &reference.elements).await?)
+        } else {
+            (first, readback::read_range(gpu, &reference.elements, first * 8, window * 8).await?)
+        };
+        let expected: Vec<Expected> = f32s(&expected)
+            .collect::<Vec<f32>>()
+            .chunks_exact(2)
+            .map(|pair| Expected::decode([pair[0], pair[1]]))
+            .collect();
         let mut comparison = Comparison::new(reference.what);
-        for (k, (found, expected)) in f32s(&found).zip(expected.chunks_exact(8)).enumerate() {
-            let [want, tolerance] = [0, 4].map(|at| f32::from_le_bytes(expected[at..at + 4].try_into().expect("4")));
-            if !passes(found, want, tolerance) {
-                comparison.mismatch(first + k as u64, found as f64, want as f64, tolerance as f64);
+        for (k, word) in found.chunks_exact(4).enumerate() {
+            let index = first + k as u64;
+            let want = expected[((index % reference.period) - from) as usize];
+            let found = u32::from_le_bytes(word.try_into().expect("4 bytes"));
+            if !want.admits(found) {
+                let (value, tolerance) = want.shown();
+                let shown = if matches!(want, Expected::Word(_)) { found as f64 } else { f32::from_bits(found) as f64 };
+                comparison.mismatch(index, shown, value, tolerance);
             }
         }
         let mut error = comparison.error;
         (error.wrong, error.checked) = (summary.wrong, reference.count);
+        if summary.largest_error == 0.0 {
+            return Err(format!("FAILED validation: {error}"));
+        }
         Err(format!("FAILED validation: {error}; largest error {:e}", summary.largest_error))
     }
 }

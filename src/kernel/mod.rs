@@ -13,10 +13,13 @@ mod shaders;
 pub mod shapes;
 
 use std::fmt;
+use std::pin::Pin;
 use std::rc::Rc;
 
 pub use buffers::{ImageBuffers, OwnedBuffer, bind_group, check_binding, random_buffer, storage_buffer};
-pub use check::{Comparison, GpuCheck, Mismatch, Reference, Summary, ValidationError, f32s, passes};
+pub use check::{
+    Comparison, Expected, GpuCheck, KeptReference, Mismatch, Reference, Summary, ValidationError, f32s, passes,
+};
 pub use dispatch::{Step, encode_steps, linear_grid, matrix_shape, plane_grid, submit, submit_once, submit_steps};
 pub use readback::{idle, map_read, read_buffer, read_range};
 pub use shaders::{ShaderChecks, ShaderModules};
@@ -203,18 +206,19 @@ pub trait Workload {
     }
     /// Builds the pipeline(s) and bindings of one configuration, or says why it cannot run.
     fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip>;
-    /// The reference a configuration's output is compared with on the GPU, element by element, without
-    /// reading the output back: made on first use for each input and kept while configurations share it.
-    /// `None` (the default) where the check is not element by element (sums, counts, state): `check`
-    /// compares the read-back output on the CPU.
-    fn reference(&self, gpu: &Gpu, configuration: &Configuration) -> Option<Rc<Reference>> {
-        let _ = (gpu, configuration);
-        None
-    }
-    /// Compares a configuration's output with the CPU reference on the CPU: the check of families without
-    /// a GPU `reference`, and the cross-check of those with one in the tests.
+    /// Computes what validating `configuration` takes, on first use for each input, in chunks that give the
+    /// page a turn (`host::for_chunks`): the reference its output is compared with on the GPU, word by word,
+    /// without reading it back; or `None` where the check is not word by word (sums, partial sums, counts)
+    /// and `check` compares the read-back output on the CPU, with what this computed.
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration)
+    -> HostFuture<'a, Option<Rc<Reference>>>;
+    /// Compares a configuration's output with the CPU reference on the CPU (after `reference`): the check
+    /// of outputs that are not compared word by word, and the cross-check of those that are in the tests.
     fn check(&self, configuration: &Configuration, prepared: &Prepared, output: &[u8]) -> Result<(), ValidationError>;
 }
+
+/// Host work a family does between GPU calls, boxed so that `Workload` stays a trait object.
+pub type HostFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
 
 /// What a configuration's output holds before the run that is validated.
 pub enum Before {

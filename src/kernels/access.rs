@@ -4,9 +4,11 @@
 
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
+use std::rc::Rc;
+
 use crate::kernel::{
-    self, Comparison, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, ShaderChecks, ShaderModules,
-    Sizing, Skip, Step, ValidationError, Workload, f32s,
+    self, Comparison, Configuration, Expected, Family, HostFuture, KeptReference, KernelId, OwnedBuffer, Parameter,
+    Prepared, Reference, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -96,7 +98,8 @@ impl Family for Access {
         kernel::check_binding(gpu, &format!("{bytes} bytes per array"), bytes)?;
         let src = kernel::random_buffer(gpu, "src", bytes, seed);
         let dst = kernel::storage_buffer(gpu, "dst", bytes);
-        Ok(Box::new(AccessWorkload { n: size, seed, modules: ShaderModules::new("access.wgsl", WGSL), src, dst }))
+        let modules = ShaderModules::new("access.wgsl", WGSL);
+        Ok(Box::new(AccessWorkload { n: size, seed, modules, src, dst, reference: KeptReference::default() }))
     }
 }
 
@@ -107,6 +110,8 @@ struct AccessWorkload {
     modules: ShaderModules,
     src: OwnedBuffer,
     dst: OwnedBuffer,
+    /// The pattern, width and parameter checked last, and what `dst` holds after it.
+    reference: KeptReference<(KernelId, Option<u32>)>,
 }
 
 /// `rotate` in access.wgsl: the low log2(n) bits of i rotated left by `shift`.
@@ -156,6 +161,13 @@ impl AccessWorkload {
             "misaligned" => i + parameter,
             _ => i,
         }
+    }
+
+    /// The bits word `k` of `dst` holds after the copy: component k % width of the element it came from.
+    fn source_word(&self, configuration: &Configuration, k: u64) -> u32 {
+        let width = width(&configuration.kernel) as u32;
+        let (i, component) = (k as u32 / width, k as u32 % width);
+        random_f32(self.source_index(configuration, i) * width + component, self.seed).to_bits()
     }
 
     /// Writes the random pattern's permutation into a new buffer of `elements` indices.
@@ -223,15 +235,21 @@ impl Workload for AccessWorkload {
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.dst.handle(), owned))
     }
 
+    /// A copy is exact: every component must carry the very bits of its source element.
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+        Box::pin(async move {
+            let width = width(&configuration.kernel);
+            let words = self.copied(configuration) * width;
+            let dst = Reference::build(gpu, "dst", words, |k| Expected::Word(self.source_word(configuration, k)));
+            Some(self.reference.get_or_build((configuration.kernel, configuration.parameter), dst).await)
+        })
+    }
+
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
-        let width = width(&configuration.kernel) as u32;
-        let copied = self.copied(configuration) as u32;
+        let words = (self.copied(configuration) * width(&configuration.kernel)) as usize;
         let mut comparison = Comparison::new("dst");
-        // A copy is exact: every component must carry the very bits of its source element.
-        for (k, got) in f32s(output).enumerate().take((copied * width) as usize) {
-            let (i, component) = (k as u32 / width, k as u32 % width);
-            let j = self.source_index(configuration, i);
-            let want = random_f32(j * width + component, self.seed);
+        for (k, got) in f32s(output).enumerate().take(words) {
+            let want = f32::from_bits(self.source_word(configuration, k as u64));
             comparison.check(k as u64, got as f64, want as f64, 0.0);
         }
         comparison.finish()

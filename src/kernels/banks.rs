@@ -1,9 +1,12 @@
 //! Workgroup-memory bank conflicts: reads at a stride of 1 to 32 words inside `var<workgroup>`, with and
 //! without one padding word per 32.
 
+use std::rc::Rc;
+
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, ShaderModules, Sizing, Skip,
+    self, Comparison, Configuration, Expected, Family, HostFuture, KernelId, OwnedBuffer, Parameter, Prepared,
+    Reference, ShaderModules, Sizing, Skip,
     Step, ValidationError, Workload,
 };
 
@@ -115,6 +118,17 @@ impl Workload for BanksWorkload {
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.sums)]);
         let grid = kernel::linear_grid(gpu, self.invocations.div_ceil(workgroup[0] as u64))?;
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.sums.handle(), Vec::new()))
+    }
+
+    /// Every invocation's sum depends only on its place in the workgroup: one workgroup's sums repeat.
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+        Box::pin(async move {
+            let (wg, stride) = (configuration.workgroup[0], configuration.parameter.unwrap_or(1));
+            let sums = Reference::periodic(gpu, "sums", self.invocations, wg as u64, |lid| {
+                Expected::Word(sum(lid as u32, stride))
+            });
+            Some(Rc::new(sums.await))
+        })
     }
 
     /// Every invocation's sum depends only on its place in the workgroup.

@@ -1,13 +1,13 @@
 //! 2-D box blur, radius 1 … 8, of an f32 image: every window read from memory, against a tile with its
 //! halo staged once in workgroup memory; swept over every 2-D workgroup shape.
 
-use std::cell::OnceCell;
+use std::rc::Rc;
 
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, ChartKind, Comparison, Configuration, Family, KernelId, ImageBuffers, Parameter, Prepared, ShaderModules,
-    Sizing, Skip, Step, ValidationError, Workload, f32s,
+    self, ChartKind, Comparison, Configuration, Expected, Family, HostFuture, ImageBuffers, KeptReference, KernelId,
+    Parameter, Prepared, Reference, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/blur.wgsl");
@@ -82,7 +82,7 @@ impl Family for Blur {
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
         let image = ImageBuffers::new(gpu, size, seed, "blurred image")?;
         let modules = ShaderModules::new("blur.wgsl", WGSL);
-        Ok(Box::new(BlurWorkload { image, seed, modules, host: OnceCell::new() }))
+        Ok(Box::new(BlurWorkload { image, seed, modules, reference: KeptReference::default() }))
     }
 
 }
@@ -92,16 +92,48 @@ struct BlurWorkload {
     image: ImageBuffers,
     seed: u32,
     modules: ShaderModules,
-    /// The input on the host, made on the first check.
-    host: OnceCell<Vec<f32>>,
+    /// The radius checked last, and the blurred image.
+    reference: KeptReference<u32>,
 }
 
 impl BlurWorkload {
-    fn pixel(&self, image: &[f32], x: i64, y: i64) -> f64 {
-        let x = x.clamp(0, self.image.width as i64 - 1) as usize;
-        let y = y.clamp(0, self.image.height as i64 - 1) as usize;
-        image[y * self.image.width as usize + x] as f64
+    /// The input pixel at (x, y), with the image's edge repeated past its borders.
+    fn pixel(&self, x: i64, y: i64) -> f64 {
+        let x = x.clamp(0, self.image.width as i64 - 1);
+        let y = y.clamp(0, self.image.height as i64 - 1);
+        random_f32((y * self.image.width as i64 + x) as u32, self.seed) as f64
     }
+
+    /// The exact blur of radius `r`, row by row: window sums slide down the columns, then along each row, in
+    /// f64.
+    fn blurred_rows(&self, r: u32) -> impl Iterator<Item = Vec<f64>> + '_ {
+        let (r, width) = (r as i64, self.image.width as i64);
+        let count = window(r as u32) as f64;
+        let mut column_sums: Vec<f64> = (0..width).map(|x| (-r..=r).map(|dy| self.pixel(x, dy)).sum()).collect();
+        (0..self.image.height as i64).map(move |y| {
+            if y > 0 {
+                for (x, sum) in column_sums.iter_mut().enumerate() {
+                    *sum += self.pixel(x as i64, y + r) - self.pixel(x as i64, y - 1 - r);
+                }
+            }
+            let column = |x: i64| column_sums[x.clamp(0, width - 1) as usize];
+            let mut sum: f64 = (-r..=r).map(column).sum();
+            (0..width)
+                .map(|x| {
+                    if x > 0 {
+                        sum += column(x + r) - column(x - 1 - r);
+                    }
+                    sum / count
+                })
+                .collect()
+        })
+    }
+}
+
+/// The GPU's f32 sum of (2r + 1)² terms of magnitude below 1 may differ from the exact one by that many
+/// roundings.
+fn tolerance(r: u32) -> f64 {
+    (window(r) as f64 + 2.0) * f32::EPSILON as f64
 }
 
 impl Workload for BlurWorkload {
@@ -137,32 +169,27 @@ impl Workload for BlurWorkload {
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.image.dst.handle(), Vec::new()))
     }
 
-    /// Window sums slide over the image in f64 (column sums down, then along each row); the GPU's f32 sum
-    /// of (2r + 1)² terms of magnitude below 1 may differ by that many roundings.
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+        Box::pin(async move {
+            let r = configuration.parameter.unwrap_or(0);
+            let width = self.image.width as u64;
+            let (mut rows, mut row) = (self.blurred_rows(r), Vec::new());
+            let blurred = Reference::build(gpu, "dst", self.size(), |i| {
+                if i % width == 0 {
+                    row = rows.next().expect("a row for every pixel");
+                }
+                Expected::Float { value: row[(i % width) as usize] as f32, tolerance: tolerance(r) as f32 }
+            });
+            Some(self.reference.get_or_build(r, blurred).await)
+        })
+    }
+
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
-        let r = configuration.parameter.unwrap_or(0) as i64;
-        let (width, height) = (self.image.width as i64, self.image.height as i64);
-        let image = self.host.get_or_init(|| (0..self.size() as u32).map(|i| random_f32(i, self.seed)).collect());
-        let count = window(r as u32) as f64;
-        let tolerance = (count + 2.0) * f32::EPSILON as f64;
-        let got: Vec<f32> = f32s(output).collect();
+        let r = configuration.parameter.unwrap_or(0);
         let mut comparison = Comparison::new("dst");
-        let mut column_sums: Vec<f64> = (0..width).map(|x| (-r..=r).map(|dy| self.pixel(image, x, dy)).sum()).collect();
-        for y in 0..height {
-            if y > 0 {
-                for (x, sum) in column_sums.iter_mut().enumerate() {
-                    *sum += self.pixel(image, x as i64, y + r) - self.pixel(image, x as i64, y - 1 - r);
-                }
-            }
-            let column = |x: i64| column_sums[x.clamp(0, width - 1) as usize];
-            let mut sum: f64 = (-r..=r).map(column).sum();
-            for x in 0..width {
-                if x > 0 {
-                    sum += column(x + r) - column(x - 1 - r);
-                }
-                let i = (y * width + x) as usize;
-                comparison.check(i as u64, got[i] as f64, sum / count, tolerance);
-            }
+        let want = self.blurred_rows(r).flatten();
+        for (i, (got, want)) in f32s(output).zip(want).enumerate() {
+            comparison.check(i as u64, got as f64, want, tolerance(r));
         }
         comparison.finish()
     }

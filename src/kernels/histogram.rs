@@ -2,11 +2,14 @@
 //! and merged once per workgroup; on uniform and skewed inputs, with 16 to 4096 bins.
 
 use std::cell::OnceCell;
+use std::rc::Rc;
 
 use crate::fill::hash_u32;
 use crate::gpu::{ComputeLimits, Gpu};
+use crate::host;
 use crate::kernel::{
-    self, Comparison, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, ShaderChecks, ShaderModules,
+    self, Comparison, Configuration, Expected, Family, HostFuture, KernelId, OwnedBuffer, Parameter, Prepared,
+    Reference, ShaderChecks, ShaderModules,
     Sizing, Skip, Step, ValidationError, Workload,
 };
 
@@ -124,22 +127,29 @@ struct HistogramWorkload {
 }
 
 impl HistogramWorkload {
+    /// The input's lane counts (after `reference`).
     fn lane_counts(&self, skewed: bool) -> &[[u64; 256]] {
-        self.references[skewed as usize].get_or_init(|| {
-            let mut lanes = vec![[0u64; 256]; LANES];
-            for i in 0..self.n as u32 {
-                let word = input_word(i, self.seed, skewed);
-                for k in 0..4u32 {
-                    let lane = (4 * i as usize + k as usize) % LANES;
+        self.references[skewed as usize].get().expect("`reference` counted the input")
+    }
+
+    /// Counts the input's bytes, in chunks that give the page a turn.
+    async fn count_lanes(&self, skewed: bool) -> Vec<[u64; 256]> {
+        let mut lanes = vec![[0u64; 256]; LANES];
+        host::for_chunks(self.n, |range| {
+            for i in range {
+                let word = input_word(i as u32, self.seed, skewed);
+                for k in 0..4u64 {
+                    let lane = ((4 * i + k) % LANES as u64) as usize;
                     lanes[lane][((word >> (8 * k)) & 0xff) as usize] += 1;
                 }
             }
-            lanes
         })
+        .await;
+        lanes
     }
 
     /// What the histogram with `bins` bins of an input holds.
-    fn reference(&self, skewed: bool, bins: u32) -> Vec<u64> {
+    fn counts(&self, skewed: bool, bins: u32) -> Vec<u64> {
         let (lanes, shift) = layout(bins);
         let per_lane = bins / lanes;
         let mut counts = vec![0u64; bins as usize];
@@ -183,9 +193,23 @@ impl Workload for HistogramWorkload {
         Ok(Prepared::accumulating(Step { pipeline, bind_group, grid }, counts))
     }
 
+    /// Every bin's count, exact (counts wrap at 2^32 on the GPU).
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+        Box::pin(async move {
+            let skewed = configuration.kernel.variant == "skewed";
+            if self.references[skewed as usize].get().is_none() {
+                let lanes = self.count_lanes(skewed).await;
+                self.references[skewed as usize].set(lanes).ok();
+            }
+            let counts = self.counts(skewed, configuration.parameter.unwrap_or(256));
+            let bins = Reference::build(gpu, "bin", counts.len() as u64, |bin| Expected::Word(counts[bin as usize] as u32));
+            Some(Rc::new(bins.await))
+        })
+    }
+
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let bins = configuration.parameter.unwrap_or(256);
-        let want = self.reference(configuration.kernel.variant == "skewed", bins);
+        let want = self.counts(configuration.kernel.variant == "skewed", bins);
         let mut comparison = Comparison::new("bin");
         for (bin, (got, want)) in output.chunks_exact(4).zip(want).enumerate() {
             let got = u32::from_le_bytes([got[0], got[1], got[2], got[3]]);

@@ -1,11 +1,13 @@
 //! Per-pixel image maps: a grayscale conversion of an RGBA8 image in a storage buffer, swept over every
 //! 2-D workgroup shape, to show which shapes a 2-D kernel should use.
 
+use std::rc::Rc;
+
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, ChartKind, Comparison, Configuration, Family, KernelId, ImageBuffers, Prepared, ShaderModules, Sizing, Skip,
-    Step, ValidationError, Workload,
+    self, ChartKind, Comparison, Configuration, Expected, Family, HostFuture, ImageBuffers, KeptReference, KernelId,
+    Prepared, Reference, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
 };
 
 const WGSL: &str = include_str!("../../shaders/image.wgsl");
@@ -74,7 +76,7 @@ impl Family for Image {
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
         let image = ImageBuffers::new(gpu, size, seed, "grayscale image")?;
         let modules = ShaderModules::new("image.wgsl", WGSL);
-        Ok(Box::new(ImageWorkload { image, seed, modules }))
+        Ok(Box::new(ImageWorkload { image, seed, modules, reference: KeptReference::default() }))
     }
 
 }
@@ -84,6 +86,14 @@ struct ImageWorkload {
     image: ImageBuffers,
     seed: u32,
     modules: ShaderModules,
+    /// The grayscale image, the same for every configuration.
+    reference: KeptReference<()>,
+}
+
+impl ImageWorkload {
+    fn grayscale_pixel(&self, i: u64) -> u32 {
+        grayscale(random_f32(i as u32, self.seed).to_bits())
+    }
 }
 
 impl Workload for ImageWorkload {
@@ -107,11 +117,19 @@ impl Workload for ImageWorkload {
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.image.dst.handle(), Vec::new()))
     }
 
+    /// Integer arithmetic: every pixel exact.
+    fn reference<'a>(&'a self, gpu: &'a Gpu, _: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+        Box::pin(async move {
+            let gray = Reference::build(gpu, "dst", self.size(), |i| Expected::Word(self.grayscale_pixel(i)));
+            Some(self.reference.get_or_build((), gray).await)
+        })
+    }
+
     fn check(&self, _: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let mut comparison = Comparison::new("dst");
         for (i, got) in output.chunks_exact(4).enumerate() {
             let got = u32::from_le_bytes([got[0], got[1], got[2], got[3]]);
-            let want = grayscale(random_f32(i as u32, self.seed).to_bits());
+            let want = self.grayscale_pixel(i as u64);
             comparison.check(i as u64, got as f64, want as f64, 0.0);
         }
         comparison.finish()

@@ -4,12 +4,13 @@
 //! freshly written initial state instead of a poisoned output.
 
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 use crate::fill::{hash_u32, unit_f32};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Before, ChartKind, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, ShaderModules, Sizing,
-    Skip, Step, ValidationError, Workload, f32s,
+    self, Before, ChartKind, Comparison, Configuration, Expected, Family, HostFuture, KeptReference, KernelId,
+    OwnedBuffer, Prepared, Reference, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
@@ -52,6 +53,29 @@ pub fn slot(layout: &str, count: u64, i: u64, field: u64) -> u64 {
             (i / block) * FIELDS * block + field * block + i % block
         }
     }
+}
+
+/// The particle and field at word `k` of `layout`, the inverse of `slot`; `None` for a struct's padding.
+fn field_at(layout: &str, count: u64, k: u64) -> Option<(u64, u64)> {
+    match layout {
+        "aos_vec3" => {
+            let words = STRUCT_BYTES / 4;
+            let field = STRUCT_SLOTS.iter().position(|&s| s == k % words)?;
+            Some((k / words, field as u64))
+        }
+        "aos_packed" => Some((k / FIELDS, k % FIELDS)),
+        "soa" => Some((k % count, k / count)),
+        _ => {
+            let block = block(layout);
+            let (group, within) = (k / (FIELDS * block), k % (FIELDS * block));
+            Some((group * block + within % block, within / block))
+        }
+    }
+}
+
+/// Words of state `layout` takes for `count` particles.
+fn words(layout: &str, count: u64) -> u64 {
+    if layout == "aos_vec3" { count * STRUCT_BYTES / 4 } else { count * FIELDS }
 }
 
 fn block(layout: &str) -> u64 {
@@ -151,7 +175,8 @@ impl Family for Layouts {
         kernel::check_binding(gpu, &format!("{bytes} bytes of particle state"), bytes)?;
         // One buffer serves every layout: each configuration writes its own initial state into it.
         let state = kernel::storage_buffer(gpu, "particles", bytes);
-        Ok(Box::new(LayoutWorkload { count: size, seed, modules: ShaderModules::new("layout.wgsl", WGSL), state }))
+        let modules = ShaderModules::new("layout.wgsl", WGSL);
+        Ok(Box::new(LayoutWorkload { count: size, seed, modules, state, reference: KeptReference::default() }))
     }
 }
 
@@ -160,9 +185,23 @@ struct LayoutWorkload {
     seed: u32,
     modules: ShaderModules,
     state: OwnedBuffer,
+    /// The update and layout checked last, and the state after one step.
+    reference: KeptReference<KernelId>,
 }
 
 impl LayoutWorkload {
+    /// Particle `i` after one step of `kernel` from its initial state.
+    fn after(&self, kernel: &str, i: u64) -> [f32; 7] {
+        let before = initial(i as u32, self.seed);
+        if kernel == "touch_one" {
+            let mut p = before;
+            p[LIFE as usize] -= DT;
+            p
+        } else {
+            advance(i as u32, before)
+        }
+    }
+
     fn step(&self, gpu: &Gpu, configuration: &Configuration, entry: &str) -> Result<Step, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = configuration;
         let layout = kernel.variant;
@@ -224,19 +263,30 @@ impl Workload for LayoutWorkload {
 
     /// One step from the initial state, field by field at the layout's slots: exact, since the shader's
     /// arithmetic is.
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+        Box::pin(async move {
+            let KernelId { kernel, variant, .. } = configuration.kernel;
+            // Neighbouring words of an array of structs are one particle's: it is computed once for them.
+            let mut last: Option<(u64, [f32; 7])> = None;
+            let state = Reference::build(gpu, "particles", words(variant, self.count), |k| {
+                let Some((i, field)) = field_at(variant, self.count, k) else { return Expected::Any };
+                let particle = match last {
+                    Some((known, particle)) if known == i => particle,
+                    _ => self.after(kernel, i),
+                };
+                last = Some((i, particle));
+                Expected::exact(particle[field as usize])
+            });
+            Some(self.reference.get_or_build(configuration.kernel, state).await)
+        })
+    }
+
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let KernelId { kernel, variant, .. } = configuration.kernel;
         let words: Vec<f32> = f32s(output).collect();
         let mut comparison = Comparison::new("particles");
         for i in 0..self.count {
-            let before = initial(i as u32, self.seed);
-            let want = if kernel == "touch_one" {
-                let mut p = before;
-                p[LIFE as usize] -= DT;
-                p
-            } else {
-                advance(i as u32, before)
-            };
+            let want = self.after(kernel, i);
             for field in 0..FIELDS {
                 let at = slot(variant, self.count, i, field);
                 comparison.check(at, words[at as usize] as f64, want[field as usize] as f64, 0.0);

@@ -3,12 +3,14 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use crate::fill::{hash_u32, random_f32};
 use crate::gpu::{ComputeLimits, Gpu};
+use crate::host;
 use crate::kernel::{
-    self, Comparison, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, ShaderModules, Sizing, Skip,
-    Step, ValidationError, Workload, f32s,
+    self, Comparison, Configuration, Expected, Family, HostFuture, KeptReference, KernelId, OwnedBuffer, Parameter,
+    Prepared, Reference, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/matmul.wgsl");
@@ -108,12 +110,13 @@ impl Family for Matmul {
         let b = kernel::random_buffer(gpu, "B", bytes, seeds[1]);
         let c = kernel::storage_buffer(gpu, "C", bytes);
         let modules = ShaderModules::new("matmul.wgsl", WGSL);
-        Ok(Box::new(MatmulWorkload { elements: size, seeds, modules, a, b, c, references: RefCell::default() }))
+        Ok(Box::new(MatmulWorkload { elements: size, seeds, modules, a, b, c, sampled: RefCell::default(), reference: KeptReference::default() }))
     }
 }
 
 /// One checked element of C: where, its value, and the rounding bound.
-struct Expected {
+#[derive(Clone, Copy)]
+struct Sampled {
     index: u64,
     value: f64,
     tolerance: f64,
@@ -127,14 +130,16 @@ struct MatmulWorkload {
     a: OwnedBuffer,
     b: OwnedBuffer,
     c: OwnedBuffer,
-    /// The checked elements of C, per edge.
-    references: RefCell<HashMap<u32, Vec<Expected>>>,
+    /// The checked elements of C, per edge, by index.
+    sampled: RefCell<HashMap<u32, Rc<Vec<Sampled>>>>,
+    /// The edge checked last, and C's reference: the sampled elements, and every other one written.
+    reference: KeptReference<u32>,
 }
 
 impl MatmulWorkload {
     /// Element (row, col) of the n × n product, in f64, and the bound on an f32 dot product's rounding:
     /// n·ε·Σ|a||b| (Higham's γ_n, with room).
-    fn expected(&self, n: u32, row: u32, col: u32) -> Expected {
+    fn expected(&self, n: u32, row: u32, col: u32) -> Sampled {
         let (mut value, mut magnitude) = (0.0f64, 0.0f64);
         for k in 0..n {
             let x = random_f32(row * n + k, self.seeds[0]) as f64;
@@ -143,24 +148,35 @@ impl MatmulWorkload {
             magnitude += (x * y).abs();
         }
         let tolerance = n as f64 * f32::EPSILON as f64 * magnitude;
-        Expected { index: row as u64 * n as u64 + col as u64, value, tolerance }
+        Sampled { index: row as u64 * n as u64 + col as u64, value, tolerance }
     }
 
-    /// The elements checked at edge n: all of them if the budget allows, else a spread sample that
-    /// includes both corners.
-    fn references(&self, n: u32) -> std::cell::Ref<'_, Vec<Expected>> {
-        self.references.borrow_mut().entry(n).or_insert_with(|| {
-            let area = n as u64 * n as u64;
-            let count = (REFERENCE_BUDGET / n as u64).min(area);
-            let indices: Vec<u64> = if count == area {
-                (0..area).collect()
-            } else {
-                let sample = (0..count as u32 - 2).map(|k| hash_u32(k ^ self.seeds[0]) as u64 % area);
-                [0, area - 1].into_iter().chain(sample).collect()
-            };
-            indices.into_iter().map(|i| self.expected(n, (i / n as u64) as u32, (i % n as u64) as u32)).collect()
-        });
-        std::cell::Ref::map(self.references.borrow(), |r| &r[&n])
+    /// The elements checked at edge n, by index: all of them if the budget allows, else a spread sample
+    /// that includes both corners. Computed on first use, in chunks that give the page a turn.
+    async fn sampled(&self, n: u32) -> Rc<Vec<Sampled>> {
+        if let Some(known) = self.sampled.borrow().get(&n) {
+            return known.clone();
+        }
+        let area = n as u64 * n as u64;
+        let count = (REFERENCE_BUDGET / n as u64).min(area);
+        let mut indices: Vec<u64> = if count == area {
+            (0..area).collect()
+        } else {
+            let sample = (0..count as u32 - 2).map(|k| hash_u32(k ^ self.seeds[0]) as u64 % area);
+            [0, area - 1].into_iter().chain(sample).collect()
+        };
+        indices.sort_unstable();
+        indices.dedup();
+        let mut sampled = Vec::with_capacity(indices.len());
+        host::for_chunks(indices.len() as u64, |range| {
+            for &i in &indices[range.start as usize..range.end as usize] {
+                sampled.push(self.expected(n, (i / n as u64) as u32, (i % n as u64) as u32));
+            }
+        })
+        .await;
+        let sampled = Rc::new(sampled);
+        self.sampled.borrow_mut().insert(n, sampled.clone());
+        sampled
     }
 }
 
@@ -214,6 +230,20 @@ impl Workload for MatmulWorkload {
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.c.handle(), Vec::new()))
     }
 
+    /// Every element written (the poison is a NaN), and the sampled ones right.
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+        Box::pin(async move {
+            let n = configuration.parameter.unwrap_or(0);
+            let sampled = self.sampled(n).await;
+            let mut next = sampled.iter().peekable();
+            let c = Reference::build(gpu, "C", n as u64 * n as u64, |i| match next.next_if(|s| s.index == i) {
+                Some(s) => Expected::Float { value: s.value as f32, tolerance: s.tolerance as f32 },
+                None => Expected::WRITTEN,
+            });
+            Some(self.reference.get_or_build(n, c).await)
+        })
+    }
+
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let n = configuration.parameter.unwrap_or(0);
         let got: Vec<f32> = f32s(&output[..n as usize * n as usize * 4]).collect();
@@ -222,8 +252,9 @@ impl Workload for MatmulWorkload {
         for (i, &value) in got.iter().enumerate() {
             comparison.check(i as u64, value as f64, 0.0, f64::MAX);
         }
-        for expected in self.references(n).iter() {
-            comparison.check(expected.index, got[expected.index as usize] as f64, expected.value, expected.tolerance);
+        let sampled = self.sampled.borrow();
+        for s in sampled.get(&n).expect("`reference` sampled C").iter() {
+            comparison.check(s.index, got[s.index as usize] as f64, s.value, s.tolerance);
         }
         comparison.finish()
     }

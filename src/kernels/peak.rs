@@ -1,8 +1,11 @@
 //! Compute peak: independent FMA chains, scalar and vec4, for the roofline's compute ceiling.
 
+use std::rc::Rc;
+
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, Role, ShaderModules, Sizing, Skip, Step,
+    self, Comparison, Configuration, Expected, Family, HostFuture, KernelId, OwnedBuffer, Prepared, Reference, Role,
+    ShaderModules, Sizing, Skip, Step,
     ValidationError, Workload, f32s,
 };
 use wgpu::util::DeviceExt;
@@ -127,6 +130,18 @@ impl Workload for PeakWorkload {
         let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.coefficients), (1, &self.sums)]);
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.sums.handle(), Vec::new()))
+    }
+
+    /// Exact: no sum along a chain rounds, and the final sums round alike on both sides. An invocation's
+    /// result depends only on i % 1024 (and its variant): one period is computed.
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+        Box::pin(async move {
+            let variant = configuration.kernel.variant;
+            let sums = Reference::periodic(gpu, "sums", self.count as u64, 1024, |i| {
+                Expected::exact(chain_sum(variant, i as u32))
+            });
+            Some(Rc::new(sums.await))
+        })
     }
 
     /// Exact: no sum along a chain rounds, and the final sums round alike on both sides.

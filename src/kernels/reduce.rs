@@ -2,12 +2,14 @@
 //! one atomic per workgroup, and a grid-stride loop before the tree; u32 (exact) and f32.
 
 use std::cell::OnceCell;
+use std::rc::Rc;
 
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
+use crate::host;
 use crate::kernel::{
-    self, Before, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, ShaderChecks, ShaderModules,
-    Sizing, Skip, Step, ValidationError, Workload,
+    self, Before, Comparison, Configuration, Family, HostFuture, KernelId, OwnedBuffer, Prepared, Reference,
+    ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
 };
 
 /// WGSL has no includes: the grid's index helpers, the input's bindings and the grid-stride loop go in front.
@@ -114,17 +116,9 @@ struct ReduceWorkload {
 }
 
 impl ReduceWorkload {
+    /// The input's sums (after `reference`).
     fn sums(&self) -> &Sums {
-        self.sums.get_or_init(|| {
-            let mut sums = Sums { u32: 0, f32: 0.0, magnitude: 0.0 };
-            for i in 0..self.n as u32 {
-                let x = random_f32(i, self.seed);
-                sums.u32 = sums.u32.wrapping_add(x.to_bits());
-                sums.f32 += x as f64;
-                sums.magnitude += (x as f64).abs();
-            }
-            sums
-        })
+        self.sums.get().expect("`reference` summed the input")
     }
 
     #[expect(clippy::too_many_arguments, reason = "one dispatch's every choice, named at the call")]
@@ -208,6 +202,26 @@ impl Workload for ReduceWorkload {
         }
         let output = buffers.last().expect("at least one pass").handle();
         Ok(Prepared { steps, output, before: Before::Poison, grid: first_grid, owned: buffers })
+    }
+
+    /// The input's sums, which the CPU compares with the one word a reduction writes.
+    fn reference<'a>(&'a self, _: &'a Gpu, _: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+        Box::pin(async move {
+            if self.sums.get().is_none() {
+                let mut sums = Sums { u32: 0, f32: 0.0, magnitude: 0.0 };
+                host::for_chunks(self.n, |range| {
+                    for i in range {
+                        let x = random_f32(i as u32, self.seed);
+                        sums.u32 = sums.u32.wrapping_add(x.to_bits());
+                        sums.f32 += x as f64;
+                        sums.magnitude += (x as f64).abs();
+                    }
+                })
+                .await;
+                self.sums.set(sums).ok();
+            }
+            None
+        })
     }
 
     fn check(&self, configuration: &Configuration, prepared: &Prepared, output: &[u8]) -> Result<(), ValidationError> {

@@ -2,12 +2,14 @@
 //! the problem size, to show where the caches end and where the GPU fills up.
 
 use std::cell::OnceCell;
+use std::rc::Rc;
 
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
+use crate::host;
 use crate::kernel::{
-    self, Comparison, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, ShaderModules, Sizing, Skip,
-    Step, ValidationError, Workload, f32s,
+    self, Comparison, Configuration, Expected, Family, HostFuture, KernelId, OwnedBuffer, Parameter, Prepared,
+    Reference, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -93,20 +95,33 @@ struct SaturationWorkload {
 }
 
 impl SaturationWorkload {
+    /// The sum of the first n words, for every swept n (after `reference`).
     fn sum_of_first(&self, n: u32) -> u32 {
-        let sums = self.prefix_sums.get_or_init(|| {
-            let wanted: Vec<u32> = sizes().into_iter().filter(|&s| s as u64 <= self.size).collect();
-            let mut sums = Vec::new();
-            let mut sum = 0u32;
-            for i in 0..wanted.last().copied().unwrap_or(0) {
-                sum = sum.wrapping_add(random_f32(i, self.seed).to_bits());
-                if wanted.contains(&(i + 1)) {
-                    sums.push((i + 1, sum));
+        let sums = self.prefix_sums.get().expect("`reference` computed the sums");
+        sums.iter().find(|(size, _)| *size == n).map(|(_, sum)| *sum).expect("a swept size")
+    }
+
+    /// Sums the first n words for every swept n, in chunks that give the page a turn.
+    async fn prefix_sums(&self) -> Vec<(u32, u32)> {
+        let wanted: Vec<u32> = sizes().into_iter().filter(|&s| s as u64 <= self.size).collect();
+        let (mut sums, mut sum) = (Vec::new(), 0u32);
+        host::for_chunks(wanted.last().copied().unwrap_or(0) as u64, |range| {
+            for i in range {
+                sum = sum.wrapping_add(random_f32(i as u32, self.seed).to_bits());
+                if wanted.contains(&(i as u32 + 1)) {
+                    sums.push((i as u32 + 1, sum));
                 }
             }
-            sums
-        });
-        sums.iter().find(|(size, _)| *size == n).map(|(_, sum)| *sum).expect("a swept size")
+        })
+        .await;
+        sums
+    }
+
+    /// Element i of the triad, and the rounding it may differ by (as STREAM's check: exact unless the GPU
+    /// fuses the multiply and add).
+    fn triad(&self, i: u64) -> (f32, f32) {
+        let (a, b) = (random_f32(i as u32, self.seed), random_f32(i as u32, self.seed.wrapping_add(1)));
+        (a + SCALAR * b, 2.0 * f32::EPSILON * (a.abs() + (SCALAR * b).abs()))
     }
 }
 
@@ -149,6 +164,25 @@ impl Workload for SaturationWorkload {
         Ok(Prepared::accumulating(Step { pipeline, bind_group, grid }, total))
     }
 
+    /// The triad's first n elements; the sum of the first n words, which the CPU compares with the total.
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+        Box::pin(async move {
+            let n = configuration.parameter.unwrap_or(0) as u64;
+            if configuration.kernel.kernel == "sum_by_size" {
+                if self.prefix_sums.get().is_none() {
+                    let sums = self.prefix_sums().await;
+                    self.prefix_sums.set(sums).ok();
+                }
+                return None;
+            }
+            let c = Reference::build(gpu, "c", n, |i| {
+                let (value, tolerance) = self.triad(i);
+                Expected::Float { value, tolerance }
+            });
+            Some(Rc::new(c.await))
+        })
+    }
+
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let n = configuration.parameter.unwrap_or(0);
         if configuration.kernel.kernel == "sum_by_size" {
@@ -157,17 +191,10 @@ impl Workload for SaturationWorkload {
             comparison.check(0, got as f64, self.sum_of_first(n) as f64, 0.0);
             return comparison.finish();
         }
-        // As STREAM's check: a + s·b in f32, exact unless the GPU fuses the multiply and add.
         let mut comparison = Comparison::new("c");
         for (i, got) in f32s(output).enumerate().take(n as usize) {
-            let (a, b) = (random_f32(i as u32, self.seed), random_f32(i as u32, self.seed.wrapping_add(1)));
-            let want = a + SCALAR * b;
-            comparison.check(
-                i as u64,
-                got as f64,
-                want as f64,
-                2.0 * f32::EPSILON as f64 * (a.abs() + (SCALAR * b).abs()) as f64,
-            );
+            let (want, tolerance) = self.triad(i as u64);
+            comparison.check(i as u64, got as f64, want as f64, tolerance as f64);
         }
         comparison.finish()
     }

@@ -4,14 +4,15 @@
 //! any number of times and still be checked against the same reference:
 //! copy `c = a`, scale `c = s·a`, add `c = a + b`, triad `c = a + s·b`, dot `Σ a·b` (s = 0.4).
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
+use crate::host;
 use crate::kernel::{
-    self, Reference, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, Role, ShaderModules, Sizing, Skip, Step,
-    ValidationError, Workload, f32s,
+    self, Comparison, Configuration, Expected, Family, HostFuture, KeptReference, KernelId, OwnedBuffer, Prepared,
+    Reference, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -89,7 +90,7 @@ impl Family for Stream {
             b,
             c,
             dot_reference: OnceCell::new(),
-            reference: RefCell::new(None),
+            reference: KeptReference::default(),
         }))
     }
 }
@@ -103,9 +104,8 @@ struct StreamWorkload {
     c: OwnedBuffer,
     /// Σ a·b and Σ |a·b| in f64, computed on first use.
     dot_reference: OnceCell<(f64, f64)>,
-    /// The GPU reference of the elementwise kernel checked last (configurations run kernel by kernel, so
-    /// one at a time is kept).
-    reference: RefCell<Option<(&'static str, Rc<Reference>)>>,
+    /// The elementwise kernel checked last, and its c.
+    reference: KeptReference<&'static str>,
 }
 
 impl StreamWorkload {
@@ -139,12 +139,7 @@ impl StreamWorkload {
         prepared: &Prepared,
         output: &[u8],
     ) -> Result<(), ValidationError> {
-        let (want, magnitude) = *self.dot_reference.get_or_init(|| {
-            (0..self.n).fold((0.0, 0.0), |(sum, abs), i| {
-                let p = self.a(i) as f64 * self.b(i) as f64;
-                (sum + p, abs + p.abs())
-            })
-        });
+        let (want, magnitude) = *self.dot_reference.get().expect("`reference` computed the dot product");
         let got: f64 = f32s(output).map(f64::from).sum();
         // Each invocation adds its terms in order, then the tree adds log2(WG) levels: f32 rounding grows
         // with that depth, relative to Σ|a·b| (the host adds the partial sums in f64).
@@ -206,27 +201,32 @@ impl Workload for StreamWorkload {
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, output, partial_sums.into_iter().collect()))
     }
 
-    /// The elementwise kernels' c, computed once per kernel and input; dot's partial sums are checked on
-    /// the CPU.
-    fn reference(&self, gpu: &Gpu, configuration: &Configuration) -> Option<Rc<Reference>> {
-        let kernel = configuration.kernel.kernel;
-        if kernel == "dot" {
-            return None;
-        }
-        let mut kept = self.reference.borrow_mut();
-        if let Some((known, reference)) = kept.as_ref()
-            && *known == kernel
-        {
-            return Some(reference.clone());
-        }
-        *kept = None; // free the last kernel's before making this one's
-        let expected = Self::expected(kernel);
-        let reference = Rc::new(Reference::build(gpu, "c", self.n, |i| {
-            let (want, magnitude) = expected(self.a(i), self.b(i));
-            [want as f32, (ELEMENT_TOLERANCE * magnitude) as f32]
-        }));
-        *kept = Some((kernel, reference.clone()));
-        Some(reference)
+    /// The elementwise kernels' c, computed once per kernel and input; for dot, Σ a·b, which the CPU
+    /// compares with the sum of the partial sums.
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+        Box::pin(async move {
+            let kernel = configuration.kernel.kernel;
+            if kernel == "dot" {
+                if self.dot_reference.get().is_none() {
+                    let (mut sum, mut abs) = (0.0, 0.0);
+                    host::for_chunks(self.n, |range| {
+                        for i in range {
+                            let p = self.a(i) as f64 * self.b(i) as f64;
+                            (sum, abs) = (sum + p, abs + p.abs());
+                        }
+                    })
+                    .await;
+                    self.dot_reference.set((sum, abs)).ok();
+                }
+                return None;
+            }
+            let expected = Self::expected(kernel);
+            let c = Reference::build(gpu, "c", self.n, |i| {
+                let (value, magnitude) = expected(self.a(i), self.b(i));
+                Expected::Float { value: value as f32, tolerance: (ELEMENT_TOLERANCE * magnitude) as f32 }
+            });
+            Some(self.reference.get_or_build(kernel, c).await)
+        })
     }
 
     fn check(&self, configuration: &Configuration, prepared: &Prepared, output: &[u8]) -> Result<(), ValidationError> {

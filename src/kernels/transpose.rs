@@ -1,10 +1,12 @@
 //! Transpose: naive (reads or writes strided) against tiled through workgroup memory, with and without a
 //! padded tile, next to a same-shape 2-D copy that moves the same bytes at the best access pattern.
 
+use std::rc::Rc;
+
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, ChartKind, Comparison, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, Role,
+    self, ChartKind, Comparison, Configuration, Expected, Family, HostFuture, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared, Reference, Role,
     ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
@@ -131,7 +133,7 @@ impl Family for Transpose {
         let src = kernel::random_buffer(gpu, "matrix", bytes, seed);
         let dst = kernel::storage_buffer(gpu, "transposed", bytes);
         let modules = ShaderModules::new("transpose.wgsl", WGSL);
-        Ok(Box::new(TransposeWorkload { size, seed, modules, src, dst }))
+        Ok(Box::new(TransposeWorkload { size, seed, modules, src, dst, reference: KeptReference::default() }))
     }
 }
 
@@ -180,9 +182,17 @@ struct TransposeWorkload {
     modules: ShaderModules,
     src: OwnedBuffer,
     dst: OwnedBuffer,
+    /// Whether the last output checked was a copy's, its matrix, and what `dst` then holds.
+    reference: KeptReference<(bool, Option<u32>)>,
 }
 
 impl TransposeWorkload {
+    /// Where output (i, j) comes from: input (i, j) for a copy, input (j, i) for a transpose.
+    fn source(&self, matrix: &Matrix, copy: bool, i: u64, j: u64) -> u64 {
+        let src_pitch = matrix.src_pitch as u64;
+        if copy { i * src_pitch + j } else { j * src_pitch + i }
+    }
+
     fn matrix(&self, configuration: &Configuration) -> Matrix {
         let matrix = Matrix::new(self.size, configuration.parameter.unwrap_or(0));
         if configuration.kernel.kernel == "copy2d" { matrix.for_copy() } else { matrix }
@@ -235,21 +245,37 @@ impl Workload for TransposeWorkload {
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.dst.handle(), Vec::new()))
     }
 
+    /// A copy or transpose is exact: every element must carry the very bits of its source element; the
+    /// pitch past a row's end is no kernel's to write.
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+        Box::pin(async move {
+            let copy = configuration.kernel.kernel == "copy2d";
+            let matrix = self.matrix(configuration);
+            let (out_rows, out_cols) = if copy { (matrix.rows, matrix.cols) } else { (matrix.cols, matrix.rows) };
+            let dst_pitch = matrix.dst_pitch as u64;
+            let dst = Reference::build(gpu, "dst", out_rows as u64 * dst_pitch, |at| {
+                let (i, j) = (at / dst_pitch, at % dst_pitch);
+                if j >= out_cols as u64 {
+                    return Expected::Any;
+                }
+                Expected::Word(random_f32(self.source(&matrix, copy, i, j) as u32, self.seed).to_bits())
+            });
+            Some(self.reference.get_or_build((copy, configuration.parameter), dst).await)
+        })
+    }
+
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let matrix = self.matrix(configuration);
-        let [rows, cols, src_pitch, dst_pitch] =
-            [matrix.rows, matrix.cols, matrix.src_pitch, matrix.dst_pitch].map(|n| n as usize);
+        let [rows, cols, dst_pitch] = [matrix.rows, matrix.cols, matrix.dst_pitch].map(|n| n as u64);
         let copy = configuration.kernel.kernel == "copy2d";
         let (out_rows, out_cols) = if copy { (rows, cols) } else { (cols, rows) };
         let output: Vec<f32> = f32s(output).collect();
         let mut comparison = Comparison::new("dst");
         for i in 0..out_rows {
             for j in 0..out_cols {
-                // Output (i, j) is input (i, j) for a copy and input (j, i) for a transpose.
-                let source = if copy { i * src_pitch + j } else { j * src_pitch + i };
                 let at = i * dst_pitch + j;
-                let want = random_f32(source as u32, self.seed) as f64;
-                comparison.check(at as u64, output[at] as f64, want, 0.0);
+                let want = random_f32(self.source(&matrix, copy, i, j) as u32, self.seed) as f64;
+                comparison.check(at, output[at as usize] as f64, want, 0.0);
             }
         }
         comparison.finish()

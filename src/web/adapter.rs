@@ -95,5 +95,6 @@ pub fn environment(gpu: &Gpu) -> Environment {
         timestamps: gpu.timestamps,
         timer_quantum_ns: if gpu.timestamps { CHROME_TIMESTAMP_QUANTUM_NS } else { wall_quantum },
         cross_origin_isolated: Some(isolated),
+        long_tasks: None,
     }
 }

@@ -2,10 +2,11 @@
 
 use wgsweep::fill;
 use wgsweep::gpu::{self, Gpu};
-use wgsweep::kernel::{KernelId, ShaderChecks};
+use wgsweep::kernel::{Configuration, GpuCheck, KernelId, Prepared, ShaderChecks, ValidationError, Workload};
 use wgsweep::measure::MeasureOptions;
 use wgsweep::plan::{Plan, ProblemSize, Shapes};
-use wgsweep::result::Environment;
+use wgsweep::result::{Environment, Pace};
+use wgsweep::runner;
 
 /// A device on the default adapter; tests need one, and lavapipe will do.
 pub fn open_gpu() -> Gpu {
@@ -23,6 +24,7 @@ pub fn environment(gpu: &Gpu) -> Environment {
         timestamps: gpu.timestamps,
         timer_quantum_ns: 1000.0,
         cross_origin_isolated: None,
+        long_tasks: None,
     }
 }
 
@@ -51,4 +53,23 @@ pub fn assert_good(r: &wgsweep::result::ConfigResult) {
         r.error(),
         r.skipped()
     );
+}
+
+/// Checks `output` as `configuration`'s output both ways: written into the prepared output buffer and
+/// compared as a run compares it (on the GPU where the family has a GPU reference), and on the CPU. The two
+/// must agree; the CPU's verdict comes back, for its details.
+pub fn check_both(
+    gpu: &Gpu,
+    workload: &dyn Workload,
+    configuration: &Configuration,
+    prepared: &Prepared,
+    output: &[u8],
+) -> Result<(), ValidationError> {
+    gpu.queue.write_buffer(&prepared.output, 0, output);
+    let check = GpuCheck::new(gpu);
+    let run =
+        pollster::block_on(runner::check_output(gpu, &check, workload, configuration, prepared, &mut Pace::default()));
+    let cpu = workload.check(configuration, prepared, output);
+    assert_eq!(run.is_ok(), cpu.is_ok(), "the run's check and the CPU's disagree: {run:?} against {cpu:?}");
+    cpu
 }

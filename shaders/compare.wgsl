@@ -15,15 +15,20 @@ struct Summary {
     wrong: atomic<u32>,
     first_wrong: atomic<u32>,
     largest_error: atomic<u32>,
-    padding: u32,
-    // Written by the host: words compared, and the reference's period.
+}
+
+// One span compares words first … first + count - 1 of the output (bound from `first` on) with one part of
+// the reference: a reference is twice its output and may need several bindings.
+struct Span {
     count: u32,
     period: u32,
+    first: u32,
 }
 
 @group(0) @binding(0) var<storage, read> found: array<u32>;
 @group(0) @binding(1) var<storage, read> expected: array<vec2<u32>>; // as bits: a word's bits pass through untouched
 @group(0) @binding(2) var<storage, read_write> summary: Summary;
+@group(0) @binding(3) var<uniform> span: Span;
 
 const QUIET_NAN: u32 = 0x7fc00000u;
 const WORD: f32 = -1.0;
@@ -53,9 +58,9 @@ fn compare(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
     }
     workgroupBarrier();
     let i = invocation_index(wid, nwg, lid);
-    if i < summary.count {
+    if i < span.count {
         let found_bits = found[i];
-        let element = expected[i % summary.period];
+        let element = expected[i % span.period];
         let want = bitcast<f32>(element.x);
         let tolerance = bitcast<f32>(element.y);
         var passes: bool;
@@ -78,7 +83,7 @@ fn compare(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
         atomicMax(&group_largest_error, error_bits);
         if !passes {
             atomicAdd(&group_wrong, 1u);
-            atomicMin(&group_first_wrong, i);
+            atomicMin(&group_first_wrong, span.first + i);
         }
     }
     workgroupBarrier();

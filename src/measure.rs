@@ -37,10 +37,18 @@ pub struct MeasureOptions {
     /// GPU work to keep queued while warming up and sampling, whatever a sample lasts.
     #[serde(default = "default_in_flight_ns")]
     pub in_flight_ns: f64,
+    /// The longest one dispatch may take for its configuration to be measured: a sweep of slower ones would
+    /// take minutes on a device that is slow for them (a CPU adapter, a large matrix).
+    #[serde(default = "default_max_dispatch_ns")]
+    pub max_dispatch_ns: f64,
 }
 
 fn default_in_flight_ns() -> f64 {
     2e7
+}
+
+fn default_max_dispatch_ns() -> f64 {
+    2.5e8
 }
 
 impl Default for MeasureOptions {
@@ -53,6 +61,7 @@ impl Default for MeasureOptions {
             warm_up_ns: 2e8,
             min_warm_up_ns: default_in_flight_ns(),
             in_flight_ns: default_in_flight_ns(),
+            max_dispatch_ns: default_max_dispatch_ns(),
         }
     }
 }
@@ -102,6 +111,25 @@ pub enum MeasureError {
     Readback(String),
     #[error("all {0} samples had a zero or negative timestamp delta: GPU timestamps are unusable on this device")]
     NoValidTimestamps(u32),
+    /// One dispatch took longer than `MeasureOptions::max_dispatch_ns`: the configuration was not measured.
+    #[error("{}", too_slow(*.0, *.1, false))]
+    TooSlow(f64, f64),
+}
+
+/// Why a configuration was not measured: one dispatch takes `ns` (or, `predicted`, would take), more than
+/// `max_ns`.
+pub fn too_slow(ns: f64, max_ns: f64, predicted: bool) -> String {
+    format!(
+        "one dispatch {} about {} on this device, over the {} a measured one may take: not measured, to keep \
+         the run short",
+        if predicted { "would take" } else { "takes" },
+        seconds(ns),
+        seconds(max_ns)
+    )
+}
+
+fn seconds(ns: f64) -> String {
+    if ns >= 1e9 { format!("{:.1} s", ns / 1e9) } else { format!("{:.0} ms", ns / 1e6) }
 }
 
 /// The GPU time of each of the two windows of warm-up samples compared to tell whether timings settled.
@@ -148,6 +176,9 @@ pub struct Timer {
     pub quantum_ns: f64,
     /// When the last measurement ended: a GPU busy until just now keeps its clocks up.
     last_end: Cell<Option<Instant>>,
+    /// A CPU adapter (lavapipe, SwiftShader) has no GPU clocks to ramp up: its warm-up may end once samples
+    /// settle, however long it idled.
+    cpu_adapter: bool,
 }
 
 /// A submitted sample whose results are not in yet.
@@ -182,7 +213,13 @@ impl Timer {
             }),
         };
         let slots = if gpu.timestamps { (0..MAX_IN_FLIGHT).map(slot).collect() } else { Vec::new() };
-        Self { slots, period_ns: gpu.queue.get_timestamp_period() as f64, quantum_ns, last_end: Cell::new(None) }
+        Self {
+            slots,
+            period_ns: gpu.queue.get_timestamp_period() as f64,
+            quantum_ns,
+            last_end: Cell::new(None),
+            cpu_adapter: gpu.info.device_type == format!("{:?}", wgpu::DeviceType::Cpu),
+        }
     }
 
     pub fn source(&self) -> TimingSource {
@@ -205,7 +242,8 @@ impl Timer {
         let start = Instant::now();
         // Settled samples end the warm-up early only on a GPU busy until just now: one that idled (while
         // the host compared an output, say) may time steadily at clocks that have yet to rise.
-        let kept_busy = self.last_end.get().is_some_and(|end| (start - end).as_nanos() as f64 <= BUSY_GAP_NS);
+        let kept_busy =
+            self.cpu_adapter || self.last_end.get().is_some_and(|end| (start - end).as_nanos() as f64 <= BUSY_GAP_NS);
         let mut busy_ns = 0.0;
         let mut dispatches = 1u32;
         let mut sample_ns;
@@ -218,6 +256,10 @@ impl Timer {
                 None => (done - submitted).as_nanos() as f64,
             };
             busy_ns += sample_ns.max(0.0);
+            if dispatches == 1 && sample_ns > options.max_dispatch_ns {
+                self.last_end.set(Some(Instant::now()));
+                return Err(MeasureError::TooSlow(sample_ns, options.max_dispatch_ns));
+            }
             if sample_ns >= target_ns || dispatches >= options.max_dispatches {
                 break;
             }

@@ -163,6 +163,17 @@ pub struct LongTasks {
     pub longest_ms: f64,
 }
 
+impl LongTasks {
+    /// "no main-thread task over 50 ms", or "3 main-thread tasks over 50 ms, the longest 120 ms".
+    pub fn summary(&self) -> String {
+        match self.count {
+            0 => "no main-thread task over 50 ms".into(),
+            1 => format!("1 main-thread task over 50 ms ({:.0} ms)", self.longest_ms),
+            n => format!("{n} main-thread tasks over 50 ms, the longest {:.0} ms", self.longest_ms),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
     pub seed: u32,
@@ -480,6 +491,16 @@ pub enum ReadError {
 }
 
 impl RunResult {
+    /// Where the run's time went, and in the page how long the main thread was held: what a run shows
+    /// under its results.
+    pub fn pace_text(&self) -> Option<String> {
+        let pace = self.pace.as_ref()?.summary();
+        Some(match &self.environment.long_tasks {
+            Some(long_tasks) => format!("{pace}; {}", long_tasks.summary()),
+            None => pace,
+        })
+    }
+
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a RunResult always serializes")
     }

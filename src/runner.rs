@@ -1,12 +1,15 @@
 //! The one entry point both shells drive: sweep every selected kernel over every workgroup size, validate
 //! each configuration against its CPU reference, time it, and collect one `RunResult`.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use web_time::Instant;
 
 use crate::gpu::Gpu;
-use crate::kernel::{Configuration, Family, GpuCheck, Prepared, Skip, Workload, shapes};
-use crate::measure::{MeasureOptions, Timer};
-use crate::plan::{Plan, problem_units};
+use crate::kernel::{Configuration, Family, GpuCheck, KernelId, Prepared, ShaderChecks, Skip, Workload, shapes};
+use crate::measure::{MeasureError, MeasureOptions, Timer, too_slow};
+use crate::plan::{Plan, ProblemSize, problem_units};
 use crate::result::{
     ConfigResult, Environment, Outcome, Pace, ParameterValue, Peaks, RunResult, SCHEMA_VERSION, Settings, Tool,
     gb_per_s, now_rfc3339,
@@ -95,7 +98,16 @@ pub async fn run(
                 return cancelled(result, index, total, pace, started);
             }
             let setting_up = Instant::now();
-            let made = setup(gpu, family, size, plan.seed).await;
+            let mut made = setup(gpu, family, size, plan.seed).await;
+            if let Ok(w) = &made
+                && family.sized_by_time()
+                && plan.problem_size == ProblemSize::Default
+                && let Some((smaller, note)) = time_sized(gpu, family, w.as_ref(), configuration, &plan.measure).await
+            {
+                drop(made); // free the default-sized inputs first
+                made = setup(gpu, family, smaller, plan.seed).await;
+                result.notes.push(format!("{}: {note}", family.name()));
+            }
             pace.inputs_s += setting_up.elapsed().as_secs_f64();
             match made {
                 Ok(w) => {
@@ -147,6 +159,47 @@ fn finish(mut result: RunResult, pace: Pace, started: Instant) -> RunResult {
     result
 }
 
+/// One dispatch of a family whose problem size only sets how long a dispatch lasts should take about this
+/// long: a few samples' worth, far under `MeasureOptions::max_dispatch_ns`.
+const TIME_SIZED_DISPATCH_NS: f64 = 2e7;
+
+/// Times one dispatch of `configuration`'s kernel, at a workgroup shape that suits any device, on the
+/// default-sized `workload`; where it takes far longer than `TIME_SIZED_DISPATCH_NS`, the smaller size that
+/// would take about that long, and the note that says so.
+async fn time_sized(
+    gpu: &Gpu,
+    family: &dyn Family,
+    workload: &dyn Workload,
+    configuration: &Configuration,
+    options: &MeasureOptions,
+) -> Option<(u64, String)> {
+    let shapes = family.workgroup_shapes(&configuration.kernel, &gpu.info.limits);
+    let invocations = |s: &[u32; 3]| s.iter().product::<u32>();
+    let shape = shapes.iter().filter(|s| invocations(s) <= 256).max_by_key(|s| invocations(s))?;
+    let probe = Configuration { workgroup: *shape, ..*configuration };
+    let prepared = workload.prepare(gpu, &probe).ok()?;
+    crate::kernel::submit_once(gpu, &prepared); // compiles and warms what the timed one reuses
+    crate::kernel::idle(gpu).await.ok()?;
+    let started = Instant::now();
+    crate::kernel::submit_steps(gpu, &prepared.steps);
+    crate::kernel::idle(gpu).await.ok()?;
+    let ns = started.elapsed().as_nanos() as f64;
+    if ns <= 2.0 * TIME_SIZED_DISPATCH_NS.max(options.min_sample_ns) {
+        return None;
+    }
+    let size = family.round_size((workload.size() as f64 * TIME_SIZED_DISPATCH_NS / ns) as u64);
+    (size < workload.size()).then(|| {
+        let note = format!(
+            "{} {} take about {:.0} ms per dispatch on this device: {size} used, for about {:.0} ms",
+            workload.size(),
+            family.size_unit(),
+            ns / 1e6,
+            TIME_SIZED_DISPATCH_NS / 1e6
+        );
+        (size, note)
+    })
+}
+
 /// Makes the family's inputs, turning running out of GPU memory into an error rather than a lost device.
 pub(crate) async fn setup(gpu: &Gpu, family: &dyn Family, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
@@ -194,16 +247,42 @@ fn blank(configuration: &Configuration, problem_size: u64, bytes_per_dispatch: u
     }
 }
 
-/// What measures and validates configurations, made once per run: the timer and the GPU comparison.
+/// What measures and validates configurations, made once per run: the timer, the GPU comparison, and
+/// how fast each kernel has run so far.
 pub(crate) struct Harness {
     pub timer: Timer,
     pub check: GpuCheck,
+    /// The most work (flops where counted, else bytes) per ns a kernel did at a workgroup shape, over the
+    /// values of its parameter so far (its rate at other shapes says little: small workgroups may be far
+    /// slower).
+    rates: RefCell<HashMap<(KernelId, ShaderChecks, [u32; 3]), f64>>,
 }
 
 impl Harness {
     pub fn new(gpu: &Gpu, quantum_ns: f64) -> Self {
-        Harness { timer: Timer::new(gpu, quantum_ns), check: GpuCheck::new(gpu) }
+        Harness { timer: Timer::new(gpu, quantum_ns), check: GpuCheck::new(gpu), rates: RefCell::default() }
     }
+
+    /// How long one dispatch of `record`'s configuration would take at its kernel's best rate at its shape
+    /// so far (a larger matrix, a wider blur).
+    fn predicted_ns(&self, configuration: &Configuration, record: &ConfigResult) -> Option<f64> {
+        let Configuration { kernel, checks, workgroup, .. } = *configuration;
+        let rate = *self.rates.borrow().get(&(kernel, checks, workgroup))?;
+        Some(work(record) / rate)
+    }
+
+    fn learn(&self, configuration: &Configuration, record: &ConfigResult) {
+        let Some(ns) = record.median_ns.filter(|&ns| ns > 0.0) else { return };
+        let Configuration { kernel, checks, workgroup, .. } = *configuration;
+        let mut rates = self.rates.borrow_mut();
+        let rate = rates.entry((kernel, checks, workgroup)).or_insert(0.0);
+        *rate = rate.max(work(record) / ns);
+    }
+}
+
+/// What a dispatch does, for comparing its configurations: flops where the family counts them, else bytes.
+fn work(record: &ConfigResult) -> f64 {
+    record.flops_per_dispatch.unwrap_or(record.bytes_per_dispatch) as f64
 }
 
 /// Whether `measure_one` checks the output before measuring.
@@ -239,14 +318,25 @@ pub(crate) async fn measure_one(
     }
     let started = Instant::now();
     let before = (pace.pipelines_s, pace.references_s);
-    let mut prepared = prepare_and_run_once(gpu, workload, configuration, pace).await;
+    // A larger problem of a kernel already slow on this device (a larger matrix, a wider blur) is not run.
+    let too_slow_ahead = harness
+        .predicted_ns(configuration, &record)
+        .filter(|&ns| ns > options.max_dispatch_ns)
+        .map(|ns| Skip::NotApplicable(too_slow(ns, options.max_dispatch_ns, true)));
+    let mut prepared = prepare_and_run_once(gpu, workload, configuration, too_slow_ahead, pace).await;
     if let (Ok(ready), Validation::First) = (&prepared, validation)
         && let Err(error) = check_output(gpu, &harness.check, workload, configuration, ready, pace).await
     {
         prepared = Err(Failure::Error(error));
     }
     let elsewhere = (pace.pipelines_s - before.0) + (pace.references_s - before.1);
-    pace.validation_s += started.elapsed().as_secs_f64() - elsewhere;
+    let validated_in_s = started.elapsed().as_secs_f64() - elsewhere;
+    pace.validation_s += validated_in_s;
+    // The run and its check took far longer than a dispatch may: no need to time one to know.
+    if prepared.is_ok() && validated_in_s * 1e9 > 2.0 * options.max_dispatch_ns {
+        record.outcome = Outcome::Skipped { reason: too_slow(validated_in_s * 1e9, options.max_dispatch_ns, false) };
+        return record;
+    }
     let prepared = match prepared {
         Ok(prepared) => prepared,
         Err(Failure::Skip(skip)) => {
@@ -265,6 +355,10 @@ pub(crate) async fn measure_one(
 
     let measurement = match harness.timer.measure(gpu, &prepared.steps, options).await {
         Ok(m) => m,
+        Err(slow @ MeasureError::TooSlow(..)) => {
+            record.outcome = Outcome::Skipped { reason: slow.to_string() };
+            return record;
+        }
         Err(error) => {
             record.fail(error);
             return record;
@@ -288,6 +382,7 @@ pub(crate) async fn measure_one(
     }
     record.samples_ns = measurement.primary().to_vec();
     record.wall_samples_ns = measurement.wall_ns;
+    harness.learn(configuration, &record);
     record
 }
 
@@ -321,7 +416,7 @@ pub(crate) async fn validate(
     configuration: &Configuration,
     record: &mut ConfigResult,
 ) {
-    let outcome = match prepare_and_run_once(gpu, workload, configuration, &mut Pace::default()).await {
+    let outcome = match prepare_and_run_once(gpu, workload, configuration, None, &mut Pace::default()).await {
         Ok(prepared) => {
             check_output(gpu, &harness.check, workload, configuration, &prepared, &mut Pace::default()).await
         }
@@ -340,17 +435,24 @@ enum Failure {
 }
 
 /// Prepares the configuration, poisons its output and runs it once, inside a validation error scope so a
-/// pipeline the device rejects becomes this configuration's error instead of the whole run's.
+/// pipeline the device rejects becomes this configuration's error instead of the whole run's. A
+/// configuration that can run but is known to be too slow (`too_slow`) is prepared only, to learn whether
+/// it applies at all, and skipped.
 async fn prepare_and_run_once(
     gpu: &Gpu,
     workload: &dyn Workload,
     configuration: &Configuration,
+    too_slow: Option<Skip>,
     pace: &mut Pace,
 ) -> Result<Prepared, Failure> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let started = Instant::now();
     let prepared = workload.prepare(gpu, configuration);
     pace.pipelines_s += started.elapsed().as_secs_f64();
+    let prepared = match (prepared, too_slow) {
+        (Ok(_), Some(skip)) => Err(skip),
+        (prepared, _) => prepared,
+    };
     if let Ok(prepared) = &prepared {
         crate::kernel::submit_once(gpu, prepared);
     }

@@ -200,3 +200,27 @@ fn every_family_catches_a_corrupted_word_of_output_as_a_run_checks_it_and_on_the
         assert!(checked > 0, "{}: no kernel ran", family.name());
     }
 }
+
+#[test]
+fn a_reference_larger_than_one_binding_is_compared_part_by_part() {
+    let mut gpu = open_gpu();
+    // 1 MiB bindings: a part holds 2^17 elements, so 300 000 words take three parts.
+    gpu.info.limits.max_storage_buffer_binding_size = 1 << 20;
+    let n = 300_000usize;
+    let want: Vec<f32> = (0..n as u32).map(|i| fill::random_f32(i, 3)).collect();
+    let exact: Vec<[f32; 2]> = want.iter().map(|&w| [w, 0.0]).collect();
+    assert_eq!(summarize(&gpu, &want, &exact).wrong, 0);
+    let mut found = want.clone();
+    for at in [200_000, 131_072, 299_999] {
+        found[at] = 9.5;
+    }
+    let summary = summarize(&gpu, &found, &exact);
+    assert_eq!((summary.wrong, summary.first_wrong), (3, Some(131_072)));
+
+    let output = kernel::storage_buffer(&gpu, "found", n as u64 * 4);
+    gpu.queue.write_buffer(&output, 0, &found.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
+    let reference = pollster::block_on(Reference::build(&gpu, "out", n as u64, |i| Expected::exact(want[i as usize])));
+    let error = pollster::block_on(GpuCheck::new(&gpu).check(&gpu, &output, &reference)).unwrap_err();
+    assert!(error.starts_with("FAILED validation: out[131072]: 9.5e0 (is) != "), "{error}");
+    assert!(error.contains("3 of 300000 wrong"), "{error}");
+}

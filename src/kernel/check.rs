@@ -10,6 +10,8 @@ use std::cell::RefCell;
 use std::fmt;
 use std::rc::Rc;
 
+use wgpu::util::DeviceExt;
+
 use super::buffers::{OwnedBuffer, storage_buffer};
 use super::readback;
 use crate::gpu::Gpu;
@@ -169,10 +171,13 @@ impl Expected {
 }
 
 /// The expected output of one kernel on one input, on the GPU: what each word must hold. Made once per
-/// input and kept while configurations use it.
+/// input and kept while configurations use it. At 8 bytes a word it is twice the output, so it is stored
+/// in parts that each fit one binding, and compared part by part.
 pub struct Reference {
     what: &'static str,
-    elements: OwnedBuffer,
+    parts: Vec<OwnedBuffer>,
+    /// Elements in each part but the last.
+    part_len: u64,
     /// Words of output compared.
     count: u64,
     /// Word i must hold element i % period: outputs that repeat (one chain's sums per lane) store one period.
@@ -191,6 +196,7 @@ impl Reference {
     }
 
     /// As `build`, for an output whose word i must hold element i % `period`: only one period is computed.
+    /// A period shorter than the output fits one binding.
     pub async fn periodic(
         gpu: &Gpu,
         what: &'static str,
@@ -198,19 +204,36 @@ impl Reference {
         period: u64,
         mut element: impl FnMut(u64) -> Expected,
     ) -> Self {
-        let buffer = storage_buffer(gpu, "reference", (period * 8).max(8));
-        for start in (0..period).step_by(REFERENCE_CHUNK as usize) {
-            let end = (start + REFERENCE_CHUNK).min(period);
-            let mut bytes = Vec::with_capacity((end - start) as usize * 8);
-            host::for_chunks(end - start, |range| {
-                for i in range {
-                    bytes.extend(element(start + i).encode().iter().flat_map(|x| x.to_le_bytes()));
-                }
-            })
-            .await;
-            gpu.queue.write_buffer(&buffer, start * 8, &bytes);
+        // Parts start on whole 64-element (512-byte) steps, which every storage offset alignment divides.
+        let part_len = (gpu.info.limits.max_binding_bytes() / 8 / 64 * 64).max(64);
+        assert!(period == count || period <= part_len, "a repeating reference fits one binding");
+        let mut parts = Vec::new();
+        for part_start in (0..period.max(1)).step_by(part_len as usize) {
+            let part_end = (part_start + part_len).min(period);
+            let part = storage_buffer(gpu, "reference", ((part_end - part_start) * 8).max(8));
+            for start in (part_start..part_end).step_by(REFERENCE_CHUNK as usize) {
+                let end = (start + REFERENCE_CHUNK).min(part_end);
+                let mut bytes = Vec::with_capacity((end - start) as usize * 8);
+                host::for_chunks(end - start, |range| {
+                    for i in range {
+                        bytes.extend(element(start + i).encode().iter().flat_map(|x| x.to_le_bytes()));
+                    }
+                })
+                .await;
+                gpu.queue.write_buffer(&part, (start - part_start) * 8, &bytes);
+            }
+            parts.push(part);
         }
-        Reference { what, elements: buffer, count, period }
+        Reference { what, parts, part_len, count, period }
+    }
+
+    /// The words each comparison pass covers: (first word, words, the part it reads).
+    fn passes(&self) -> Vec<(u64, u64, &OwnedBuffer)> {
+        if self.period < self.count {
+            return vec![(0, self.count, &self.parts[0])];
+        }
+        let starts = (0..self.count).step_by(self.part_len as usize);
+        starts.zip(&self.parts).map(|(start, part)| (start, self.part_len.min(self.count - start), part)).collect()
     }
 }
 
@@ -282,38 +305,52 @@ impl GpuCheck {
         GpuCheck { pipeline }
     }
 
-    /// Compares the first words of `output`, one per element of `reference`, `output` with `reference` on the GPU and reads back
-    /// the summary alone: how many elements are wrong, the first wrong one, the largest error.
+    /// Compares the first words of `output`, one per element of `reference`, with it on the GPU and reads
+    /// back the summary alone: how many elements are wrong, the first wrong one, the largest error.
     pub async fn summarize(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<Summary, String> {
-        let summary = storage_buffer(gpu, "comparison summary", 24);
-        let words = |n: u64| u32::try_from(n).map_err(|_| "the output is too large to compare on the GPU");
-        let start = [0, u32::MAX, 0, 0, words(reference.count)?, words(reference.period)?];
+        let too_large = || "the output is too large to compare on the GPU".to_string();
+        let words = |n: u64| u32::try_from(n).map_err(|_| too_large());
+        let summary = storage_buffer(gpu, "comparison summary", 16);
+        let start = [0, u32::MAX, 0, 0];
         gpu.queue.write_buffer(&summary, 0, &start.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
-        let found =
-            wgpu::BufferBinding { buffer: output, offset: 0, size: wgpu::BufferSize::new(reference.count.max(1) * 4) };
-        let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("compare"),
-            layout: &self.pipeline.get_bind_group_layout(0),
-            entries: &[
-                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::Buffer(found) },
-                wgpu::BindGroupEntry { binding: 1, resource: reference.elements.as_entire_binding() },
-                wgpu::BindGroupEntry { binding: 2, resource: summary.as_entire_binding() },
-            ],
-        });
-        let groups = reference.count.div_ceil(CHECK_WORKGROUP as u64);
-        let max = gpu.info.limits.max_workgroups_per_dimension;
-        let [x, y, _] = grid::dispatch_grid(groups, max).ok_or("the output is too large to compare on the GPU")?;
+        let mut passes = Vec::new();
+        for (first, count, part) in reference.passes() {
+            let period = reference.period.min(count);
+            let params = [words(count)?, words(period)?, words(first)?, 0];
+            let params = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("comparison pass"),
+                contents: &params.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>(),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+            let found = wgpu::BufferBinding {
+                buffer: output,
+                offset: first * 4,
+                size: wgpu::BufferSize::new(count.max(1) * 4),
+            };
+            let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("compare"),
+                layout: &self.pipeline.get_bind_group_layout(0),
+                entries: &[
+                    wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::Buffer(found) },
+                    wgpu::BindGroupEntry { binding: 1, resource: part.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 2, resource: summary.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 3, resource: params.as_entire_binding() },
+                ],
+            });
+            let groups = count.div_ceil(CHECK_WORKGROUP as u64);
+            let max = gpu.info.limits.max_workgroups_per_dimension;
+            passes.push((bind_group, grid::dispatch_grid(groups, max).ok_or_else(too_large)?));
+        }
         super::submit(gpu, |encoder| {
             let mut pass = encoder.begin_compute_pass(&Default::default());
             pass.set_pipeline(&self.pipeline);
-            pass.set_bind_group(0, &bind_group, &[]);
-            pass.dispatch_workgroups(x, y, 1);
+            for (bind_group, [x, y, _]) in &passes {
+                pass.set_bind_group(0, bind_group, &[]);
+                pass.dispatch_workgroups(*x, *y, 1);
+            }
         });
         let bytes = readback::read_buffer(gpu, &summary).await?;
         let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
-        if (word(4), word(5)) != (start[4], start[5]) {
-            return Err("the comparison's summary came back garbled".into());
-        }
         Ok(Summary {
             wrong: word(0) as u64,
             first_wrong: (word(0) > 0).then_some(word(1) as u64),
@@ -330,11 +367,15 @@ impl GpuCheck {
         // the list finds them unless wrong elements are sparse, and the count says how many there are.
         let window = (reference.count - first).min(16 * LISTED_MISMATCHES as u64);
         let found = readback::read_range(gpu, output, first * 4, window * 4).await?;
-        // A periodic reference is short: read it whole rather than work out which part wraps.
+        // A periodic reference is short: read it whole rather than work out where it wraps. Otherwise the
+        // window ends with the part that holds the first wrong element.
         let (from, expected) = if reference.period < reference.count {
-            (0, readback::read_buffer(gpu, &reference.elements).await?)
+            (0, readback::read_buffer(gpu, &reference.parts[0]).await?)
         } else {
-            (first, readback::read_range(gpu, &reference.elements, first * 8, window * 8).await?)
+            let (part, at) = (first / reference.part_len, first % reference.part_len);
+            let part = &reference.parts[part as usize];
+            let window = window.min(part.size() / 8 - at);
+            (first, readback::read_range(gpu, part, at * 8, window * 8).await?)
         };
         let expected: Vec<Expected> = f32s(&expected)
             .collect::<Vec<f32>>()
@@ -344,7 +385,7 @@ impl GpuCheck {
         let mut comparison = Comparison::new(reference.what);
         for (k, word) in found.chunks_exact(4).enumerate() {
             let index = first + k as u64;
-            let want = expected[((index % reference.period) - from) as usize];
+            let Some(&want) = expected.get(((index % reference.period) - from) as usize) else { break };
             let found = u32::from_le_bytes(word.try_into().expect("4 bytes"));
             if !want.admits(found) {
                 let (value, tolerance) = want.shown();

@@ -178,6 +178,11 @@ pub trait Family: Sync {
     fn gbps_is_device_memory(&self) -> bool {
         true
     }
+    /// Whether the problem size only sets how long one dispatch lasts (no cache to outgrow, no matrix to
+    /// fit): on a device slow for it, the runner shrinks a default-sized problem to a short dispatch.
+    fn sized_by_time(&self) -> bool {
+        false
+    }
     /// Workgroup memory one workgroup of this configuration needs.
     fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64;
     /// Allocates and fills the inputs of a problem of `size`.

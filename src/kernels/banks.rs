@@ -86,6 +86,11 @@ impl Family for Banks {
         4 * (WORDS + WORDS / 32) as u64
     }
 
+    /// Invocations only set how long a dispatch lasts: a slow device gets fewer.
+    fn sized_by_time(&self) -> bool {
+        true
+    }
+
     fn setup(&self, gpu: &Gpu, size: u64, _seed: u32) -> Result<Box<dyn Workload>, String> {
         let bytes = size * 4;
         kernel::check_binding(gpu, &format!("{bytes} bytes of sums"), bytes)?;

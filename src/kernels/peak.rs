@@ -89,6 +89,11 @@ impl Family for Peak {
         0
     }
 
+    /// Invocations only set how long a dispatch lasts: a slow device gets fewer.
+    fn sized_by_time(&self) -> bool {
+        true
+    }
+
     fn setup(&self, gpu: &Gpu, size: u64, _seed: u32) -> Result<Box<dyn Workload>, String> {
         let coefficients = OwnedBuffer::new(gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("coefficients"),

@@ -181,6 +181,11 @@ impl Workload for ReduceWorkload {
         let groups = if grid_stride { covering.min(GRID_WORKGROUPS) } else { covering };
         let first_grid = kernel::linear_grid(gpu, groups)?;
         let mut count = first_grid[0] as u64 * first_grid[1] as u64;
+        // One workgroup per few elements (a workgroup of 1) can need more partial sums than a binding holds.
+        let device = gpu.info.limits.max_binding_bytes();
+        if count * 4 > device {
+            return Err(Skip::ExceedsLimit { limit: "max_storage_buffer_binding_size", device, needed: count * 4 });
+        }
         let mut buffers = vec![kernel::storage_buffer(gpu, "partial sums", count * 4)];
         // The grid-stride loop reads the input as vec4s too (binding 5 or 6).
         let mut first: Vec<(u32, &wgpu::Buffer)> = vec![(src, &self.src), (partials, &buffers[0])];

@@ -98,7 +98,10 @@ impl Family for Transpose {
     }
 
     fn default_size(&self, limits: &ComputeLimits) -> Sizing {
-        Sizing::capped(DEFAULT_MATRIX_BYTES / 4, limits.max_binding_bytes() / 4, 4, "the matrix is")
+        // Aligned rows pad each of about √n rows by up to ROW_ALIGN - 1 elements: leave room for them.
+        let binding = limits.max_binding_bytes() / 4;
+        let allowed = binding - 2 * ROW_ALIGN as u64 * (binding as f64).sqrt() as u64;
+        Sizing::capped(DEFAULT_MATRIX_BYTES / 4, allowed, 4, "the matrix is")
     }
 
     fn round_size(&self, size: u64) -> u64 {

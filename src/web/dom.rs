@@ -4,6 +4,8 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlElement};
 
+use crate::result::LongTasks;
+
 pub fn document() -> Document {
     web_sys::window().and_then(|w| w.document()).expect("the page has a document")
 }
@@ -142,4 +144,51 @@ pub fn set_progress(done: usize, total: usize, text: &str) {
 /// Milliseconds since the page opened.
 pub fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+}
+
+/// Watches the page's main thread for long tasks (over 50 ms) while it lives, through the browser's
+/// `longtask` performance entries.
+pub struct LongTaskWatch {
+    observer: web_sys::PerformanceObserver,
+    seen: std::rc::Rc<std::cell::RefCell<LongTasks>>,
+    _callback: Closure<dyn FnMut(web_sys::PerformanceObserverEntryList)>,
+}
+
+impl LongTaskWatch {
+    /// Starts watching; `None` where the browser does not report long tasks.
+    pub fn start() -> Option<Self> {
+        let seen = std::rc::Rc::new(std::cell::RefCell::new(LongTasks::default()));
+        let into = seen.clone();
+        let callback = Closure::<dyn FnMut(web_sys::PerformanceObserverEntryList)>::new(
+            move |entries: web_sys::PerformanceObserverEntryList| {
+                count_long_tasks(&mut into.borrow_mut(), &entries.get_entries());
+            },
+        );
+        // A browser that does not know the entry type ignores it: ask first, so that "none seen" means none.
+        let supported = js_sys::Reflect::get(&js_sys::global(), &"PerformanceObserver".into())
+            .and_then(|class| js_sys::Reflect::get(&class, &"supportedEntryTypes".into()))
+            .ok()
+            .and_then(|types| types.dyn_into::<js_sys::Array>().ok())
+            .is_some_and(|types| types.includes(&"longtask".into(), 0));
+        if !supported {
+            return None;
+        }
+        let observer = web_sys::PerformanceObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+        observer.observe(&web_sys::PerformanceObserverInit::new(&js_sys::Array::of1(&"longtask".into())));
+        Some(Self { observer, seen, _callback: callback })
+    }
+
+    /// Stops watching and says what it saw, including entries not yet delivered.
+    pub fn finish(self) -> LongTasks {
+        count_long_tasks(&mut self.seen.borrow_mut(), &self.observer.take_records());
+        self.observer.disconnect();
+        self.seen.borrow().clone()
+    }
+}
+
+fn count_long_tasks(seen: &mut LongTasks, entries: &js_sys::Array) {
+    for entry in entries.iter() {
+        seen.count += 1;
+        seen.longest_ms = seen.longest_ms.max(entry.unchecked_into::<web_sys::PerformanceEntry>().duration());
+    }
 }

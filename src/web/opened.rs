@@ -100,8 +100,8 @@ pub fn show(result: &RunResult, title: &str) {
         fact(&facts, "Label", &result.label);
     }
     fact(&facts, "Peaks", &result.peaks.summary().unwrap_or_else(|| "not measured in this run".into()));
-    if let Some(pace) = &result.pace {
-        fact(&facts, "Time", &pace.summary());
+    if let Some(pace) = result.pace_text() {
+        fact(&facts, "Time", &pace);
     }
     let configurations = result.results.len();
     let complete = if result.complete { "complete" } else { "incomplete: it holds what finished" };

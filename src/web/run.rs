@@ -84,6 +84,7 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
         ..runner::header(gpu, &plan, environment(gpu))
     };
     let history_id = storage::id(&partial);
+    let long_tasks = dom::LongTaskWatch::start();
     let mut result = runner::run(gpu, &plan, environment(gpu), |event| {
         match event {
             Event::Preparing { family, size, unit } => {
@@ -110,6 +111,7 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
     })
     .await;
 
+    result.environment.long_tasks = long_tasks.map(dom::LongTaskWatch::finish);
     // One start time for the run, so that its history entry and its link name the same run.
     result.created = partial.created.clone();
     // Suspect figures and shares of the peaks are known only now: the table shows them all.
@@ -119,8 +121,8 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
     if let Some(peaks) = result.peaks.summary() {
         state::dispatch(Action::Peaks(peaks));
     }
-    if let Some(pace) = &result.pace {
-        dom::set_text("pace", &pace.summary());
+    if let Some(pace) = result.pace_text() {
+        dom::set_text("pace", &pace);
     }
     let notes: Element = by_id("notes");
     for note in &result.notes {

@@ -91,6 +91,18 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
         assert_eq!(valid, 9, "{kernel} has a valid row for each variant and workgroup size");
     }
 
+    // The result records how busy the GPU was and how long the page's main thread was held.
+    let json = browser.eval("return document.getElementById('result-json').textContent");
+    let result: Value = serde_json::from_str(json.as_str().expect("the result's JSON")).unwrap();
+    let (busy, wall) = (result["pace"]["gpu_busy_s"].as_f64().unwrap(), result["pace"]["wall_s"].as_f64().unwrap());
+    assert!(busy > 0.0 && busy < wall, "GPU busy {busy} s of {wall} s");
+    let long_tasks = &result["environment"]["long_tasks"];
+    assert!(long_tasks["count"].is_u64(), "Chromium reports long tasks: {long_tasks}");
+    // SwiftShader runs the kernels on the CPU, in the browser's GPU process: a loose bound.
+    assert!(long_tasks["longest_ms"].as_f64().unwrap() < 500.0, "a main-thread task ran long: {long_tasks}");
+    let pace = browser.text("#pace");
+    assert!(pace.starts_with("GPU busy ") && pace.contains("main-thread task"), "{pace}");
+
     let chart = browser.eval(
         "const c = Chart.getChart(document.querySelector('#charts canvas')); \
          return c ? c.data.datasets.map(d => d.data.filter(v => v !== null).length) : null",

@@ -255,8 +255,11 @@ pub(crate) struct Harness {
     /// The most work (flops where counted, else bytes) per ns a kernel did at a workgroup shape, over the
     /// values of its parameter so far (its rate at other shapes says little: small workgroups may be far
     /// slower).
-    rates: RefCell<HashMap<(KernelId, ShaderChecks, [u32; 3]), f64>>,
+    rates: RefCell<HashMap<KernelAtShape, f64>>,
 }
+
+/// A kernel compiled with or without wgpu's checks, at one workgroup shape.
+type KernelAtShape = (KernelId, ShaderChecks, [u32; 3]);
 
 impl Harness {
     pub fn new(gpu: &Gpu, quantum_ns: f64) -> Self {

@@ -213,10 +213,13 @@ impl Reference {
             let part = storage_buffer(gpu, "reference", ((part_end - part_start) * 8).max(8));
             for start in (part_start..part_end).step_by(REFERENCE_CHUNK as usize) {
                 let end = (start + REFERENCE_CHUNK).min(part_end);
-                let mut bytes = Vec::with_capacity((end - start) as usize * 8);
+                let mut bytes = vec![0u8; (end - start) as usize * 8];
                 host::for_chunks(end - start, |range| {
-                    for i in range {
-                        bytes.extend(element(start + i).encode().iter().flat_map(|x| x.to_le_bytes()));
+                    let words = &mut bytes[range.start as usize * 8..range.end as usize * 8];
+                    for (i, word) in (start + range.start..).zip(words.chunks_exact_mut(8)) {
+                        let [value, tolerance] = element(i).encode();
+                        word[..4].copy_from_slice(&value.to_le_bytes());
+                        word[4..].copy_from_slice(&tolerance.to_le_bytes());
                     }
                 })
                 .await;

@@ -2,6 +2,7 @@
 //! browser's event loop a turn whenever a slice of time is used up, so that no task on the page's main
 //! thread runs long (natively there is nothing to hand over and the work goes straight on).
 
+use std::cell::Cell;
 use std::ops::Range;
 
 use web_time::Instant;
@@ -14,9 +15,8 @@ const SLICE_MS: f64 = 16.0;
 const FIRST_CHUNK: u64 = 256;
 
 /// Calls `work` on consecutive ranges that cover `0..count`, in order, giving the page a turn between
-/// ranges whenever a slice has been used.
+/// ranges whenever the slice since its last turn is used up (time spent between calls counts too).
 pub async fn for_chunks(count: u64, mut work: impl FnMut(Range<u64>)) {
-    let mut slice = Instant::now();
     let mut chunk = FIRST_CHUNK;
     let mut start = 0;
     while start < count {
@@ -27,24 +27,66 @@ pub async fn for_chunks(count: u64, mut work: impl FnMut(Range<u64>)) {
             chunk *= 2;
         }
         start = end;
-        if slice.elapsed().as_secs_f64() * 1e3 >= SLICE_MS {
-            yield_now().await;
-            slice = Instant::now();
-        }
+        pause_if_due().await;
+    }
+}
+
+thread_local! {
+    /// When the page last had a turn.
+    static LAST_TURN: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+/// Gives the page a turn if the slice since its last one is used up.
+pub async fn pause_if_due() {
+    let now = Instant::now();
+    let last = LAST_TURN.with(|last| {
+        let at = last.get().unwrap_or(now);
+        last.set(Some(at));
+        at
+    });
+    if (now - last).as_secs_f64() * 1e3 >= SLICE_MS {
+        yield_now().await;
+        LAST_TURN.with(|last| last.set(Some(Instant::now())));
     }
 }
 
 /// Lets the browser run its other tasks (input, rendering) before going on: a message to ourselves through a
-/// `MessageChannel` is a new task, and unlike `setTimeout(0)` it is never held back 4 ms.
+/// `MessageChannel` is a new task, and unlike `setTimeout(0)` it is never held back 4 ms. One channel
+/// serves the page's life: a channel dropped with a message in flight may be collected before it arrives.
 #[cfg(target_arch = "wasm32")]
 pub async fn yield_now() {
+    use std::collections::VecDeque;
+    use std::rc::Rc;
+
     use wasm_bindgen::JsCast;
+    use wasm_bindgen::prelude::Closure;
+
+    struct Turns {
+        channel: web_sys::MessageChannel,
+        waiting: Rc<std::cell::RefCell<VecDeque<js_sys::Function>>>,
+        _on_message: Closure<dyn FnMut()>,
+    }
+    thread_local! {
+        static TURNS: Turns = {
+            let channel = web_sys::MessageChannel::new().expect("every browser with WebGPU has MessageChannel");
+            let waiting: Rc<std::cell::RefCell<VecDeque<js_sys::Function>>> = Rc::default();
+            let next = waiting.clone();
+            let on_message = Closure::<dyn FnMut()>::new(move || {
+                if let Some(resolve) = next.borrow_mut().pop_front() {
+                    resolve.call0(&wasm_bindgen::JsValue::NULL).ok();
+                }
+            });
+            channel.port1().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            Turns { channel, waiting, _on_message: on_message }
+        };
+    }
     let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let channel = web_sys::MessageChannel::new().expect("every browser with WebGPU has MessageChannel");
-        channel.port1().set_onmessage(Some(resolve.unchecked_ref()));
-        channel.port2().post_message(&wasm_bindgen::JsValue::NULL).expect("a fresh port takes a message");
+        TURNS.with(|turns| {
+            turns.waiting.borrow_mut().push_back(resolve);
+            turns.channel.port2().post_message(&wasm_bindgen::JsValue::NULL).expect("a port takes a message");
+        })
     });
-    // The promise never rejects; it resolves with the message event, which says nothing.
+    // The promise never rejects; it resolves with nothing.
     let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 

@@ -147,3 +147,26 @@ async fn tiled_blur_matmul_blocks_and_fma_chains_validate_through_webgpu() {
     }
     assert!(result.peaks.fma_gflops.is_some());
 }
+
+#[wasm_bindgen_test]
+async fn long_host_work_leaves_no_long_task_on_the_page() {
+    // Watch from a task of our own: the test harness's task that started this one may be long.
+    wgsweep::host::yield_now().await;
+    let watch = wgsweep::web::dom::LongTaskWatch::start().expect("Chromium reports long tasks");
+    wgsweep::host::yield_now().await;
+    let started = web_time::Instant::now();
+    let mut sum = 0u64;
+    // Several hundred milliseconds of work, in items far shorter than a slice.
+    wgsweep::host::for_chunks(1 << 27, |range| {
+        for i in range {
+            sum = sum.wrapping_add(wgsweep::fill::hash_u32(i as u32) as u64);
+        }
+    })
+    .await;
+    let took = started.elapsed().as_secs_f64();
+    // The browser delivers its entries in a task of their own.
+    wgsweep::host::yield_now().await;
+    let long_tasks = watch.finish();
+    assert!(sum > 0 && took > 0.2, "the work took {took} s: too little to tell");
+    assert!(long_tasks.longest_ms < 100.0, "{long_tasks:?} in {took} s of work");
+}

@@ -185,7 +185,7 @@ pub struct Reference {
 }
 
 /// Elements of a reference uploaded at a time: the host never holds the whole of it.
-const REFERENCE_CHUNK: u64 = 1 << 20;
+const REFERENCE_CHUNK: u64 = 1 << 18;
 
 impl Reference {
     /// Computes `element(i)`, what word i of the output must hold, for each of `count` words (in order), and
@@ -224,6 +224,7 @@ impl Reference {
                 })
                 .await;
                 gpu.queue.write_buffer(&part, (start - part_start) * 8, &bytes);
+                host::pause_if_due().await; // the browser copies the chunk on this thread
             }
             parts.push(part);
         }

@@ -25,9 +25,13 @@ pub fn build(root: &Element) {
         samples.set_attribute(name, value).ok();
     }
     let buttons = append(&controls, "div", "buttons", "");
-    append(&buttons, "button", "primary", "Run").set_id("run");
+    // Run and Auto-tune wait for the GPU (`show`): a click before it opened would do nothing.
+    let run = append(&buttons, "button", "primary", "Run");
+    run.set_id("run");
+    run.set_attribute("disabled", "").ok();
     let tune = append(&buttons, "button", "", "Auto-tune");
     tune.set_id("tune");
+    tune.set_attribute("disabled", "").ok();
     tune.set_attribute("title", "Find the best workgroup shape of each picked kernel without measuring every one").ok();
     let cancel = append(&buttons, "button", "", "Cancel");
     cancel.set_id("cancel");
@@ -95,6 +99,7 @@ pub fn show(gpu: &Gpu) {
         by_id::<HtmlInputElement>("samples").set_value(&samples);
     }
     dom::set_hidden("controls", false);
+    set_busy(false, false);
 
     dom::on("run", "click", |_| state::dispatch(Action::Run));
     dom::on("tune", "click", |_| state::dispatch(Action::Tune));

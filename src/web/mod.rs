@@ -10,7 +10,7 @@ mod chart;
 mod compare;
 mod controls;
 mod device;
-mod dom;
+pub mod dom;
 mod history;
 mod opened;
 mod run;

@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use futures_util::future::join;
 use web_time::Instant;
 
 use crate::gpu::Gpu;
@@ -126,8 +127,12 @@ pub async fn run(
         }
         let record = match &workload {
             Some(w) => {
-                let (options, validation) = (&plan.measure, Validation::First);
-                measure_one(gpu, &harness, family, w.as_ref(), configuration, options, validation, &mut pace).await
+                // The next configuration's reference is made while this one is measured, if it shares these
+                // inputs.
+                let next = configurations.get(index + 1).filter(|next| next.kernel.family == kernel.family);
+                let validation = Validation::First { next };
+                measure_one(gpu, &harness, family, w.as_ref(), configuration, &plan.measure, validation, &mut pace)
+                    .await
             }
             None => {
                 let mut record = blank(configuration, 0, 0);
@@ -290,8 +295,9 @@ fn work(record: &ConfigResult) -> f64 {
 
 /// Whether `measure_one` checks the output before measuring.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Validation {
-    First,
+pub(crate) enum Validation<'a> {
+    /// And while the GPU measures, makes what checking `next` (on the same inputs) takes.
+    First { next: Option<&'a Configuration> },
     /// Measured only: the auto-tuner validates the shapes it reports afterwards (`validate`).
     Later,
 }
@@ -306,7 +312,7 @@ pub(crate) async fn measure_one(
     workload: &dyn Workload,
     configuration: &Configuration,
     options: &MeasureOptions,
-    validation: Validation,
+    validation: Validation<'_>,
     pace: &mut Pace,
 ) -> ConfigResult {
     let workgroup = configuration.workgroup;
@@ -327,7 +333,7 @@ pub(crate) async fn measure_one(
         .filter(|&ns| ns > options.max_dispatch_ns)
         .map(|ns| Skip::NotApplicable(too_slow(ns, options.max_dispatch_ns, true)));
     let mut prepared = prepare_and_run_once(gpu, workload, configuration, too_slow_ahead, pace).await;
-    if let (Ok(ready), Validation::First) = (&prepared, validation)
+    if let (Ok(ready), Validation::First { .. }) = (&prepared, validation)
         && let Err(error) = check_output(gpu, &harness.check, workload, configuration, ready, pace).await
     {
         prepared = Err(Failure::Error(error));
@@ -352,11 +358,17 @@ pub(crate) async fn measure_one(
         }
     };
     record.dispatch = prepared.grid;
-    if validation == Validation::First {
+    if let Validation::First { .. } = validation {
         record.outcome = Outcome::Valid { suspect: None };
     }
 
-    let measurement = match harness.timer.measure(gpu, &prepared.steps, options).await {
+    let next_reference = async {
+        if let Validation::First { next: Some(next) } = validation {
+            let _ = workload.reference(gpu, next).await; // kept by the workload for `next`'s check
+        }
+    };
+    let (measured, ()) = join(harness.timer.measure(gpu, &prepared.steps, options), next_reference).await;
+    let measurement = match measured {
         Ok(m) => m,
         Err(slow @ MeasureError::TooSlow(..)) => {
             record.outcome = Outcome::Skipped { reason: slow.to_string() };

@@ -14,7 +14,6 @@ use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
 use crate::gpu::Gpu;
-use crate::host;
 use crate::kernel::{Step, encode_steps};
 
 /// How the runner should measure.
@@ -300,9 +299,6 @@ impl Timer {
             }
             let Some(sample) = in_flight.pop_front() else { break };
             let (ticks, done) = self.finish(gpu, sample).await?;
-            // Work beside the measurement (the next configuration's reference) gets its turn while the
-            // queue holds `in_flight_ns` of samples: longer than the host's slice.
-            host::pause_if_due().await;
             let wall_ns = (done - previous_done).as_nanos() as f64;
             previous_done = done;
             // A pass's beginning timestamp may be written while the sample before it still runs (it waits

@@ -4,7 +4,6 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use futures_util::future::join;
 use web_time::Instant;
 
 use crate::gpu::Gpu;
@@ -127,12 +126,8 @@ pub async fn run(
         }
         let record = match &workload {
             Some(w) => {
-                // The next configuration's reference is made while this one is measured, if it shares these
-                // inputs.
-                let next = configurations.get(index + 1).filter(|next| next.kernel.family == kernel.family);
-                let validation = Validation::First { next };
-                measure_one(gpu, &harness, family, w.as_ref(), configuration, &plan.measure, validation, &mut pace)
-                    .await
+                let (options, validation) = (&plan.measure, Validation::First);
+                measure_one(gpu, &harness, family, w.as_ref(), configuration, options, validation, &mut pace).await
             }
             None => {
                 let mut record = blank(configuration, 0, 0);
@@ -295,9 +290,8 @@ fn work(record: &ConfigResult) -> f64 {
 
 /// Whether `measure_one` checks the output before measuring.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Validation<'a> {
-    /// And while the GPU measures, makes what checking `next` (on the same inputs) takes.
-    First { next: Option<&'a Configuration> },
+pub(crate) enum Validation {
+    First,
     /// Measured only: the auto-tuner validates the shapes it reports afterwards (`validate`).
     Later,
 }
@@ -312,7 +306,7 @@ pub(crate) async fn measure_one(
     workload: &dyn Workload,
     configuration: &Configuration,
     options: &MeasureOptions,
-    validation: Validation<'_>,
+    validation: Validation,
     pace: &mut Pace,
 ) -> ConfigResult {
     let workgroup = configuration.workgroup;
@@ -333,7 +327,7 @@ pub(crate) async fn measure_one(
         .filter(|&ns| ns > options.max_dispatch_ns)
         .map(|ns| Skip::NotApplicable(too_slow(ns, options.max_dispatch_ns, true)));
     let mut prepared = prepare_and_run_once(gpu, workload, configuration, too_slow_ahead, pace).await;
-    if let (Ok(ready), Validation::First { .. }) = (&prepared, validation)
+    if let (Ok(ready), Validation::First) = (&prepared, validation)
         && let Err(error) = check_output(gpu, &harness.check, workload, configuration, ready, pace).await
     {
         prepared = Err(Failure::Error(error));
@@ -358,17 +352,11 @@ pub(crate) async fn measure_one(
         }
     };
     record.dispatch = prepared.grid;
-    if let Validation::First { .. } = validation {
+    if validation == Validation::First {
         record.outcome = Outcome::Valid { suspect: None };
     }
 
-    let next_reference = async {
-        if let Validation::First { next: Some(next) } = validation {
-            let _ = workload.reference(gpu, next).await; // kept by the workload for `next`'s check
-        }
-    };
-    let (measured, ()) = join(harness.timer.measure(gpu, &prepared.steps, options), next_reference).await;
-    let measurement = match measured {
+    let measurement = match harness.timer.measure(gpu, &prepared.steps, options).await {
         Ok(m) => m,
         Err(slow @ MeasureError::TooSlow(..)) => {
             record.outcome = Outcome::Skipped { reason: slow.to_string() };

@@ -274,8 +274,10 @@ impl Harness {
         Some(work(record) / rate)
     }
 
+    /// Records the rate of a measured configuration whose dispatch lasted long enough (1 ms) for its work,
+    /// not the launch, to set its time.
     fn learn(&self, configuration: &Configuration, record: &ConfigResult) {
-        let Some(ns) = record.median_ns.filter(|&ns| ns > 0.0) else { return };
+        let Some(ns) = record.median_ns.filter(|&ns| ns >= 1e6) else { return };
         let Configuration { kernel, checks, workgroup, .. } = *configuration;
         let mut rates = self.rates.borrow_mut();
         let rate = rates.entry((kernel, checks, workgroup)).or_insert(0.0);

@@ -3,6 +3,7 @@
 use futures_channel::oneshot;
 
 use crate::gpu::Gpu;
+use crate::host;
 
 /// Waits until the GPU has finished everything submitted so far (inputs being filled, say), so that
 /// what is timed next does not pay for it.
@@ -30,9 +31,19 @@ pub async fn map_read(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8>, Strin
     Ok(bytes)
 }
 
-/// Copies all of `source` to a fresh MAP_READ buffer and reads it.
+/// Bytes read back at a time: copying a mapped buffer out is one task of the page, which a large output
+/// (a partial sum per invocation) would make long.
+const READ_PIECE: u64 = 4 << 20;
+
+/// Reads all of `source`, a piece at a time, giving the page a turn between pieces.
 pub async fn read_buffer(gpu: &Gpu, source: &wgpu::Buffer) -> Result<Vec<u8>, String> {
-    read_range(gpu, source, 0, source.size()).await
+    let size = source.size();
+    let mut bytes = Vec::with_capacity(size as usize);
+    for offset in (0..size).step_by(READ_PIECE as usize) {
+        bytes.extend(read_range(gpu, source, offset, READ_PIECE.min(size - offset)).await?);
+        host::pause_if_due().await;
+    }
+    Ok(bytes)
 }
 
 /// Reads `size` bytes of `source` from `offset` (both multiples of 4).

@@ -9,14 +9,16 @@ use super::dom::{self, append, by_id, hidden_card};
 use super::state::{self, Action};
 use super::{storage, table};
 use crate::gpu::Gpu;
-use crate::kernels;
 use crate::plan::Plan;
 use crate::result::{ConfigResult, Peaks, RunResult};
 use crate::runner::{self, Event, Flow};
-use crate::{analysis, share};
+use crate::{analysis, host, kernels, share};
 
 /// How many configurations finish between saves of a running run to the history.
 const HISTORY_EVERY: usize = 10;
+/// The least time between redraws of the charts while a run goes: a chart redrawn for every configuration
+/// would hold the page's thread for much of the run.
+const CHARTS_EVERY_MS: f64 = 1000.0;
 
 pub fn build(root: &Element) {
     let results = hidden_card(root, "results", "Results");
@@ -85,6 +87,7 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
     };
     let history_id = storage::id(&partial);
     let long_tasks = dom::LongTaskWatch::start();
+    let mut charts_drawn_ms = f64::MIN;
     let mut result = runner::run(gpu, &plan, environment(gpu), |event| {
         match event {
             Event::Preparing { family, size, unit } => {
@@ -102,8 +105,11 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
                     let result = RunResult { results: finished.clone(), ..partial.clone() };
                     state::dispatch(Action::Keep { id: history_id.clone(), result });
                 }
-                if let Err(e) = show_charts(&finished, &analysis::peaks(&finished)) {
-                    log::warn!("chart: {e:?}");
+                if dom::now_ms() - charts_drawn_ms >= CHARTS_EVERY_MS {
+                    if let Err(e) = show_charts(&finished, &analysis::peaks(&finished)) {
+                        log::warn!("chart: {e:?}");
+                    }
+                    charts_drawn_ms = dom::now_ms();
                 }
             }
         }
@@ -111,18 +117,16 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
     })
     .await;
 
-    result.environment.long_tasks = long_tasks.map(dom::LongTaskWatch::finish);
     // One start time for the run, so that its history entry and its link name the same run.
     result.created = partial.created.clone();
-    // Suspect figures and shares of the peaks are known only now: the table shows them all.
+    // Suspect figures and shares of the peaks are known only now: the table shows them all. Each of the
+    // steps below takes the page's thread for a while: the page gets a turn between them.
     let body: Element = by_id("results-body");
     body.set_inner_html("");
     result.results.iter().for_each(|r| table::add_row(&body, r));
+    host::yield_now().await;
     if let Some(peaks) = result.peaks.summary() {
         state::dispatch(Action::Peaks(peaks));
-    }
-    if let Some(pace) = result.pace_text() {
-        dom::set_text("pace", &pace);
     }
     let notes: Element = by_id("notes");
     for note in &result.notes {
@@ -130,6 +134,12 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
     }
     if let Err(e) = show_charts(&result.results, &result.peaks) {
         dom::show_message("error", &format!("The chart could not be drawn: {e:?}"));
+    }
+    host::yield_now().await;
+    // The long tasks of the run and of drawing its results (writing the file that records them aside).
+    result.environment.long_tasks = long_tasks.map(dom::LongTaskWatch::finish);
+    if let Some(pace) = result.pace_text() {
+        dom::set_text("pace", &pace);
     }
     let done = result.results.len();
     let summary = if result.complete {
@@ -147,6 +157,7 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
         );
     }
     dom::set_text("result-json", &result.to_json());
+    host::yield_now().await;
     state::dispatch(Action::Keep { id: history_id, result: result.clone() });
     state::with(|app| app.last = Some(result));
     by_id::<Element>("results").set_attribute("data-done", "").ok();

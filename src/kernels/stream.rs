@@ -140,7 +140,15 @@ impl StreamWorkload {
         output: &[u8],
     ) -> Result<(), ValidationError> {
         let (want, magnitude) = *self.dot_reference.get().expect("`reference` computed the dot product");
-        let got: f64 = f32s(output).map(f64::from).sum();
+        // Eight running sums: with one, every add waits for the last, and at a workgroup of 1 there are as
+        // many partial sums as elements (a long task in the page).
+        let mut sums = [0.0f64; 8];
+        for words in output.chunks(32) {
+            for (sum, x) in sums.iter_mut().zip(f32s(words)) {
+                *sum += x as f64;
+            }
+        }
+        let got: f64 = sums.iter().sum();
         // Each invocation adds its terms in order, then the tree adds log2(WG) levels: f32 rounding grows
         // with that depth, relative to Σ|a·b| (the host adds the partial sums in f64).
         let [groups_x, groups_y, _] = prepared.grid;

@@ -247,6 +247,7 @@ impl Timer {
         let mut busy_ns = 0.0;
         let mut dispatches = 1u32;
         let mut sample_ns;
+        let mut confirming = false;
         loop {
             let sample = self.submit(gpu, steps, dispatches, 0);
             let submitted = sample.submitted;
@@ -260,9 +261,19 @@ impl Timer {
                 self.last_end.set(Some(Instant::now()));
                 return Err(MeasureError::TooSlow(sample_ns, options.max_dispatch_ns));
             }
-            if sample_ns >= target_ns || dispatches >= options.max_dispatches {
+            if dispatches >= options.max_dispatches {
                 break;
             }
+            if sample_ns >= target_ns {
+                // One more at this K before keeping it: a first sample slowed by the host or by clocks still
+                // rising would leave the kept ones short (seen on lavapipe, 3× apart).
+                if confirming {
+                    break;
+                }
+                confirming = true;
+                continue;
+            }
+            confirming = false;
             // Jump straight to the power of two the estimate asks for; a zero reading grows K sixteenfold.
             let factor = if sample_ns > 0.0 { (target_ns / sample_ns).log2().ceil().clamp(1.0, 10.0) } else { 4.0 };
             dispatches = dispatches.saturating_mul(1 << factor as u32).min(options.max_dispatches);

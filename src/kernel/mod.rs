@@ -215,15 +215,14 @@ pub trait Workload {
     /// page a turn (`host::for_chunks`): the reference its output is compared with on the GPU, word by word,
     /// without reading it back; or `None` where the check is not word by word (sums, partial sums, counts)
     /// and `check` compares the read-back output on the CPU, with what this computed.
-    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration)
-    -> HostFuture<'a, Option<Rc<Reference>>>;
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a>;
     /// Compares a configuration's output with the CPU reference on the CPU (after `reference`): the check
     /// of outputs that are not compared word by word, and the cross-check of those that are in the tests.
     fn check(&self, configuration: &Configuration, prepared: &Prepared, output: &[u8]) -> Result<(), ValidationError>;
 }
 
-/// Host work a family does between GPU calls, boxed so that `Workload` stays a trait object.
-pub type HostFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+/// What `Workload::reference` makes, boxed so that `Workload` stays a trait object.
+pub type ReferenceFuture<'a> = Pin<Box<dyn Future<Output = Option<Rc<Reference>>> + 'a>>;
 
 /// What a configuration's output holds before the run that is validated.
 pub enum Before {

@@ -4,11 +4,9 @@
 
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
-use std::rc::Rc;
-
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, HostFuture, KeptReference, KernelId, OwnedBuffer, Parameter,
-    Prepared, Reference, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
+    Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -236,7 +234,7 @@ impl Workload for AccessWorkload {
     }
 
     /// A copy is exact: every component must carry the very bits of its source element.
-    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let width = width(&configuration.kernel);
             let words = self.copied(configuration) * width;

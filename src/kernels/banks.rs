@@ -5,9 +5,8 @@ use std::rc::Rc;
 
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, HostFuture, KernelId, OwnedBuffer, Parameter, Prepared,
-    Reference, ShaderModules, Sizing, Skip,
-    Step, ValidationError, Workload,
+    self, Comparison, Configuration, Expected, Family, KernelId, OwnedBuffer, Parameter, Prepared, Reference,
+    ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
 };
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -126,7 +125,7 @@ impl Workload for BanksWorkload {
     }
 
     /// Every invocation's sum depends only on its place in the workgroup: one workgroup's sums repeat.
-    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let (wg, stride) = (configuration.workgroup[0], configuration.parameter.unwrap_or(1));
             let sums = Reference::periodic(gpu, "sums", self.invocations, wg as u64, |lid| {

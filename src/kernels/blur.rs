@@ -1,13 +1,11 @@
 //! 2-D box blur, radius 1 … 8, of an f32 image: every window read from memory, against a tile with its
 //! halo staged once in workgroup memory; swept over every 2-D workgroup shape.
 
-use std::rc::Rc;
-
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, ChartKind, Comparison, Configuration, Expected, Family, HostFuture, ImageBuffers, KeptReference, KernelId,
-    Parameter, Prepared, Reference, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    self, ChartKind, Comparison, Configuration, Expected, Family, ImageBuffers, KeptReference, KernelId, Parameter,
+    Prepared, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/blur.wgsl");
@@ -84,7 +82,6 @@ impl Family for Blur {
         let modules = ShaderModules::new("blur.wgsl", WGSL);
         Ok(Box::new(BlurWorkload { image, seed, modules, reference: KeptReference::default() }))
     }
-
 }
 
 struct BlurWorkload {
@@ -169,7 +166,7 @@ impl Workload for BlurWorkload {
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.image.dst.handle(), Vec::new()))
     }
 
-    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let r = configuration.parameter.unwrap_or(0);
             let width = self.image.width as u64;

@@ -8,9 +8,8 @@ use crate::fill::hash_u32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, HostFuture, KernelId, OwnedBuffer, Parameter, Prepared,
-    Reference, ShaderChecks, ShaderModules,
-    Sizing, Skip, Step, ValidationError, Workload,
+    self, Comparison, Configuration, Expected, Family, KernelId, OwnedBuffer, Parameter, Prepared, Reference,
+    ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
 };
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
@@ -194,7 +193,7 @@ impl Workload for HistogramWorkload {
     }
 
     /// Every bin's count, exact (counts wrap at 2^32 on the GPU).
-    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let skewed = configuration.kernel.variant == "skewed";
             if self.references[skewed as usize].get().is_none() {
@@ -202,7 +201,8 @@ impl Workload for HistogramWorkload {
                 self.references[skewed as usize].set(lanes).ok();
             }
             let counts = self.counts(skewed, configuration.parameter.unwrap_or(256));
-            let bins = Reference::build(gpu, "bin", counts.len() as u64, |bin| Expected::Word(counts[bin as usize] as u32));
+            let bins =
+                Reference::build(gpu, "bin", counts.len() as u64, |bin| Expected::Word(counts[bin as usize] as u32));
             Some(Rc::new(bins.await))
         })
     }

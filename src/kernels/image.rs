@@ -1,13 +1,11 @@
 //! Per-pixel image maps: a grayscale conversion of an RGBA8 image in a storage buffer, swept over every
 //! 2-D workgroup shape, to show which shapes a 2-D kernel should use.
 
-use std::rc::Rc;
-
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, ChartKind, Comparison, Configuration, Expected, Family, HostFuture, ImageBuffers, KeptReference, KernelId,
-    Prepared, Reference, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    self, ChartKind, Comparison, Configuration, Expected, Family, ImageBuffers, KeptReference, KernelId, Prepared,
+    Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
 };
 
 const WGSL: &str = include_str!("../../shaders/image.wgsl");
@@ -78,7 +76,6 @@ impl Family for Image {
         let modules = ShaderModules::new("image.wgsl", WGSL);
         Ok(Box::new(ImageWorkload { image, seed, modules, reference: KeptReference::default() }))
     }
-
 }
 
 struct ImageWorkload {
@@ -110,15 +107,19 @@ impl Workload for ImageWorkload {
         let Configuration { kernel, checks, workgroup, .. } = configuration;
         let [x, y, _] = *workgroup;
         let grid = kernel::plane_grid(gpu, [self.image.width, self.image.height], [x, y])?;
-        let constants =
-            [("WG_X", x as f64), ("WG_Y", y as f64), ("WIDTH", self.image.width as f64), ("HEIGHT", self.image.height as f64)];
+        let constants = [
+            ("WG_X", x as f64),
+            ("WG_Y", y as f64),
+            ("WIDTH", self.image.width as f64),
+            ("HEIGHT", self.image.height as f64),
+        ];
         let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.image.src), (1, &self.image.dst)]);
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.image.dst.handle(), Vec::new()))
     }
 
     /// Integer arithmetic: every pixel exact.
-    fn reference<'a>(&'a self, gpu: &'a Gpu, _: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+    fn reference<'a>(&'a self, gpu: &'a Gpu, _: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let gray = Reference::build(gpu, "dst", self.size(), |i| Expected::Word(self.grayscale_pixel(i)));
             Some(self.reference.get_or_build((), gray).await)

@@ -4,13 +4,12 @@
 //! freshly written initial state instead of a poisoned output.
 
 use std::collections::BTreeSet;
-use std::rc::Rc;
 
 use crate::fill::{hash_u32, unit_f32};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Before, ChartKind, Comparison, Configuration, Expected, Family, HostFuture, KeptReference, KernelId,
-    OwnedBuffer, Prepared, Reference, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    self, Before, ChartKind, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer,
+    Prepared, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
@@ -263,7 +262,7 @@ impl Workload for LayoutWorkload {
 
     /// One step from the initial state, field by field at the layout's slots: exact, since the shader's
     /// arithmetic is.
-    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let KernelId { kernel, variant, .. } = configuration.kernel;
             // Neighbouring words of an array of structs are one particle's: it is computed once for them.

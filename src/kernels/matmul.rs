@@ -9,8 +9,8 @@ use crate::fill::{hash_u32, random_f32};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, HostFuture, KeptReference, KernelId, OwnedBuffer, Parameter,
-    Prepared, Reference, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
+    Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/matmul.wgsl");
@@ -110,7 +110,16 @@ impl Family for Matmul {
         let b = kernel::random_buffer(gpu, "B", bytes, seeds[1]);
         let c = kernel::storage_buffer(gpu, "C", bytes);
         let modules = ShaderModules::new("matmul.wgsl", WGSL);
-        Ok(Box::new(MatmulWorkload { elements: size, seeds, modules, a, b, c, sampled: RefCell::default(), reference: KeptReference::default() }))
+        Ok(Box::new(MatmulWorkload {
+            elements: size,
+            seeds,
+            modules,
+            a,
+            b,
+            c,
+            sampled: RefCell::default(),
+            reference: KeptReference::default(),
+        }))
     }
 }
 
@@ -231,7 +240,7 @@ impl Workload for MatmulWorkload {
     }
 
     /// Every element written (the poison is a NaN), and the sampled ones right.
-    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let n = configuration.parameter.unwrap_or(0);
             let sampled = self.sampled(n).await;

@@ -4,9 +4,8 @@ use std::rc::Rc;
 
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, HostFuture, KernelId, OwnedBuffer, Prepared, Reference, Role,
-    ShaderModules, Sizing, Skip, Step,
-    ValidationError, Workload, f32s,
+    self, Comparison, Configuration, Expected, Family, KernelId, OwnedBuffer, Prepared, Reference, ReferenceFuture,
+    Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 use wgpu::util::DeviceExt;
 
@@ -139,7 +138,7 @@ impl Workload for PeakWorkload {
 
     /// Exact: no sum along a chain rounds, and the final sums round alike on both sides. An invocation's
     /// result depends only on i % 1024 (and its variant): one period is computed.
-    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let variant = configuration.kernel.variant;
             let sums = Reference::periodic(gpu, "sums", self.count as u64, 1024, |i| {

@@ -2,14 +2,13 @@
 //! one atomic per workgroup, and a grid-stride loop before the tree; u32 (exact) and f32.
 
 use std::cell::OnceCell;
-use std::rc::Rc;
 
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
-    self, Before, Comparison, Configuration, Family, HostFuture, KernelId, OwnedBuffer, Prepared, Reference,
-    ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    self, Before, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, ReferenceFuture, ShaderChecks,
+    ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
 };
 
 /// WGSL has no includes: the grid's index helpers, the input's bindings and the grid-stride loop go in front.
@@ -210,7 +209,7 @@ impl Workload for ReduceWorkload {
     }
 
     /// The input's sums, which the CPU compares with the one word a reduction writes.
-    fn reference<'a>(&'a self, _: &'a Gpu, _: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+    fn reference<'a>(&'a self, _: &'a Gpu, _: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             if self.sums.get().is_none() {
                 let mut sums = Sums { u32: 0, f32: 0.0, magnitude: 0.0 };

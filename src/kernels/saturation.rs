@@ -8,8 +8,8 @@ use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, HostFuture, KernelId, OwnedBuffer, Parameter, Prepared,
-    Reference, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    self, Comparison, Configuration, Expected, Family, KernelId, OwnedBuffer, Parameter, Prepared, Reference,
+    ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -165,7 +165,7 @@ impl Workload for SaturationWorkload {
     }
 
     /// The triad's first n elements; the sum of the first n words, which the CPU compares with the total.
-    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let n = configuration.parameter.unwrap_or(0) as u64;
             if configuration.kernel.kernel == "sum_by_size" {

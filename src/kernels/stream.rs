@@ -5,14 +5,13 @@
 //! copy `c = a`, scale `c = s·a`, add `c = a + b`, triad `c = a + s·b`, dot `Σ a·b` (s = 0.4).
 
 use std::cell::OnceCell;
-use std::rc::Rc;
 
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, HostFuture, KeptReference, KernelId, OwnedBuffer, Prepared,
-    Reference, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Prepared, Reference,
+    ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -211,7 +210,7 @@ impl Workload for StreamWorkload {
 
     /// The elementwise kernels' c, computed once per kernel and input; for dot, Σ a·b, which the CPU
     /// compares with the sum of the partial sums.
-    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let kernel = configuration.kernel.kernel;
             if kernel == "dot" {

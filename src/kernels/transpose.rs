@@ -1,13 +1,11 @@
 //! Transpose: naive (reads or writes strided) against tiled through workgroup memory, with and without a
 //! padded tile, next to a same-shape 2-D copy that moves the same bytes at the best access pattern.
 
-use std::rc::Rc;
-
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, ChartKind, Comparison, Configuration, Expected, Family, HostFuture, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared, Reference, Role,
-    ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    self, ChartKind, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter,
+    Prepared, Reference, ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/transpose.wgsl");
@@ -250,7 +248,7 @@ impl Workload for TransposeWorkload {
 
     /// A copy or transpose is exact: every element must carry the very bits of its source element; the
     /// pitch past a row's end is no kernel's to write.
-    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> HostFuture<'a, Option<Rc<Reference>>> {
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let copy = configuration.kernel.kernel == "copy2d";
             let matrix = self.matrix(configuration);

@@ -1,10 +1,11 @@
 //! Comparing a configuration's output with the CPU reference, on the CPU or on the GPU, and the failure it
 //! reports.
 //!
-//! On the GPU, the reference of an output is uploaded once per input (`Reference`: each element's value and
-//! tolerance) and `GpuCheck` compares every element of each configuration's output with it
+//! On the GPU, a `Reference` says what each word of an output must hold (`Expected`); it is uploaded once
+//! per input and `GpuCheck` compares every word of each configuration's output with it
 //! (shaders/compare.wgsl), so that only a summary crosses the bus; the first mismatches are read back
-//! from where the summary says the first one is. Both sides keep one rule, `passes`.
+//! from where the summary says the first one is. Both sides keep one rule, `Expected::admits` (for floats,
+//! `passes`).
 
 use std::cell::RefCell;
 use std::fmt;
@@ -121,9 +122,9 @@ pub enum Expected {
     Any,
 }
 
-/// How `Expected` is stored, as the tolerance word: a tolerance is never negative.
-const WORD_TAG: f32 = -1.0;
-const ANY_TAG: f32 = -2.0;
+/// How `Expected` is stored, in the tolerance word: a tolerance is never negative.
+const WORD_TAG: u32 = (-1.0f32).to_bits();
+const ANY_TAG: u32 = (-2.0f32).to_bits();
 
 impl Expected {
     /// Any number the kernel wrote: anything but the poison (a NaN) passes.
@@ -151,21 +152,20 @@ impl Expected {
         }
     }
 
-    fn encode(self) -> [f32; 2] {
+    /// The two words the GPU reads: the value's bits, and the tolerance's or a tag.
+    fn encode(self) -> [u32; 2] {
         match self {
-            Expected::Float { value, tolerance } => [value, tolerance],
-            Expected::Word(word) => [f32::from_bits(word), WORD_TAG],
-            Expected::Any => [0.0, ANY_TAG],
+            Expected::Float { value, tolerance } => [value.to_bits(), tolerance.to_bits()],
+            Expected::Word(word) => [word, WORD_TAG],
+            Expected::Any => [0, ANY_TAG],
         }
     }
 
-    fn decode([value, tag]: [f32; 2]) -> Self {
-        if tag == WORD_TAG {
-            Expected::Word(value.to_bits())
-        } else if tag == ANY_TAG {
-            Expected::Any
-        } else {
-            Expected::Float { value, tolerance: tag }
+    fn decode([value, tag]: [u32; 2]) -> Self {
+        match tag {
+            WORD_TAG => Expected::Word(value),
+            ANY_TAG => Expected::Any,
+            _ => Expected::Float { value: f32::from_bits(value), tolerance: f32::from_bits(tag) },
         }
     }
 }
@@ -381,16 +381,14 @@ impl GpuCheck {
             let window = window.min(part.size() / 8 - at);
             (first, readback::read_range(gpu, part, at * 8, window * 8).await?)
         };
-        let expected: Vec<Expected> = f32s(&expected)
-            .collect::<Vec<f32>>()
-            .chunks_exact(2)
-            .map(|pair| Expected::decode([pair[0], pair[1]]))
-            .collect();
+        let word = |bytes: &[u8]| u32::from_le_bytes(bytes.try_into().expect("4 bytes"));
+        let expected: Vec<Expected> =
+            expected.chunks_exact(8).map(|pair| Expected::decode([word(&pair[..4]), word(&pair[4..])])).collect();
         let mut comparison = Comparison::new(reference.what);
-        for (k, word) in found.chunks_exact(4).enumerate() {
+        for (k, bytes) in found.chunks_exact(4).enumerate() {
             let index = first + k as u64;
             let Some(&want) = expected.get(((index % reference.period) - from) as usize) else { break };
-            let found = u32::from_le_bytes(word.try_into().expect("4 bytes"));
+            let found = word(bytes);
             if !want.admits(found) {
                 let (value, tolerance) = want.shown();
                 let shown = if matches!(want, Expected::Word(_)) { found as f64 } else { f32::from_bits(found) as f64 };

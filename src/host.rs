@@ -2,7 +2,7 @@
 //! browser's event loop a turn whenever a slice of time is used up, so that no task on the page's main
 //! thread runs long (natively there is nothing to hand over and the work goes straight on).
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::ops::Range;
 
 use web_time::Instant;
@@ -29,6 +29,15 @@ pub async fn for_chunks(count: u64, mut work: impl FnMut(Range<u64>)) {
         start = end;
         pause_if_due().await;
     }
+}
+
+/// What `cell` holds, made by `make` (long host work, done in chunks) the first time it is asked for.
+pub async fn once<T>(cell: &OnceCell<T>, make: impl Future<Output = T>) -> &T {
+    if let Some(made) = cell.get() {
+        return made;
+    }
+    let made = make.await;
+    cell.get_or_init(|| made)
 }
 
 thread_local! {

@@ -196,10 +196,7 @@ impl Workload for HistogramWorkload {
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let skewed = configuration.kernel.variant == "skewed";
-            if self.references[skewed as usize].get().is_none() {
-                let lanes = self.count_lanes(skewed).await;
-                self.references[skewed as usize].set(lanes).ok();
-            }
+            host::once(&self.references[skewed as usize], self.count_lanes(skewed)).await;
             let counts = self.counts(skewed, configuration.parameter.unwrap_or(256));
             let bins =
                 Reference::build(gpu, "bin", counts.len() as u64, |bin| Expected::Word(counts[bin as usize] as u32));

@@ -115,6 +115,21 @@ struct ReduceWorkload {
 }
 
 impl ReduceWorkload {
+    /// Sums the input, in chunks that give the page a turn.
+    async fn sum_input(&self) -> Sums {
+        let mut sums = Sums { u32: 0, f32: 0.0, magnitude: 0.0 };
+        host::for_chunks(self.n, |range| {
+            for i in range {
+                let x = random_f32(i as u32, self.seed);
+                sums.u32 = sums.u32.wrapping_add(x.to_bits());
+                sums.f32 += x as f64;
+                sums.magnitude += (x as f64).abs();
+            }
+        })
+        .await;
+        sums
+    }
+
     /// The input's sums (after `reference`).
     fn sums(&self) -> &Sums {
         self.sums.get().expect("`reference` summed the input")
@@ -211,19 +226,7 @@ impl Workload for ReduceWorkload {
     /// The input's sums, which the CPU compares with the one word a reduction writes.
     fn reference<'a>(&'a self, _: &'a Gpu, _: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
-            if self.sums.get().is_none() {
-                let mut sums = Sums { u32: 0, f32: 0.0, magnitude: 0.0 };
-                host::for_chunks(self.n, |range| {
-                    for i in range {
-                        let x = random_f32(i as u32, self.seed);
-                        sums.u32 = sums.u32.wrapping_add(x.to_bits());
-                        sums.f32 += x as f64;
-                        sums.magnitude += (x as f64).abs();
-                    }
-                })
-                .await;
-                self.sums.set(sums).ok();
-            }
+            host::once(&self.sums, self.sum_input()).await;
             None
         })
     }

@@ -72,6 +72,13 @@ impl DeviceInfo {
         self.features.iter().any(|f| f == name)
     }
 
+    /// Whether the adapter runs shaders on the CPU: lavapipe natively (wgpu says so), SwiftShader in a browser
+    /// (WebGPU names no device type; Chrome names its architecture).
+    pub fn is_cpu_adapter(&self) -> bool {
+        self.device_type == format!("{:?}", wgpu::DeviceType::Cpu)
+            || self.identity.architecture.eq_ignore_ascii_case("swiftshader")
+    }
+
     /// A one-line name for tables and titles.
     pub fn name(&self) -> String {
         let id = &self.identity;

@@ -1,6 +1,7 @@
 //! Long computations on the host that leave the page responsive: work done a chunk at a time, handing the
 //! browser's event loop a turn whenever a slice of time is used up, so that no task on the page's main
-//! thread runs long (natively there is nothing to hand over and the work goes straight on).
+//! thread runs long (natively there is nothing to hand over and the work goes straight on, on every core
+//! where it splits).
 
 use std::cell::{Cell, OnceCell};
 use std::ops::Range;
@@ -30,6 +31,30 @@ pub async fn for_chunks(count: u64, mut work: impl FnMut(Range<u64>)) {
         pause_if_due().await;
     }
 }
+
+/// Fills `out`, `per_item` elements for each item, by calling `work` on ranges of items that cover them all
+/// with the part of `out` they fill: natively on every core at once (the GPU waits for this work), in the
+/// page a chunk at a time with turns between, as `for_chunks`.
+pub async fn fill<T: Send>(out: &mut [T], per_item: usize, work: impl Fn(Range<u64>, &mut [T]) + Sync) {
+    let items = out.len() / per_item;
+    if cfg!(target_arch = "wasm32") {
+        return for_chunks(items as u64, |range| {
+            work(range.clone(), &mut out[range.start as usize * per_item..range.end as usize * per_item])
+        })
+        .await;
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |cores| cores.get());
+    let per_thread = items.div_ceil(cores).max(MIN_ITEMS_PER_THREAD);
+    std::thread::scope(|scope| {
+        for (index, part) in out.chunks_mut(per_thread * per_item).enumerate() {
+            let (work, start) = (&work, (index * per_thread) as u64);
+            scope.spawn(move || work(start..start + (part.len() / per_item) as u64, part));
+        }
+    });
+}
+
+/// Fewer items than this are not worth a thread of their own.
+const MIN_ITEMS_PER_THREAD: usize = 1 << 14;
 
 /// What `cell` holds, made by `make` (long host work, done in chunks) the first time it is asked for.
 pub async fn once<T>(cell: &OnceCell<T>, make: impl Future<Output = T>) -> &T {

@@ -218,7 +218,7 @@ impl Timer {
             period_ns: gpu.queue.get_timestamp_period() as f64,
             quantum_ns,
             last_end: Cell::new(None),
-            cpu_adapter: gpu.info.device_type == format!("{:?}", wgpu::DeviceType::Cpu),
+            cpu_adapter: gpu.info.is_cpu_adapter(),
         }
     }
 

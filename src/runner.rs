@@ -418,7 +418,9 @@ pub async fn check_output(
 ) -> Result<(), String> {
     let started = Instant::now();
     let reference = workload.reference(gpu, configuration).await;
-    pace.references_s += started.elapsed().as_secs_f64();
+    let referencing_s = started.elapsed().as_secs_f64();
+    pace.references_s += referencing_s;
+    log::debug!("{:?}: reference ready in {referencing_s:.3} s", configuration);
     if let Some(reference) = reference {
         return check.check(gpu, &prepared.output, &reference).await;
     }

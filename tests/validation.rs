@@ -27,7 +27,9 @@ fn summarize_words(gpu: &Gpu, found: &[u32], expected: &[Expected], period: u64)
     let output = kernel::storage_buffer(gpu, "found", found.len() as u64 * 4);
     gpu.queue.write_buffer(&output, 0, &found.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
     let count = found.len() as u64;
-    let reference = pollster::block_on(Reference::periodic(gpu, "out", count, period, |i| expected[i as usize]));
+    let reference = pollster::block_on(Reference::periodic(gpu, "out", count, period, |range| {
+        expected[range.start as usize..range.end as usize].iter().copied()
+    }));
     pollster::block_on(GpuCheck::new(gpu).summarize(gpu, &output, &reference)).unwrap()
 }
 
@@ -219,7 +221,9 @@ fn a_reference_larger_than_one_binding_is_compared_part_by_part() {
 
     let output = kernel::storage_buffer(&gpu, "found", n as u64 * 4);
     gpu.queue.write_buffer(&output, 0, &found.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
-    let reference = pollster::block_on(Reference::build(&gpu, "out", n as u64, |i| Expected::exact(want[i as usize])));
+    let reference = pollster::block_on(Reference::build(&gpu, "out", n as u64, |range| {
+        range.map(|i| Expected::exact(want[i as usize]))
+    }));
     let error = pollster::block_on(GpuCheck::new(&gpu).check(&gpu, &output, &reference)).unwrap_err();
     assert!(error.starts_with("FAILED validation: out[131072]: 9.5e0 (is) != "), "{error}");
     assert!(error.contains("3 of 300000 wrong"), "{error}");

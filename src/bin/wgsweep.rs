@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use wgsweep::gpu::{self, Gpu};
 use wgsweep::kernel::{KernelId, ShaderChecks};
 use wgsweep::measure::MeasureOptions;
-use wgsweep::plan::{Plan, ProblemSize, Shapes};
+use wgsweep::plan::{self, Plan, ProblemSize, Shapes};
 use wgsweep::result::{Environment, RunResult};
 use wgsweep::runner::{self, Event, Flow};
 use wgsweep::tune::{self, TuneEvent, TuneOptions};
@@ -316,6 +316,8 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
     let gpu = args.plan.open_gpu().await?;
 
     let total = plan.configurations(&gpu.info.limits).len() as u64;
+    let expected_s = plan::expected_duration_s(total as usize, &gpu.info, None);
+    eprintln!("{total} configurations on {}: {} expected", gpu.info.name(), plan::about(expected_s));
     let bar = ProgressBar::new(total).with_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} [{elapsed} elapsed, {eta} left]")
             .expect("a valid template"),

@@ -9,6 +9,7 @@
 
 use std::cell::RefCell;
 use std::fmt;
+use std::ops::Range;
 use std::rc::Rc;
 
 use wgpu::util::DeviceExt;
@@ -184,25 +185,31 @@ pub struct Reference {
     period: u64,
 }
 
-/// Elements of a reference uploaded at a time: the host never holds the whole of it.
-const REFERENCE_CHUNK: u64 = 1 << 18;
+/// Elements of a reference uploaded at a time: the host never holds the whole of it. Natively each chunk is
+/// computed on every core, and larger chunks keep the threads busy; in the page each is a few tasks' work.
+const REFERENCE_CHUNK: u64 = if cfg!(target_arch = "wasm32") { 1 << 18 } else { 1 << 22 };
 
 impl Reference {
-    /// Computes `element(i)`, what word i of the output must hold, for each of `count` words (in order), and
-    /// uploads them chunk by chunk, giving the page a turn between chunks; `what` names the output in
-    /// messages ("c").
-    pub async fn build(gpu: &Gpu, what: &'static str, count: u64, element: impl FnMut(u64) -> Expected) -> Self {
-        Self::periodic(gpu, what, count, count, element).await
+    /// Uploads what each of the output's `count` words must hold, chunk by chunk: `words(range)` says it for
+    /// the words in `range`, in order (it is called on ranges that cover every word, on several threads
+    /// natively); `what` names the output in messages ("c").
+    pub async fn build<W: Iterator<Item = Expected>>(
+        gpu: &Gpu,
+        what: &'static str,
+        count: u64,
+        words: impl Fn(Range<u64>) -> W + Sync,
+    ) -> Self {
+        Self::periodic(gpu, what, count, count, words).await
     }
 
-    /// As `build`, for an output whose word i must hold element i % `period`: only one period is computed.
+    /// As `build`, for an output whose word i must hold word i % `period`: only one period is computed.
     /// A period shorter than the output fits one binding.
-    pub async fn periodic(
+    pub async fn periodic<W: Iterator<Item = Expected>>(
         gpu: &Gpu,
         what: &'static str,
         count: u64,
         period: u64,
-        mut element: impl FnMut(u64) -> Expected,
+        words: impl Fn(Range<u64>) -> W + Sync,
     ) -> Self {
         // Parts start on whole 64-element (512-byte) steps, which every storage offset alignment divides.
         let part_len = (gpu.info.limits.max_binding_bytes() / 8 / 64 * 64).max(64);
@@ -214,13 +221,16 @@ impl Reference {
             for start in (part_start..part_end).step_by(REFERENCE_CHUNK as usize) {
                 let end = (start + REFERENCE_CHUNK).min(part_end);
                 let mut bytes = vec![0u8; (end - start) as usize * 8];
-                host::for_chunks(end - start, |range| {
-                    let words = &mut bytes[range.start as usize * 8..range.end as usize * 8];
-                    for (i, word) in (start + range.start..).zip(words.chunks_exact_mut(8)) {
-                        let [value, tolerance] = element(i).encode();
+                host::fill(&mut bytes, 8, |range, out| {
+                    let range = start + range.start..start + range.end;
+                    let mut said = 0;
+                    for (expected, word) in words(range).zip(out.chunks_exact_mut(8)) {
+                        let [value, tolerance] = expected.encode();
                         word[..4].copy_from_slice(&value.to_le_bytes());
                         word[4..].copy_from_slice(&tolerance.to_le_bytes());
+                        said += 1;
                     }
+                    assert_eq!(said, out.len() / 8, "a reference says what every word of {what} must hold");
                 })
                 .await;
                 gpu.queue.write_buffer(&part, (start - part_start) * 8, &bytes);

@@ -97,14 +97,18 @@ impl Family for Access {
         let src = kernel::random_buffer(gpu, "src", bytes, seed);
         let dst = kernel::storage_buffer(gpu, "dst", bytes);
         let modules = ShaderModules::new("access.wgsl", WGSL);
-        Ok(Box::new(AccessWorkload { n: size, seed, modules, src, dst, reference: KeptReference::default() }))
+        Ok(Box::new(AccessWorkload {
+            inputs: Inputs { n: size, seed },
+            modules,
+            src,
+            dst,
+            reference: KeptReference::default(),
+        }))
     }
 }
 
 struct AccessWorkload {
-    /// f32 elements per array, a power of two.
-    n: u64,
-    seed: u32,
+    inputs: Inputs,
     modules: ShaderModules,
     src: OwnedBuffer,
     dst: OwnedBuffer,
@@ -133,7 +137,16 @@ pub fn scramble(i: u32, seed: u32, n: u32) -> u32 {
     x
 }
 
-impl AccessWorkload {
+/// What the host knows of the arrays, to say what a copy leaves in dst: plain numbers that the threads
+/// building a reference share.
+#[derive(Clone, Copy)]
+struct Inputs {
+    /// f32 elements per array, a power of two.
+    n: u64,
+    seed: u32,
+}
+
+impl Inputs {
     /// Elements of the configuration's width in each array.
     fn elements(&self, configuration: &Configuration) -> u64 {
         self.n / width(&configuration.kernel)
@@ -167,11 +180,13 @@ impl AccessWorkload {
         let (i, component) = (k as u32 / width, k as u32 % width);
         random_f32(self.source_index(configuration, i) * width + component, self.seed).to_bits()
     }
+}
 
+impl AccessWorkload {
     /// Writes the random pattern's permutation into a new buffer of `elements` indices.
     fn permutation(&self, gpu: &Gpu, checks: ShaderChecks, elements: u64) -> Result<OwnedBuffer, Skip> {
         let buffer = kernel::storage_buffer(gpu, "permutation", elements * 4);
-        let seed = self.permutation_seed() as f64;
+        let seed = self.inputs.permutation_seed() as f64;
         let constants = [("WG", 256.0), ("PARAM", seed)];
         let pipeline = self.modules.pipeline(gpu, checks, "make_permutation", &constants);
         let grid = kernel::linear_grid(gpu, elements.div_ceil(256))?;
@@ -183,27 +198,27 @@ impl AccessWorkload {
 
 impl Workload for AccessWorkload {
     fn size(&self) -> u64 {
-        self.n
+        self.inputs.n
     }
 
     /// Each copied element is read once and written once; random also reads one 4-byte index per element.
     fn bytes_per_dispatch(&self, configuration: &Configuration) -> u64 {
-        let copied = self.copied(configuration);
+        let copied = self.inputs.copied(configuration);
         let index_bytes = if configuration.kernel.kernel == "random" { 4 * copied } else { 0 };
         2 * copied * width(&configuration.kernel) * 4 + index_bytes
     }
 
     fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, parameter } = configuration;
-        let grid = kernel::linear_grid(gpu, self.copied(configuration).div_ceil(workgroup[0] as u64))?;
+        let grid = kernel::linear_grid(gpu, self.inputs.copied(configuration).div_ceil(workgroup[0] as u64))?;
         let wg = ("WG", workgroup[0] as f64);
         let pipeline = match (kernel.kernel, parameter) {
             ("strided", Some(stride)) => {
                 let shift = stride.trailing_zeros();
-                if !stride.is_power_of_two() || 1u64 << shift >= self.elements(configuration) {
+                if !stride.is_power_of_two() || 1u64 << shift >= self.inputs.elements(configuration) {
                     return Err(Skip::NotApplicable(format!(
                         "stride {stride} must be a power of two below the {} elements",
-                        self.elements(configuration)
+                        self.inputs.elements(configuration)
                     )));
                 }
                 self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &[wg, ("PARAM", shift as f64)])
@@ -223,7 +238,7 @@ impl Workload for AccessWorkload {
         };
         let mut owned = Vec::new();
         if kernel.kernel == "random" {
-            owned.push(self.permutation(gpu, *checks, self.elements(configuration))?);
+            owned.push(self.permutation(gpu, *checks, self.inputs.elements(configuration))?);
         }
         let mut bindings: Vec<(u32, &wgpu::Buffer)> = vec![(src, &self.src), (dst, &self.dst)];
         if let Some(permutation) = owned.first() {
@@ -237,17 +252,20 @@ impl Workload for AccessWorkload {
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let width = width(&configuration.kernel);
-            let words = self.copied(configuration) * width;
-            let dst = Reference::build(gpu, "dst", words, |k| Expected::Word(self.source_word(configuration, k)));
+            let words = self.inputs.copied(configuration) * width;
+            let inputs = self.inputs;
+            let dst = Reference::build(gpu, "dst", words, |range| {
+                range.map(move |k| Expected::Word(inputs.source_word(configuration, k)))
+            });
             Some(self.reference.get_or_build((configuration.kernel, configuration.parameter), dst).await)
         })
     }
 
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
-        let words = (self.copied(configuration) * width(&configuration.kernel)) as usize;
+        let words = (self.inputs.copied(configuration) * width(&configuration.kernel)) as usize;
         let mut comparison = Comparison::new("dst");
         for (k, got) in f32s(output).enumerate().take(words) {
-            let want = f32::from_bits(self.source_word(configuration, k as u64));
+            let want = f32::from_bits(self.inputs.source_word(configuration, k as u64));
             comparison.check(k as u64, got as f64, want as f64, 0.0);
         }
         comparison.finish()

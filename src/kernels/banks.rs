@@ -128,8 +128,8 @@ impl Workload for BanksWorkload {
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let (wg, stride) = (configuration.workgroup[0], configuration.parameter.unwrap_or(1));
-            let sums = Reference::periodic(gpu, "sums", self.invocations, wg as u64, |lid| {
-                Expected::Word(sum(lid as u32, stride))
+            let sums = Reference::periodic(gpu, "sums", self.invocations, wg as u64, |lids| {
+                lids.map(move |lid| Expected::Word(sum(lid as u32, stride)))
             });
             Some(Rc::new(sums.await))
         })

@@ -1,6 +1,8 @@
 //! 2-D box blur, radius 1 … 8, of an f32 image: every window read from memory, against a tile with its
 //! halo staged once in workgroup memory; swept over every 2-D workgroup shape.
 
+use std::ops::Range;
+
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
@@ -80,35 +82,49 @@ impl Family for Blur {
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
         let image = ImageBuffers::new(gpu, size, seed, "blurred image")?;
         let modules = ShaderModules::new("blur.wgsl", WGSL);
-        Ok(Box::new(BlurWorkload { image, seed, modules, reference: KeptReference::default() }))
+        let inputs = Inputs { width: image.width, height: image.height, seed };
+        Ok(Box::new(BlurWorkload { image, inputs, modules, reference: KeptReference::default() }))
     }
 }
 
 struct BlurWorkload {
     /// The input image and the output, and their shape.
     image: ImageBuffers,
-    seed: u32,
+    inputs: Inputs,
     modules: ShaderModules,
     /// The radius checked last, and the blurred image.
     reference: KeptReference<u32>,
 }
 
-impl BlurWorkload {
+/// What the host knows of the input image: its shape and the seed its pixels came from. Plain numbers,
+/// which the threads building a reference share.
+#[derive(Clone, Copy)]
+struct Inputs {
+    width: u32,
+    height: u32,
+    seed: u32,
+}
+
+impl Inputs {
     /// The input pixel at (x, y), with the image's edge repeated past its borders.
-    fn pixel(&self, x: i64, y: i64) -> f64 {
-        let x = x.clamp(0, self.image.width as i64 - 1);
-        let y = y.clamp(0, self.image.height as i64 - 1);
-        random_f32((y * self.image.width as i64 + x) as u32, self.seed) as f64
+    fn pixel(self, x: i64, y: i64) -> f64 {
+        let x = x.clamp(0, self.width as i64 - 1);
+        let y = y.clamp(0, self.height as i64 - 1);
+        random_f32((y * self.width as i64 + x) as u32, self.seed) as f64
     }
 
-    /// The exact blur of radius `r`, row by row: window sums slide down the columns, then along each row, in
-    /// f64.
-    fn blurred_rows(&self, r: u32) -> impl Iterator<Item = Vec<f64>> + '_ {
-        let (r, width) = (r as i64, self.image.width as i64);
-        let count = window(r as u32) as f64;
-        let mut column_sums: Vec<f64> = (0..width).map(|x| (-r..=r).map(|dy| self.pixel(x, dy)).sum()).collect();
-        (0..self.image.height as i64).map(move |y| {
-            if y > 0 {
+    /// The exact blur of radius `r` at `pixels` (indices in row order), in f64: window sums slide down the
+    /// columns from the first row needed, then along each row.
+    fn blurred(self, r: u32, pixels: Range<u64>) -> impl Iterator<Item = f64> {
+        let (width, count) = (self.width as u64, window(r) as f64);
+        let rows = pixels.start / width..pixels.end.div_ceil(width);
+        let (r, width) = (r as i64, width as i64);
+        let first = rows.start as i64;
+        let mut column_sums: Vec<f64> =
+            (0..width).map(|x| (-r..=r).map(|dy| self.pixel(x, first + dy)).sum()).collect();
+        let blurred_rows = rows.map(move |y| {
+            let y = y as i64;
+            if y > first {
                 for (x, sum) in column_sums.iter_mut().enumerate() {
                     *sum += self.pixel(x as i64, y + r) - self.pixel(x as i64, y - 1 - r);
                 }
@@ -122,8 +138,10 @@ impl BlurWorkload {
                     }
                     sum / count
                 })
-                .collect()
-        })
+                .collect::<Vec<f64>>()
+        });
+        let skipped = (pixels.start % width as u64) as usize;
+        blurred_rows.flatten().skip(skipped).take((pixels.end - pixels.start) as usize)
     }
 }
 
@@ -169,13 +187,11 @@ impl Workload for BlurWorkload {
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let r = configuration.parameter.unwrap_or(0);
-            let width = self.image.width as u64;
-            let (mut rows, mut row) = (self.blurred_rows(r), Vec::new());
-            let blurred = Reference::build(gpu, "dst", self.size(), |i| {
-                if i % width == 0 {
-                    row = rows.next().expect("a row for every pixel");
-                }
-                Expected::Float { value: row[(i % width) as usize] as f32, tolerance: tolerance(r) as f32 }
+            let inputs = self.inputs;
+            let blurred = Reference::build(gpu, "dst", self.size(), |pixels| {
+                inputs
+                    .blurred(r, pixels)
+                    .map(move |value| Expected::Float { value: value as f32, tolerance: tolerance(r) as f32 })
             });
             Some(self.reference.get_or_build(r, blurred).await)
         })
@@ -184,7 +200,7 @@ impl Workload for BlurWorkload {
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let r = configuration.parameter.unwrap_or(0);
         let mut comparison = Comparison::new("dst");
-        let want = self.blurred_rows(r).flatten();
+        let want = self.inputs.blurred(r, 0..self.size());
         for (i, (got, want)) in f32s(output).zip(want).enumerate() {
             comparison.check(i as u64, got as f64, want, tolerance(r));
         }

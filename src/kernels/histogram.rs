@@ -198,8 +198,9 @@ impl Workload for HistogramWorkload {
             let skewed = configuration.kernel.variant == "skewed";
             host::once(&self.references[skewed as usize], self.count_lanes(skewed)).await;
             let counts = self.counts(skewed, configuration.parameter.unwrap_or(256));
-            let bins =
-                Reference::build(gpu, "bin", counts.len() as u64, |bin| Expected::Word(counts[bin as usize] as u32));
+            let bins = Reference::build(gpu, "bin", counts.len() as u64, |bins| {
+                counts[bins.start as usize..bins.end as usize].iter().map(|&count| Expected::Word(count as u32))
+            });
             Some(Rc::new(bins.await))
         })
     }

@@ -87,10 +87,9 @@ struct ImageWorkload {
     reference: KeptReference<()>,
 }
 
-impl ImageWorkload {
-    fn grayscale_pixel(&self, i: u64) -> u32 {
-        grayscale(random_f32(i as u32, self.seed).to_bits())
-    }
+/// Pixel i of the grayscale image made from the input of `seed`.
+fn grayscale_pixel(seed: u32, i: u64) -> u32 {
+    grayscale(random_f32(i as u32, seed).to_bits())
 }
 
 impl Workload for ImageWorkload {
@@ -121,7 +120,10 @@ impl Workload for ImageWorkload {
     /// Integer arithmetic: every pixel exact.
     fn reference<'a>(&'a self, gpu: &'a Gpu, _: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
-            let gray = Reference::build(gpu, "dst", self.size(), |i| Expected::Word(self.grayscale_pixel(i)));
+            let seed = self.seed;
+            let gray = Reference::build(gpu, "dst", self.size(), |pixels| {
+                pixels.map(move |i| Expected::Word(grayscale_pixel(seed, i)))
+            });
             Some(self.reference.get_or_build((), gray).await)
         })
     }
@@ -130,7 +132,7 @@ impl Workload for ImageWorkload {
         let mut comparison = Comparison::new("dst");
         for (i, got) in output.chunks_exact(4).enumerate() {
             let got = u32::from_le_bytes([got[0], got[1], got[2], got[3]]);
-            let want = self.grayscale_pixel(i as u64);
+            let want = grayscale_pixel(self.seed, i as u64);
             comparison.check(i as u64, got as f64, want as f64, 0.0);
         }
         comparison.finish()

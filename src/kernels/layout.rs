@@ -188,19 +188,19 @@ struct LayoutWorkload {
     reference: KeptReference<KernelId>,
 }
 
-impl LayoutWorkload {
-    /// Particle `i` after one step of `kernel` from its initial state.
-    fn after(&self, kernel: &str, i: u64) -> [f32; 7] {
-        let before = initial(i as u32, self.seed);
-        if kernel == "touch_one" {
-            let mut p = before;
-            p[LIFE as usize] -= DT;
-            p
-        } else {
-            advance(i as u32, before)
-        }
+/// Particle `i` after one step of `kernel` from its initial state.
+fn after(kernel: &str, seed: u32, i: u64) -> [f32; 7] {
+    let before = initial(i as u32, seed);
+    if kernel == "touch_one" {
+        let mut p = before;
+        p[LIFE as usize] -= DT;
+        p
+    } else {
+        advance(i as u32, before)
     }
+}
 
+impl LayoutWorkload {
     fn step(&self, gpu: &Gpu, configuration: &Configuration, entry: &str) -> Result<Step, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = configuration;
         let layout = kernel.variant;
@@ -265,16 +265,19 @@ impl Workload for LayoutWorkload {
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let KernelId { kernel, variant, .. } = configuration.kernel;
-            // Neighbouring words of an array of structs are one particle's: it is computed once for them.
-            let mut last: Option<(u64, [f32; 7])> = None;
-            let state = Reference::build(gpu, "particles", words(variant, self.count), |k| {
-                let Some((i, field)) = field_at(variant, self.count, k) else { return Expected::Any };
-                let particle = match last {
-                    Some((known, particle)) if known == i => particle,
-                    _ => self.after(kernel, i),
-                };
-                last = Some((i, particle));
-                Expected::exact(particle[field as usize])
+            let (count, seed) = (self.count, self.seed);
+            let state = Reference::build(gpu, "particles", words(variant, count), |range| {
+                // Neighbouring words of an array of structs are one particle's: it is computed once for them.
+                let mut last: Option<(u64, [f32; 7])> = None;
+                range.map(move |k| {
+                    let Some((i, field)) = field_at(variant, count, k) else { return Expected::Any };
+                    let particle = match last {
+                        Some((known, particle)) if known == i => particle,
+                        _ => after(kernel, seed, i),
+                    };
+                    last = Some((i, particle));
+                    Expected::exact(particle[field as usize])
+                })
             });
             Some(self.reference.get_or_build(configuration.kernel, state).await)
         })
@@ -285,7 +288,7 @@ impl Workload for LayoutWorkload {
         let words: Vec<f32> = f32s(output).collect();
         let mut comparison = Comparison::new("particles");
         for i in 0..self.count {
-            let want = self.after(kernel, i);
+            let want = after(kernel, self.seed, i);
             for field in 0..FIELDS {
                 let at = slot(variant, self.count, i, field);
                 comparison.check(at, words[at as usize] as f64, want[field as usize] as f64, 0.0);

@@ -244,10 +244,13 @@ impl Workload for MatmulWorkload {
         Box::pin(async move {
             let n = configuration.parameter.unwrap_or(0);
             let sampled = self.sampled(n).await;
-            let mut next = sampled.iter().peekable();
-            let c = Reference::build(gpu, "C", n as u64 * n as u64, |i| match next.next_if(|s| s.index == i) {
-                Some(s) => Expected::Float { value: s.value as f32, tolerance: s.tolerance as f32 },
-                None => Expected::WRITTEN,
+            let sampled: &[Sampled] = &sampled;
+            let c = Reference::build(gpu, "C", n as u64 * n as u64, |range| {
+                let mut next = sampled[sampled.partition_point(|s| s.index < range.start)..].iter().peekable();
+                range.map(move |i| match next.next_if(|s| s.index == i) {
+                    Some(s) => Expected::Float { value: s.value as f32, tolerance: s.tolerance as f32 },
+                    None => Expected::WRITTEN,
+                })
             });
             Some(self.reference.get_or_build(n, c).await)
         })

@@ -141,8 +141,8 @@ impl Workload for PeakWorkload {
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let variant = configuration.kernel.variant;
-            let sums = Reference::periodic(gpu, "sums", self.count as u64, 1024, |i| {
-                Expected::exact(chain_sum(variant, i as u32))
+            let sums = Reference::periodic(gpu, "sums", self.count as u64, 1024, |range| {
+                range.map(move |i| Expected::exact(chain_sum(variant, i as u32)))
             });
             Some(Rc::new(sums.await))
         })

@@ -94,6 +94,13 @@ struct SaturationWorkload {
     prefix_sums: OnceCell<Vec<(u32, u32)>>,
 }
 
+/// Element i of the triad of the inputs of `seed`, and the rounding it may differ by (as STREAM's check:
+/// exact unless the GPU fuses the multiply and add).
+fn triad(seed: u32, i: u64) -> (f32, f32) {
+    let (a, b) = (random_f32(i as u32, seed), random_f32(i as u32, seed.wrapping_add(1)));
+    (a + SCALAR * b, 2.0 * f32::EPSILON * (a.abs() + (SCALAR * b).abs()))
+}
+
 impl SaturationWorkload {
     /// The sum of the first n words, for every swept n (after `reference`).
     fn sum_of_first(&self, n: u32) -> u32 {
@@ -115,13 +122,6 @@ impl SaturationWorkload {
         })
         .await;
         sums
-    }
-
-    /// Element i of the triad, and the rounding it may differ by (as STREAM's check: exact unless the GPU
-    /// fuses the multiply and add).
-    fn triad(&self, i: u64) -> (f32, f32) {
-        let (a, b) = (random_f32(i as u32, self.seed), random_f32(i as u32, self.seed.wrapping_add(1)));
-        (a + SCALAR * b, 2.0 * f32::EPSILON * (a.abs() + (SCALAR * b).abs()))
     }
 }
 
@@ -172,9 +172,12 @@ impl Workload for SaturationWorkload {
                 host::once(&self.prefix_sums, self.prefix_sums()).await;
                 return None;
             }
-            let c = Reference::build(gpu, "c", n, |i| {
-                let (value, tolerance) = self.triad(i);
-                Expected::Float { value, tolerance }
+            let seed = self.seed;
+            let c = Reference::build(gpu, "c", n, |range| {
+                range.map(move |i| {
+                    let (value, tolerance) = triad(seed, i);
+                    Expected::Float { value, tolerance }
+                })
             });
             Some(Rc::new(c.await))
         })
@@ -190,7 +193,7 @@ impl Workload for SaturationWorkload {
         }
         let mut comparison = Comparison::new("c");
         for (i, got) in f32s(output).enumerate().take(n as usize) {
-            let (want, tolerance) = self.triad(i as u64);
+            let (want, tolerance) = triad(self.seed, i as u64);
             comparison.check(i as u64, got as f64, want as f64, tolerance as f64);
         }
         comparison.finish()

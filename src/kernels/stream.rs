@@ -83,7 +83,7 @@ impl Family for Stream {
         let modules = ShaderModules::new("stream.wgsl", WGSL);
         Ok(Box::new(StreamWorkload {
             n: size,
-            seed,
+            inputs: Inputs { seed },
             modules,
             a,
             b,
@@ -96,7 +96,7 @@ impl Family for Stream {
 
 struct StreamWorkload {
     n: u64,
-    seed: u32,
+    inputs: Inputs,
     modules: ShaderModules,
     a: OwnedBuffer,
     b: OwnedBuffer,
@@ -107,15 +107,24 @@ struct StreamWorkload {
     reference: KeptReference<&'static str>,
 }
 
-impl StreamWorkload {
-    fn a(&self, i: u64) -> f32 {
+/// What the host knows of the inputs: a[i] and b[i], as the GPU filled them. Plain numbers, which the
+/// threads building a reference share.
+#[derive(Clone, Copy)]
+struct Inputs {
+    seed: u32,
+}
+
+impl Inputs {
+    fn a(self, i: u64) -> f32 {
         random_f32(i as u32, self.seed)
     }
 
-    fn b(&self, i: u64) -> f32 {
+    fn b(self, i: u64) -> f32 {
         random_f32(i as u32, self.seed.wrapping_add(1))
     }
+}
 
+impl StreamWorkload {
     /// Elements one invocation handles in the scalar and vec4 variants.
     fn items(&self, variant: &str) -> u64 {
         if variant == "vec4" { self.n / 4 } else { self.n }
@@ -136,7 +145,7 @@ impl StreamWorkload {
         let (mut sum, mut abs) = (0.0, 0.0);
         host::for_chunks(self.n, |range| {
             for i in range {
-                let p = self.a(i) as f64 * self.b(i) as f64;
+                let p = self.inputs.a(i) as f64 * self.inputs.b(i) as f64;
                 (sum, abs) = (sum + p, abs + p.abs());
             }
         })
@@ -231,9 +240,12 @@ impl Workload for StreamWorkload {
                 return None;
             }
             let expected = Self::expected(kernel);
-            let c = Reference::build(gpu, "c", self.n, |i| {
-                let (value, magnitude) = expected(self.a(i), self.b(i));
-                Expected::Float { value: value as f32, tolerance: (ELEMENT_TOLERANCE * magnitude) as f32 }
+            let inputs = self.inputs;
+            let c = Reference::build(gpu, "c", self.n, |range| {
+                range.map(move |i| {
+                    let (value, magnitude) = expected(inputs.a(i), inputs.b(i));
+                    Expected::Float { value: value as f32, tolerance: (ELEMENT_TOLERANCE * magnitude) as f32 }
+                })
             });
             Some(self.reference.get_or_build(kernel, c).await)
         })
@@ -248,7 +260,7 @@ impl Workload for StreamWorkload {
         let mut comparison = Comparison::new("c");
         for (i, got) in f32s(output).enumerate() {
             let i = i as u64;
-            let (want, magnitude) = expected(self.a(i), self.b(i));
+            let (want, magnitude) = expected(self.inputs.a(i), self.inputs.b(i));
             comparison.check(i, got as f64, want, ELEMENT_TOLERANCE * magnitude);
         }
         comparison.finish()

@@ -150,6 +150,12 @@ pub struct Matrix {
 }
 
 impl Matrix {
+    /// Where output (i, j) comes from: input (i, j) for a copy, input (j, i) for a transpose.
+    fn source(&self, copy: bool, i: u64, j: u64) -> u64 {
+        let src_pitch = self.src_pitch as u64;
+        if copy { i * src_pitch + j } else { j * src_pitch + i }
+    }
+
     /// Matrix `which` of `MATRICES` for a problem of `size` elements, as a transpose writes it.
     pub fn new(size: u64, which: u32) -> Self {
         let (rows, cols) = match which {
@@ -188,12 +194,6 @@ struct TransposeWorkload {
 }
 
 impl TransposeWorkload {
-    /// Where output (i, j) comes from: input (i, j) for a copy, input (j, i) for a transpose.
-    fn source(&self, matrix: &Matrix, copy: bool, i: u64, j: u64) -> u64 {
-        let src_pitch = matrix.src_pitch as u64;
-        if copy { i * src_pitch + j } else { j * src_pitch + i }
-    }
-
     fn matrix(&self, configuration: &Configuration) -> Matrix {
         let matrix = Matrix::new(self.size, configuration.parameter.unwrap_or(0));
         if configuration.kernel.kernel == "copy2d" { matrix.for_copy() } else { matrix }
@@ -254,12 +254,15 @@ impl Workload for TransposeWorkload {
             let matrix = self.matrix(configuration);
             let (out_rows, out_cols) = if copy { (matrix.rows, matrix.cols) } else { (matrix.cols, matrix.rows) };
             let dst_pitch = matrix.dst_pitch as u64;
-            let dst = Reference::build(gpu, "dst", out_rows as u64 * dst_pitch, |at| {
-                let (i, j) = (at / dst_pitch, at % dst_pitch);
-                if j >= out_cols as u64 {
-                    return Expected::Any;
-                }
-                Expected::Word(random_f32(self.source(&matrix, copy, i, j) as u32, self.seed).to_bits())
+            let seed = self.seed;
+            let dst = Reference::build(gpu, "dst", out_rows as u64 * dst_pitch, |range| {
+                range.map(move |at| {
+                    let (i, j) = (at / dst_pitch, at % dst_pitch);
+                    if j >= out_cols as u64 {
+                        return Expected::Any;
+                    }
+                    Expected::Word(random_f32(matrix.source(copy, i, j) as u32, seed).to_bits())
+                })
             });
             Some(self.reference.get_or_build((copy, configuration.parameter), dst).await)
         })
@@ -275,7 +278,7 @@ impl Workload for TransposeWorkload {
         for i in 0..out_rows {
             for j in 0..out_cols {
                 let at = i * dst_pitch + j;
-                let want = random_f32(self.source(&matrix, copy, i, j) as u32, self.seed) as f64;
+                let want = random_f32(matrix.source(copy, i, j) as u32, self.seed) as f64;
                 comparison.check(at, output[at as usize] as f64, want, 0.0);
             }
         }

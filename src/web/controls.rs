@@ -6,10 +6,11 @@ use web_sys::{Element, HtmlButtonElement, HtmlInputElement, HtmlSelectElement};
 
 use super::dom::{self, append, by_id, hidden_card, query};
 use super::state::{self, Action};
-use crate::gpu::Gpu;
+use super::storage;
+use crate::gpu::{DeviceInfo, Gpu};
 use crate::kernel::{KernelId, ShaderChecks};
 use crate::measure::MeasureOptions;
-use crate::plan::{Plan, ProblemSize, Shapes};
+use crate::plan::{self, Plan, ProblemSize, Shapes};
 use crate::{fill, kernels};
 
 pub fn build(root: &Element) {
@@ -36,6 +37,7 @@ pub fn build(root: &Element) {
     let cancel = append(&buttons, "button", "", "Cancel");
     cancel.set_id("cancel");
     cancel.set_attribute("disabled", "").ok();
+    append(&buttons, "span", "expected", "").set_id("expected-duration");
     let progress = append(&controls, "div", "progress", "");
     progress.set_id("progress");
     progress.set_attribute("hidden", "").ok();
@@ -80,7 +82,11 @@ pub fn show(gpu: &Gpu) {
         }
     }
     for (id, pick) in [("tick-default", suite), ("tick-all", kernels::all()), ("tick-none", Vec::new())] {
-        dom::on(id, "click", move |_| tick(&pick));
+        let device = gpu.info.clone();
+        dom::on(id, "click", move |_| {
+            tick(&pick);
+            show_expected(&device);
+        });
     }
 
     // Problem sizes as bytes per buffer, so one choice means the same footprint for every family; a link's
@@ -100,6 +106,10 @@ pub fn show(gpu: &Gpu) {
     }
     dom::set_hidden("controls", false);
     set_busy(false, false);
+    show_expected(&gpu.info);
+    let device = gpu.info.clone();
+    // A ticked kernel, a size or a sample count changes what a run takes.
+    dom::on("controls", "change", move |_| show_expected(&device));
 
     dom::on("run", "click", |_| state::dispatch(Action::Run));
     dom::on("tune", "click", |_| state::dispatch(Action::Tune));
@@ -136,12 +146,35 @@ fn selected_kernels() -> Vec<KernelId> {
 
 /// The plan the controls describe, or `None` (with a message) when no kernel is picked.
 pub fn plan() -> Option<Plan> {
-    let kernels = selected_kernels();
-    if kernels.is_empty() {
+    let Some(plan) = planned() else {
         dom::show_message("warning", "Pick at least one kernel to run.");
         return None;
-    }
+    };
     dom::set_hidden("message", true);
+    Some(plan)
+}
+
+/// Says beside Run how many configurations the controls make on `device` and how long they should take.
+fn show_expected(device: &DeviceInfo) {
+    let text = match planned() {
+        Some(plan) => {
+            let configurations = plan.configurations(&device.limits).len();
+            let earlier = storage::pace_on(&device.name());
+            let seconds = plan::expected_duration_s(configurations, device, earlier);
+            let basis = if earlier.is_some() { "at this device's last run's pace" } else { "expected" };
+            format!("{configurations} configurations, {} {basis}", plan::about(seconds))
+        }
+        None => "No kernel picked".to_string(),
+    };
+    dom::set_text("expected-duration", &text);
+}
+
+/// The plan the controls describe, if they pick a kernel.
+fn planned() -> Option<Plan> {
+    let kernels = selected_kernels();
+    if kernels.is_empty() {
+        return None;
+    }
     let size = match by_id::<HtmlSelectElement>("size").value().split_once(':') {
         Some(("units", n)) => n.parse().map_or(ProblemSize::Default, ProblemSize::Units),
         Some(("bytes", n)) => n.parse().map_or(ProblemSize::Default, ProblemSize::BytesPerBuffer),

@@ -168,9 +168,5 @@ fn time_left(elapsed_ms: f64, done: usize, total: usize) -> String {
         return String::new();
     }
     let left_s = elapsed_ms / done as f64 * (total - done) as f64 / 1000.0;
-    if left_s >= 60.0 {
-        format!(", about {} min {} s left", (left_s / 60.0) as u32, (left_s % 60.0) as u32)
-    } else {
-        format!(", about {} s left", left_s.ceil() as u32)
-    }
+    format!(", {} left", crate::plan::about(left_s))
 }

@@ -21,6 +21,10 @@ pub struct Entry {
     pub label: String,
     pub configurations: usize,
     pub complete: bool,
+    /// How long the run took, once complete (absent in entries kept before it was recorded): the next run's
+    /// expected duration on this device comes from it.
+    #[serde(default)]
+    pub wall_s: Option<f64>,
     /// The run, as a share link's fragment value.
     pub payload: String,
 }
@@ -41,6 +45,12 @@ fn store(entries: &[Entry]) -> Result<(), String> {
     storage.set_item(KEY, &text).map_err(|_| "the browser's storage for this page is full".to_string())
 }
 
+/// Seconds per configuration of the latest complete run kept for `device` (`DeviceInfo::name`).
+pub fn pace_on(device: &str) -> Option<f64> {
+    let latest = load().into_iter().rev().find(|e| e.device == device && e.complete && e.configurations > 0)?;
+    Some(latest.wall_s? / latest.configurations as f64)
+}
+
 /// The id a result is kept under: when it started, on which device.
 pub fn id(result: &RunResult) -> String {
     format!("{} {}", result.created, result.device.name())
@@ -55,6 +65,7 @@ pub fn keep(id: &str, result: &RunResult) -> Result<(), String> {
         label: result.label.clone(),
         configurations: result.results.len(),
         complete: result.complete,
+        wall_s: result.pace.as_ref().filter(|_| result.complete).map(|pace| pace.wall_s),
         payload: share::encode(result),
     };
     let mut entries = load();

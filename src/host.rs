@@ -32,26 +32,44 @@ pub async fn for_chunks(count: u64, mut work: impl FnMut(Range<u64>)) {
     }
 }
 
-/// Fills `out`, `per_item` elements for each item, by calling `work` on ranges of items that cover them all
-/// with the part of `out` they fill: natively on every core at once (the GPU waits for this work), in the
-/// page a chunk at a time with turns between, as `for_chunks`.
-pub async fn fill<T: Send>(out: &mut [T], per_item: usize, work: impl Fn(Range<u64>, &mut [T]) + Sync) {
-    let items = out.len() / per_item;
+/// Fills `out` by calling `work` on ranges of its items that cover them all, with the part of `out` they
+/// fill: natively on every core at once (the GPU waits for this work), in the page a chunk at a time with
+/// turns between, as `for_chunks`.
+pub async fn fill<T: Send>(out: &mut [T], work: impl Fn(Range<u64>, &mut [T]) + Sync) {
     if cfg!(target_arch = "wasm32") {
-        return for_chunks(items as u64, |range| {
-            work(range.clone(), &mut out[range.start as usize * per_item..range.end as usize * per_item])
-        })
-        .await;
+        let items = out.len() as u64;
+        return for_chunks(items, |range| work(range.clone(), &mut out[range.start as usize..range.end as usize]))
+            .await;
     }
     let cores = std::thread::available_parallelism().map_or(1, |cores| cores.get());
-    let per_thread = items.div_ceil(cores).max(MIN_ITEMS_PER_THREAD);
+    let per_thread = out.len().div_ceil(cores).max(MIN_ITEMS_PER_THREAD);
     std::thread::scope(|scope| {
-        for (index, part) in out.chunks_mut(per_thread * per_item).enumerate() {
+        for (index, part) in out.chunks_mut(per_thread).enumerate() {
             let (work, start) = (&work, (index * per_thread) as u64);
-            scope.spawn(move || work(start..start + (part.len() / per_item) as u64, part));
+            scope.spawn(move || work(start..start + part.len() as u64, part));
         }
     });
 }
+
+/// The sum of items `0..count`: `block(range)` sums the items of one block, on every core natively and in
+/// chunks in the page, as `fill`; `merge` adds up the blocks' sums, in order.
+pub async fn sum<S: Copy + Default + Send>(
+    count: u64,
+    block: impl Fn(Range<u64>) -> S + Sync,
+    merge: impl Fn(S, S) -> S,
+) -> S {
+    let mut sums = vec![S::default(); count.div_ceil(SUM_BLOCK) as usize];
+    fill(&mut sums, |blocks, out| {
+        for (b, sum) in blocks.zip(out) {
+            *sum = block(b * SUM_BLOCK..count.min((b + 1) * SUM_BLOCK));
+        }
+    })
+    .await;
+    sums.into_iter().fold(S::default(), merge)
+}
+
+/// Items summed as one block: a few tens of microseconds of work, so that a page's first chunk stays short.
+const SUM_BLOCK: u64 = 1 << 12;
 
 /// Fewer items than this are not worth a thread of their own.
 const MIN_ITEMS_PER_THREAD: usize = 1 << 14;

@@ -124,7 +124,7 @@ impl Family for Matmul {
 }
 
 /// One checked element of C: where, its value, and the rounding bound.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Sampled {
     index: u64,
     value: f64,
@@ -145,23 +145,24 @@ struct MatmulWorkload {
     reference: KeptReference<u32>,
 }
 
-impl MatmulWorkload {
-    /// Element (row, col) of the n × n product, in f64, and the bound on an f32 dot product's rounding:
-    /// n·ε·Σ|a||b| (Higham's γ_n, with room).
-    fn expected(&self, n: u32, row: u32, col: u32) -> Sampled {
-        let (mut value, mut magnitude) = (0.0f64, 0.0f64);
-        for k in 0..n {
-            let x = random_f32(row * n + k, self.seeds[0]) as f64;
-            let y = random_f32(k * n + col, self.seeds[1]) as f64;
-            value += x * y;
-            magnitude += (x * y).abs();
-        }
-        let tolerance = n as f64 * f32::EPSILON as f64 * magnitude;
-        Sampled { index: row as u64 * n as u64 + col as u64, value, tolerance }
+/// Element (row, col) of the n × n product of the inputs of `seeds`, in f64, and the bound on an f32 dot
+/// product's rounding: n·ε·Σ|a||b| (Higham's γ_n, with room).
+fn expected(seeds: [u32; 2], n: u32, row: u32, col: u32) -> Sampled {
+    let (mut value, mut magnitude) = (0.0f64, 0.0f64);
+    for k in 0..n {
+        let x = random_f32(row * n + k, seeds[0]) as f64;
+        let y = random_f32(k * n + col, seeds[1]) as f64;
+        value += x * y;
+        magnitude += (x * y).abs();
     }
+    let tolerance = n as f64 * f32::EPSILON as f64 * magnitude;
+    Sampled { index: row as u64 * n as u64 + col as u64, value, tolerance }
+}
 
+impl MatmulWorkload {
     /// The elements checked at edge n, by index: all of them if the budget allows, else a spread sample
-    /// that includes both corners. Computed on first use, in chunks that give the page a turn.
+    /// that includes both corners. Computed on first use (on every core natively; in the page in chunks that
+    /// give it a turn).
     async fn sampled(&self, n: u32) -> Rc<Vec<Sampled>> {
         if let Some(known) = self.sampled.borrow().get(&n) {
             return known.clone();
@@ -176,10 +177,10 @@ impl MatmulWorkload {
         };
         indices.sort_unstable();
         indices.dedup();
-        let mut sampled = Vec::with_capacity(indices.len());
-        host::for_chunks(indices.len() as u64, |range| {
-            for &i in &indices[range.start as usize..range.end as usize] {
-                sampled.push(self.expected(n, (i / n as u64) as u32, (i % n as u64) as u32));
+        let (mut sampled, seeds) = (vec![Sampled::default(); indices.len()], self.seeds);
+        host::fill(&mut sampled, |range, out| {
+            for (&i, element) in indices[range.start as usize..range.end as usize].iter().zip(out) {
+                *element = expected(seeds, n, (i / n as u64) as u32, (i % n as u64) as u32);
             }
         })
         .await;

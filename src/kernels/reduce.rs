@@ -2,6 +2,7 @@
 //! one atomic per workgroup, and a grid-stride loop before the tree; u32 (exact) and f32.
 
 use std::cell::OnceCell;
+use std::ops::Range;
 
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
@@ -98,6 +99,7 @@ impl Family for Reduce {
 }
 
 /// The input's sums on the host: u32 wrapping, f32 in f64, and Σ|x| that the f32 tolerance scales with.
+#[derive(Clone, Copy, Default)]
 struct Sums {
     u32: u32,
     f32: f64,
@@ -115,19 +117,25 @@ struct ReduceWorkload {
 }
 
 impl ReduceWorkload {
-    /// Sums the input, in chunks that give the page a turn.
+    /// Sums the input, on every core natively, in chunks that give the page a turn.
     async fn sum_input(&self) -> Sums {
-        let mut sums = Sums { u32: 0, f32: 0.0, magnitude: 0.0 };
-        host::for_chunks(self.n, |range| {
+        let seed = self.seed;
+        let block = |range: Range<u64>| {
+            let mut sums = Sums::default();
             for i in range {
-                let x = random_f32(i as u32, self.seed);
+                let x = random_f32(i as u32, seed);
                 sums.u32 = sums.u32.wrapping_add(x.to_bits());
                 sums.f32 += x as f64;
                 sums.magnitude += (x as f64).abs();
             }
-        })
-        .await;
-        sums
+            sums
+        };
+        let merge = |a: Sums, b: Sums| Sums {
+            u32: a.u32.wrapping_add(b.u32),
+            f32: a.f32 + b.f32,
+            magnitude: a.magnitude + b.magnitude,
+        };
+        host::sum(self.n, block, merge).await
     }
 
     /// The input's sums (after `reference`).

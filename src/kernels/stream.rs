@@ -5,6 +5,7 @@
 //! copy `c = a`, scale `c = s·a`, add `c = a + b`, triad `c = a + s·b`, dot `Σ a·b` (s = 0.4).
 
 use std::cell::OnceCell;
+use std::ops::Range;
 
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
@@ -140,17 +141,14 @@ impl StreamWorkload {
         }
     }
 
-    /// Σ a·b and Σ |a·b| in f64, in chunks that give the page a turn.
+    /// Σ a·b and Σ |a·b| in f64, on every core natively, in chunks that give the page a turn.
     async fn dot_product(&self) -> (f64, f64) {
-        let (mut sum, mut abs) = (0.0, 0.0);
-        host::for_chunks(self.n, |range| {
-            for i in range {
-                let p = self.inputs.a(i) as f64 * self.inputs.b(i) as f64;
-                (sum, abs) = (sum + p, abs + p.abs());
-            }
-        })
-        .await;
-        (sum, abs)
+        let inputs = self.inputs;
+        let block = |range: Range<u64>| {
+            let products = range.map(|i| inputs.a(i) as f64 * inputs.b(i) as f64);
+            products.fold((0.0, 0.0), |(sum, abs), p| (sum + p, abs + p.abs()))
+        };
+        host::sum(self.n, block, |(sum, abs), (s, a)| (sum + s, abs + a)).await
     }
 
     fn check_dot(

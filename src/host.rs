@@ -7,6 +7,7 @@ use std::cell::{Cell, OnceCell};
 use std::ops::Range;
 
 use web_time::Instant;
+use wgpu::WriteOnly;
 
 /// Host time a computation holds the thread before it gives the page a turn: well under the 50 ms after
 /// which a browser counts a task as long.
@@ -34,22 +35,39 @@ pub async fn for_chunks(count: u64, mut work: impl FnMut(Range<u64>)) {
 
 /// Fills `out` by calling `work` on ranges of its items that cover them all, with the part of `out` they
 /// fill: natively on every core at once (the GPU waits for this work), in the page a chunk at a time with
-/// turns between, as `for_chunks`.
-pub async fn fill<T: Send>(out: &mut [T], work: impl Fn(Range<u64>, &mut [T]) + Sync) {
+/// turns between, as `for_chunks`. `out` may be memory a GPU upload is staged in, which is only written.
+pub async fn fill<T: Copy + Send>(mut out: WriteOnly<'_, [T]>, work: impl Fn(Range<u64>, WriteOnly<'_, [T]>) + Sync) {
     if cfg!(target_arch = "wasm32") {
         let items = out.len() as u64;
-        return for_chunks(items, |range| work(range.clone(), &mut out[range.start as usize..range.end as usize]))
+        return for_chunks(items, |range| work(range.clone(), out.slice(range.start as usize..range.end as usize)))
             .await;
     }
+    // Only whole pieces may go to other threads (a write-only slice may not); the rest stays on this one.
+    let (pieces, rest) = out.into_chunks::<PIECE>();
+    let count = pieces.len();
     let cores = std::thread::available_parallelism().map_or(1, |cores| cores.get());
-    let per_thread = out.len().div_ceil(cores).max(MIN_ITEMS_PER_THREAD);
+    let mut pieces = pieces.into_iter().enumerate();
     std::thread::scope(|scope| {
-        for (index, part) in out.chunks_mut(per_thread).enumerate() {
-            let (work, start) = (&work, (index * per_thread) as u64);
-            scope.spawn(move || work(start..start + part.len() as u64, part));
+        loop {
+            let mine: Vec<_> = pieces.by_ref().take(count.div_ceil(cores)).collect();
+            if mine.is_empty() {
+                break;
+            }
+            let work = &work;
+            scope.spawn(move || {
+                for (index, piece) in mine {
+                    let start = (index * PIECE) as u64;
+                    work(start..start + PIECE as u64, piece.into());
+                }
+            });
         }
+        let start = (count * PIECE) as u64;
+        work(start..start + rest.len() as u64, rest);
     });
 }
+
+/// Items a thread fills at a time.
+const PIECE: usize = 1 << 14;
 
 /// The sum of items `0..count`: `block(range)` sums the items of one block, on every core natively and in
 /// chunks in the page, as `fill`; `merge` adds up the blocks' sums, in order.
@@ -59,10 +77,8 @@ pub async fn sum<S: Copy + Default + Send>(
     merge: impl Fn(S, S) -> S,
 ) -> S {
     let mut sums = vec![S::default(); count.div_ceil(SUM_BLOCK) as usize];
-    fill(&mut sums, |blocks, out| {
-        for (b, sum) in blocks.zip(out) {
-            *sum = block(b * SUM_BLOCK..count.min((b + 1) * SUM_BLOCK));
-        }
+    fill(WriteOnly::from_mut(sums.as_mut_slice()), |blocks, out| {
+        out.write_iter(blocks.map(|b| block(b * SUM_BLOCK..count.min((b + 1) * SUM_BLOCK))));
     })
     .await;
     sums.into_iter().fold(S::default(), merge)
@@ -70,9 +86,6 @@ pub async fn sum<S: Copy + Default + Send>(
 
 /// Items summed as one block: a few tens of microseconds of work, so that a page's first chunk stays short.
 const SUM_BLOCK: u64 = 1 << 12;
-
-/// Fewer items than this are not worth a thread of their own.
-const MIN_ITEMS_PER_THREAD: usize = 1 << 14;
 
 /// What `cell` holds, made by `make` (long host work, done in chunks) the first time it is asked for.
 pub async fn once<T>(cell: &OnceCell<T>, make: impl Future<Output = T>) -> &T {

@@ -330,17 +330,16 @@ pub(crate) async fn measure_one(
         .map(|ns| Skip::NotApplicable(too_slow(ns, options.max_dispatch_ns, true)));
     let mut prepared = prepare_and_run_once(gpu, workload, configuration, too_slow_ahead, pace).await;
     let ran_once_ns = first_run_ns(gpu, started, pace.pipelines_s - before.0).await;
-    if let (Ok(ready), Validation::First) = (&prepared, validation)
+    // The first run took far longer than a dispatch may: no need to check it or time another to know.
+    let too_slow_once = ran_once_ns.filter(|&ns| prepared.is_ok() && ns > 2.0 * options.max_dispatch_ns);
+    if let (Ok(ready), Validation::First, None) = (&prepared, validation, too_slow_once)
         && let Err(error) = check_output(gpu, &harness.check, workload, configuration, ready, pace).await
     {
         prepared = Err(Failure::Error(error));
     }
     let elsewhere = (pace.pipelines_s - before.0) + (pace.references_s - before.1);
     pace.validation_s += started.elapsed().as_secs_f64() - elsewhere;
-    // The first run took far longer than a dispatch may: no need to time another to know.
-    if let (Ok(_), Some(ns)) = (&prepared, ran_once_ns)
-        && ns > 2.0 * options.max_dispatch_ns
-    {
+    if let Some(ns) = too_slow_once {
         record.outcome = Outcome::Skipped { reason: too_slow(ns, options.max_dispatch_ns, false) };
         return record;
     }

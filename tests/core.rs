@@ -1,15 +1,16 @@
 //! Sweep generation, statistics and the result format: no GPU needed.
 #![cfg(not(target_arch = "wasm32"))]
 
+use wgpu::WriteOnly;
 use wgsweep::gpu::ComputeLimits;
 use wgsweep::grid::dispatch_grid;
 use wgsweep::kernel::shapes::{check_workgroup, power_of_two_sizes};
 use wgsweep::kernel::{Configuration, ShaderChecks, Skip};
-use wgsweep::kernels;
 use wgsweep::plan::{about, expected_duration_s};
 use wgsweep::result::{Outcome, RunResult, SCHEMA_VERSION, rfc3339};
 use wgsweep::stats::summarize;
 use wgsweep::tune::Search;
+use wgsweep::{host, kernels};
 
 fn limits(invocations: u32, x: u32, storage: u32) -> ComputeLimits {
     ComputeLimits {
@@ -345,4 +346,15 @@ fn estimates_read_in_seconds_then_minutes() {
     assert_eq!(about(180.0), "about 3 min");
     assert_eq!(about(200.0), "about 3 min 20 s");
     assert_eq!(about(-1.0), "about 0 s");
+}
+
+#[test]
+fn host_fill_and_sum_cover_every_item_once_in_order() {
+    // Longer than several of the pieces threads take, and not a multiple of one.
+    let count = 100_003;
+    let mut items = vec![u64::MAX; count];
+    pollster::block_on(host::fill(WriteOnly::from_mut(items.as_mut_slice()), |range, out| out.write_iter(range)));
+    assert!(items.iter().enumerate().all(|(i, &item)| item == i as u64));
+    let sum = pollster::block_on(host::sum(count as u64, |range| range.sum::<u64>(), |a, b| a + b));
+    assert_eq!(sum, (count as u64 - 1) * count as u64 / 2);
 }

@@ -215,24 +215,26 @@ impl Reference {
         let part_len = (gpu.info.limits.max_binding_bytes() / 8 / 64 * 64).max(64);
         assert!(period == count || period <= part_len, "a repeating reference fits one binding");
         let mut parts = Vec::new();
-        let mut chunk = vec![[0u8; 8]; REFERENCE_CHUNK.min(period) as usize];
         for part_start in (0..period.max(1)).step_by(part_len as usize) {
             let part_end = (part_start + part_len).min(period);
             let part = storage_buffer(gpu, "reference", ((part_end - part_start) * 8).max(8));
             for start in (part_start..part_end).step_by(REFERENCE_CHUNK as usize) {
                 let end = (start + REFERENCE_CHUNK).min(part_end);
-                let encoded = &mut chunk[..(end - start) as usize];
-                host::fill(encoded, |range, out| {
-                    let mut said = 0;
-                    for (expected, word) in words(start + range.start..start + range.end).zip(out.iter_mut()) {
+                let size = wgpu::BufferSize::new((end - start) * 8).expect("a chunk holds a word");
+                // Written where the upload is staged: the host never copies a chunk.
+                let mut upload = gpu
+                    .queue
+                    .write_buffer_with(&part, (start - part_start) * 8, size)
+                    .expect("the chunk lies in its part");
+                let (chunk, _) = upload.slice(..).into_chunks::<8>();
+                host::fill(chunk, |range, out| {
+                    out.write_iter(words(start + range.start..start + range.end).map(|expected| {
                         let [value, tolerance] = expected.encode();
-                        *word = (u64::from(tolerance) << 32 | u64::from(value)).to_le_bytes();
-                        said += 1;
-                    }
-                    assert_eq!(said, out.len(), "a reference says what every word of {what} must hold");
+                        (u64::from(tolerance) << 32 | u64::from(value)).to_le_bytes()
+                    }));
                 })
                 .await;
-                gpu.queue.write_buffer(&part, (start - part_start) * 8, encoded.as_flattened());
+                drop(upload);
                 host::pause_if_due().await; // the browser copies the chunk on this thread
             }
             parts.push(part);

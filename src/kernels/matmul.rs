@@ -5,6 +5,8 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use wgpu::WriteOnly;
+
 use crate::fill::{hash_u32, random_f32};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
@@ -178,10 +180,9 @@ impl MatmulWorkload {
         indices.sort_unstable();
         indices.dedup();
         let (mut sampled, seeds) = (vec![Sampled::default(); indices.len()], self.seeds);
-        host::fill(&mut sampled, |range, out| {
-            for (&i, element) in indices[range.start as usize..range.end as usize].iter().zip(out) {
-                *element = expected(seeds, n, (i / n as u64) as u32, (i % n as u64) as u32);
-            }
+        host::fill(WriteOnly::from_mut(sampled.as_mut_slice()), |range, out| {
+            let indices = &indices[range.start as usize..range.end as usize];
+            out.write_iter(indices.iter().map(|&i| expected(seeds, n, (i / n as u64) as u32, (i % n as u64) as u32)));
         })
         .await;
         let sampled = Rc::new(sampled);

@@ -60,6 +60,9 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
     let card = browser.text("#device-facts");
     assert!(card.to_lowercase().contains("swiftshader"), "the device card should name SwiftShader:\n{card}");
     assert!(card.contains("Invocations per workgroup"), "{card}");
+    // Before it starts, the run says how long it should take.
+    let expected = browser.text("#expected-duration");
+    assert!(expected.starts_with("45 configurations, about ") && expected.ends_with(" expected"), "{expected}");
 
     browser.click("#run");
     // Progress moves: collect what the progress line says until the run is done.
@@ -340,6 +343,9 @@ fn a_finished_run_is_kept_in_the_history_across_reloads_with_its_label_and_can_b
     browser.open(&format!("{}/index.html", site.url()));
     browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
     assert_eq!(rows("#history-list"), 1, "the history survives a reload");
+    // The next run's expected duration comes from this device's last one.
+    let expected = browser.text("#expected-duration");
+    assert!(expected.ends_with("at this device's last run's pace"), "{expected}");
     let configurations = browser.eval("return document.querySelector('#history-list tr').cells[2].textContent");
     assert_eq!(configurations, "2", "copy/vec4 at two workgroup sizes, complete");
     assert_eq!(browser.eval("return document.querySelector('.history-label').value"), "<i>mine</i>");

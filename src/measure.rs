@@ -41,6 +41,17 @@ pub struct MeasureOptions {
     /// take minutes on a device that is slow for them (a CPU adapter, a large matrix).
     #[serde(default = "default_max_dispatch_ns")]
     pub max_dispatch_ns: f64,
+    /// The most GPU time a configuration's kept samples may take: where a device is slow at a kernel it keeps
+    /// fewer samples (never under `MIN_SAMPLES`) rather than spend minutes on it.
+    #[serde(default = "default_max_sampling_ns")]
+    pub max_sampling_ns: f64,
+}
+
+/// The fewest samples kept, however slow a configuration (unless fewer are asked for).
+pub const MIN_SAMPLES: u32 = 3;
+
+fn default_max_sampling_ns() -> f64 {
+    1e9
 }
 
 fn default_in_flight_ns() -> f64 {
@@ -62,6 +73,7 @@ impl Default for MeasureOptions {
             min_warm_up_ns: default_in_flight_ns(),
             in_flight_ns: default_in_flight_ns(),
             max_dispatch_ns: default_max_dispatch_ns(),
+            max_sampling_ns: default_max_sampling_ns(),
         }
     }
 }
@@ -281,6 +293,8 @@ impl Timer {
         let calibrated = Instant::now();
         // Enough samples queued that the GPU has `in_flight_ns` of work ahead of it, at least two.
         let depth = (options.in_flight_ns / sample_ns.max(1.0)).ceil().clamp(2.0, MAX_IN_FLIGHT as f64) as usize;
+        let affordable = (options.max_sampling_ns / sample_ns.max(1.0)) as u32;
+        let samples = options.samples.min(affordable.max(MIN_SAMPLES));
 
         let mut measurement = Measurement {
             source: self.source(),
@@ -303,7 +317,7 @@ impl Timer {
         let mut previous_end: Option<u64> = None;
         loop {
             // Until warm, queue without end; then only as many as the samples still to keep.
-            let wanted = |in_flight: usize, warm: bool| !warm || kept as usize + in_flight < options.samples as usize;
+            let wanted = |in_flight: usize, warm: bool| !warm || kept as usize + in_flight < samples as usize;
             while in_flight.len() < depth && wanted(in_flight.len(), warmed_at.is_some()) {
                 in_flight.push_back(self.submit(gpu, steps, dispatches, submitted % self.slot_count()));
                 submitted += 1;
@@ -333,7 +347,7 @@ impl Timer {
                 }
                 continue;
             }
-            if kept == options.samples {
+            if kept == samples {
                 continue; // queued before the last kept sample was known to be the last: drained
             }
             kept += 1;

@@ -10,7 +10,7 @@ use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
 use wgsweep::kernel::{Configuration, KernelId, ShaderChecks};
 use wgsweep::kernels;
-use wgsweep::measure::MeasureOptions;
+use wgsweep::measure::{MIN_SAMPLES, MeasureOptions};
 use wgsweep::plan::{Plan, ProblemSize};
 use wgsweep::runner::{self, Event, Flow};
 
@@ -212,6 +212,24 @@ fn the_warm_up_is_gpu_time_and_queued_work_covers_short_samples() {
     let kept: f64 = m.primary().iter().sum();
     assert!(m.busy_ns >= options.warm_up_ns + kept, "warm-up GPU time {} short of 30 ms", m.busy_ns - kept);
     assert!(m.warm_up_ns > 0.0 && m.sampling_ns > 0.0 && m.calibration_ns > 0.0);
+}
+
+#[test]
+fn a_configuration_slow_to_sample_keeps_fewer_samples_but_never_under_three() {
+    let gpu = open_gpu();
+    let stream = kernels::family("stream").unwrap();
+    let workload = stream.setup(&gpu, ODD_SIZE, fill::fresh_seed()).unwrap();
+    let prepared = workload.prepare(&gpu, &configuration("copy/vec4", 64)).unwrap();
+    let timer = wgsweep::measure::Timer::new(&gpu, 1000.0);
+    // Every sample takes longer than the whole sampling may: the fewest samples are kept.
+    let options =
+        MeasureOptions { samples: 10, min_sample_ns: 2e5, warm_up_ns: 0.0, max_sampling_ns: 1.0, ..Default::default() };
+    let m = pollster::block_on(timer.measure(&gpu, &prepared.steps, &options)).unwrap();
+    assert_eq!(m.primary().len(), MIN_SAMPLES as usize);
+    // Fewer asked for are fewer kept.
+    let m =
+        pollster::block_on(timer.measure(&gpu, &prepared.steps, &MeasureOptions { samples: 2, ..options })).unwrap();
+    assert_eq!(m.primary().len(), 2);
 }
 
 #[test]

@@ -127,7 +127,8 @@ struct PlanArgs {
     /// to tell which check costs what.
     #[arg(long, default_value = "both", value_parser = ["default", "unchecked", "both", "bounds-only", "all"])]
     shader_checks: String,
-    /// Samples per configuration, after calibration and warm-up.
+    /// Samples per configuration, after calibration and warm-up (fewer, never under 3, where they would take
+    /// over a second of GPU time).
     #[arg(long, default_value_t = 10)]
     samples: u32,
     /// Milliseconds to keep the GPU busy with each configuration before its samples (clocks ramp up).

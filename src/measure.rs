@@ -32,6 +32,7 @@ pub struct MeasureOptions {
     pub warm_up_ns: f64,
     /// The least, on a GPU busy until just now (`BUSY_GAP_NS`): after it, the warm-up ends as soon as the
     /// samples have settled (the last `SETTLE_WINDOW_NS` of them within `SETTLED` of the window before).
+    /// A CPU adapter's whole warm-up.
     #[serde(default = "default_in_flight_ns")]
     pub min_warm_up_ns: f64,
     /// GPU work to keep queued while warming up and sampling, whatever a sample lasts.
@@ -188,8 +189,8 @@ pub struct Timer {
     pub quantum_ns: f64,
     /// When the last measurement ended: a GPU busy until just now keeps its clocks up.
     last_end: Cell<Option<Instant>>,
-    /// A CPU adapter (lavapipe, SwiftShader) has no GPU clocks to ramp up: its warm-up may end once samples
-    /// settle, however long it idled.
+    /// A CPU adapter (lavapipe, SwiftShader) has no GPU clocks to ramp up: its warm-up lasts
+    /// `min_warm_up_ns`, however long it idled (a sample of a slow kernel there takes a tenth of a second).
     cpu_adapter: bool,
 }
 
@@ -254,8 +255,7 @@ impl Timer {
         let start = Instant::now();
         // Settled samples end the warm-up early only on a GPU busy until just now: one that idled (while
         // the host compared an output, say) may time steadily at clocks that have yet to rise.
-        let kept_busy =
-            self.cpu_adapter || self.last_end.get().is_some_and(|end| (start - end).as_nanos() as f64 <= BUSY_GAP_NS);
+        let kept_busy = self.last_end.get().is_some_and(|end| (start - end).as_nanos() as f64 <= BUSY_GAP_NS);
         let mut busy_ns = 0.0;
         let mut dispatches = 1u32;
         let mut sample_ns;
@@ -342,7 +342,8 @@ impl Timer {
             if warmed_at.is_none() {
                 warm_up.push(pass_ns);
                 let spent: f64 = warm_up.iter().sum();
-                if spent >= options.warm_up_ns || (kept_busy && spent >= options.min_warm_up_ns && settled(&warm_up)) {
+                let at_least = spent >= options.min_warm_up_ns;
+                if spent >= options.warm_up_ns || (at_least && (self.cpu_adapter || (kept_busy && settled(&warm_up)))) {
                     warmed_at = Some(done);
                 }
                 continue;

@@ -221,7 +221,7 @@ impl Reference {
             for start in (part_start..part_end).step_by(REFERENCE_CHUNK as usize) {
                 let end = (start + REFERENCE_CHUNK).min(part_end);
                 let size = wgpu::BufferSize::new((end - start) * 8).expect("a chunk holds a word");
-                // Written where the upload is staged: the host never copies a chunk.
+                // Written where wgpu stages the upload: natively no chunk is copied on the host.
                 let mut upload = gpu
                     .queue
                     .write_buffer_with(&part, (start - part_start) * 8, size)

@@ -155,7 +155,7 @@ pub fn plan() -> Option<Plan> {
 }
 
 /// Says beside Run how many configurations the controls make on `device` and how long they should take.
-fn show_expected(device: &DeviceInfo) {
+pub fn show_expected(device: &DeviceInfo) {
     let text = match planned() {
         Some(plan) => {
             let configurations = plan.configurations(&device.limits).len();

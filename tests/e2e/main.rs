@@ -105,6 +105,9 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
     assert!(long_tasks["longest_ms"].as_f64().unwrap() < 500.0, "a main-thread task ran long: {long_tasks}");
     let pace = browser.text("#pace");
     assert!(pace.starts_with("GPU busy ") && pace.contains("main-thread task"), "{pace}");
+    // The next run's estimate now goes at this one's pace.
+    let expected = browser.text("#expected-duration");
+    assert!(expected.ends_with("at this device's last run's pace"), "{expected}");
 
     let chart = browser.eval(
         "const c = Chart.getChart(document.querySelector('#charts canvas')); \

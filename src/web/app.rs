@@ -70,7 +70,10 @@ fn start(task: Task) {
     set_busy(&gpu, true);
     wasm_bindgen_futures::spawn_local(async move {
         match task {
-            Task::Run => run::run(&gpu, plan).await,
+            Task::Run => {
+                run::run(&gpu, plan).await;
+                controls::show_expected(&gpu.info); // the next run's estimate now has this one's pace
+            }
             Task::Tune => tuning::tune(&gpu, plan).await,
         }
         set_busy(&gpu, false);

@@ -7,7 +7,7 @@ use super::adapter::environment;
 use super::chart::Charts;
 use super::dom::{self, append, by_id, hidden_card};
 use super::state::{self, Action};
-use super::{controls, storage, table};
+use super::{storage, table};
 use crate::gpu::Gpu;
 use crate::plan::Plan;
 use crate::result::{ConfigResult, Peaks, RunResult};
@@ -159,7 +159,6 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
     dom::set_text("result-json", &result.to_json());
     host::yield_now().await;
     state::dispatch(Action::Keep { id: history_id, result: result.clone() });
-    controls::show_expected(&gpu.info); // the next run's estimate now has this one's pace
     state::with(|app| app.last = Some(result));
     by_id::<Element>("results").set_attribute("data-done", "").ok();
 }

@@ -8,7 +8,7 @@ use wgsweep::fill;
 use wgsweep::gpu::Gpu;
 use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
-use wgsweep::kernel::{Configuration, KernelId, ShaderChecks};
+use wgsweep::kernel::{Configuration, KernelId, Prepared, ShaderChecks, Workload};
 use wgsweep::kernels;
 use wgsweep::measure::{MIN_SAMPLES, MeasureOptions};
 use wgsweep::plan::{Plan, ProblemSize};
@@ -52,14 +52,17 @@ fn every_stream_kernel_validates_at_several_workgroup_sizes() {
 }
 
 /// Sets up STREAM, runs `label` once at `workgroup` and returns what it wrote.
-fn run_once_and_read(
-    gpu: &Gpu,
-    label: &str,
-    workgroup: u32,
-) -> (Box<dyn wgsweep::kernel::Workload>, wgsweep::kernel::Prepared, Vec<u8>) {
+/// A STREAM kernel set up on the odd-sized problem and prepared at one workgroup size (the workload keeps
+/// what the prepared steps bind).
+fn prepare(gpu: &Gpu, label: &str, workgroup: u32) -> (Box<dyn Workload>, Prepared) {
     let stream = kernels::family("stream").unwrap();
     let workload = stream.setup(gpu, ODD_SIZE, fill::fresh_seed()).unwrap();
-    let config = workload.prepare(gpu, &configuration(label, workgroup)).unwrap();
+    let prepared = workload.prepare(gpu, &configuration(label, workgroup)).unwrap();
+    (workload, prepared)
+}
+
+fn run_once_and_read(gpu: &Gpu, label: &str, workgroup: u32) -> (Box<dyn Workload>, Prepared, Vec<u8>) {
+    let (workload, config) = prepare(gpu, label, workgroup);
     submit_once(gpu, &config);
     let bytes = pollster::block_on(read_buffer(gpu, &config.output)).unwrap();
     (workload, config, bytes)
@@ -194,9 +197,7 @@ fn a_problem_too_large_for_the_device_is_reported_once_and_each_configuration_sa
 #[test]
 fn the_warm_up_is_gpu_time_and_queued_work_covers_short_samples() {
     let gpu = open_gpu();
-    let stream = kernels::family("stream").unwrap();
-    let workload = stream.setup(&gpu, ODD_SIZE, fill::fresh_seed()).unwrap();
-    let prepared = workload.prepare(&gpu, &configuration("copy/vec4", 64)).unwrap();
+    let (_workload, prepared) = prepare(&gpu, "copy/vec4", 64);
     let timer = wgsweep::measure::Timer::new(&gpu, 1000.0);
     // Samples of about 0.2 ms with 5 ms queued: many in flight at once, whatever the host does meanwhile.
     let options = MeasureOptions {
@@ -217,9 +218,7 @@ fn the_warm_up_is_gpu_time_and_queued_work_covers_short_samples() {
 #[test]
 fn a_configuration_slow_to_sample_keeps_fewer_samples_but_never_under_three() {
     let gpu = open_gpu();
-    let stream = kernels::family("stream").unwrap();
-    let workload = stream.setup(&gpu, ODD_SIZE, fill::fresh_seed()).unwrap();
-    let prepared = workload.prepare(&gpu, &configuration("copy/vec4", 64)).unwrap();
+    let (_workload, prepared) = prepare(&gpu, "copy/vec4", 64);
     let timer = wgsweep::measure::Timer::new(&gpu, 1000.0);
     // Every sample takes longer than the whole sampling may: the fewest samples are kept.
     let options =

@@ -1,7 +1,10 @@
 //! Long computations on the host that leave the page responsive: work done a chunk at a time, handing the
 //! browser's event loop a turn whenever a slice of time is used up, so that no task on the page's main
 //! thread runs long (natively there is nothing to hand over and the work goes straight on, on every core
-//! where it splits).
+//! where it splits). In the page, work that can be described as data goes to Web Workers (`workers`).
+
+#[cfg(target_arch = "wasm32")]
+pub mod workers;
 
 use std::cell::{Cell, OnceCell};
 use std::ops::Range;

@@ -153,6 +153,10 @@ pub struct Environment {
     /// (absent natively and where the browser does not report them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub long_tasks: Option<LongTasks>,
+    /// The Web Workers that computed the run's CPU references off the page's thread (absent natively; 0
+    /// where none could start or one failed, and the page's thread computed them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference_workers: Option<u32>,
 }
 
 /// Main-thread tasks that ran longer than 50 ms during a run in the page.
@@ -494,11 +498,17 @@ impl RunResult {
     /// Where the run's time went, and in the page how long the main thread was held: what a run shows
     /// under its results.
     pub fn pace_text(&self) -> Option<String> {
-        let pace = self.pace.as_ref()?.summary();
-        Some(match &self.environment.long_tasks {
-            Some(long_tasks) => format!("{pace}; {}", long_tasks.summary()),
-            None => pace,
-        })
+        let mut text = self.pace.as_ref()?.summary();
+        if let Some(long_tasks) = &self.environment.long_tasks {
+            text += &format!("; {}", long_tasks.summary());
+        }
+        match self.environment.reference_workers {
+            Some(0) => text += "; CPU references on the page's thread",
+            Some(1) => text += "; CPU references in a Web Worker",
+            Some(workers) => text += &format!("; CPU references in {workers} Web Workers"),
+            None => {}
+        }
+        Some(text)
     }
 
     pub fn to_json(&self) -> String {

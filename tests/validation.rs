@@ -6,13 +6,30 @@
 #[expect(dead_code, reason = "the runner helpers the other test binaries use")]
 mod support;
 
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
 use support::{check_both, open_gpu};
 use wgsweep::fill;
 use wgsweep::gpu::Gpu;
 use wgsweep::kernel::{
-    self, Configuration, Expected, Family, GpuCheck, Reference, ShaderChecks, Summary, passes, read_buffer,
+    self, Configuration, Expected, Family, GpuCheck, Recipe, Reference, ShaderChecks, Summary, passes, read_buffer,
 };
 use wgsweep::kernels;
+
+/// A reference whose words a test lists one by one.
+#[derive(Serialize, Deserialize)]
+struct Listed {
+    words: Vec<Expected>,
+}
+
+impl Recipe for Listed {
+    const FAMILY: &'static str = "a test's";
+
+    fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected> {
+        self.words[range.start as usize..range.end as usize].iter().copied()
+    }
+}
 
 /// Compares `found` with `(want, tolerance)` pairs on the GPU.
 fn summarize(gpu: &Gpu, found: &[f32], expected: &[[f32; 2]]) -> Summary {
@@ -27,9 +44,8 @@ fn summarize_words(gpu: &Gpu, found: &[u32], expected: &[Expected], period: u64)
     let output = kernel::storage_buffer(gpu, "found", found.len() as u64 * 4);
     gpu.queue.write_buffer(&output, 0, &found.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
     let count = found.len() as u64;
-    let reference = pollster::block_on(Reference::periodic(gpu, "out", count, period, |range| {
-        expected[range.start as usize..range.end as usize].iter().copied()
-    }));
+    let listed = Listed { words: expected.to_vec() };
+    let reference = pollster::block_on(Reference::periodic(gpu, "out", count, period, listed));
     pollster::block_on(GpuCheck::new(gpu).summarize(gpu, &output, &reference)).unwrap()
 }
 
@@ -221,9 +237,8 @@ fn a_reference_larger_than_one_binding_is_compared_part_by_part() {
 
     let output = kernel::storage_buffer(&gpu, "found", n as u64 * 4);
     gpu.queue.write_buffer(&output, 0, &found.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
-    let reference = pollster::block_on(Reference::build(&gpu, "out", n as u64, |range| {
-        range.map(|i| Expected::exact(want[i as usize]))
-    }));
+    let listed = Listed { words: want.iter().map(|&w| Expected::exact(w)).collect() };
+    let reference = pollster::block_on(Reference::build(&gpu, "out", n as u64, listed));
     let error = pollster::block_on(GpuCheck::new(&gpu).check(&gpu, &output, &reference)).unwrap_err();
     assert!(error.starts_with("FAILED validation: out[131072]: 9.5e0 (is) != "), "{error}");
     assert!(error.contains("3 of 300000 wrong"), "{error}");

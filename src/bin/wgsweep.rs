@@ -386,6 +386,7 @@ fn native_environment(gpu: &Gpu) -> Environment {
         timer_quantum_ns: if gpu.timestamps { gpu.queue.get_timestamp_period() as f64 } else { 1000.0 },
         cross_origin_isolated: None,
         long_tasks: None,
+        reference_workers: None,
     }
 }
 

@@ -12,6 +12,8 @@ use std::fmt;
 use std::ops::Range;
 use std::rc::Rc;
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use wgpu::util::DeviceExt;
 
 use super::buffers::{OwnedBuffer, storage_buffer};
@@ -113,7 +115,7 @@ pub fn passes(found: f32, want: f32, tolerance: f32) -> bool {
 }
 
 /// What one word of an output must hold.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize, Serialize)]
 pub enum Expected {
     /// An f32 held to `passes`: within `tolerance` of `value`, or its very bits where the tolerance is 0.
     Float { value: f32, tolerance: f32 },
@@ -153,6 +155,12 @@ impl Expected {
         }
     }
 
+    /// The 8 bytes the GPU reads: `encode`'s words, little-endian.
+    fn encoded(self) -> [u8; 8] {
+        let [value, tag] = self.encode();
+        (u64::from(tag) << 32 | u64::from(value)).to_le_bytes()
+    }
+
     /// The two words the GPU reads: the value's bits, and the tolerance's or a tag.
     fn encode(self) -> [u32; 2] {
         match self {
@@ -185,32 +193,43 @@ pub struct Reference {
     period: u64,
 }
 
+/// What a reference's words are, from plain data alone (seeds, sizes, a kernel's name): natively they are
+/// computed on every core; in the page in Web Workers, which get the recipe as JSON and find the code that
+/// reads it through its family (`Family::reference_words`).
+pub trait Recipe: Serialize + DeserializeOwned + Sync {
+    /// The family whose `reference_words` reads this recipe.
+    const FAMILY: &'static str;
+
+    /// What the words in `range` must hold, in order. Called on ranges that cover every word, on several
+    /// threads or workers at once.
+    fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected>;
+}
+
+/// The words of `range` of a recipe given as JSON, encoded as the GPU reads them: a Web Worker's work.
+pub fn recipe_bytes<R: Recipe>(recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
+    let recipe: R = serde_json::from_str(recipe).map_err(|e| format!("not a {} reference: {e}", R::FAMILY))?;
+    Ok(recipe.words(range).flat_map(Expected::encoded).collect())
+}
+
 /// Elements of a reference uploaded at a time: the host never holds the whole of it. Natively each chunk is
-/// computed on every core, and larger chunks keep the threads busy; in the page each is a few tasks' work.
+/// computed on every core, and larger chunks keep the threads busy; in the page each is a few tasks' work,
+/// in a worker or on the page's thread.
 const REFERENCE_CHUNK: u64 = if cfg!(target_arch = "wasm32") { 1 << 18 } else { 1 << 22 };
 
+/// References shorter than this are computed where they are needed: a worker's round trip would cost more.
+#[cfg(target_arch = "wasm32")]
+const WORKER_MIN_WORDS: u64 = 1 << 10;
+
 impl Reference {
-    /// Uploads what each of the output's `count` words must hold, chunk by chunk: `words(range)` says it for
-    /// the words in `range`, in order (it is called on ranges that cover every word, on several threads
-    /// natively); `what` names the output in messages ("c").
-    pub async fn build<W: Iterator<Item = Expected>>(
-        gpu: &Gpu,
-        what: &'static str,
-        count: u64,
-        words: impl Fn(Range<u64>) -> W + Sync,
-    ) -> Self {
-        Self::periodic(gpu, what, count, count, words).await
+    /// Uploads what each of the output's `count` words must hold, chunk by chunk, as `recipe` says; `what`
+    /// names the output in messages ("c").
+    pub async fn build(gpu: &Gpu, what: &'static str, count: u64, recipe: impl Recipe) -> Self {
+        Self::periodic(gpu, what, count, count, recipe).await
     }
 
     /// As `build`, for an output whose word i must hold word i % `period`: only one period is computed.
     /// A period shorter than the output fits one binding.
-    pub async fn periodic<W: Iterator<Item = Expected>>(
-        gpu: &Gpu,
-        what: &'static str,
-        count: u64,
-        period: u64,
-        words: impl Fn(Range<u64>) -> W + Sync,
-    ) -> Self {
+    pub async fn periodic(gpu: &Gpu, what: &'static str, count: u64, period: u64, recipe: impl Recipe) -> Self {
         // Parts start on whole 64-element (512-byte) steps, which every storage offset alignment divides.
         let part_len = (gpu.info.limits.max_binding_bytes() / 8 / 64 * 64).max(64);
         assert!(period == count || period <= part_len, "a repeating reference fits one binding");
@@ -218,6 +237,12 @@ impl Reference {
         for part_start in (0..period.max(1)).step_by(part_len as usize) {
             let part_end = (part_start + part_len).min(period);
             let part = storage_buffer(gpu, "reference", ((part_end - part_start) * 8).max(8));
+            #[cfg(target_arch = "wasm32")]
+            if part_end - part_start >= WORKER_MIN_WORDS && in_workers(gpu, &part, part_start..part_end, &recipe).await
+            {
+                parts.push(part);
+                continue;
+            }
             for start in (part_start..part_end).step_by(REFERENCE_CHUNK as usize) {
                 let end = (start + REFERENCE_CHUNK).min(part_end);
                 let size = wgpu::BufferSize::new((end - start) * 8).expect("a chunk holds a word");
@@ -228,10 +253,7 @@ impl Reference {
                     .expect("the chunk lies in its part");
                 let (chunk, _) = upload.slice(..).into_chunks::<8>();
                 host::fill(chunk, |range, out| {
-                    out.write_iter(words(start + range.start..start + range.end).map(|expected| {
-                        let [value, tolerance] = expected.encode();
-                        (u64::from(tolerance) << 32 | u64::from(value)).to_le_bytes()
-                    }));
+                    out.write_iter(recipe.words(start + range.start..start + range.end).map(Expected::encoded));
                 })
                 .await;
                 drop(upload);
@@ -249,6 +271,28 @@ impl Reference {
         }
         let starts = (0..self.count).step_by(self.part_len as usize);
         starts.zip(&self.parts).map(|(start, part)| (start, self.part_len.min(self.count - start), part)).collect()
+    }
+}
+
+/// Page only: computes the words `range` of `part` in Web Workers and writes each chunk as it comes, from
+/// the worker's bytes straight into the GPU's queue. False where the workers cannot (none could start, or
+/// one failed): the caller computes the part itself, on the page's thread.
+#[cfg(target_arch = "wasm32")]
+async fn in_workers<R: Recipe>(gpu: &Gpu, part: &wgpu::Buffer, range: Range<u64>, recipe: &R) -> bool {
+    let (Some(queue), Some(buffer)) = (gpu.queue.as_webgpu(), part.as_webgpu()) else { return false };
+    let json = serde_json::to_string(recipe).expect("a recipe is plain data");
+    let first = range.start;
+    let write = |start: u64, bytes: js_sys::Uint8Array| {
+        queue
+            .write_buffer_with_f64_and_buffer_source(buffer, ((start - first) * 8) as f64, &bytes)
+            .map_err(|e| format!("the upload failed: {e:?}"))
+    };
+    match host::workers::compute(R::FAMILY, &json, range, REFERENCE_CHUNK * 4, write).await {
+        Ok(()) => true,
+        Err(why) => {
+            log::debug!("{} reference computed on the page's thread: {why}", R::FAMILY);
+            false
+        }
     }
 }
 

@@ -13,12 +13,14 @@ mod shaders;
 pub mod shapes;
 
 use std::fmt;
+use std::ops::Range;
 use std::pin::Pin;
 use std::rc::Rc;
 
 pub use buffers::{ImageBuffers, OwnedBuffer, bind_group, check_binding, random_buffer, storage_buffer};
 pub use check::{
-    Comparison, Expected, GpuCheck, KeptReference, Mismatch, Reference, Summary, ValidationError, f32s, passes,
+    Comparison, Expected, GpuCheck, KeptReference, Mismatch, Recipe, Reference, Summary, ValidationError, f32s, passes,
+    recipe_bytes,
 };
 pub use dispatch::{Step, encode_steps, linear_grid, matrix_shape, plane_grid, submit, submit_once, submit_steps};
 pub use readback::{idle, map_read, read_buffer, read_range};
@@ -187,6 +189,12 @@ pub trait Family: Sync {
     fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64;
     /// Allocates and fills the inputs of a problem of `size`.
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String>;
+    /// The encoded words `range` of this family's reference recipe, given as JSON (`recipe_bytes` of its
+    /// `Recipe`): what a Web Worker computes for the page.
+    fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
+        let _ = (recipe, range);
+        Err(format!("the {} family builds no reference", self.name()))
+    }
 }
 
 /// The inputs of one problem, on the GPU, shared by every configuration run on them.
@@ -211,10 +219,11 @@ pub trait Workload {
     }
     /// Builds the pipeline(s) and bindings of one configuration, or says why it cannot run.
     fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip>;
-    /// Computes what validating `configuration` takes, on first use for each input, in chunks that give the
-    /// page a turn (`host::for_chunks`): the reference its output is compared with on the GPU, word by word,
-    /// without reading it back; or `None` where the check is not word by word (sums, partial sums, counts)
-    /// and `check` compares the read-back output on the CPU, with what this computed.
+    /// Computes what validating `configuration` takes, on first use for each input: the reference its
+    /// output is compared with on the GPU, word by word, without reading it back (built from a `Recipe`: on
+    /// every core natively, in Web Workers in the page); or `None` where the check is not word by word
+    /// (sums, partial sums, counts) and `check` compares the read-back output on the CPU, with what this
+    /// computed (in chunks that give the page a turn, `host::for_chunks`).
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a>;
     /// Compares a configuration's output with the CPU reference on the CPU (after `reference`): the check
     /// of outputs that are not compared word by word, and the cross-check of those that are in the tests.

@@ -2,11 +2,16 @@
 //! patterns differ only in which element they read (coalesced, strided, random, misaligned), and each
 //! comes in three element widths (f32, vec2, vec4).
 
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
-    Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    Recipe, Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    f32s,
 };
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -105,6 +110,10 @@ impl Family for Access {
             reference: KeptReference::default(),
         }))
     }
+
+    fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
+        kernel::recipe_bytes::<Copied>(recipe, range)
+    }
 }
 
 struct AccessWorkload {
@@ -137,9 +146,8 @@ pub fn scramble(i: u32, seed: u32, n: u32) -> u32 {
     x
 }
 
-/// What the host knows of the arrays, to say what a copy leaves in dst: plain numbers that the threads
-/// building a reference share.
-#[derive(Clone, Copy)]
+/// What the host knows of the arrays, to say what a copy leaves in dst.
+#[derive(Clone, Copy, Serialize, Deserialize)]
 struct Inputs {
     /// f32 elements per array, a power of two.
     n: u64,
@@ -162,23 +170,52 @@ impl Inputs {
         crate::fill::hash_u32(self.seed.wrapping_add(2))
     }
 
+    /// What `configuration` copies into dst.
+    fn copied_words(&self, configuration: &Configuration) -> Copied {
+        Copied {
+            inputs: *self,
+            pattern: configuration.kernel.kernel.into(),
+            width: width(&configuration.kernel),
+            parameter: configuration.parameter.unwrap_or(0),
+        }
+    }
+}
+
+/// What one pattern at one width and parameter leaves in dst: plain data, which the threads or workers
+/// building a reference share.
+#[derive(Serialize, Deserialize)]
+struct Copied {
+    inputs: Inputs,
+    pattern: String,
+    width: u64,
+    parameter: u32,
+}
+
+impl Copied {
     /// The element `dst[i]` is copied from.
-    fn source_index(&self, configuration: &Configuration, i: u32) -> u32 {
-        let n = self.elements(configuration) as u32;
-        let parameter = configuration.parameter.unwrap_or(0);
-        match configuration.kernel.kernel {
-            "strided" => rotate(i, parameter.trailing_zeros(), n),
-            "random" => scramble(i, self.permutation_seed(), n),
-            "misaligned" => i + parameter,
+    fn source_index(&self, i: u32) -> u32 {
+        let n = (self.inputs.n / self.width) as u32;
+        match self.pattern.as_str() {
+            "strided" => rotate(i, self.parameter.trailing_zeros(), n),
+            "random" => scramble(i, self.inputs.permutation_seed(), n),
+            "misaligned" => i + self.parameter,
             _ => i,
         }
     }
 
     /// The bits word `k` of `dst` holds after the copy: component k % width of the element it came from.
-    fn source_word(&self, configuration: &Configuration, k: u64) -> u32 {
-        let width = width(&configuration.kernel) as u32;
+    fn word(&self, k: u64) -> u32 {
+        let width = self.width as u32;
         let (i, component) = (k as u32 / width, k as u32 % width);
-        random_f32(self.source_index(configuration, i) * width + component, self.seed).to_bits()
+        random_f32(self.source_index(i) * width + component, self.inputs.seed).to_bits()
+    }
+}
+
+impl Recipe for Copied {
+    const FAMILY: &'static str = "access";
+
+    fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected> {
+        range.map(|k| Expected::Word(self.word(k)))
     }
 }
 
@@ -253,19 +290,16 @@ impl Workload for AccessWorkload {
         Box::pin(async move {
             let width = width(&configuration.kernel);
             let words = self.inputs.copied(configuration) * width;
-            let inputs = self.inputs;
-            let dst = Reference::build(gpu, "dst", words, |range| {
-                range.map(move |k| Expected::Word(inputs.source_word(configuration, k)))
-            });
+            let dst = Reference::build(gpu, "dst", words, self.inputs.copied_words(configuration));
             Some(self.reference.get_or_build((configuration.kernel, configuration.parameter), dst).await)
         })
     }
 
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let words = (self.inputs.copied(configuration) * width(&configuration.kernel)) as usize;
-        let mut comparison = Comparison::new("dst");
+        let (copied, mut comparison) = (self.inputs.copied_words(configuration), Comparison::new("dst"));
         for (k, got) in f32s(output).enumerate().take(words) {
-            let want = f32::from_bits(self.inputs.source_word(configuration, k as u64));
+            let want = f32::from_bits(copied.word(k as u64));
             comparison.check(k as u64, got as f64, want as f64, 0.0);
         }
         comparison.finish()

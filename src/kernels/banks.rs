@@ -1,11 +1,14 @@
 //! Workgroup-memory bank conflicts: reads at a stride of 1 to 32 words inside `var<workgroup>`, with and
 //! without one padding word per 32.
 
+use std::ops::Range;
 use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
 
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, KernelId, OwnedBuffer, Parameter, Prepared, Reference,
+    self, Comparison, Configuration, Expected, Family, KernelId, OwnedBuffer, Parameter, Prepared, Recipe, Reference,
     ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
 };
 
@@ -96,12 +99,30 @@ impl Family for Banks {
         let sums = kernel::storage_buffer(gpu, "sums", bytes);
         Ok(Box::new(BanksWorkload { invocations: size, modules: ShaderModules::new("banks.wgsl", WGSL), sums }))
     }
+
+    fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
+        kernel::recipe_bytes::<Sums>(recipe, range)
+    }
 }
 
 struct BanksWorkload {
     invocations: u64,
     modules: ShaderModules,
     sums: OwnedBuffer,
+}
+
+/// Each invocation's sum at `stride`, by its place in the workgroup.
+#[derive(Serialize, Deserialize)]
+struct Sums {
+    stride: u32,
+}
+
+impl Recipe for Sums {
+    const FAMILY: &'static str = "banks";
+
+    fn words(&self, lids: Range<u64>) -> impl Iterator<Item = Expected> {
+        lids.map(|lid| Expected::Word(sum(lid as u32, self.stride)))
+    }
 }
 
 impl Workload for BanksWorkload {
@@ -128,9 +149,7 @@ impl Workload for BanksWorkload {
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let (wg, stride) = (configuration.workgroup[0], configuration.parameter.unwrap_or(1));
-            let sums = Reference::periodic(gpu, "sums", self.invocations, wg as u64, |lids| {
-                lids.map(move |lid| Expected::Word(sum(lid as u32, stride)))
-            });
+            let sums = Reference::periodic(gpu, "sums", self.invocations, wg as u64, Sums { stride });
             Some(Rc::new(sums.await))
         })
     }

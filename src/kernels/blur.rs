@@ -3,11 +3,13 @@
 
 use std::ops::Range;
 
+use serde::{Deserialize, Serialize};
+
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, ChartKind, Comparison, Configuration, Expected, Family, ImageBuffers, KeptReference, KernelId, Parameter,
-    Prepared, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    Prepared, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/blur.wgsl");
@@ -85,6 +87,10 @@ impl Family for Blur {
         let inputs = Inputs { width: image.width, height: image.height, seed };
         Ok(Box::new(BlurWorkload { image, inputs, modules, reference: KeptReference::default() }))
     }
+
+    fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
+        kernel::recipe_bytes::<Blurred>(recipe, range)
+    }
 }
 
 struct BlurWorkload {
@@ -97,12 +103,28 @@ struct BlurWorkload {
 }
 
 /// What the host knows of the input image: its shape and the seed its pixels came from. Plain numbers,
-/// which the threads building a reference share.
-#[derive(Clone, Copy)]
+/// which the threads or workers building a reference share.
+#[derive(Clone, Copy, Serialize, Deserialize)]
 struct Inputs {
     width: u32,
     height: u32,
     seed: u32,
+}
+
+/// The image blurred with radius `r`.
+#[derive(Serialize, Deserialize)]
+struct Blurred {
+    inputs: Inputs,
+    r: u32,
+}
+
+impl Recipe for Blurred {
+    const FAMILY: &'static str = "blur";
+
+    fn words(&self, pixels: Range<u64>) -> impl Iterator<Item = Expected> {
+        let tolerance = tolerance(self.r) as f32;
+        self.inputs.blurred(self.r, pixels).map(move |value| Expected::Float { value: value as f32, tolerance })
+    }
 }
 
 impl Inputs {
@@ -187,12 +209,7 @@ impl Workload for BlurWorkload {
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let r = configuration.parameter.unwrap_or(0);
-            let inputs = self.inputs;
-            let blurred = Reference::build(gpu, "dst", self.size(), |pixels| {
-                inputs
-                    .blurred(r, pixels)
-                    .map(move |value| Expected::Float { value: value as f32, tolerance: tolerance(r) as f32 })
-            });
+            let blurred = Reference::build(gpu, "dst", self.size(), Blurred { inputs: self.inputs, r });
             Some(self.reference.get_or_build(r, blurred).await)
         })
     }

@@ -2,13 +2,16 @@
 //! and merged once per workgroup; on uniform and skewed inputs, with 16 to 4096 bins.
 
 use std::cell::OnceCell;
+use std::ops::Range;
 use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
 
 use crate::fill::hash_u32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, KernelId, OwnedBuffer, Parameter, Prepared, Reference,
+    self, Comparison, Configuration, Expected, Family, KernelId, OwnedBuffer, Parameter, Prepared, Recipe, Reference,
     ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
 };
 
@@ -113,6 +116,10 @@ impl Family for Histogram {
         let inputs = [make(false)?, make(true)?];
         Ok(Box::new(HistogramWorkload { n: size, seed, modules, inputs, references: Default::default() }))
     }
+
+    fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
+        kernel::recipe_bytes::<Counts>(recipe, range)
+    }
 }
 
 struct HistogramWorkload {
@@ -162,6 +169,20 @@ impl HistogramWorkload {
     }
 }
 
+/// A histogram's bins, as the GPU's counts wrap.
+#[derive(Serialize, Deserialize)]
+struct Counts {
+    counts: Vec<u32>,
+}
+
+impl Recipe for Counts {
+    const FAMILY: &'static str = "histogram";
+
+    fn words(&self, bins: Range<u64>) -> impl Iterator<Item = Expected> {
+        self.counts[bins.start as usize..bins.end as usize].iter().map(|&count| Expected::Word(count))
+    }
+}
+
 impl Workload for HistogramWorkload {
     fn size(&self) -> u64 {
         self.n
@@ -198,9 +219,8 @@ impl Workload for HistogramWorkload {
             let skewed = configuration.kernel.variant == "skewed";
             host::once(&self.references[skewed as usize], self.count_lanes(skewed)).await;
             let counts = self.counts(skewed, configuration.parameter.unwrap_or(256));
-            let bins = Reference::build(gpu, "bin", counts.len() as u64, |bins| {
-                counts[bins.start as usize..bins.end as usize].iter().map(|&count| Expected::Word(count as u32))
-            });
+            let counts = Counts { counts: counts.into_iter().map(|count| count as u32).collect() };
+            let bins = Reference::build(gpu, "bin", counts.counts.len() as u64, counts);
             Some(Rc::new(bins.await))
         })
     }

@@ -1,11 +1,15 @@
 //! Per-pixel image maps: a grayscale conversion of an RGBA8 image in a storage buffer, swept over every
 //! 2-D workgroup shape, to show which shapes a 2-D kernel should use.
 
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, ChartKind, Comparison, Configuration, Expected, Family, ImageBuffers, KeptReference, KernelId, Prepared,
-    Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
 };
 
 const WGSL: &str = include_str!("../../shaders/image.wgsl");
@@ -76,6 +80,10 @@ impl Family for Image {
         let modules = ShaderModules::new("image.wgsl", WGSL);
         Ok(Box::new(ImageWorkload { image, seed, modules, reference: KeptReference::default() }))
     }
+
+    fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
+        kernel::recipe_bytes::<Grayscale>(recipe, range)
+    }
 }
 
 struct ImageWorkload {
@@ -90,6 +98,20 @@ struct ImageWorkload {
 /// Pixel i of the grayscale image made from the input of `seed`.
 fn grayscale_pixel(seed: u32, i: u64) -> u32 {
     grayscale(random_f32(i as u32, seed).to_bits())
+}
+
+/// The grayscale image made from the input of `seed`.
+#[derive(Serialize, Deserialize)]
+struct Grayscale {
+    seed: u32,
+}
+
+impl Recipe for Grayscale {
+    const FAMILY: &'static str = "image";
+
+    fn words(&self, pixels: Range<u64>) -> impl Iterator<Item = Expected> {
+        pixels.map(|i| Expected::Word(grayscale_pixel(self.seed, i)))
+    }
 }
 
 impl Workload for ImageWorkload {
@@ -120,10 +142,7 @@ impl Workload for ImageWorkload {
     /// Integer arithmetic: every pixel exact.
     fn reference<'a>(&'a self, gpu: &'a Gpu, _: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
-            let seed = self.seed;
-            let gray = Reference::build(gpu, "dst", self.size(), |pixels| {
-                pixels.map(move |i| Expected::Word(grayscale_pixel(seed, i)))
-            });
+            let gray = Reference::build(gpu, "dst", self.size(), Grayscale { seed: self.seed });
             Some(self.reference.get_or_build((), gray).await)
         })
     }

@@ -4,12 +4,15 @@
 //! freshly written initial state instead of a poisoned output.
 
 use std::collections::BTreeSet;
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
 
 use crate::fill::{hash_u32, unit_f32};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Before, ChartKind, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer,
-    Prepared, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    Prepared, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
@@ -177,6 +180,10 @@ impl Family for Layouts {
         let modules = ShaderModules::new("layout.wgsl", WGSL);
         Ok(Box::new(LayoutWorkload { count: size, seed, modules, state, reference: KeptReference::default() }))
     }
+
+    fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
+        kernel::recipe_bytes::<Stepped>(recipe, range)
+    }
 }
 
 struct LayoutWorkload {
@@ -197,6 +204,33 @@ fn after(kernel: &str, seed: u32, i: u64) -> [f32; 7] {
         p
     } else {
         advance(i as u32, before)
+    }
+}
+
+/// The state after one step of `update` of `count` particles stored as `layout`.
+#[derive(Serialize, Deserialize)]
+struct Stepped {
+    update: String,
+    layout: String,
+    count: u64,
+    seed: u32,
+}
+
+impl Recipe for Stepped {
+    const FAMILY: &'static str = "layout";
+
+    fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected> {
+        // Neighbouring words of an array of structs are one particle's: it is computed once for them.
+        let mut last: Option<(u64, [f32; 7])> = None;
+        range.map(move |k| {
+            let Some((i, field)) = field_at(&self.layout, self.count, k) else { return Expected::Any };
+            let particle = match last {
+                Some((known, particle)) if known == i => particle,
+                _ => after(&self.update, self.seed, i),
+            };
+            last = Some((i, particle));
+            Expected::exact(particle[field as usize])
+        })
     }
 }
 
@@ -265,20 +299,8 @@ impl Workload for LayoutWorkload {
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let KernelId { kernel, variant, .. } = configuration.kernel;
-            let (count, seed) = (self.count, self.seed);
-            let state = Reference::build(gpu, "particles", words(variant, count), |range| {
-                // Neighbouring words of an array of structs are one particle's: it is computed once for them.
-                let mut last: Option<(u64, [f32; 7])> = None;
-                range.map(move |k| {
-                    let Some((i, field)) = field_at(variant, count, k) else { return Expected::Any };
-                    let particle = match last {
-                        Some((known, particle)) if known == i => particle,
-                        _ => after(kernel, seed, i),
-                    };
-                    last = Some((i, particle));
-                    Expected::exact(particle[field as usize])
-                })
-            });
+            let stepped = Stepped { update: kernel.into(), layout: variant.into(), count: self.count, seed: self.seed };
+            let state = Reference::build(gpu, "particles", words(variant, self.count), stepped);
             Some(self.reference.get_or_build(configuration.kernel, state).await)
         })
     }

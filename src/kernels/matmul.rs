@@ -1,18 +1,15 @@
 //! Matrix multiply, f32: naive, workgroup-memory tiles of 8, 16 and 32, and register blocks of 4 × 4 and 8 × 8
 //! outputs per invocation, over square matrices of 256 … 4096 (GFLOP/s).
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::rc::Rc;
+use std::ops::Range;
 
-use wgpu::WriteOnly;
+use serde::{Deserialize, Serialize};
 
 use crate::fill::{hash_u32, random_f32};
 use crate::gpu::{ComputeLimits, Gpu};
-use crate::host;
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
-    Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/matmul.wgsl");
@@ -112,23 +109,16 @@ impl Family for Matmul {
         let b = kernel::random_buffer(gpu, "B", bytes, seeds[1]);
         let c = kernel::storage_buffer(gpu, "C", bytes);
         let modules = ShaderModules::new("matmul.wgsl", WGSL);
-        Ok(Box::new(MatmulWorkload {
-            elements: size,
-            seeds,
-            modules,
-            a,
-            b,
-            c,
-            sampled: RefCell::default(),
-            reference: KeptReference::default(),
-        }))
+        Ok(Box::new(MatmulWorkload { elements: size, seeds, modules, a, b, c, reference: KeptReference::default() }))
+    }
+
+    fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
+        kernel::recipe_bytes::<Product>(recipe, range)
     }
 }
 
-/// One checked element of C: where, its value, and the rounding bound.
-#[derive(Clone, Copy, Default)]
+/// One checked element of C: its value, and the rounding bound.
 struct Sampled {
-    index: u64,
     value: f64,
     tolerance: f64,
 }
@@ -141,8 +131,6 @@ struct MatmulWorkload {
     a: OwnedBuffer,
     b: OwnedBuffer,
     c: OwnedBuffer,
-    /// The checked elements of C, per edge, by index.
-    sampled: RefCell<HashMap<u32, Rc<Vec<Sampled>>>>,
     /// The edge checked last, and C's reference: the sampled elements, and every other one written.
     reference: KeptReference<u32>,
 }
@@ -158,36 +146,53 @@ fn expected(seeds: [u32; 2], n: u32, row: u32, col: u32) -> Sampled {
         magnitude += (x * y).abs();
     }
     let tolerance = n as f64 * f32::EPSILON as f64 * magnitude;
-    Sampled { index: row as u64 * n as u64 + col as u64, value, tolerance }
+    Sampled { value, tolerance }
 }
 
-impl MatmulWorkload {
-    /// The elements checked at edge n, by index: all of them if the budget allows, else a spread sample
-    /// that includes both corners. Computed on first use (on every core natively; in the page in chunks that
-    /// give it a turn).
-    async fn sampled(&self, n: u32) -> Rc<Vec<Sampled>> {
-        if let Some(known) = self.sampled.borrow().get(&n) {
-            return known.clone();
-        }
+/// C of edge n: every element written (the poison is a NaN), and the sampled ones right.
+#[derive(Serialize, Deserialize)]
+struct Product {
+    seeds: [u32; 2],
+    n: u32,
+    /// The elements checked, by index, in order.
+    sampled: Vec<u64>,
+}
+
+impl Product {
+    /// Sampled elements: all of them if the budget allows, else a spread sample that includes both corners.
+    fn new(seeds: [u32; 2], n: u32) -> Self {
         let area = n as u64 * n as u64;
         let count = (REFERENCE_BUDGET / n as u64).min(area);
-        let mut indices: Vec<u64> = if count == area {
+        let mut sampled: Vec<u64> = if count == area {
             (0..area).collect()
         } else {
-            let sample = (0..count as u32 - 2).map(|k| hash_u32(k ^ self.seeds[0]) as u64 % area);
+            let sample = (0..count as u32 - 2).map(|k| hash_u32(k ^ seeds[0]) as u64 % area);
             [0, area - 1].into_iter().chain(sample).collect()
         };
-        indices.sort_unstable();
-        indices.dedup();
-        let (mut sampled, seeds) = (vec![Sampled::default(); indices.len()], self.seeds);
-        host::fill(WriteOnly::from_mut(sampled.as_mut_slice()), |range, out| {
-            let indices = &indices[range.start as usize..range.end as usize];
-            out.write_iter(indices.iter().map(|&i| expected(seeds, n, (i / n as u64) as u32, (i % n as u64) as u32)));
+        sampled.sort_unstable();
+        sampled.dedup();
+        Product { seeds, n, sampled }
+    }
+
+    fn element(&self, index: u64) -> Sampled {
+        let n = self.n as u64;
+        expected(self.seeds, self.n, (index / n) as u32, (index % n) as u32)
+    }
+}
+
+impl Recipe for Product {
+    const FAMILY: &'static str = "matmul";
+
+    fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected> {
+        let first = self.sampled.partition_point(|&index| index < range.start);
+        let mut next = self.sampled[first..].iter().peekable();
+        range.map(move |i| match next.next_if(|&&index| index == i) {
+            Some(_) => {
+                let Sampled { value, tolerance } = self.element(i);
+                Expected::Float { value: value as f32, tolerance: tolerance as f32 }
+            }
+            None => Expected::WRITTEN,
         })
-        .await;
-        let sampled = Rc::new(sampled);
-        self.sampled.borrow_mut().insert(n, sampled.clone());
-        sampled
     }
 }
 
@@ -245,15 +250,7 @@ impl Workload for MatmulWorkload {
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let n = configuration.parameter.unwrap_or(0);
-            let sampled = self.sampled(n).await;
-            let sampled: &[Sampled] = &sampled;
-            let c = Reference::build(gpu, "C", n as u64 * n as u64, |range| {
-                let mut next = sampled[sampled.partition_point(|s| s.index < range.start)..].iter().peekable();
-                range.map(move |i| match next.next_if(|s| s.index == i) {
-                    Some(s) => Expected::Float { value: s.value as f32, tolerance: s.tolerance as f32 },
-                    None => Expected::WRITTEN,
-                })
-            });
+            let c = Reference::build(gpu, "C", n as u64 * n as u64, Product::new(self.seeds, n));
             Some(self.reference.get_or_build(n, c).await)
         })
     }
@@ -266,9 +263,10 @@ impl Workload for MatmulWorkload {
         for (i, &value) in got.iter().enumerate() {
             comparison.check(i as u64, value as f64, 0.0, f64::MAX);
         }
-        let sampled = self.sampled.borrow();
-        for s in sampled.get(&n).expect("`reference` sampled C").iter() {
-            comparison.check(s.index, got[s.index as usize] as f64, s.value, s.tolerance);
+        let product = Product::new(self.seeds, n);
+        for &index in &product.sampled {
+            let Sampled { value, tolerance } = product.element(index);
+            comparison.check(index, got[index as usize] as f64, value, tolerance);
         }
         comparison.finish()
     }

@@ -1,11 +1,14 @@
 //! Compute peak: independent FMA chains, scalar and vec4, for the roofline's compute ceiling.
 
+use std::ops::Range;
 use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
 
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, KernelId, OwnedBuffer, Prepared, Reference, ReferenceFuture,
-    Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    self, Comparison, Configuration, Expected, Family, KernelId, OwnedBuffer, Prepared, Recipe, Reference,
+    ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 use wgpu::util::DeviceExt;
 
@@ -103,6 +106,10 @@ impl Family for Peak {
         let modules = ShaderModules::new("peak.wgsl", WGSL);
         Ok(Box::new(PeakWorkload { count: size as u32, modules, coefficients, sums }))
     }
+
+    fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
+        kernel::recipe_bytes::<Chains>(recipe, range)
+    }
 }
 
 struct PeakWorkload {
@@ -110,6 +117,20 @@ struct PeakWorkload {
     modules: ShaderModules,
     coefficients: OwnedBuffer,
     sums: OwnedBuffer,
+}
+
+/// The chains' sums in `variant`.
+#[derive(Serialize, Deserialize)]
+struct Chains {
+    variant: String,
+}
+
+impl Recipe for Chains {
+    const FAMILY: &'static str = "peak";
+
+    fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected> {
+        range.map(|i| Expected::exact(chain_sum(&self.variant, i as u32)))
+    }
 }
 
 impl Workload for PeakWorkload {
@@ -140,10 +161,8 @@ impl Workload for PeakWorkload {
     /// result depends only on i % 1024 (and its variant): one period is computed.
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
-            let variant = configuration.kernel.variant;
-            let sums = Reference::periodic(gpu, "sums", self.count as u64, 1024, |range| {
-                range.map(move |i| Expected::exact(chain_sum(variant, i as u32)))
-            });
+            let chains = Chains { variant: configuration.kernel.variant.into() };
+            let sums = Reference::periodic(gpu, "sums", self.count as u64, 1024, chains);
             Some(Rc::new(sums.await))
         })
     }

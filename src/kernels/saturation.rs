@@ -2,13 +2,16 @@
 //! the problem size, to show where the caches end and where the GPU fills up.
 
 use std::cell::OnceCell;
+use std::ops::Range;
 use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
 
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, KernelId, OwnedBuffer, Parameter, Prepared, Reference,
+    self, Comparison, Configuration, Expected, Family, KernelId, OwnedBuffer, Parameter, Prepared, Recipe, Reference,
     ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
@@ -82,6 +85,10 @@ impl Family for Saturation {
         let modules = ShaderModules::new("saturation.wgsl", WGSL);
         Ok(Box::new(SaturationWorkload { size, seed, modules, a, b, prefix_sums: OnceCell::new() }))
     }
+
+    fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
+        kernel::recipe_bytes::<Triad>(recipe, range)
+    }
 }
 
 struct SaturationWorkload {
@@ -99,6 +106,23 @@ struct SaturationWorkload {
 fn triad(seed: u32, i: u64) -> (f32, f32) {
     let (a, b) = (random_f32(i as u32, seed), random_f32(i as u32, seed.wrapping_add(1)));
     (a + SCALAR * b, 2.0 * f32::EPSILON * (a.abs() + (SCALAR * b).abs()))
+}
+
+/// The triad of the inputs of `seed`.
+#[derive(Serialize, Deserialize)]
+struct Triad {
+    seed: u32,
+}
+
+impl Recipe for Triad {
+    const FAMILY: &'static str = "saturation";
+
+    fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected> {
+        range.map(|i| {
+            let (value, tolerance) = triad(self.seed, i);
+            Expected::Float { value, tolerance }
+        })
+    }
 }
 
 impl SaturationWorkload {
@@ -172,13 +196,7 @@ impl Workload for SaturationWorkload {
                 host::once(&self.prefix_sums, self.prefix_sums()).await;
                 return None;
             }
-            let seed = self.seed;
-            let c = Reference::build(gpu, "c", n, |range| {
-                range.map(move |i| {
-                    let (value, tolerance) = triad(seed, i);
-                    Expected::Float { value, tolerance }
-                })
-            });
+            let c = Reference::build(gpu, "c", n, Triad { seed: self.seed });
             Some(Rc::new(c.await))
         })
     }

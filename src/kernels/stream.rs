@@ -7,12 +7,14 @@
 use std::cell::OnceCell;
 use std::ops::Range;
 
+use serde::{Deserialize, Serialize};
+
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Prepared, Reference,
-    ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Prepared, Recipe,
+    Reference, ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -93,6 +95,10 @@ impl Family for Stream {
             reference: KeptReference::default(),
         }))
     }
+
+    fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
+        kernel::recipe_bytes::<Elementwise>(recipe, range)
+    }
 }
 
 struct StreamWorkload {
@@ -110,7 +116,7 @@ struct StreamWorkload {
 
 /// What the host knows of the inputs: a[i] and b[i], as the GPU filled them. Plain numbers, which the
 /// threads building a reference share.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Serialize, Deserialize)]
 struct Inputs {
     seed: u32,
 }
@@ -122,6 +128,25 @@ impl Inputs {
 
     fn b(self, i: u64) -> f32 {
         random_f32(i as u32, self.seed.wrapping_add(1))
+    }
+}
+
+/// What an elementwise kernel leaves in c.
+#[derive(Serialize, Deserialize)]
+struct Elementwise {
+    inputs: Inputs,
+    kernel: String,
+}
+
+impl Recipe for Elementwise {
+    const FAMILY: &'static str = "stream";
+
+    fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected> {
+        let (expected, inputs) = (StreamWorkload::expected(&self.kernel), self.inputs);
+        range.map(move |i| {
+            let (value, magnitude) = expected(inputs.a(i), inputs.b(i));
+            Expected::Float { value: value as f32, tolerance: (ELEMENT_TOLERANCE * magnitude) as f32 }
+        })
     }
 }
 
@@ -237,14 +262,7 @@ impl Workload for StreamWorkload {
                 host::once(&self.dot_reference, self.dot_product()).await;
                 return None;
             }
-            let expected = Self::expected(kernel);
-            let inputs = self.inputs;
-            let c = Reference::build(gpu, "c", self.n, |range| {
-                range.map(move |i| {
-                    let (value, magnitude) = expected(inputs.a(i), inputs.b(i));
-                    Expected::Float { value: value as f32, tolerance: (ELEMENT_TOLERANCE * magnitude) as f32 }
-                })
-            });
+            let c = Reference::build(gpu, "c", self.n, Elementwise { inputs: self.inputs, kernel: kernel.into() });
             Some(self.reference.get_or_build(kernel, c).await)
         })
     }

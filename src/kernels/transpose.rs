@@ -1,11 +1,16 @@
 //! Transpose: naive (reads or writes strided) against tiled through workgroup memory, with and without a
 //! padded tile, next to a same-shape 2-D copy that moves the same bytes at the best access pattern.
 
+use std::ops::Range;
+
+use serde::{Deserialize, Serialize};
+
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, ChartKind, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter,
-    Prepared, Reference, ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    Prepared, Recipe, Reference, ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    f32s,
 };
 
 const WGSL: &str = include_str!("../../shaders/transpose.wgsl");
@@ -136,10 +141,14 @@ impl Family for Transpose {
         let modules = ShaderModules::new("transpose.wgsl", WGSL);
         Ok(Box::new(TransposeWorkload { size, seed, modules, src, dst, reference: KeptReference::default() }))
     }
+
+    fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
+        kernel::recipe_bytes::<Moved>(recipe, range)
+    }
 }
 
 /// One matrix of `MATRICES`: its shape, and how far apart the rows of the input and of the output start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Matrix {
     pub rows: u32,
     pub cols: u32,
@@ -147,6 +156,38 @@ pub struct Matrix {
     pub src_pitch: u32,
     /// The same for the output, whose rows are `rows` long for a transpose and `cols` for a copy.
     pub dst_pitch: u32,
+}
+
+/// What a copy or a transpose of `matrix` leaves in dst: plain data, which the threads or workers building
+/// a reference share.
+#[derive(Serialize, Deserialize)]
+struct Moved {
+    matrix: Matrix,
+    copy: bool,
+    seed: u32,
+}
+
+impl Moved {
+    /// The output's (rows, columns).
+    fn out_shape(&self) -> (u64, u64) {
+        let Matrix { rows, cols, .. } = self.matrix;
+        if self.copy { (rows as u64, cols as u64) } else { (cols as u64, rows as u64) }
+    }
+}
+
+impl Recipe for Moved {
+    const FAMILY: &'static str = "transpose";
+
+    fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected> {
+        let (dst_pitch, out_cols) = (self.matrix.dst_pitch as u64, self.out_shape().1);
+        range.map(move |at| {
+            let (i, j) = (at / dst_pitch, at % dst_pitch);
+            if j >= out_cols {
+                return Expected::Any;
+            }
+            Expected::Word(random_f32(self.matrix.source(self.copy, i, j) as u32, self.seed).to_bits())
+        })
+    }
 }
 
 impl Matrix {
@@ -251,19 +292,8 @@ impl Workload for TransposeWorkload {
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let copy = configuration.kernel.kernel == "copy2d";
-            let matrix = self.matrix(configuration);
-            let (out_rows, out_cols) = if copy { (matrix.rows, matrix.cols) } else { (matrix.cols, matrix.rows) };
-            let dst_pitch = matrix.dst_pitch as u64;
-            let seed = self.seed;
-            let dst = Reference::build(gpu, "dst", out_rows as u64 * dst_pitch, |range| {
-                range.map(move |at| {
-                    let (i, j) = (at / dst_pitch, at % dst_pitch);
-                    if j >= out_cols as u64 {
-                        return Expected::Any;
-                    }
-                    Expected::Word(random_f32(matrix.source(copy, i, j) as u32, seed).to_bits())
-                })
-            });
+            let moved = Moved { matrix: self.matrix(configuration), copy, seed: self.seed };
+            let dst = Reference::build(gpu, "dst", moved.out_shape().0 * moved.matrix.dst_pitch as u64, moved);
             Some(self.reference.get_or_build((copy, configuration.parameter), dst).await)
         })
     }

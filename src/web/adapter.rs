@@ -96,5 +96,6 @@ pub fn environment(gpu: &Gpu) -> Environment {
         timer_quantum_ns: if gpu.timestamps { CHROME_TIMESTAMP_QUANTUM_NS } else { wall_quantum },
         cross_origin_isolated: Some(isolated),
         long_tasks: None,
+        reference_workers: None,
     }
 }

@@ -23,6 +23,10 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(start)]
 pub fn start() {
+    // The workers that compute references load this module too; they have no page.
+    if web_sys::window().is_none() {
+        return;
+    }
     // A panic is a bug: log it with its stack, and tell the person instead of leaving the page frozen.
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
@@ -40,4 +44,13 @@ pub fn start() {
     if dom::document().get_element_by_id("app").is_some() {
         wasm_bindgen_futures::spawn_local(app::main());
     }
+}
+
+/// A Web Worker's work (www/reference-worker.js): the encoded words `start..end` of a family's reference,
+/// from its recipe as JSON.
+#[wasm_bindgen]
+pub fn reference_words(family: &str, recipe: &str, start: f64, end: f64) -> Result<Vec<u8>, JsError> {
+    let family =
+        crate::kernels::family(family).ok_or_else(|| JsError::new(&format!("no family is called {family}")))?;
+    family.reference_words(recipe, start as u64..end as u64).map_err(|why| JsError::new(&why))
 }

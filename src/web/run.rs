@@ -138,6 +138,7 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
     host::yield_now().await;
     // The long tasks of the run and of drawing its results (writing the file that records them aside).
     result.environment.long_tasks = long_tasks.map(dom::LongTaskWatch::finish);
+    result.environment.reference_workers = Some(host::workers::count() as u32);
     if let Some(pace) = result.pace_text() {
         dom::set_text("pace", &pace);
     }

@@ -103,8 +103,11 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
     assert!(long_tasks["count"].is_u64(), "Chromium reports long tasks: {long_tasks}");
     // SwiftShader runs the kernels on the CPU, in the browser's GPU process: a loose bound.
     assert!(long_tasks["longest_ms"].as_f64().unwrap() < 500.0, "a main-thread task ran long: {long_tasks}");
+    let workers = result["environment"]["reference_workers"].as_u64().expect("the result counts the workers");
+    assert!(workers >= 1, "the CPU references are computed in Web Workers, off the page's thread");
     let pace = browser.text("#pace");
     assert!(pace.starts_with("GPU busy ") && pace.contains("main-thread task"), "{pace}");
+    assert!(pace.contains(&format!("CPU references in {workers} Web Worker")), "{pace}");
     // The next run's estimate now goes at this one's pace.
     let expected = browser.text("#expected-duration");
     assert!(expected.ends_with("at this device's last run's pace"), "{expected}");
@@ -197,6 +200,32 @@ fn a_person_runs_the_layouts_and_sees_bars_of_bytes_used_and_moved() {
     }
     browser.scroll_to("#results");
     browser.screenshot(&screenshot_path("e2e-layout-run.png"));
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn every_family_validates_with_its_reference_computed_in_web_workers() {
+    // One or two configurations of each family that the other tests here do not run; the others'
+    // references go through the workers there.
+    let kernels = "strided/vec2,misaligned/vec4,random/f32,box_tiled,triad_by_size,global/skewed,tile_read/padded";
+    let (_site, browser) = run_page(&format!("kernels={kernels}&size=65536&values=4,1024&wg=64&samples=1"));
+    let rows = browser.eval(
+        "return [...document.querySelectorAll('#results-body tr')].map(r => [r.className, r.cells[0].textContent])",
+    );
+    let rows = rows.as_array().expect("rows");
+    for row in rows {
+        // A value that does not apply to a kernel (an offset of 1024, 4 bins) is skipped with its reason.
+        assert!(["valid", "suspect", "skipped"].contains(&row[0].as_str().unwrap()), "{row}");
+    }
+    for kernel in kernels.split(',') {
+        let valid = |r: &&Value| r[0] == "valid" || r[0] == "suspect";
+        let ran = rows.iter().filter(valid).filter(|r| r[1].as_str().unwrap().starts_with(kernel)).count();
+        assert!(ran >= 1, "{kernel} validates at least once: {rows:?}");
+    }
+    let json = browser.eval("return document.getElementById('result-json').textContent");
+    let result: Value = serde_json::from_str(json.as_str().expect("the result's JSON")).unwrap();
+    let workers = &result["environment"]["reference_workers"];
+    assert!(workers.as_u64().is_some_and(|n| n >= 1), "references in Web Workers: {workers}");
 }
 
 #[test]

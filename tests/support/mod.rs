@@ -25,6 +25,7 @@ pub fn environment(gpu: &Gpu) -> Environment {
         timer_quantum_ns: 1000.0,
         cross_origin_isolated: None,
         long_tasks: None,
+        reference_workers: None,
     }
 }
 

@@ -1,0 +1,168 @@
+//! Page only: long host work off the page's thread, in Web Workers that each run this same module
+//! (www/reference-worker.js, started with the page's compiled module). A job is a name and its input as
+//! JSON; a worker computes one range of it at a time and hands back bytes whose memory is transferred to
+//! the page, not copied.
+
+use std::cell::{Cell, OnceCell, RefCell};
+use std::ops::Range;
+use std::rc::Rc;
+
+use js_sys::{Object, Reflect, Uint8Array};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+/// The workers' script, beside the page (index.html has trunk copy it into dist/).
+const SCRIPT: &str = "reference-worker.js";
+/// Workers at most: with the page's thread busy uploading what they make, more would wait.
+const MAX_WORKERS: usize = 8;
+
+/// One worker, and the answer the page waits for from it.
+struct Worker {
+    worker: web_sys::Worker,
+    /// (resolve, reject) of the request in flight.
+    waiting: Rc<RefCell<Option<(js_sys::Function, js_sys::Function)>>>,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+impl Worker {
+    fn start() -> Result<Self, String> {
+        let options = web_sys::WorkerOptions::new();
+        options.set_type(web_sys::WorkerType::Module);
+        let worker =
+            web_sys::Worker::new_with_options(SCRIPT, &options).map_err(|e| format!("no worker could start: {e:?}"))?;
+        let waiting: Rc<RefCell<Option<(js_sys::Function, js_sys::Function)>>> = Rc::default();
+        let answered = waiting.clone();
+        let on_message = Closure::<dyn FnMut(_)>::new(move |event: web_sys::MessageEvent| {
+            let Some((resolve, reject)) = answered.borrow_mut().take() else { return };
+            let data = event.data();
+            let error = Reflect::get(&data, &"error".into()).ok().filter(|e| !e.is_undefined());
+            match error {
+                Some(error) => reject.call1(&JsValue::NULL, &error),
+                None => resolve.call1(&JsValue::NULL, &data),
+            }
+            .ok();
+        });
+        let failed = waiting.clone();
+        // A script that does not load, or an exception the worker did not catch.
+        let on_error = Closure::<dyn FnMut(_)>::new(move |event: web_sys::Event| {
+            event.prevent_default();
+            let message = event.dyn_ref::<web_sys::ErrorEvent>().map(|e| e.message()).unwrap_or_default();
+            if let Some((_, reject)) = failed.borrow_mut().take() {
+                reject.call1(&JsValue::NULL, &format!("the worker failed: {message}").into()).ok();
+            }
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        Ok(Worker { worker, waiting, _on_message: on_message, _on_error: on_error })
+    }
+
+    /// Posts `message` and waits for the worker's answer.
+    async fn ask(&self, message: &JsValue) -> Result<JsValue, String> {
+        let answer = js_sys::Promise::new(&mut |resolve, reject| {
+            *self.waiting.borrow_mut() = Some((resolve, reject));
+        });
+        self.worker.post_message(message).map_err(|e| format!("a worker took no message: {e:?}"))?;
+        wasm_bindgen_futures::JsFuture::from(answer)
+            .await
+            .map_err(|e| e.as_string().unwrap_or_else(|| format!("{e:?}")))
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+/// The page's workers, started on first use; `None` where they could not start.
+struct Pool {
+    workers: Option<Vec<Worker>>,
+    /// Whether a job failed in them since: the page's thread does the work from then on.
+    failed: Cell<bool>,
+}
+
+thread_local! {
+    static POOL: Rc<OnceCell<Pool>> = Rc::default();
+}
+
+/// Starts the workers, each with the page's compiled module, and waits until every one is ready.
+async fn start_pool() -> Pool {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency()) as usize;
+    let module = Object::new();
+    Reflect::set(&module, &"module".into(), &wasm_bindgen::module()).expect("an object takes a field");
+    let started: Result<Vec<Worker>, String> = (0..cores.clamp(1, MAX_WORKERS)).map(|_| Worker::start()).collect();
+    let ready = match started {
+        Ok(workers) => {
+            let answers = futures_util::future::join_all(workers.iter().map(|worker| worker.ask(&module))).await;
+            answers.into_iter().collect::<Result<Vec<_>, String>>().map(|_| workers)
+        }
+        Err(why) => Err(why),
+    };
+    match ready {
+        Ok(workers) => Pool { workers: Some(workers), failed: Cell::new(false) },
+        Err(why) => {
+            log::warn!("host work stays on the page's thread: {why}");
+            Pool { workers: None, failed: Cell::new(false) }
+        }
+    }
+}
+
+/// How many workers do the page's host work: 0 where none could start or one failed.
+pub fn count() -> usize {
+    POOL.with(|pool| pool.get().filter(|p| !p.failed.get()).and_then(|p| p.workers.as_ref()).map_or(0, Vec::len))
+}
+
+/// Computes `job` on `input` (JSON) over `range` in the workers, `chunk` items a request, and hands each
+/// chunk's bytes to `take(start of its range, bytes)` as they come, in any order, giving the page a turn
+/// between them. An error where the workers cannot do it: the caller then does the work itself.
+pub async fn compute(
+    job: &str,
+    input: &str,
+    range: Range<u64>,
+    chunk: u64,
+    take: impl FnMut(u64, Uint8Array) -> Result<(), String>,
+) -> Result<(), String> {
+    let pool = POOL.with(Rc::clone);
+    let pool = super::once(&pool, start_pool()).await;
+    let workers = match (&pool.workers, pool.failed.get()) {
+        (Some(workers), false) => workers,
+        _ => return Err("no workers".into()),
+    };
+    let (next, take) = (Cell::new(range.start), RefCell::new(take));
+    let each_worker = workers.iter().map(|worker| {
+        let (next, take, range) = (&next, &take, range.clone());
+        async move {
+            loop {
+                let start = next.get();
+                if start >= range.end {
+                    return Ok(());
+                }
+                let end = range.end.min(start + chunk);
+                next.set(end);
+                let request = Object::new();
+                for (key, value) in [
+                    ("job", JsValue::from(job)),
+                    ("input", input.into()),
+                    ("start", (start as f64).into()),
+                    ("end", (end as f64).into()),
+                ] {
+                    Reflect::set(&request, &key.into(), &value).expect("an object takes a field");
+                }
+                let answer = worker.ask(&request).await?;
+                let bytes = Reflect::get(&answer, &"bytes".into())
+                    .ok()
+                    .and_then(|bytes| bytes.dyn_into::<Uint8Array>().ok())
+                    .ok_or("a worker answered without bytes")?;
+                take.borrow_mut()(start, bytes)?;
+                super::pause_if_due().await;
+            }
+        }
+    });
+    let done: Result<Vec<()>, String> = futures_util::future::join_all(each_worker).await.into_iter().collect();
+    if let Err(why) = &done {
+        log::warn!("host work goes back to the page's thread: {why}");
+        pool.failed.set(true);
+    }
+    done.map(drop)
+}

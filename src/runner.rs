@@ -126,7 +126,8 @@ pub async fn run(
         }
         let record = match &workload {
             Some(w) => {
-                let (options, validation) = (&plan.measure, Validation::First);
+                let next = configurations.get(index + 1).filter(|next| next.kernel.family == kernel.family);
+                let (options, validation) = (&plan.measure, Validation::First(next));
                 measure_one(gpu, &harness, family, w.as_ref(), configuration, options, validation, &mut pace).await
             }
             None => {
@@ -292,8 +293,10 @@ fn work(record: &ConfigResult) -> f64 {
 
 /// Whether `measure_one` checks the output before measuring.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Validation {
-    First,
+pub(crate) enum Validation<'a> {
+    /// Checked before it is measured; in the page, the reference of the configuration given, the next one
+    /// of the same inputs, is built (in Web Workers) while the GPU measures this one.
+    First(Option<&'a Configuration>),
     /// Measured only: the auto-tuner validates the shapes it reports afterwards (`validate`).
     Later,
 }
@@ -308,9 +311,10 @@ pub(crate) async fn measure_one(
     workload: &dyn Workload,
     configuration: &Configuration,
     options: &MeasureOptions,
-    validation: Validation,
+    validation: Validation<'_>,
     pace: &mut Pace,
 ) -> ConfigResult {
+    let first = matches!(validation, Validation::First(_));
     let workgroup = configuration.workgroup;
     let mut record = blank(configuration, workload.size(), workload.bytes_per_dispatch(configuration));
     record.moved_bytes_per_dispatch = workload.moved_bytes_per_dispatch(configuration);
@@ -334,16 +338,18 @@ pub(crate) async fn measure_one(
     let too_slow_once = ran_once_ns.filter(|&ns| prepared.is_ok() && ns > 2.0 * options.max_dispatch_ns);
     // Longer than a dispatch may take, but not by far: the calibration decides, and the output is checked
     // only if it is measured (on a CPU adapter a check costs as much as a dispatch).
-    let check_if_measured = validation == Validation::First
+    let check_if_measured = first
         && too_slow_once.is_none()
         && ran_once_ns.is_some_and(|ns| ns > options.max_dispatch_ns);
-    if let (Ok(ready), Validation::First, None, false) = (&prepared, validation, too_slow_once, check_if_measured)
+    if let (Ok(ready), true, None, false) = (&prepared, first, too_slow_once, check_if_measured)
         && let Err(error) = check_output(gpu, &harness.check, workload, configuration, ready, pace).await
     {
         prepared = Err(Failure::Error(error));
     }
     let elsewhere = (pace.pipelines_s - before.0) + (pace.references_s - before.1);
-    pace.validation_s += started.elapsed().as_secs_f64() - elsewhere;
+    let validating_s = started.elapsed().as_secs_f64() - elsewhere;
+    pace.validation_s += validating_s;
+    log::debug!("{}: run once and validated in {validating_s:.3} s", kernels::describe(configuration));
     if let Some(ns) = too_slow_once {
         record.outcome = Outcome::Skipped { reason: too_slow(ns, options.max_dispatch_ns, false) };
         return record;
@@ -360,11 +366,18 @@ pub(crate) async fn measure_one(
         }
     };
     record.dispatch = prepared.grid;
-    if validation == Validation::First && !check_if_measured {
+    if first && !check_if_measured {
         record.outcome = Outcome::Valid { suspect: None };
     }
 
-    let measurement = match harness.timer.measure(gpu, &prepared.steps, options).await {
+    let measuring = harness.timer.measure(gpu, &prepared.steps, options);
+    let measured = match validation {
+        Validation::First(Some(next)) if cfg!(target_arch = "wasm32") => {
+            futures_util::future::join(measuring, build_ahead(gpu, workload, next)).await.0
+        }
+        _ => measuring.await,
+    };
+    let measurement = match measured {
         Ok(m) => m,
         Err(slow @ MeasureError::TooSlow(..)) => {
             record.outcome = Outcome::Skipped { reason: slow.to_string() };
@@ -379,6 +392,13 @@ pub(crate) async fn measure_one(
     pace.calibration_s += measurement.calibration_ns / 1e9;
     pace.warm_up_s += measurement.warm_up_ns / 1e9;
     pace.samples_s += measurement.sampling_ns / 1e9;
+    log::debug!(
+        "{}: calibrated in {:.3} s, warmed up {:.3} s, sampled {:.3} s",
+        kernels::describe(configuration),
+        measurement.calibration_ns / 1e9,
+        measurement.warm_up_ns / 1e9,
+        measurement.sampling_ns / 1e9
+    );
     record.timing_source = Some(measurement.source);
     record.dispatches_per_sample = measurement.dispatches_per_sample;
     record.discarded_samples = measurement.discarded;
@@ -400,6 +420,15 @@ pub(crate) async fn measure_one(
         pace.validation_s += checking.elapsed().as_secs_f64();
     }
     record
+}
+
+/// Builds `next`'s reference, which its workload keeps, while the GPU measures another configuration: in
+/// the page the work goes to Web Workers and the page's thread only uploads what they make (natively it
+/// would hold the thread that keeps the GPU fed).
+async fn build_ahead(gpu: &Gpu, workload: &dyn Workload, next: &Configuration) {
+    let started = Instant::now();
+    workload.reference(gpu, next).await;
+    log::debug!("{}: reference ready ahead in {:.3} s", kernels::describe(next), started.elapsed().as_secs_f64());
 }
 
 /// How long the run submitted `started` (less `preparing_s` of building its pipelines) took on the GPU,
@@ -429,7 +458,7 @@ pub async fn check_output(
     let reference = workload.reference(gpu, configuration).await;
     let referencing_s = started.elapsed().as_secs_f64();
     pace.references_s += referencing_s;
-    log::debug!("{:?}: reference ready in {referencing_s:.3} s", configuration);
+    log::debug!("{}: reference ready in {referencing_s:.3} s", kernels::describe(configuration));
     if let Some(reference) = reference {
         return check.check(gpu, &prepared.output, &reference).await;
     }

@@ -13,8 +13,10 @@ use wasm_bindgen::prelude::*;
 
 /// The workers' script, beside the page (index.html has trunk copy it into dist/).
 const SCRIPT: &str = "reference-worker.js";
-/// Workers at most: with the page's thread busy uploading what they make, more would wait.
-const MAX_WORKERS: usize = 8;
+/// Workers at most: one per core, up to as many as a large desktop has.
+const MAX_WORKERS: usize = 16;
+/// Items a request asks for at least: a round trip to a worker costs about a millisecond.
+const MIN_CHUNK: u64 = 1 << 12;
 
 /// One worker, and the answer the page waits for from it.
 struct Worker {
@@ -80,6 +82,8 @@ struct Pool {
     workers: Option<Vec<Worker>>,
     /// Whether a job failed in them since: the page's thread does the work from then on.
     failed: Cell<bool>,
+    /// Whether a job is under way: each worker takes one request at a time.
+    busy: Cell<bool>,
 }
 
 thread_local! {
@@ -100,10 +104,10 @@ async fn start_pool() -> Pool {
         Err(why) => Err(why),
     };
     match ready {
-        Ok(workers) => Pool { workers: Some(workers), failed: Cell::new(false) },
+        Ok(workers) => Pool { workers: Some(workers), failed: Cell::default(), busy: Cell::default() },
         Err(why) => {
             log::warn!("host work stays on the page's thread: {why}");
-            Pool { workers: None, failed: Cell::new(false) }
+            Pool { workers: None, failed: Cell::default(), busy: Cell::default() }
         }
     }
 }
@@ -113,9 +117,11 @@ pub fn count() -> usize {
     POOL.with(|pool| pool.get().filter(|p| !p.failed.get()).and_then(|p| p.workers.as_ref()).map_or(0, Vec::len))
 }
 
-/// Computes `job` on `input` (JSON) over `range` in the workers, `chunk` items a request, and hands each
-/// chunk's bytes to `take(start of its range, bytes)` as they come, in any order, giving the page a turn
-/// between them. An error where the workers cannot do it: the caller then does the work itself.
+/// Computes `job` on `input` (JSON) over `range` in the workers, at most `chunk` items a request (fewer where
+/// that leaves each worker several requests), and hands each chunk's bytes to `take(start of its range,
+/// bytes)` as they come, in any order, giving the page a turn between them. An error where the workers
+/// cannot do it (none could start, one failed, or they are busy with another job): the caller then does
+/// the work itself.
 pub async fn compute(
     job: &str,
     input: &str,
@@ -125,10 +131,15 @@ pub async fn compute(
 ) -> Result<(), String> {
     let pool = POOL.with(Rc::clone);
     let pool = super::once(&pool, start_pool()).await;
-    let workers = match (&pool.workers, pool.failed.get()) {
-        (Some(workers), false) => workers,
-        _ => return Err("no workers".into()),
+    let workers = match (&pool.workers, pool.failed.get(), pool.busy.replace(true)) {
+        (_, _, true) => return Err("the workers are busy".into()),
+        (Some(workers), false, false) => workers,
+        _ => {
+            pool.busy.set(false);
+            return Err("no workers".into());
+        }
     };
+    let chunk = chunk.min(((range.end - range.start) / (4 * workers.len() as u64)).max(MIN_CHUNK));
     let (next, take) = (Cell::new(range.start), RefCell::new(take));
     let each_worker = workers.iter().map(|worker| {
         let (next, take, range) = (&next, &take, range.clone());
@@ -160,6 +171,7 @@ pub async fn compute(
         }
     });
     let done: Result<Vec<()>, String> = futures_util::future::join_all(each_worker).await.into_iter().collect();
+    pool.busy.set(false);
     if let Err(why) = &done {
         log::warn!("host work goes back to the page's thread: {why}");
         pool.failed.set(true);

@@ -281,14 +281,22 @@ impl Reference {
 async fn in_workers<R: Recipe>(gpu: &Gpu, part: &wgpu::Buffer, range: Range<u64>, recipe: &R) -> bool {
     let (Some(queue), Some(buffer)) = (gpu.queue.as_webgpu(), part.as_webgpu()) else { return false };
     let json = serde_json::to_string(recipe).expect("a recipe is plain data");
-    let first = range.start;
+    let (first, words) = (range.start, range.end - range.start);
+    let (began, writing_s) = (web_time::Instant::now(), std::cell::Cell::new(0.0));
     let write = |start: u64, bytes: js_sys::Uint8Array| {
-        queue
+        let writing = web_time::Instant::now();
+        let written = queue
             .write_buffer_with_f64_and_buffer_source(buffer, ((start - first) * 8) as f64, &bytes)
-            .map_err(|e| format!("the upload failed: {e:?}"))
+            .map_err(|e| format!("the upload failed: {e:?}"));
+        writing_s.set(writing_s.get() + writing.elapsed().as_secs_f64());
+        written
     };
     match host::workers::compute(R::FAMILY, &json, range, REFERENCE_CHUNK * 4, write).await {
-        Ok(()) => true,
+        Ok(()) => {
+            let (total_s, writing_s) = (began.elapsed().as_secs_f64(), writing_s.get());
+            log::debug!("{} reference: {words} words in {total_s:.3} s, writing {writing_s:.3} s of it", R::FAMILY);
+            true
+        }
         Err(why) => {
             log::debug!("{} reference computed on the page's thread: {why}", R::FAMILY);
             false
@@ -296,29 +304,39 @@ async fn in_workers<R: Recipe>(gpu: &Gpu, part: &wgpu::Buffer, range: Range<u64>
     }
 }
 
-/// The reference a workload kept, and what it was made for: families whose configurations share a
-/// reference (one per kernel, per matrix, per radius) keep the last one, since a sweep runs them together.
+/// The references a workload kept, and what each was made for: families whose configurations share a
+/// reference (one per kernel, per matrix, per radius) keep the one used last, since a sweep runs them
+/// together; the page keeps one more, which it builds while the GPU measures with the other (`runner`).
 pub struct KeptReference<K> {
-    kept: RefCell<Option<(K, Rc<Reference>)>>,
+    /// Used longest ago first.
+    kept: RefCell<Vec<(K, Rc<Reference>)>>,
 }
+
+/// References a workload keeps at most.
+const KEPT_REFERENCES: usize = if cfg!(target_arch = "wasm32") { 2 } else { 1 };
 
 impl<K: PartialEq> Default for KeptReference<K> {
     fn default() -> Self {
-        Self { kept: RefCell::new(None) }
+        Self { kept: RefCell::default() }
     }
 }
 
 impl<K: PartialEq> KeptReference<K> {
-    /// The reference kept for `key`, or the one `build` makes (after the last one is freed).
+    /// The reference kept for `key`, or the one `build` makes (after the older ones are freed).
     pub async fn get_or_build(&self, key: K, build: impl Future<Output = Reference>) -> Rc<Reference> {
-        if let Some((known, reference)) = self.kept.borrow().as_ref()
-            && *known == key
         {
-            return reference.clone();
+            let mut kept = self.kept.borrow_mut();
+            if let Some(at) = kept.iter().position(|(known, _)| *known == key) {
+                let found = kept.remove(at);
+                let reference = found.1.clone();
+                kept.push(found);
+                return reference;
+            }
+            let older = kept.len().saturating_sub(KEPT_REFERENCES - 1);
+            kept.drain(..older);
         }
-        *self.kept.borrow_mut() = None;
         let reference = Rc::new(build.await);
-        *self.kept.borrow_mut() = Some((key, reference.clone()));
+        self.kept.borrow_mut().push((key, reference.clone()));
         reference
     }
 }

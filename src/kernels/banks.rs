@@ -2,14 +2,13 @@
 //! without one padding word per 32.
 
 use std::ops::Range;
-use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, KernelId, OwnedBuffer, Parameter, Prepared, Recipe, Reference,
-    ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
+    Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
 };
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -97,7 +96,8 @@ impl Family for Banks {
         let bytes = size * 4;
         kernel::check_binding(gpu, &format!("{bytes} bytes of sums"), bytes)?;
         let sums = kernel::storage_buffer(gpu, "sums", bytes);
-        Ok(Box::new(BanksWorkload { invocations: size, modules: ShaderModules::new("banks.wgsl", WGSL), sums }))
+        let modules = ShaderModules::new("banks.wgsl", WGSL);
+        Ok(Box::new(BanksWorkload { invocations: size, modules, sums, reference: KeptReference::default() }))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
@@ -109,6 +109,8 @@ struct BanksWorkload {
     invocations: u64,
     modules: ShaderModules,
     sums: OwnedBuffer,
+    /// The workgroup size and stride checked last, and their sums.
+    reference: KeptReference<(u32, u32)>,
 }
 
 /// Each invocation's sum at `stride`, by its place in the workgroup.
@@ -150,7 +152,7 @@ impl Workload for BanksWorkload {
         Box::pin(async move {
             let (wg, stride) = (configuration.workgroup[0], configuration.parameter.unwrap_or(1));
             let sums = Reference::periodic(gpu, "sums", self.invocations, wg as u64, Sums { stride });
-            Some(Rc::new(sums.await))
+            Some(self.reference.get_or_build((wg, stride), sums).await)
         })
     }
 

@@ -3,7 +3,6 @@
 
 use std::cell::OnceCell;
 use std::ops::Range;
-use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -11,8 +10,8 @@ use crate::fill::hash_u32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, KernelId, OwnedBuffer, Parameter, Prepared, Recipe, Reference,
-    ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
+    Recipe, Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
 };
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
@@ -114,7 +113,8 @@ impl Family for Histogram {
             Ok(input)
         };
         let inputs = [make(false)?, make(true)?];
-        Ok(Box::new(HistogramWorkload { n: size, seed, modules, inputs, references: Default::default() }))
+        let (references, reference) = (Default::default(), KeptReference::default());
+        Ok(Box::new(HistogramWorkload { n: size, seed, modules, inputs, references, reference }))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
@@ -130,6 +130,8 @@ struct HistogramWorkload {
     inputs: [OwnedBuffer; 2],
     /// Per input, the count of each byte value in each of `LANES` lanes, computed when first needed.
     references: [OnceCell<Vec<[u64; 256]>>; 2],
+    /// The input and bins checked last, and the histogram.
+    reference: KeptReference<(bool, usize)>,
 }
 
 impl HistogramWorkload {
@@ -220,8 +222,9 @@ impl Workload for HistogramWorkload {
             host::once(&self.references[skewed as usize], self.count_lanes(skewed)).await;
             let counts = self.counts(skewed, configuration.parameter.unwrap_or(256));
             let counts = Counts { counts: counts.into_iter().map(|count| count as u32).collect() };
+            let key = (skewed, counts.counts.len());
             let bins = Reference::build(gpu, "bin", counts.counts.len() as u64, counts);
-            Some(Rc::new(bins.await))
+            Some(self.reference.get_or_build(key, bins).await)
         })
     }
 

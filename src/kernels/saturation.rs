@@ -3,7 +3,6 @@
 
 use std::cell::OnceCell;
 use std::ops::Range;
-use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
@@ -11,8 +10,8 @@ use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, KernelId, OwnedBuffer, Parameter, Prepared, Recipe, Reference,
-    ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
+    Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -83,7 +82,8 @@ impl Family for Saturation {
         let a = kernel::random_buffer(gpu, "a", bytes, seed);
         let b = kernel::random_buffer(gpu, "b", bytes, seed.wrapping_add(1));
         let modules = ShaderModules::new("saturation.wgsl", WGSL);
-        Ok(Box::new(SaturationWorkload { size, seed, modules, a, b, prefix_sums: OnceCell::new() }))
+        let reference = KeptReference::default();
+        Ok(Box::new(SaturationWorkload { size, seed, modules, a, b, prefix_sums: OnceCell::new(), reference }))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
@@ -99,6 +99,8 @@ struct SaturationWorkload {
     b: OwnedBuffer,
     /// The wrapping sum of the first 2^k elements of `a` (as u32 bits), for each size swept.
     prefix_sums: OnceCell<Vec<(u32, u32)>>,
+    /// The triad's size checked last, and its c.
+    reference: KeptReference<u64>,
 }
 
 /// Element i of the triad of the inputs of `seed`, and the rounding it may differ by (as STREAM's check:
@@ -197,7 +199,7 @@ impl Workload for SaturationWorkload {
                 return None;
             }
             let c = Reference::build(gpu, "c", n, Triad { seed: self.seed });
-            Some(Rc::new(c.await))
+            Some(self.reference.get_or_build(n, c).await)
         })
     }
 

@@ -103,7 +103,7 @@ pub fn show_message(kind: &str, text: &str) {
 }
 
 /// A value of the page's query string: ?kernels=triad,dot&size=1048576&samples=5&wg=64,256, and for
-/// scripts, values of the kernels' numeric parameters: &values=1,8
+/// scripts, values of the kernels' numeric parameters: &values=1,8; &log=debug for where the time goes
 pub fn query(name: &str) -> Option<String> {
     let search = web_sys::window()?.location().search().ok()?;
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok()?;

@@ -39,7 +39,9 @@ pub fn start() {
             message.remove_attribute("hidden").ok();
         }
     }));
-    let _ = console_log::init_with_level(log::Level::Warn);
+    // `?log=debug` logs where a run's time goes, configuration by configuration, to the console.
+    let level = dom::query("log").and_then(|level| level.parse().ok()).unwrap_or(log::Level::Warn);
+    let _ = console_log::init_with_level(level);
     // The browser tests load the same module; only a page with the app's root starts the app.
     if dom::document().get_element_by_id("app").is_some() {
         wasm_bindgen_futures::spawn_local(app::main());

@@ -126,8 +126,7 @@ pub async fn run(
         }
         let record = match &workload {
             Some(w) => {
-                let next = configurations.get(index + 1).filter(|next| next.kernel.family == kernel.family);
-                let (options, validation) = (&plan.measure, Validation::First(next));
+                let (options, validation) = (&plan.measure, Validation::First);
                 measure_one(gpu, &harness, family, w.as_ref(), configuration, options, validation, &mut pace).await
             }
             None => {
@@ -293,10 +292,8 @@ fn work(record: &ConfigResult) -> f64 {
 
 /// Whether `measure_one` checks the output before measuring.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Validation<'a> {
-    /// Checked before it is measured; in the page, the reference of the configuration given, the next one
-    /// of the same inputs, is built (in Web Workers) while the GPU measures this one.
-    First(Option<&'a Configuration>),
+pub(crate) enum Validation {
+    First,
     /// Measured only: the auto-tuner validates the shapes it reports afterwards (`validate`).
     Later,
 }
@@ -311,10 +308,9 @@ pub(crate) async fn measure_one(
     workload: &dyn Workload,
     configuration: &Configuration,
     options: &MeasureOptions,
-    validation: Validation<'_>,
+    validation: Validation,
     pace: &mut Pace,
 ) -> ConfigResult {
-    let first = matches!(validation, Validation::First(_));
     let workgroup = configuration.workgroup;
     let mut record = blank(configuration, workload.size(), workload.bytes_per_dispatch(configuration));
     record.moved_bytes_per_dispatch = workload.moved_bytes_per_dispatch(configuration);
@@ -338,10 +334,10 @@ pub(crate) async fn measure_one(
     let too_slow_once = ran_once_ns.filter(|&ns| prepared.is_ok() && ns > 2.0 * options.max_dispatch_ns);
     // Longer than a dispatch may take, but not by far: the calibration decides, and the output is checked
     // only if it is measured (on a CPU adapter a check costs as much as a dispatch).
-    let check_if_measured = first
+    let check_if_measured = validation == Validation::First
         && too_slow_once.is_none()
         && ran_once_ns.is_some_and(|ns| ns > options.max_dispatch_ns);
-    if let (Ok(ready), true, None, false) = (&prepared, first, too_slow_once, check_if_measured)
+    if let (Ok(ready), Validation::First, None, false) = (&prepared, validation, too_slow_once, check_if_measured)
         && let Err(error) = check_output(gpu, &harness.check, workload, configuration, ready, pace).await
     {
         prepared = Err(Failure::Error(error));
@@ -366,18 +362,11 @@ pub(crate) async fn measure_one(
         }
     };
     record.dispatch = prepared.grid;
-    if first && !check_if_measured {
+    if validation == Validation::First && !check_if_measured {
         record.outcome = Outcome::Valid { suspect: None };
     }
 
-    let measuring = harness.timer.measure(gpu, &prepared.steps, options);
-    let measured = match validation {
-        Validation::First(Some(next)) if cfg!(target_arch = "wasm32") => {
-            futures_util::future::join(measuring, build_ahead(gpu, workload, next)).await.0
-        }
-        _ => measuring.await,
-    };
-    let measurement = match measured {
+    let measurement = match harness.timer.measure(gpu, &prepared.steps, options).await {
         Ok(m) => m,
         Err(slow @ MeasureError::TooSlow(..)) => {
             record.outcome = Outcome::Skipped { reason: slow.to_string() };
@@ -420,15 +409,6 @@ pub(crate) async fn measure_one(
         pace.validation_s += checking.elapsed().as_secs_f64();
     }
     record
-}
-
-/// Builds `next`'s reference, which its workload keeps, while the GPU measures another configuration: in
-/// the page the work goes to Web Workers and the page's thread only uploads what they make (natively it
-/// would hold the thread that keeps the GPU fed).
-async fn build_ahead(gpu: &Gpu, workload: &dyn Workload, next: &Configuration) {
-    let started = Instant::now();
-    workload.reference(gpu, next).await;
-    log::debug!("{}: reference ready ahead in {:.3} s", kernels::describe(next), started.elapsed().as_secs_f64());
 }
 
 /// How long the run submitted `started` (less `preparing_s` of building its pipelines) took on the GPU,

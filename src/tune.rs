@@ -202,7 +202,7 @@ pub async fn tune(
             let mut results = Vec::new();
             for &workgroup in &target.candidates {
                 let config_start = Instant::now();
-                let measured = bench.measure(target.at(workgroup), full, Validation::First(None), &mut on_event).await;
+                let measured = bench.measure(target.at(workgroup), full, Validation::First, &mut on_event).await;
                 log::debug!("sweep {workgroup:?}: {:.3} s", config_start.elapsed().as_secs_f64());
                 match measured {
                     Some(record) => results.push(record),
@@ -267,7 +267,7 @@ impl Bench<'_> {
         &self,
         configuration: Configuration,
         options: &MeasureOptions,
-        validation: Validation<'_>,
+        validation: Validation,
         on_event: &mut impl FnMut(TuneEvent) -> Flow,
     ) -> Option<ConfigResult> {
         if on_event(TuneEvent::Measuring { configuration: &configuration }) == Flow::Stop {

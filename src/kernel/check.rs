@@ -304,16 +304,13 @@ async fn in_workers<R: Recipe>(gpu: &Gpu, part: &wgpu::Buffer, range: Range<u64>
     }
 }
 
-/// The references a workload kept, and what each was made for: families whose configurations share a
-/// reference (one per kernel, per matrix, per radius) keep the one used last, since a sweep runs them
-/// together; the page keeps one more, which it builds while the GPU measures with the other (`runner`).
+/// The reference a workload kept, and what it was made for: families whose configurations share a
+/// reference (one per kernel, per matrix, per radius) keep the last one, since a sweep runs them together.
+/// (Building the next one in the page's workers while the GPU measures with this one was tried: the
+/// uploads then slowed the measurement, one figure to 0.68×; docs/results/pace-h100.md.)
 pub struct KeptReference<K> {
-    /// Used longest ago first.
-    kept: RefCell<Vec<(K, Rc<Reference>)>>,
+    kept: RefCell<Option<(K, Rc<Reference>)>>,
 }
-
-/// References a workload keeps at most.
-const KEPT_REFERENCES: usize = if cfg!(target_arch = "wasm32") { 2 } else { 1 };
 
 impl<K: PartialEq> Default for KeptReference<K> {
     fn default() -> Self {
@@ -322,21 +319,16 @@ impl<K: PartialEq> Default for KeptReference<K> {
 }
 
 impl<K: PartialEq> KeptReference<K> {
-    /// The reference kept for `key`, or the one `build` makes (after the older ones are freed).
+    /// The reference kept for `key`, or the one `build` makes (after the last one is freed).
     pub async fn get_or_build(&self, key: K, build: impl Future<Output = Reference>) -> Rc<Reference> {
+        if let Some((known, reference)) = self.kept.borrow().as_ref()
+            && *known == key
         {
-            let mut kept = self.kept.borrow_mut();
-            if let Some(at) = kept.iter().position(|(known, _)| *known == key) {
-                let found = kept.remove(at);
-                let reference = found.1.clone();
-                kept.push(found);
-                return reference;
-            }
-            let older = kept.len().saturating_sub(KEPT_REFERENCES - 1);
-            kept.drain(..older);
+            return reference.clone();
         }
+        *self.kept.borrow_mut() = None;
         let reference = Rc::new(build.await);
-        self.kept.borrow_mut().push((key, reference.clone()));
+        *self.kept.borrow_mut() = Some((key, reference.clone()));
         reference
     }
 }

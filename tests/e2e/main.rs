@@ -208,7 +208,9 @@ fn every_family_validates_with_its_reference_computed_in_web_workers() {
     // One or two configurations of each family that the other tests here do not run; the others'
     // references go through the workers there.
     let kernels = "strided/vec2,misaligned/vec4,random/f32,box_tiled,triad_by_size,global/skewed,tile_read/padded";
-    let (_site, browser) = run_page(&format!("kernels={kernels}&size=65536&values=4,1024&wg=64&samples=1"));
+    // Small enough that no dispatch comes near the 250 ms a measured one may take on SwiftShader (banks'
+    // 16 Ki invocations take 50–100 ms there), large enough that every reference goes to the workers.
+    let (_site, browser) = run_page(&format!("kernels={kernels}&size=16384&values=4,1024&wg=64&samples=1"));
     let rows = browser.eval(
         "return [...document.querySelectorAll('#results-body tr')].map(r => [r.className, r.cells[0].textContent])",
     );
@@ -257,8 +259,9 @@ fn a_person_runs_the_reductions_and_sees_valid_rows_and_a_line_per_strategy() {
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_person_runs_copy_fma_and_matmul_and_sees_the_peaks_and_a_roofline() {
-    // Small enough that no dispatch comes near the 250 ms a measured one may take on SwiftShader.
-    let query = "kernels=copy/vec4,fma/vec4,matmul_blocked/8x8&size=4096&values=64&samples=1&wg=16,32";
+    // Small enough that no dispatch comes near the 250 ms a measured one may take on SwiftShader (fma/f32's
+    // 4096 invocations take about 110 ms there; fma/vec4's twice as many FMAs came within a few ms of it).
+    let query = "kernels=copy/vec4,fma/f32,matmul_blocked/8x8&size=4096&values=64&samples=1&wg=16,32";
     let (_site, browser) = run_page(query);
     let statuses = browser.eval("return [...document.querySelectorAll('#results-body tr')].map(r => r.className)");
     let statuses = statuses.as_array().expect("rows");

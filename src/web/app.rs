@@ -38,13 +38,16 @@ fn build_page() {
     message.set_id("message");
     message.set_attribute("hidden", "").ok();
     message.set_attribute("role", "alert").ok();
+    // A shared link's result or comparison first, where there is one; then the device and Run, which a
+    // new visitor needs on the first screen; then what this browser kept.
     opened::build(&root);
     compare::build(&root);
-    history::build(&root);
     device::build(&root);
     controls::build(&root);
     tuning::build(&root);
     run::build(&root);
+    history::build(&root);
+    opened::build_file_picker(&root);
 }
 
 fn handle(action: Action) {

@@ -15,16 +15,6 @@ use crate::{fill, kernels};
 
 pub fn build(root: &Element) {
     let controls = hidden_card(root, "controls", "Run");
-    append(&controls, "div", "kernel-picker", "").set_id("kernel-picker");
-    let settings = append(&controls, "div", "settings", "");
-    let size_label = append(&settings, "label", "", "Problem size ");
-    append(&size_label, "select", "", "").set_id("size");
-    let samples_label = append(&settings, "label", "", "Samples per configuration ");
-    let samples = append(&samples_label, "input", "", "");
-    samples.set_id("samples");
-    for (name, value) in [("type", "number"), ("min", "1"), ("max", "100"), ("value", "10")] {
-        samples.set_attribute(name, value).ok();
-    }
     let buttons = append(&controls, "div", "buttons", "");
     // Run and Auto-tune wait for the GPU (`show`): a click before it opened would do nothing.
     let run = append(&buttons, "button", "primary", "Run");
@@ -43,6 +33,21 @@ pub fn build(root: &Element) {
     progress.set_attribute("hidden", "").ok();
     append(&progress, "progress", "", "").set_id("progress-bar");
     append(&progress, "span", "", "").set_id("progress-text");
+    // What to run and how: one click away, out of the way of Run.
+    let kernels = append(&controls, "details", "choice", "");
+    append(&kernels, "summary", "", "Kernels").set_id("kernel-summary");
+    append(&kernels, "div", "kernel-picker", "").set_id("kernel-picker");
+    let settings = append(&controls, "details", "choice", "");
+    append(&settings, "summary", "", "Settings: problem size, samples");
+    let fields = append(&settings, "div", "settings", "");
+    let size_label = append(&fields, "label", "", "Problem size ");
+    append(&size_label, "select", "", "").set_id("size");
+    let samples_label = append(&fields, "label", "", "Samples per configuration ");
+    let samples = append(&samples_label, "input", "", "");
+    samples.set_id("samples");
+    for (name, value) in [("type", "number"), ("min", "1"), ("max", "100"), ("value", "10")] {
+        samples.set_attribute(name, value).ok();
+    }
 }
 
 /// Fills in the picker (kernels ticked from the link's `?kernels=`, else the default suite) and the sizes
@@ -70,7 +75,9 @@ pub fn show(gpu: &Gpu) {
     for family in kernels::FAMILIES {
         let group = append(&picker, "fieldset", "", "");
         append(&group, "legend", "", family.name());
-        append(&group, "p", "about", family.about());
+        let about = append(&group, "details", "about", "");
+        append(&about, "summary", "", "what is this?");
+        append(&about, "p", "", family.about());
         for kernel in family.kernels() {
             let label = append(&group, "label", "kernel", "");
             let input: HtmlInputElement = append(&label, "input", "", "").dyn_into().expect("input");
@@ -154,8 +161,21 @@ pub fn plan() -> Option<Plan> {
     Some(plan)
 }
 
-/// Says beside Run how many configurations the controls make on `device` and how long they should take.
+/// Names what Run runs (on its button and the picker's summary), and says beside it how many
+/// configurations the controls make on `device` and how long they should take.
 pub fn show_expected(device: &DeviceInfo) {
+    let picked = selected_kernels();
+    let suite = kernels::select(kernels::DEFAULT_SUITE).expect("the default suite names known kernels");
+    let (run, summary) = match picked.len() {
+        0 => ("Run".to_string(), "Kernels: none picked".to_string()),
+        _ if picked == suite => {
+            ("Run the default suite".to_string(), format!("Kernels: the default suite ({})", suite.len()))
+        }
+        1 => ("Run 1 kernel".to_string(), format!("Kernels: {}", picked[0].label())),
+        n => (format!("Run {n} kernels"), format!("Kernels: {n} picked")),
+    };
+    dom::set_text("run", &run);
+    dom::set_text("kernel-summary", &summary);
     let text = match planned() {
         Some(plan) => {
             let configurations = plan.configurations(&device.limits).len();

@@ -1,4 +1,5 @@
-//! The device card: the adapter, its limits and features, how the page times, and the peaks a run measured.
+//! The device card: the adapter, browser and timer in one line, the peaks a run measured, and the limits and
+//! features behind a disclosure.
 
 use web_sys::Element;
 
@@ -9,7 +10,11 @@ use crate::kernel::shapes;
 
 pub fn build(root: &Element) {
     let device = hidden_card(root, "device", "Device");
-    append(&device, "dl", "facts", "").set_id("device-facts");
+    append(&device, "p", "device-summary", "").set_id("device-summary");
+    append(&device, "p", "device-peaks", "").set_id("device-peaks");
+    let details = append(&device, "details", "", "");
+    append(&details, "summary", "", "Limits and features");
+    append(&details, "dl", "facts", "").set_id("device-facts");
 }
 
 /// Fills in the card for `gpu`; `browser_features` are the browser's own names for the adapter's features.
@@ -42,6 +47,8 @@ pub fn show(gpu: &Gpu, browser_features: &[String]) {
         if has("subgroups") { "offered by the browser; wgpu cannot use it on the web yet" } else { "no" },
     );
     fact(&facts, "shader-f16", yes_no(has("shader-f16")));
+    let summary = [info.name(), browser().unwrap_or_else(|| "WebGPU".into()), timer(gpu).into()];
+    dom::set_text("device-summary", &summary.join(" · "));
     let timing = if gpu.timestamps {
         "GPU timestamps (Chrome quantizes them to 100 µs unless WebGPU developer features are on; samples last ≥ 2 ms)"
     } else {
@@ -56,12 +63,33 @@ pub fn show(gpu: &Gpu, browser_features: &[String]) {
     );
     let sizes: Vec<String> = shapes::power_of_two_sizes(l).iter().map(u32::to_string).collect();
     fact(&facts, "Workgroup sizes swept", &sizes.join(", "));
-    fact(&facts, "Peaks (this run)", "not measured yet: run copy and fma for the roofline's ceilings");
-    facts.last_element_child().expect("the fact just added").set_id("device-peaks");
+    show_peaks("not measured yet (a run with copy and fma measures this device's ceilings)");
     dom::set_hidden("device", false);
+}
+
+/// "Chrome 156", from the user agent, where it names a browser wgsweep knows.
+fn browser() -> Option<String> {
+    let agent = web_sys::window()?.navigator().user_agent().ok()?;
+    // Edge and Opera also say "Chrome/": the more particular name first.
+    ["Edg/", "OPR/", "Firefox/", "Chrome/", "Version/"].iter().find_map(|&token| {
+        let version = agent.split(token).nth(1)?.split(['.', ' ']).next()?;
+        let name = match token {
+            "Edg/" => "Edge",
+            "OPR/" => "Opera",
+            "Firefox/" => "Firefox",
+            "Chrome/" => "Chrome",
+            _ => "Safari",
+        };
+        Some(format!("{name} {version}"))
+    })
+}
+
+/// How the page times, in a few words.
+fn timer(gpu: &Gpu) -> &'static str {
+    if gpu.timestamps { "GPU timestamps" } else { "wall-clock timing (no timestamp-query)" }
 }
 
 /// The peaks the last run measured, in words.
 pub fn show_peaks(text: &str) {
-    dom::set_text("device-peaks", text);
+    dom::set_text("device-peaks", &format!("Peaks (this run): {text}"));
 }

@@ -13,15 +13,18 @@ use super::{storage, table};
 use crate::analysis;
 use crate::result::{ConfigResult, RunResult};
 
-/// The file picker, then the (hidden) card, inside `root`.
-pub fn build(root: &Element) {
-    let open = append(root, "label", "open-file", "Open a result file (JSON from the page or `wgsweep run --json`) ");
+/// The file picker, inside `parent`.
+pub fn build_file_picker(parent: &Element) {
+    let open = append(parent, "label", "open-file", "Open a result file (JSON from the page or `wgsweep run --json`) ");
     let picker = append(&open, "input", "", "");
     picker.set_id("open-file");
     picker.set_attribute("type", "file").ok();
     picker.set_attribute("accept", ".json,application/json").ok();
     listen_for_files();
+}
 
+/// The (hidden) card, inside `root`.
+pub fn build(root: &Element) {
     let shared = hidden_card(root, "shared", "Shared result");
     shared.first_element_child().expect("the card's title").set_id("shared-title");
     append(&shared, "dl", "facts", "").set_id("shared-facts");

@@ -51,14 +51,49 @@ fn run_page(query: &str) -> (server::Site, Browser) {
 
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_new_visitor_finds_run_on_the_first_screen_at_desktop_and_phone_widths() {
+    for (width, height) in [(1280, 900), (390, 844)] {
+        let (_site, browser) = open_page("");
+        browser.set_window_size(width, height);
+        browser.wait_for("Run to be enabled", "!document.getElementById('run').disabled", Duration::from_secs(30));
+        let fits = browser.eval(
+            "const view = [window.innerWidth, window.innerHeight]; \
+             const inside = id => { const r = document.getElementById(id).getBoundingClientRect(); \
+               return r.top >= 0 && r.left >= 0 && r.bottom <= view[1] && r.right <= view[0]; }; \
+             return [view, inside('run'), inside('expected-duration'), inside('device-summary')]",
+        );
+        let viewport = &fits[0];
+        assert_eq!(viewport[0].as_u64(), Some(width as u64), "the window is {width} px wide: {fits}");
+        assert_eq!(fits[1], true, "Run is on the first screen at {width} × {height}: {fits}");
+        assert_eq!(fits[2], true, "so is what a run would take: {fits}");
+        assert_eq!(fits[3], true, "and the device: {fits}");
+        assert_eq!(browser.text("#run"), "Run the default suite");
+        let expected = browser.text("#expected-duration");
+        assert!(expected.contains(" configurations, about "), "{expected}");
+        // Nothing wider than the window: no sideways scrolling on a phone.
+        let scroll_width = browser.eval("return document.documentElement.scrollWidth");
+        assert!(scroll_width.as_u64().unwrap() <= width as u64, "the page is {scroll_width} px wide at {width}");
+        // The kernels and their explanations are one click away, folded.
+        assert_eq!(browser.text("#kernel-summary"), "Kernels: the default suite (18)");
+        assert_eq!(browser.eval("return document.querySelector('#kernel-picker').checkVisibility()"), false);
+        browser.screenshot(&screenshot_path(&format!("e2e-first-screen-{width}.png")));
+    }
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
     let site = server::serve(dist());
     let browser = Browser::start(WebGpu::Enabled);
     browser.open(&format!("{}/index.html?kernels=stream&size=65536&samples=3&wg=1,64,256", site.url()));
 
     browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    let summary = browser.text("#device-summary");
+    assert!(summary.to_lowercase().contains("swiftshader"), "the device card should name SwiftShader: {summary}");
+    assert!(summary.contains("Chrome ") && summary.contains("timestamps"), "browser and timer: {summary}");
+    // The limits are one click away.
+    browser.click("#device details > summary");
     let card = browser.text("#device-facts");
-    assert!(card.to_lowercase().contains("swiftshader"), "the device card should name SwiftShader:\n{card}");
     assert!(card.contains("Invocations per workgroup"), "{card}");
     // Before it starts, the run says how long it should take.
     let expected = browser.text("#expected-duration");

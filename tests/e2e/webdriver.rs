@@ -124,6 +124,11 @@ impl Browser {
         self.eval(&script);
     }
 
+    /// Resizes the browser's window, as a person would drag it or hold a phone.
+    pub fn set_window_size(&self, width: u32, height: u32) {
+        self.call("POST", "/window/rect", Some(&json!({ "width": width, "height": height })));
+    }
+
     pub fn screenshot(&self, path: &Path) {
         let encoded = self.call("GET", "/screenshot", None);
         let png = base64::engine::general_purpose::STANDARD.decode(encoded.as_str().expect("base64")).expect("png");

@@ -115,3 +115,53 @@ pub fn flag_suspects(results: &mut [ConfigResult]) {
         }
     }
 }
+
+/// A kernel's best workgroup shape in a run, and what it gains over the common default of 64 invocations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BestShape {
+    /// `kernel/variant`.
+    pub kernel: String,
+    /// The parameter value compared at ("stride 8"; empty where the kernel has none).
+    pub parameter: String,
+    pub shape: [u32; 3],
+    /// The best figure, in `unit`.
+    pub figure: f64,
+    pub unit: crate::result::Unit,
+    /// The best figure over the best one at 64 invocations (64, or 8 × 8), where a shape of 64 ran.
+    pub gain_over_64: Option<f64>,
+}
+
+/// Each kernel's best workgroup shape among the valid results, in the order the kernels first appear. A
+/// kernel swept over a parameter is compared at the value that ran at the most shapes (the largest of
+/// those that tie: a larger matrix, a wider stride), since shapes compare only on the same work.
+pub fn best_shapes(results: &[ConfigResult]) -> Vec<BestShape> {
+    let mut kernels: Vec<String> = Vec::new();
+    for r in results.iter().filter(|r| r.is_good()) {
+        let key = format!("{}/{}", r.family, r.label());
+        if !kernels.contains(&key) {
+            kernels.push(key);
+        }
+    }
+    kernels
+        .iter()
+        .filter_map(|key| {
+            let of_kernel: Vec<&ConfigResult> =
+                results.iter().filter(|r| r.is_good() && format!("{}/{}", r.family, r.label()) == *key).collect();
+            let shapes_at = |value: Option<u32>| of_kernel.iter().filter(|r| r.parameter_value() == value).count();
+            let value = of_kernel.iter().map(|r| r.parameter_value()).max_by_key(|&v| (shapes_at(v), v))?;
+            let at_value: Vec<&&ConfigResult> = of_kernel.iter().filter(|r| r.parameter_value() == value).collect();
+            let figure = |r: &&&ConfigResult| r.headline().unwrap_or(0.0);
+            let best = at_value.iter().max_by(|a, b| figure(a).total_cmp(&figure(b)))?;
+            let at_64 = at_value.iter().filter(|r| r.workgroup_size.iter().product::<u32>() == 64).map(figure);
+            let best_at_64 = at_64.reduce(f64::max).filter(|&f| f > 0.0);
+            Some(BestShape {
+                kernel: best.label(),
+                parameter: best.parameter_text(),
+                shape: best.workgroup_size,
+                figure: figure(best),
+                unit: best.unit(),
+                gain_over_64: best_at_64.map(|at_64| figure(best) / at_64),
+            })
+        })
+        .collect()
+}

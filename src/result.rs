@@ -375,6 +375,11 @@ impl ConfigResult {
         shape_text(self.workgroup_size)
     }
 
+    /// The value of the kernel's own parameter, where it has one.
+    pub fn parameter_value(&self) -> Option<u32> {
+        self.parameter.as_ref().map(|p| p.value)
+    }
+
     /// The kernel's own parameter as shown in tables, e.g. "stride 8"; empty where it has none.
     pub fn parameter_text(&self) -> String {
         let text = |p: &ParameterValue| match &p.label {

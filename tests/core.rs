@@ -2,12 +2,13 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use wgpu::WriteOnly;
+use wgsweep::analysis::BestShape;
 use wgsweep::gpu::ComputeLimits;
 use wgsweep::grid::dispatch_grid;
 use wgsweep::kernel::shapes::{check_workgroup, power_of_two_sizes};
 use wgsweep::kernel::{Configuration, ShaderChecks, Skip};
 use wgsweep::plan::{about, expected_duration_s};
-use wgsweep::result::{Outcome, RunResult, SCHEMA_VERSION, rfc3339};
+use wgsweep::result::{Outcome, ParameterValue, RunResult, SCHEMA_VERSION, Unit, rfc3339};
 use wgsweep::stats::summarize;
 use wgsweep::tune::Search;
 use wgsweep::{host, kernels};
@@ -230,6 +231,51 @@ fn shares_of_peak_follow_the_roof_and_workgroup_memory_figures_are_not_bounded_b
     let shares: Vec<Option<f64>> = run.iter().map(|r| r.percent_of_peak).collect();
     assert_eq!(shares, [Some(100.0), Some(100.0), Some(90.0), Some(20.0), None]);
     assert!(run[4].suspect().is_none(), "5000 GB/s of workgroup memory is no sign of a bad timing");
+}
+
+#[test]
+fn each_kernels_best_shape_is_compared_on_the_same_work_and_against_64_invocations() {
+    let template = RunResult::from_json(MINIMAL_V1).unwrap().results.remove(0);
+    let record = |kernel: &str, shape: [u32; 3], stride: Option<u32>, gbps: f64, valid: bool| {
+        let mut r = template.clone();
+        r.kernel = kernel.into();
+        r.workgroup_size = shape;
+        r.parameter = stride.map(|value| ParameterValue { name: "stride".into(), value, label: None });
+        r.gbps = Some(gbps);
+        r.outcome = match valid {
+            true => Outcome::Valid { suspect: None },
+            false => Outcome::Failed { error: "FAILED validation".into(), validated: false },
+        };
+        r
+    };
+    let run = vec![
+        record("copy", [64, 1, 1], None, 100.0, true),
+        record("copy", [256, 1, 1], None, 150.0, true),
+        record("copy", [1024, 1, 1], None, 900.0, false), // failed: never the best
+        // Two shapes at stride 2, one at stride 8: the strides compare at 2, where both shapes ran.
+        record("strided", [64, 1, 1], Some(2), 50.0, true),
+        record("strided", [8, 8, 1], Some(2), 40.0, true),
+        record("strided", [128, 1, 1], Some(8), 500.0, true),
+        // No shape of 64 invocations ran: no gain to state.
+        record("random", [32, 1, 1], None, 10.0, true),
+    ];
+    let best = wgsweep::analysis::best_shapes(&run);
+    let shape = |kernel: &str, parameter: &str, shape: [u32; 3], figure: f64, gain_over_64: Option<f64>| BestShape {
+        kernel: format!("{kernel}/{}", template.variant),
+        parameter: parameter.into(),
+        shape,
+        figure,
+        unit: Unit::GbPerS,
+        gain_over_64,
+    };
+    assert_eq!(
+        best,
+        [
+            shape("copy", "", [256, 1, 1], 150.0, Some(1.5)),
+            shape("strided", "stride 2", [64, 1, 1], 50.0, Some(1.0)),
+            shape("random", "", [32, 1, 1], 10.0, None),
+        ]
+    );
 }
 
 #[test]

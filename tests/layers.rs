@@ -38,6 +38,7 @@ const WEB_LAYERS: &[(&str, u32)] = &[
     ("controls", 3),
     ("run", 3),
     ("tuning", 3),
+    ("summary", 3),
     ("opened", 3),
     ("history", 3),
     ("compare", 3),

@@ -9,7 +9,7 @@ use web_sys::Element;
 
 use super::dom::{self, append, by_id};
 use super::state::{self, Action};
-use super::{adapter, compare, controls, device, history, opened, run, tuning};
+use super::{adapter, compare, controls, device, history, opened, run, summary, tuning};
 use crate::share;
 
 pub async fn main() {
@@ -45,6 +45,7 @@ fn build_page() {
     device::build(&root);
     controls::build(&root);
     tuning::build(&root);
+    summary::build(&root);
     run::build(&root);
     history::build(&root);
     opened::build_file_picker(&root);
@@ -58,6 +59,7 @@ fn handle(action: Action) {
         Action::Run => start(Task::Run),
         Action::Tune => start(Task::Tune),
         Action::Peaks(text) => device::show_peaks(&text),
+        Action::Summary(result) => summary::show(&result),
     }
 }
 

@@ -16,6 +16,7 @@ mod opened;
 mod run;
 mod state;
 mod storage;
+mod summary;
 mod table;
 mod tuning;
 

@@ -86,6 +86,7 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
         ..runner::header(gpu, &plan, environment(gpu))
     };
     let history_id = storage::id(&partial);
+    state::dispatch(Action::Summary(partial.clone())); // nothing measured yet: no earlier run's answers
     let long_tasks = dom::LongTaskWatch::start();
     let mut charts_drawn_ms = f64::MIN;
     let mut result = runner::run(gpu, &plan, environment(gpu), |event| {
@@ -106,9 +107,12 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
                     state::dispatch(Action::Keep { id: history_id.clone(), result });
                 }
                 if dom::now_ms() - charts_drawn_ms >= CHARTS_EVERY_MS {
-                    if let Err(e) = show_charts(&finished, &analysis::peaks(&finished)) {
+                    let peaks = analysis::peaks(&finished);
+                    if let Err(e) = show_charts(&finished, &peaks) {
                         log::warn!("chart: {e:?}");
                     }
+                    let so_far = RunResult { results: finished.clone(), peaks, ..partial.clone() };
+                    state::dispatch(Action::Summary(so_far));
                     charts_drawn_ms = dom::now_ms();
                 }
             }
@@ -142,6 +146,7 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
     if let Some(pace) = result.pace_text() {
         dom::set_text("pace", &pace);
     }
+    state::dispatch(Action::Summary(result.clone()));
     let done = result.results.len();
     let summary = if result.complete {
         format!("Done: {done} configurations in {:.1} s.", (dom::now_ms() - started) / 1000.0)

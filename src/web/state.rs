@@ -44,6 +44,8 @@ pub enum Action {
     Tune,
     /// A run measured the device's peaks: show them, in words, on the device card.
     Peaks(String),
+    /// Show what a run (finished or going) says at a glance.
+    Summary(RunResult),
 }
 
 type Handler = Rc<dyn Fn(Action)>;

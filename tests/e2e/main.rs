@@ -307,6 +307,25 @@ fn a_person_runs_copy_fma_and_matmul_and_sees_the_peaks_and_a_roofline() {
     assert!(statuses.iter().all(|s| s == "valid" || s == "skipped"), "{statuses:?}");
     let peaks = browser.text("#device-peaks");
     assert!(peaks.contains("GB/s") && peaks.contains("GFLOP/s"), "the device card shows both peaks: {peaks}");
+    // The summary answers first: the best copy and the best FMA as the table has them, and each kernel's
+    // best workgroup size.
+    let best = |kernel: &str, column: usize| {
+        let rows = "[...document.querySelectorAll('#results-body tr')]";
+        let script = format!(
+            "return {rows}.filter(r => r.cells[0].textContent.startsWith('{kernel}/')) \
+             .map(r => r.cells[{column}].textContent).sort((a, b) => parseFloat(b) - parseFloat(a))[0]"
+        );
+        browser.eval(&script).as_str().expect("a figure").to_string()
+    };
+    let bandwidth = browser.text("#summary-bandwidth");
+    assert!(bandwidth.starts_with(&format!("{} GB/s (best copy: copy/vec4 at ", best("copy", 5))), "{bandwidth}");
+    let compute = browser.text("#summary-compute");
+    assert!(compute.starts_with(&format!("{} GFLOP/s (best FMA chains: fma/f32 at ", best("fma", 6))), "{compute}");
+    let checked = browser.text("#summary-facts");
+    assert!(checked.contains(" configurations: 6 valid against the CPU reference"), "{checked}");
+    let shapes =
+        browser.eval("return [...document.querySelectorAll('#summary-shapes tr')].map(r => r.cells[0].textContent)");
+    assert_eq!(shapes, serde_json::json!(["copy/vec4", "matmul_blocked/8x8", "fma/f32"]));
     let header = browser.text("#results-table thead");
     assert!(header.contains("GFLOP/s") && header.contains("of peak"), "{header}");
     let roofline = browser.eval(

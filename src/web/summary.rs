@@ -1,0 +1,89 @@
+//! The summary card: what a run says at a glance, while it goes and once it is done. The device's memory
+//! bandwidth (best copy) and compute (best FMA chain), whether its figures can be trusted, and each kernel's
+//! best workgroup size with its gain over 64 invocations.
+
+use web_sys::Element;
+
+use super::dom::{self, append, by_id, fact, hidden_card};
+use crate::analysis;
+use crate::result::{ConfigResult, Outcome, RunResult, format_gbps, shape_text};
+
+pub fn build(root: &Element) {
+    let summary = hidden_card(root, "summary", "Summary");
+    append(&summary, "dl", "facts", "").set_id("summary-facts");
+    append(&summary, "h3", "", "Best workgroup size per kernel");
+    let table = append(&summary, "table", "results", "");
+    let head = append(&append(&table, "thead", "", ""), "tr", "", "");
+    for column in ["kernel", "at", "best workgroup", "figure", "vs 64 invocations"] {
+        append(&head, "th", "", column);
+    }
+    append(&table, "tbody", "", "").set_id("summary-shapes");
+}
+
+/// Shows what `result` (finished or still going) says; every string goes in as text.
+pub fn show(result: &RunResult) {
+    let facts: Element = by_id("summary-facts");
+    facts.set_inner_html("");
+    let results = &result.results;
+    let best = |value: Option<f64>, figure: fn(&ConfigResult) -> Option<f64>| {
+        let value = value?;
+        results.iter().find(|r| r.is_good() && figure(r) == Some(value))
+    };
+    let copy = best(result.peaks.copy_gbps, |r| r.gbps).map(|r| {
+        let gbps = format_gbps(r.gbps.unwrap_or(0.0));
+        format!("{gbps} GB/s (best copy: {} at {})", r.label(), r.workgroup_text())
+    });
+    fact(&facts, "Memory bandwidth", &copy.unwrap_or_else(|| "not measured (no copy ran)".into()));
+    facts.last_element_child().expect("the fact just added").set_id("summary-bandwidth");
+    let fma = best(result.peaks.fma_gflops, ConfigResult::gflops).map(|r| {
+        let gflops = format_gbps(r.gflops().unwrap_or(0.0));
+        format!("{gflops} GFLOP/s (best FMA chains: {} at {})", r.label(), r.workgroup_text())
+    });
+    fact(&facts, "Compute", &fma.unwrap_or_else(|| "not measured (no fma ran)".into()));
+    facts.last_element_child().expect("the fact just added").set_id("summary-compute");
+    fact(&facts, "Checked", &checked(results));
+    let timer = if result.environment.timestamps { "GPU timestamps" } else { "wall clock around each sample" };
+    let busy = result.pace.as_ref().and_then(|p| Some((p.busy_share()?, p.wall_s)));
+    let timing = match busy {
+        Some((share, wall_s)) => format!("{timer}; the GPU busy {:.0} % of {wall_s:.0} s", 100.0 * share),
+        None => timer.to_string(),
+    };
+    fact(&facts, "Timing", &timing);
+
+    let body: Element = by_id("summary-shapes");
+    body.set_inner_html("");
+    for shape in analysis::best_shapes(results) {
+        let row = append(&body, "tr", "", "");
+        let gain = match shape.gain_over_64 {
+            Some(gain) if (gain - 1.0).abs() < 0.005 => "the same".to_string(),
+            Some(gain) => format!("{gain:.2}×"),
+            None => "64 did not run".to_string(),
+        };
+        let figure = format!("{} {}", format_gbps(shape.figure), shape.unit.name());
+        for cell in [shape.kernel, shape.parameter, shape_text(shape.shape), figure, gain] {
+            append(&row, "td", "", &cell);
+        }
+    }
+    dom::set_hidden("summary", false);
+}
+
+/// "193 configurations: 190 valid, 3 skipped (over a device limit or too slow here)", with failures and
+/// suspects named where there are any.
+fn checked(results: &[ConfigResult]) -> String {
+    let count = |which: fn(&ConfigResult) -> bool| results.iter().filter(|r| which(r)).count();
+    let valid = count(|r| matches!(r.outcome, Outcome::Valid { suspect: None }));
+    let suspect = count(|r| r.suspect().is_some());
+    let failed = count(|r| r.error().is_some());
+    let skipped = count(|r| r.skipped().is_some());
+    let mut parts = vec![format!("{valid} valid against the CPU reference")];
+    if failed > 0 {
+        parts.push(format!("{failed} FAILED validation"));
+    }
+    if suspect > 0 {
+        parts.push(format!("{suspect} suspect (faster than a copy)"));
+    }
+    if skipped > 0 {
+        parts.push(format!("{skipped} skipped (over a device limit, or too slow here)"));
+    }
+    format!("{} configurations: {}", results.len(), parts.join(", "))
+}

@@ -7,7 +7,7 @@
 
 use crate::kernel::{Family, Role};
 use crate::kernels;
-use crate::result::{ConfigResult, Outcome, Peaks, ReadError, RunResult};
+use crate::result::{ConfigResult, Outcome, Peaks, ReadError, RunResult, Unit};
 
 /// How much faster than the run's best copy a figure may be before it is flagged.
 const SUSPECT_OVER_COPY: f64 = 1.1;
@@ -124,9 +124,10 @@ pub struct BestShape {
     /// The parameter value compared at ("stride 8"; empty where the kernel has none).
     pub parameter: String,
     pub shape: [u32; 3],
-    /// The best figure, in `unit`.
+    /// The best figure, in `unit`: GFLOP/s for a kernel that does at least a flop per byte it moves, else
+    /// GB/s (a triad counts flops, but its bandwidth is its point).
     pub figure: f64,
-    pub unit: crate::result::Unit,
+    pub unit: Unit,
     /// The best figure over the best one at 64 invocations (64, or 8 × 8), where a shape of 64 ran.
     pub gain_over_64: Option<f64>,
 }
@@ -150,7 +151,14 @@ pub fn best_shapes(results: &[ConfigResult]) -> Vec<BestShape> {
             let shapes_at = |value: Option<u32>| of_kernel.iter().filter(|r| r.parameter_value() == value).count();
             let value = of_kernel.iter().map(|r| r.parameter_value()).max_by_key(|&v| (shapes_at(v), v))?;
             let at_value: Vec<&&ConfigResult> = of_kernel.iter().filter(|r| r.parameter_value() == value).collect();
-            let figure = |r: &&&ConfigResult| r.headline().unwrap_or(0.0);
+            let unit = match of_kernel[0].intensity() {
+                Some(intensity) if intensity >= 1.0 => Unit::GflopPerS,
+                _ => Unit::GbPerS,
+            };
+            let figure = |r: &&&ConfigResult| match unit {
+                Unit::GflopPerS => r.gflops().unwrap_or(0.0),
+                Unit::GbPerS => r.gbps.unwrap_or(0.0),
+            };
             let best = at_value.iter().max_by(|a, b| figure(a).total_cmp(&figure(b)))?;
             let at_64 = at_value.iter().filter(|r| r.workgroup_size.iter().product::<u32>() == 64).map(figure);
             let best_at_64 = at_64.reduce(f64::max).filter(|&f| f > 0.0);
@@ -159,7 +167,7 @@ pub fn best_shapes(results: &[ConfigResult]) -> Vec<BestShape> {
                 parameter: best.parameter_text(),
                 shape: best.workgroup_size,
                 figure: figure(best),
-                unit: best.unit(),
+                unit,
                 gain_over_64: best_at_64.map(|at_64| figure(best) / at_64),
             })
         })

@@ -148,12 +148,13 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
     }
     state::dispatch(Action::Summary(result.clone()));
     let done = result.results.len();
-    let summary = if result.complete {
-        format!("Done: {done} configurations in {:.1} s.", (dom::now_ms() - started) / 1000.0)
+    if result.complete {
+        // The bar moved as each configuration started: a finished run fills it.
+        let summary = format!("Done: {done} configurations in {:.1} s.", (dom::now_ms() - started) / 1000.0);
+        dom::set_progress(done, done, &summary);
     } else {
-        format!("Stopped after {done} configurations; those results are kept.")
-    };
-    dom::set_text("progress-text", &summary);
+        dom::set_text("progress-text", &format!("Stopped after {done} configurations; those results are kept."));
+    }
     if let Some(reason) = gpu.lost_reason() {
         dom::show_message(
             "error",

@@ -33,13 +33,13 @@ pub fn show(result: &RunResult) {
         let gbps = format_gbps(r.gbps.unwrap_or(0.0));
         format!("{gbps} GB/s (best copy: {} at {})", r.label(), r.workgroup_text())
     });
-    fact(&facts, "Memory bandwidth", &copy.unwrap_or_else(|| "not measured (no copy ran)".into()));
+    fact(&facts, "Memory bandwidth", &copy.unwrap_or_else(|| "not measured: no copy validated in this run".into()));
     facts.last_element_child().expect("the fact just added").set_id("summary-bandwidth");
     let fma = best(result.peaks.fma_gflops, ConfigResult::gflops).map(|r| {
         let gflops = format_gbps(r.gflops().unwrap_or(0.0));
         format!("{gflops} GFLOP/s (best FMA chains: {} at {})", r.label(), r.workgroup_text())
     });
-    fact(&facts, "Compute", &fma.unwrap_or_else(|| "not measured (no fma ran)".into()));
+    fact(&facts, "Compute", &fma.unwrap_or_else(|| "not measured: no fma chains validated in this run".into()));
     facts.last_element_child().expect("the fact just added").set_id("summary-compute");
     fact(&facts, "Checked", &checked(results));
     let timer = if result.environment.timestamps { "GPU timestamps" } else { "wall clock around each sample" };

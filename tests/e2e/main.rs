@@ -32,6 +32,21 @@ fn open_page(query: &str) -> (server::Site, Browser) {
     (site, browser)
 }
 
+/// Checks the page as it is now with axe-core (pinned in package.json), the accessibility engine, and
+/// fails on any serious or critical violation, naming each with the elements it found.
+fn assert_accessible(browser: &Browser, what: &str) {
+    let engine = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("node_modules/axe-core/axe.min.js");
+    let engine = std::fs::read_to_string(&engine).expect("axe-core: `cargo xtask setup` installs it from npm");
+    browser.eval(&format!("{engine}\nreturn true;"));
+    let found = browser.eval(
+        "return axe.run(document, { resultTypes: ['violations'] }).then(r => r.violations \
+           .filter(v => v.impact === 'serious' || v.impact === 'critical') \
+           .map(v => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map(n => n.target.join(' ')).join(', ')})`))",
+    );
+    let violations = found.as_array().unwrap_or_else(|| panic!("axe-core ran: {found}"));
+    assert!(violations.is_empty(), "{what}: {violations:#?}");
+}
+
 /// Presses a copy-link button and returns the link shown in the field `field` once the copy is done.
 fn copied_link(browser: &Browser, button: &str, field: &str) -> String {
     browser.click(button);
@@ -77,6 +92,9 @@ fn a_new_visitor_finds_run_on_the_first_screen_at_desktop_and_phone_widths() {
         assert_eq!(browser.text("#kernel-summary"), "Kernels: the default suite (18)");
         assert_eq!(browser.eval("return document.querySelector('#kernel-picker').checkVisibility()"), false);
         browser.screenshot(&screenshot_path(&format!("e2e-first-screen-{width}.png")));
+        assert_accessible(&browser, "the first screen");
+        browser.click("#kernel-summary");
+        assert_accessible(&browser, "the kernel picker");
     }
 }
 
@@ -160,6 +178,7 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
 
     browser.scroll_to("#results");
     browser.screenshot(&screenshot_path("e2e-stream-run.png"));
+    assert_accessible(&browser, "a finished run");
 }
 
 #[test]
@@ -379,6 +398,7 @@ fn a_person_opens_a_shared_link_and_sees_the_result_without_running_anything() {
     assert_eq!(browser.eval("return document.getElementById('results').hidden"), Value::Bool(true));
     browser.scroll_to("#shared");
     browser.screenshot(&screenshot_path("e2e-shared-link.png"));
+    assert_accessible(&browser, "a shared link's view");
 
     // The same link cut short, opened over it: a message says what is wrong, and the page still works.
     browser.open(&link[..link.len() - 50]);
@@ -507,6 +527,7 @@ fn a_person_compares_a_run_with_a_recorded_result_shares_the_comparison_and_find
     assert_eq!(chart, 2, "one line per result");
     browser.scroll_to("#compare");
     browser.screenshot(&screenshot_path("e2e-compare.png"));
+    assert_accessible(&browser, "the comparison");
 
     // The comparison's own link opens the same comparison in a new page.
     let link = copied_link(&browser, "#compare-copy", "compare-share-link");

@@ -115,7 +115,7 @@ fn setup() -> Result {
         run(cmd("cargo", &["install", "trunk", "--version", TRUNK_VERSION, "--locked"]))?;
     }
 
-    step("setup: npm packages (Chart.js, binaryen's wasm-opt)");
+    step("setup: npm packages (Chart.js, binaryen's wasm-opt, axe-core)");
     let installed = root().join("node_modules/.package-lock.json");
     let lock = root().join("package-lock.json");
     let stale = match (std::fs::metadata(&installed), std::fs::metadata(&lock)) {

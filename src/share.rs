@@ -124,6 +124,34 @@ impl Strings {
     }
 }
 
+/// A recorded result shipped with the page, to compare a run with: its share-link fragment lies in
+/// `www/known/{file}` (loaded only when asked for), made from `docs/results/{source}` (tests/share.rs holds
+/// them equal).
+pub struct KnownResult {
+    pub name: &'static str,
+    pub file: &'static str,
+    pub source: &'static str,
+}
+
+/// The results a finished run can be compared with at once ("Compare with…").
+pub const KNOWN_RESULTS: &[KnownResult] = &[
+    KnownResult {
+        name: "NVIDIA H100, native (wgpu on Vulkan)",
+        file: "h100-native.txt",
+        source: "pace/h100-native-suite-5.json",
+    },
+    KnownResult {
+        name: "NVIDIA H100 in Chromium 156",
+        file: "h100-chromium.txt",
+        source: "pace/h100-chromium-suite-5.json",
+    },
+    KnownResult {
+        name: "lavapipe (Mesa's CPU Vulkan driver, 2 cores), native",
+        file: "lavapipe-native.txt",
+        source: "pace/lavapipe-native-suite-2.json",
+    },
+];
+
 /// The fragment value (without `#run=`) that holds `result`.
 pub fn encode(result: &RunResult) -> String {
     pack(&shared(result))

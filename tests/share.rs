@@ -302,3 +302,21 @@ fn the_analysis_derives_the_figures_recorded_with_the_h100_default_suite() {
     }
     assert_eq!(checked, 2, "the native and the Chromium default suite");
 }
+
+#[test]
+fn the_results_shipped_with_the_page_are_their_recorded_sources() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for known in share::KNOWN_RESULTS {
+        let text = std::fs::read_to_string(root.join("docs/results").join(known.source)).unwrap();
+        let source = RunResult::from_json(&text).unwrap();
+        let encoded = share::encode(&source);
+        let shipped = root.join("www/known").join(known.file);
+        if std::env::var_os("UPDATE_KNOWN_RESULTS").is_some() {
+            std::fs::write(&shipped, format!("{encoded}\n")).unwrap();
+        }
+        let text = std::fs::read_to_string(&shipped).unwrap_or_default();
+        assert_eq!(text.trim(), encoded, "{}: `UPDATE_KNOWN_RESULTS=1 cargo test --test share` remakes it", known.file);
+        let opened = share::decode(&text).unwrap();
+        assert_eq!((opened.device.name(), opened.results.len()), (source.device.name(), source.results.len()));
+    }
+}

@@ -28,6 +28,14 @@ pub fn build(root: &Element) {
     let buttons = append(&results, "div", "buttons", "");
     append(&buttons, "button", "", "Copy link").set_id("copy-link");
     append(&buttons, "button", "", "Compare").set_id("compare-run");
+    // Known devices to put beside this run, for a person with one machine: loaded only when picked.
+    let known = append(&buttons, "select", "", "");
+    known.set_id("compare-known");
+    known.set_attribute("aria-label", "Compare with a known device").ok();
+    append(&known, "option", "", "Compare with…").set_attribute("value", "").ok();
+    for (index, device) in share::KNOWN_RESULTS.iter().enumerate() {
+        append(&known, "option", "", device.name).set_attribute("value", &index.to_string()).ok();
+    }
     append(&buttons, "button", "", "Download JSON").set_id("download-json");
     append(&buttons, "button", "", "Download CSV").set_id("download-csv");
     dom::link_output(&results, "share-link", "share link");
@@ -42,6 +50,21 @@ pub fn build(root: &Element) {
             state::dispatch(Action::Compare(result));
         }
     });
+    dom::on("compare-known", "change", |_| {
+        let select: web_sys::HtmlSelectElement = by_id("compare-known");
+        let picked = select.value().parse::<usize>().ok().and_then(|i| share::KNOWN_RESULTS.get(i));
+        select.set_value("");
+        let (Some(known), Some(run)) = (picked, state::with(|app| app.last.clone())) else { return };
+        wasm_bindgen_futures::spawn_local(async move {
+            match load_known(known).await {
+                Ok(result) => {
+                    state::dispatch(Action::Compare(run));
+                    state::dispatch(Action::Compare(result));
+                }
+                Err(why) => dom::show_message("error", &format!("{} could not be loaded: {why}", known.name)),
+            }
+        });
+    });
     dom::on("copy-link", "click", |_| {
         if let Some(link) = state::with(|app| app.last.as_ref().map(|r| share::link(&dom::page_address(), r))) {
             wasm_bindgen_futures::spawn_local(dom::copy_link(link, "share-link", "this result"));
@@ -49,6 +72,21 @@ pub fn build(root: &Element) {
     });
     offer_download("download-csv", "csv", "text/csv", RunResult::to_csv);
     offer_download("download-json", "json", "application/json", RunResult::to_json);
+}
+
+/// Fetches a known device's result, shipped beside the page, and opens it.
+async fn load_known(known: &share::KnownResult) -> Result<RunResult, String> {
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    let shown = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str(&format!("known/{}", known.file))).await.map_err(shown)?;
+    let response: web_sys::Response = response.dyn_into().map_err(shown)?;
+    if !response.ok() {
+        return Err(format!("the page's server answered {} for known/{}", response.status(), known.file));
+    }
+    let text = JsFuture::from(response.text().map_err(shown)?).await.map_err(shown)?;
+    share::decode(&text.as_string().unwrap_or_default()).map_err(|e| e.to_string())
 }
 
 /// Makes the button `id` download the last result as `render` writes it.

@@ -179,6 +179,19 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
     browser.scroll_to("#results");
     browser.screenshot(&screenshot_path("e2e-stream-run.png"));
     assert_accessible(&browser, "a finished run");
+
+    // A person with one machine compares with a known device shipped with the page: the H100 natively.
+    browser.eval(
+        "const known = document.getElementById('compare-known'); \
+         known.value = [...known.options].find(o => o.textContent.startsWith('NVIDIA H100, native')).value; \
+         known.dispatchEvent(new Event('change')); return true",
+    );
+    browser.wait_for("the comparison", "!document.getElementById('compare').hidden", Duration::from_secs(30));
+    let devices = browser.eval("return [...document.querySelectorAll('.compare-device')].map(d => d.textContent)");
+    let devices = devices.as_array().expect("the compared devices");
+    assert_eq!(devices.len(), 2, "this run and the H100: {devices:?}");
+    assert!(devices[0].as_str().unwrap().to_lowercase().contains("swiftshader"), "{devices:?}");
+    assert!(devices[1].as_str().unwrap().contains("H100"), "{devices:?}");
 }
 
 #[test]

@@ -38,7 +38,7 @@ pub fn build(root: &Element) {
     append(&kernels, "summary", "", "Kernels").set_id("kernel-summary");
     append(&kernels, "div", "kernel-picker", "").set_id("kernel-picker");
     let settings = append(&controls, "details", "choice", "");
-    append(&settings, "summary", "", "Settings: problem size, samples");
+    append(&settings, "summary", "", "Settings: problem size, samples").set_id("settings-summary");
     let fields = append(&settings, "div", "settings", "");
     let size_label = append(&fields, "label", "", "Problem size ");
     append(&size_label, "select", "", "").set_id("size");
@@ -108,6 +108,16 @@ pub fn show(gpu: &Gpu) {
     for size in (20..=31).map(|p| 1u64 << p).filter(|&s| s <= largest) {
         option(&format!("{} per buffer", bytes(size)), &format!("bytes:{size}"));
     }
+    // A CPU adapter (SwiftShader) takes seconds per dispatch at 256 MiB: the suite would take over an hour.
+    if gpu.info.is_cpu_adapter() && query("size").is_none() && CPU_ADAPTER_BYTES <= largest {
+        let value = format!("bytes:{CPU_ADAPTER_BYTES}");
+        let picked = select.query_selector(&format!("option[value='{value}']")).ok().flatten();
+        if let Some(picked) = picked {
+            picked
+                .set_text_content(Some(&format!("{} per buffer (picked for a CPU adapter)", bytes(CPU_ADAPTER_BYTES))));
+            select.set_value(&value);
+        }
+    }
     if let Some(samples) = query("samples") {
         by_id::<HtmlInputElement>("samples").set_value(&samples);
     }
@@ -125,6 +135,9 @@ pub fn show(gpu: &Gpu) {
         dom::set_text("progress-text", "Cancelling after the configuration in progress…");
     });
 }
+
+/// The problem size picked for a CPU adapter: past a CPU's last-level cache, a sixteenth of the default.
+const CPU_ADAPTER_BYTES: u64 = 16 << 20;
 
 fn bytes(n: u64) -> String {
     match n {
@@ -176,6 +189,10 @@ pub fn show_expected(device: &DeviceInfo) {
     };
     dom::set_text("run", &run);
     dom::set_text("kernel-summary", &summary);
+    let select: HtmlSelectElement = by_id("size");
+    let size = select.selected_options().item(0).and_then(|o| o.text_content()).unwrap_or_default();
+    let samples = by_id::<HtmlInputElement>("samples").value();
+    dom::set_text("settings-summary", &format!("Settings: {size}; {samples} samples per configuration"));
     let text = match planned() {
         Some(plan) => {
             let configurations = plan.configurations(&device.limits).len();

@@ -90,6 +90,9 @@ fn a_new_visitor_finds_run_on_the_first_screen_at_desktop_and_phone_widths() {
         assert!(scroll_width.as_u64().unwrap() <= width as u64, "the page is {scroll_width} px wide at {width}");
         // The kernels and their explanations are one click away, folded.
         assert_eq!(browser.text("#kernel-summary"), "Kernels: the default suite (18)");
+        // SwiftShader runs shaders on the CPU: a smaller problem is picked, and the folded settings say so.
+        let settings = browser.text("#settings-summary");
+        assert_eq!(settings, "Settings: 16 MiB per buffer (picked for a CPU adapter); 10 samples per configuration");
         assert_eq!(browser.eval("return document.querySelector('#kernel-picker').checkVisibility()"), false);
         browser.screenshot(&screenshot_path(&format!("e2e-first-screen-{width}.png")));
         assert_accessible(&browser, "the first screen");

@@ -132,7 +132,8 @@ pub fn plan_comparison(rows: &[compare::Row], names: &[String]) -> Vec<ChartSpec
         // Devices far apart (a laptop and a data-centre GPU) would flatten the slower one's line at zero.
         let log = high > 30.0 * low && low > 0.0;
         let scale = if log { " (log scale)" } else { "" };
-        let mut options = common_options(json!(format!("{kernel}: {unit}{scale}")), "workgroup shape", unit);
+        let mut options =
+            common_options(json!(format!("{kernel}: {unit}{scale}")), "workgroup shape", &rate_axis(unit));
         if log {
             options["scales"]["y"]["type"] = json!("logarithmic");
             options["scales"]["y"]["beginAtZero"] = json!(false);
@@ -184,6 +185,11 @@ pub fn kernel_colour(family: &str, kernel: &str) -> &'static str {
 pub fn variant_colour(family: &str, variant: &str) -> &'static str {
     let kernels = kernels::family(family).map(|f| f.kernels()).unwrap_or_default();
     colour_at(&unique(kernels.iter().map(|k| k.variant)), variant)
+}
+
+/// A rate's axis title, saying which way is better.
+fn rate_axis(unit: &str) -> String {
+    format!("{unit}, higher is better")
 }
 
 fn common_options(title: Value, x_name: &str, y_name: &str) -> Value {
@@ -248,7 +254,7 @@ fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
     let points: Vec<(String, (u32, u32))> = results.iter().map(|r| (series(r), x_value(r))).collect();
     let several_per_point = points.iter().enumerate().any(|(i, p)| points[..i].contains(p));
     let what = if several_per_point { "best workgroup size at each point" } else { "median of the samples" };
-    let mut options = common_options(json!(format!("{title}: {unit} ({what})")), x_name, unit);
+    let mut options = common_options(json!(format!("{title}: {unit} ({what})")), x_name, &rate_axis(unit));
     options["interaction"] = json!({ "mode": "nearest", "intersect": false });
     json!({ "type": "line", "data": { "labels": labels, "datasets": datasets }, "options": options })
 }
@@ -365,7 +371,7 @@ fn roofline_config(results: &[ConfigResult], peaks: &Peaks) -> Value {
         "roofline: GFLOP/s against flops per byte (best workgroup size of each kernel and parameter)",
         format!("ceilings of this run: {ceilings}; kernels that count no flops are not on it")
     ]);
-    let mut options = common_options(heading, "flops per byte (arithmetic intensity)", "GFLOP/s");
+    let mut options = common_options(heading, "flops per byte (arithmetic intensity)", &rate_axis("GFLOP/s"));
     options["scales"]["x"]["type"] = json!("logarithmic");
     options["scales"]["y"]["type"] = json!("logarithmic");
     options["scales"]["y"]["beginAtZero"] = json!(false);
@@ -404,6 +410,6 @@ fn bars_config(title: &str, results: &[&ConfigResult], moved: bool) -> Value {
     } else {
         "GB/s of the fields used (best workgroup size)"
     };
-    let options = common_options(json!(format!("{title}: {what}")), "workload", "GB/s");
+    let options = common_options(json!(format!("{title}: {what}")), "workload", &rate_axis("GB/s"));
     json!({ "type": "bar", "data": { "labels": groups, "datasets": datasets }, "options": options })
 }

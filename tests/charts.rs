@@ -45,7 +45,7 @@ fn stream_charts_lines_over_workgroup_sizes_a_series_per_variant_coloured_by_ker
     assert_eq!(chart.key, "stream · workgroup size (invocations)");
     assert_eq!(chart.config["type"], "line");
     assert_eq!(chart.config["data"]["labels"], json!(["64", "256"]));
-    assert_eq!(chart.config["options"]["scales"]["y"]["title"]["text"], "GB/s");
+    assert_eq!(chart.config["options"]["scales"]["y"]["title"]["text"], "GB/s, higher is better");
     assert_eq!(chart.config["options"]["scales"]["x"]["title"]["text"], "workgroup size (invocations)");
     assert_eq!(labels(chart), ["copy/scalar", "copy/vec4", "triad/scalar"]);
     // A failed configuration is a gap in its line, never a figure.
@@ -99,7 +99,7 @@ fn families_that_count_flops_chart_gflops_and_the_roofline_sits_under_both_ceili
             "roofline"
         ]
     );
-    assert_eq!(specs[1].config["options"]["scales"]["y"]["title"]["text"], "GFLOP/s");
+    assert_eq!(specs[1].config["options"]["scales"]["y"]["title"]["text"], "GFLOP/s, higher is better");
     let roofline = &specs[3];
     assert_eq!(roofline.config["type"], "scatter");
     assert_eq!(roofline.config["options"]["scales"]["x"]["type"], "logarithmic");

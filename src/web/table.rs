@@ -1,12 +1,41 @@
-//! The results table, one row per configuration: the run's and an opened result's.
+//! The results table, one row per configuration: the run's and an opened result's, with a filter by
+//! kernel and by status above it.
 
-use web_sys::Element;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
-use super::dom::append;
+use super::dom::{self, append};
 use crate::result::{ConfigResult, Outcome};
 
-/// A results table inside `parent` whose body has the id `body_id`.
+/// The statuses a table filters by, as its rows' classes name them.
+const STATUSES: [(&str, &str); 5] =
+    [("", "every status"), ("valid", "valid"), ("failed", "failed"), ("suspect", "suspect"), ("skipped", "skipped")];
+
+/// A results table inside `parent` whose body has the id `body_id`, with its filter (`{body_id}-filter`
+/// for kernels, `{body_id}-status` for statuses) above it.
 pub fn results_table(parent: &Element, body_id: &str) -> Element {
+    let filter = append(parent, "div", "buttons table-filter", "");
+    let kernel = append(&filter, "input", "", "");
+    kernel.set_id(&format!("{body_id}-filter"));
+    for (name, value) in
+        [("type", "search"), ("placeholder", "kernel, e.g. triad/vec4"), ("aria-label", "Show kernels")]
+    {
+        kernel.set_attribute(name, value).ok();
+    }
+    let status = append(&filter, "select", "", "");
+    status.set_id(&format!("{body_id}-status"));
+    status.set_attribute("aria-label", "Show statuses").ok();
+    for (value, text) in STATUSES {
+        append(&status, "option", "", text).set_attribute("value", value).ok();
+    }
+    let id = body_id.to_string();
+    let apply = move |_| apply_filter(&id);
+    for (element, event) in [(&kernel, "input"), (&status, "change")] {
+        let apply = apply.clone();
+        let closure = wasm_bindgen::prelude::Closure::<dyn FnMut(web_sys::Event)>::new(apply);
+        element.add_event_listener_with_callback(event, closure.as_ref().unchecked_ref()).expect("listener");
+        closure.forget();
+    }
     let table = append(parent, "table", "results", "");
     let head = append(&append(&table, "thead", "", ""), "tr", "", "");
     let columns =
@@ -16,6 +45,26 @@ pub fn results_table(parent: &Element, body_id: &str) -> Element {
     }
     append(&table, "tbody", "", "").set_id(body_id);
     table
+}
+
+/// Shows the rows of the table `body_id` whose kernel contains the filter's text and whose status is the
+/// one picked.
+fn apply_filter(body_id: &str) {
+    let rows = dom::by_id::<Element>(body_id).children();
+    for row in (0..rows.length()).filter_map(|i| rows.item(i)) {
+        filter_row(body_id, &row);
+    }
+}
+
+/// Hides `row` of the table `body_id` unless its filter shows it.
+fn filter_row(body_id: &str, row: &Element) {
+    let text = dom::by_id::<HtmlInputElement>(&format!("{body_id}-filter")).value().trim().to_lowercase();
+    let status = dom::by_id::<HtmlSelectElement>(&format!("{body_id}-status")).value();
+    let kernel = row.first_element_child().and_then(|cell| cell.text_content()).unwrap_or_default();
+    let shown = kernel.to_lowercase().contains(&text) && (status.is_empty() || row.class_name() == status);
+    if let Some(row) = row.dyn_ref::<HtmlElement>() {
+        row.set_hidden(!shown);
+    }
 }
 
 /// Appends a configuration's row, classed by its outcome; every cell goes in as text.
@@ -31,5 +80,9 @@ pub fn add_row(body: &Element, r: &ConfigResult) {
     let (label, shape, parameter, status) = (r.label(), r.workgroup_text(), r.parameter_text(), r.status());
     for cell in [label, shape, parameter, median, min, gbps, gflops, peak, cv, samples, status] {
         append(&row, "td", "", &cell);
+    }
+    // A row that arrives while a filter is set (a run going on) follows it.
+    if !body.id().is_empty() {
+        filter_row(&body.id(), &row);
     }
 }

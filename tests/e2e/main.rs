@@ -183,6 +183,22 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
     browser.screenshot(&screenshot_path("e2e-stream-run.png"));
     assert_accessible(&browser, "a finished run");
 
+    // The table filters by kernel and by status.
+    let shown = "return [...document.querySelectorAll('#results-body tr')].filter(r => !r.hidden).length";
+    browser.type_into("#results-body-filter", "triad/");
+    assert_eq!(browser.eval(shown), 9, "triad's three variants at three sizes");
+    browser.eval(
+        "const s = document.getElementById('results-body-status'); s.value = 'skipped'; \
+         s.dispatchEvent(new Event('change')); return true",
+    );
+    assert_eq!(browser.eval(shown), 0, "no triad was skipped");
+    browser.eval(
+        "const s = document.getElementById('results-body-status'); s.value = ''; \
+         s.dispatchEvent(new Event('change')); const f = document.getElementById('results-body-filter'); \
+         f.value = ''; f.dispatchEvent(new Event('input')); return true",
+    );
+    assert_eq!(browser.eval(shown), 45);
+
     // A person with one machine compares with a known device shipped with the page: the H100 natively.
     browser.eval(
         "const known = document.getElementById('compare-known'); \

@@ -124,6 +124,12 @@ impl Browser {
         self.eval(&script);
     }
 
+    /// Types `text` into the field `selector`, key by key, as a person would.
+    pub fn type_into(&self, selector: &str, text: &str) {
+        let element = self.find(selector);
+        self.call("POST", &format!("/element/{element}/value"), Some(&json!({ "text": text })));
+    }
+
     /// Resizes the browser's window, as a person would drag it or hold a phone.
     pub fn set_window_size(&self, width: u32, height: u32) {
         self.call("POST", "/window/rect", Some(&json!({ "width": width, "height": height })));

@@ -136,18 +136,20 @@ pub struct BestShape {
 /// kernel swept over a parameter is compared at the value that ran at the most shapes (the largest of
 /// those that tie: a larger matrix, a wider stride), since shapes compare only on the same work.
 pub fn best_shapes(results: &[ConfigResult]) -> Vec<BestShape> {
-    let mut kernels: Vec<String> = Vec::new();
+    // The valid results of each kernel (family, kernel, variant), in the order the kernels first appear.
+    let mut kernels: Vec<Vec<&ConfigResult>> = Vec::new();
     for r in results.iter().filter(|r| r.is_good()) {
-        let key = format!("{}/{}", r.family, r.label());
-        if !kernels.contains(&key) {
-            kernels.push(key);
+        let same = |k: &&mut Vec<&ConfigResult>| {
+            (&k[0].family, &k[0].kernel, &k[0].variant) == (&r.family, &r.kernel, &r.variant)
+        };
+        match kernels.iter_mut().find(same) {
+            Some(of_kernel) => of_kernel.push(r),
+            None => kernels.push(vec![r]),
         }
     }
     kernels
-        .iter()
-        .filter_map(|key| {
-            let of_kernel: Vec<&ConfigResult> =
-                results.iter().filter(|r| r.is_good() && format!("{}/{}", r.family, r.label()) == *key).collect();
+        .into_iter()
+        .filter_map(|of_kernel| {
             let shapes_at = |value: Option<u32>| of_kernel.iter().filter(|r| r.parameter_value() == value).count();
             let value = of_kernel.iter().map(|r| r.parameter_value()).max_by_key(|&v| (shapes_at(v), v))?;
             let at_value: Vec<&&ConfigResult> = of_kernel.iter().filter(|r| r.parameter_value() == value).collect();

@@ -28,13 +28,9 @@ pub fn results_table(parent: &Element, body_id: &str) -> Element {
     for (value, text) in STATUSES {
         append(&status, "option", "", text).set_attribute("value", value).ok();
     }
-    let id = body_id.to_string();
-    let apply = move |_| apply_filter(&id);
-    for (element, event) in [(&kernel, "input"), (&status, "change")] {
-        let apply = apply.clone();
-        let closure = wasm_bindgen::prelude::Closure::<dyn FnMut(web_sys::Event)>::new(apply);
-        element.add_event_listener_with_callback(event, closure.as_ref().unchecked_ref()).expect("listener");
-        closure.forget();
+    for (id, event) in [(kernel.id(), "input"), (status.id(), "change")] {
+        let body_id = body_id.to_string();
+        dom::on(&id, event, move |_| apply_filter(&body_id));
     }
     let table = append(parent, "table", "results", "");
     let head = append(&append(&table, "thead", "", ""), "tr", "", "");
@@ -50,20 +46,35 @@ pub fn results_table(parent: &Element, body_id: &str) -> Element {
 /// Shows the rows of the table `body_id` whose kernel contains the filter's text and whose status is the
 /// one picked.
 fn apply_filter(body_id: &str) {
+    let filter = Filter::of(body_id);
     let rows = dom::by_id::<Element>(body_id).children();
     for row in (0..rows.length()).filter_map(|i| rows.item(i)) {
-        filter_row(body_id, &row);
+        filter.apply(&row);
     }
 }
 
-/// Hides `row` of the table `body_id` unless its filter shows it.
-fn filter_row(body_id: &str, row: &Element) {
-    let text = dom::by_id::<HtmlInputElement>(&format!("{body_id}-filter")).value().trim().to_lowercase();
-    let status = dom::by_id::<HtmlSelectElement>(&format!("{body_id}-status")).value();
-    let kernel = row.first_element_child().and_then(|cell| cell.text_content()).unwrap_or_default();
-    let shown = kernel.to_lowercase().contains(&text) && (status.is_empty() || row.class_name() == status);
-    if let Some(row) = row.dyn_ref::<HtmlElement>() {
-        row.set_hidden(!shown);
+/// What a table's filter asks for: kernels containing `text` (lower case), rows of class `status` (any
+/// where empty).
+struct Filter {
+    text: String,
+    status: String,
+}
+
+impl Filter {
+    fn of(body_id: &str) -> Self {
+        let text = dom::by_id::<HtmlInputElement>(&format!("{body_id}-filter")).value().trim().to_lowercase();
+        let status = dom::by_id::<HtmlSelectElement>(&format!("{body_id}-status")).value();
+        Filter { text, status }
+    }
+
+    /// Hides `row` unless the filter shows it.
+    fn apply(&self, row: &Element) {
+        let kernel = row.first_element_child().and_then(|cell| cell.text_content()).unwrap_or_default();
+        let shown =
+            kernel.to_lowercase().contains(&self.text) && (self.status.is_empty() || row.class_name() == self.status);
+        if let Some(row) = row.dyn_ref::<HtmlElement>() {
+            row.set_hidden(!shown);
+        }
     }
 }
 
@@ -82,7 +93,5 @@ pub fn add_row(body: &Element, r: &ConfigResult) {
         append(&row, "td", "", &cell);
     }
     // A row that arrives while a filter is set (a run going on) follows it.
-    if !body.id().is_empty() {
-        filter_row(&body.id(), &row);
-    }
+    Filter::of(&body.id()).apply(&row);
 }

@@ -5,9 +5,9 @@
 //! matches kernel names. Every reader of results calls it: the runner when a run ends, share links and
 //! result files when they open, comparisons and charts through the fields it fills.
 
-use crate::kernel::{Family, Role};
+use crate::kernel::{Contrast, Family, Role};
 use crate::kernels;
-use crate::result::{ConfigResult, Outcome, Peaks, ReadError, RunResult, Unit};
+use crate::result::{ConfigResult, Outcome, Peaks, ReadError, RunResult, Unit, format_gbps};
 
 /// How much faster than the run's best copy a figure may be before it is flagged.
 const SUSPECT_OVER_COPY: f64 = 1.1;
@@ -116,6 +116,23 @@ pub fn flag_suspects(results: &mut [ConfigResult]) {
     }
 }
 
+/// The unit that tells what a kernel achieves: GFLOP/s for one that does at least a flop per byte it moves,
+/// else GB/s (a triad counts flops, but its bandwidth is its point).
+fn telling_unit(r: &ConfigResult) -> Unit {
+    match r.intensity() {
+        Some(intensity) if intensity >= 1.0 => Unit::GflopPerS,
+        _ => Unit::GbPerS,
+    }
+}
+
+/// A result's figure in `unit`.
+fn figure_in(r: &ConfigResult, unit: Unit) -> Option<f64> {
+    match unit {
+        Unit::GflopPerS => r.gflops(),
+        Unit::GbPerS => r.gbps,
+    }
+}
+
 /// A kernel's best workgroup shape in a run, and what it gains over the common default of 64 invocations.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BestShape {
@@ -153,14 +170,8 @@ pub fn best_shapes(results: &[ConfigResult]) -> Vec<BestShape> {
             let shapes_at = |value: Option<u32>| of_kernel.iter().filter(|r| r.parameter_value() == value).count();
             let value = of_kernel.iter().map(|r| r.parameter_value()).max_by_key(|&v| (shapes_at(v), v))?;
             let at_value: Vec<&&ConfigResult> = of_kernel.iter().filter(|r| r.parameter_value() == value).collect();
-            let unit = match of_kernel[0].intensity() {
-                Some(intensity) if intensity >= 1.0 => Unit::GflopPerS,
-                _ => Unit::GbPerS,
-            };
-            let figure = |r: &&&ConfigResult| match unit {
-                Unit::GflopPerS => r.gflops().unwrap_or(0.0),
-                Unit::GbPerS => r.gbps.unwrap_or(0.0),
-            };
+            let unit = telling_unit(of_kernel[0]);
+            let figure = |r: &&&ConfigResult| figure_in(r, unit).unwrap_or(0.0);
             let best = at_value.iter().max_by(|a, b| figure(a).total_cmp(&figure(b)))?;
             let at_64 = at_value.iter().filter(|r| r.workgroup_size.iter().product::<u32>() == 64).map(figure);
             let best_at_64 = at_64.reduce(f64::max).filter(|&f| f > 0.0);
@@ -174,4 +185,77 @@ pub fn best_shapes(results: &[ConfigResult]) -> Vec<BestShape> {
             })
         })
         .collect()
+}
+
+/// A family's point in a sentence, with its number, as a run measured it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Headline {
+    pub family: String,
+    pub text: String,
+}
+
+/// The sentences each family's `contrasts` call for, where this run measured both sides validly, in the
+/// order the families appear.
+pub fn headlines(results: &[ConfigResult]) -> Vec<Headline> {
+    let mut families: Vec<&str> = Vec::new();
+    for r in results {
+        if !families.contains(&r.family.as_str()) {
+            families.push(&r.family);
+        }
+    }
+    let mut headlines = Vec::new();
+    for family in families {
+        let Some(declared) = kernels::family(family) else { continue };
+        let of_family: Vec<&ConfigResult> = results.iter().filter(|r| r.family == family && r.is_good()).collect();
+        for contrast in declared.contrasts() {
+            if let Some(text) = contrast_text(&contrast, &of_family) {
+                headlines.push(Headline { family: family.to_string(), text });
+            }
+        }
+    }
+    headlines
+}
+
+/// The contrast's sentence with its ratio and both figures, if both sides have valid results.
+fn contrast_text(contrast: &Contrast, results: &[&ConfigResult]) -> Option<String> {
+    let named = |(name, _): (&str, Option<u32>), r: &ConfigResult| r.label() == name || r.kernel == name;
+    let side_of = |side: (&'static str, Option<u32>)| -> Vec<&ConfigResult> {
+        let at = |r: &&&ConfigResult| side.1.is_none_or(|value| r.parameter_value() == Some(value));
+        results.iter().filter(|r| named(side, r)).filter(at).copied().collect()
+    };
+    let (mut first, mut second) = (side_of(contrast.kernel), side_of(contrast.against));
+    // Both swept over a parameter and neither side named a value: meet at the largest value both ran.
+    let swept = |side: &[&ConfigResult]| side.iter().any(|r| r.parameter.is_some());
+    if contrast.kernel.1.is_none() && contrast.against.1.is_none() && swept(&first) && swept(&second) {
+        let value = first
+            .iter()
+            .filter_map(|r| r.parameter_value())
+            .filter(|v| second.iter().any(|r| r.parameter_value() == Some(*v)))
+            .max()?;
+        first.retain(|r| r.parameter_value() == Some(value));
+        second.retain(|r| r.parameter_value() == Some(value));
+    }
+    // Both figures in one unit, as the best shapes say them.
+    let unit = match first.iter().chain(&second).all(|r| telling_unit(r) == Unit::GflopPerS) {
+        true => Unit::GflopPerS,
+        false => Unit::GbPerS,
+    };
+    let best = |side: &[&ConfigResult]| side.iter().filter_map(|r| figure_in(r, unit)).reduce(f64::max);
+    let best = |side: &[&ConfigResult]| best(side).filter(|&f| f > 0.0);
+    let (a, b) = (best(&first)?, best(&second)?);
+    let ratio = a / b;
+    let than = if ratio >= 1.05 {
+        format!("{} faster than", times(ratio))
+    } else if ratio <= 1.0 / 1.05 {
+        format!("{} slower than", times(1.0 / ratio))
+    } else {
+        "as fast as".to_string()
+    };
+    let sentence = contrast.sentence.replace("{than}", &than).replace("{percent}", &format!("{:.0} %", 100.0 * ratio));
+    Some(format!("{sentence} ({} vs {} {}).", format_gbps(a), format_gbps(b), unit.name()))
+}
+
+/// A ratio as people say it: "1.3×", "7.8×", "31×".
+fn times(ratio: f64) -> String {
+    if ratio >= 10.0 { format!("{ratio:.0}×") } else { format!("{ratio:.1}×") }
 }

@@ -19,6 +19,8 @@ use crate::{compare, kernels};
 pub struct ChartSpec {
     /// Names the chart; also its canvas's `data-chart` attribute.
     pub key: String,
+    /// The family whose results it draws; none for the roofline, which draws every family's.
+    pub family: Option<String>,
     /// The Chart.js configuration.
     pub config: Value,
     /// A heatmap's columns and rows: its cells are sized to the chart area when drawn.
@@ -64,9 +66,17 @@ pub fn plan(results: &[ConfigResult], peaks: &Peaks) -> Vec<ChartSpec> {
                 for x_name in unique(of_family.iter().map(|r| x_axis(r))) {
                     let on_axis: Vec<&ConfigResult> =
                         of_family.iter().copied().filter(|r| x_axis(r) == x_name).collect();
-                    let key = format!("{family} · {x_name}");
-                    let config = line_config(&key, &x_name, &on_axis);
-                    planned.push(ChartSpec { config, key, cells: None, point_text: false });
+                    for (part, of_part) in few_lines(&on_axis) {
+                        let key = format!("{family} · {x_name}{part}");
+                        let config = line_config(&key, &x_name, &of_part);
+                        planned.push(ChartSpec {
+                            config,
+                            key,
+                            family: Some(family.into()),
+                            cells: None,
+                            point_text: false,
+                        });
+                    }
                 }
             }
             ChartKind::Heatmap => {
@@ -80,14 +90,21 @@ pub fn plan(results: &[ConfigResult], peaks: &Peaks) -> Vec<ChartSpec> {
                     let best = comparable.filter_map(|r| r.gbps).fold(0.0, f64::max);
                     let key = format!("{family} · {name}");
                     let (config, cells) = heatmap_config(&key, &of_series, best);
-                    planned.push(ChartSpec { key, config, cells: Some(cells), point_text: true });
+                    let family = Some(family.into());
+                    planned.push(ChartSpec { key, config, family, cells: Some(cells), point_text: true });
                 }
             }
             ChartKind::Bars => {
                 for moved in [false, true] {
                     let key = format!("{family} · {}", if moved { "bytes moved" } else { "bytes used" });
                     let config = bars_config(&key, &of_family, moved);
-                    planned.push(ChartSpec { config, key, cells: None, point_text: false });
+                    planned.push(ChartSpec {
+                        config,
+                        key,
+                        family: Some(family.into()),
+                        cells: None,
+                        point_text: false,
+                    });
                 }
             }
         }
@@ -95,9 +112,36 @@ pub fn plan(results: &[ConfigResult], peaks: &Peaks) -> Vec<ChartSpec> {
     if results.iter().any(|r| r.is_good() && r.intensity().is_some()) {
         let key = "roofline".to_string();
         let config = roofline_config(results, peaks);
-        planned.push(ChartSpec { config, key, cells: None, point_text: true });
+        planned.push(ChartSpec { config, key, family: None, cells: None, point_text: true });
     }
     planned
+}
+
+/// The most lines a chart draws: more than a person tells apart by colour and dash.
+pub const MAX_LINES: usize = 6;
+
+/// The results of one line chart in parts of at most `MAX_LINES` series, each with the suffix of its key:
+/// all in one where they fit, else a chart per variant (" · vec4"), a variant's series in parts of
+/// `MAX_LINES` where it still has more (" · vec4 (2 of 2)").
+fn few_lines<'a>(results: &[&'a ConfigResult]) -> Vec<(String, Vec<&'a ConfigResult>)> {
+    if unique(results.iter().map(|r| series(r))).len() <= MAX_LINES {
+        return vec![(String::new(), results.to_vec())];
+    }
+    let mut parts = Vec::new();
+    for variant in unique(results.iter().map(|r| r.variant.as_str())) {
+        let of_variant: Vec<&ConfigResult> = results.iter().copied().filter(|r| r.variant == variant).collect();
+        let names = unique(of_variant.iter().map(|r| series(r)));
+        let chunks: Vec<&[String]> = names.chunks(MAX_LINES).collect();
+        for (i, chunk) in chunks.iter().enumerate() {
+            let suffix = match chunks.len() {
+                1 => format!(" · {variant}"),
+                n => format!(" · {variant} ({} of {n})", i + 1),
+            };
+            let of_chunk = of_variant.iter().copied().filter(|r| chunk.contains(&series(r))).collect();
+            parts.push((suffix, of_chunk));
+        }
+    }
+    parts
 }
 
 /// Per kernel (with its checks), a line per compared result over the shapes and parameter values any of
@@ -141,7 +185,7 @@ pub fn plan_comparison(rows: &[compare::Row], names: &[String]) -> Vec<ChartSpec
         options["interaction"] = json!({ "mode": "index", "intersect": false });
         options["plugins"]["legend"]["position"] = json!("bottom");
         let config = json!({ "type": "line", "data": { "labels": labels, "datasets": datasets }, "options": options });
-        planned.push(ChartSpec { key, config, cells: None, point_text: false });
+        planned.push(ChartSpec { key, config, family: None, cells: None, point_text: false });
     }
     planned
 }

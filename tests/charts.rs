@@ -62,6 +62,26 @@ fn stream_charts_lines_over_workgroup_sizes_a_series_per_variant_coloured_by_ker
 }
 
 #[test]
+fn a_line_chart_of_more_series_than_a_person_tells_apart_splits_by_variant() {
+    let mut results = Vec::new();
+    for kernel in ["copy", "scale", "add", "triad", "dot"] {
+        for variant in ["scalar", "vec4", "grid_stride"] {
+            results.push(record("stream", &format!("{kernel}/{variant}"), [64, 1, 1], 100, None));
+        }
+    }
+    let specs = charts::plan(&results, &Peaks::default());
+    let keys: Vec<&str> = specs.iter().map(|s| s.key.as_str()).collect();
+    let on_axis = "stream · workgroup size (invocations)";
+    assert_eq!(keys, ["scalar", "vec4", "grid_stride"].map(|v| format!("{on_axis} · {v}")));
+    assert!(specs.iter().all(|s| s.family.as_deref() == Some("stream")));
+    assert_eq!(labels(&specs[1]), ["copy/vec4", "scale/vec4", "add/vec4", "triad/vec4", "dot/vec4"]);
+    assert!(specs.iter().all(|s| labels(s).len() <= charts::MAX_LINES));
+    // Six series still fit one chart.
+    let specs = charts::plan(&results[..6], &Peaks::default());
+    assert_eq!((specs.len(), labels(&specs[0]).len()), (1, 6));
+}
+
+#[test]
 fn every_kernel_and_layout_gets_a_colour_from_its_familys_order_without_a_table_entry() {
     for family in kernels::FAMILIES {
         let mut names: Vec<&str> = family.kernels().iter().map(|k| k.kernel).collect();

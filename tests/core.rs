@@ -279,6 +279,70 @@ fn each_kernels_best_shape_is_compared_on_the_same_work_and_against_64_invocatio
 }
 
 #[test]
+fn headlines_contrast_each_sides_best_valid_figure_at_the_parameter_they_share() {
+    let template = RunResult::from_json(MINIMAL_V1).unwrap().results.remove(0);
+    let record = |family: &str, label: &str, parameter: Option<(&str, u32)>, gbps: f64, valid: bool| {
+        let mut r = template.clone();
+        let (kernel, variant) = label.split_once('/').unwrap();
+        (r.family, r.kernel, r.variant) = (family.into(), kernel.into(), variant.into());
+        r.parameter = parameter.map(|(name, value)| ParameterValue { name: name.into(), value, label: None });
+        r.flops_per_dispatch = None;
+        r.gbps = Some(gbps);
+        if !valid {
+            r.fail("FAILED validation");
+        }
+        r
+    };
+    let run = vec![
+        record("layout", "touch_one/soa", None, 780.0, true),
+        record("layout", "touch_one/soa", None, 9000.0, false), // failed: never counted
+        record("layout", "touch_one/aos_vec3", None, 100.0, true),
+        // Every field touched: as fast within 5 %.
+        record("layout", "touch_all/soa", None, 102.0, true),
+        record("layout", "touch_all/aos_vec3", None, 100.0, true),
+        // Strided at stride 32 as the contrast names it; the faster stride 2 is not it.
+        record("access", "coalesced/f32", None, 1000.0, true),
+        record("access", "strided/f32", Some(("stride", 2)), 500.0, true),
+        record("access", "strided/f32", Some(("stride", 32)), 40.0, true),
+        // Radii compare at the largest both ran: 4 (direct ran 8 too).
+        record("blur", "box_tiled/f32", Some(("radius", 1)), 900.0, true),
+        record("blur", "box_tiled/f32", Some(("radius", 4)), 300.0, true),
+        record("blur", "box_direct/f32", Some(("radius", 4)), 400.0, true),
+        record("blur", "box_direct/f32", Some(("radius", 8)), 1.0, true),
+        // The naive side of the transpose did not run: only the copy's share.
+        record("transpose", "tiled/padded", Some(("matrix", 0)), 880.0, true),
+        record("transpose", "copy2d/tiled", Some(("matrix", 0)), 1000.0, true),
+    ];
+    let headlines = wgsweep::analysis::headlines(&run);
+    let text: Vec<(&str, &str)> = headlines.iter().map(|h| (h.family.as_str(), h.text.as_str())).collect();
+    assert_eq!(
+        text,
+        [
+            (
+                "layout",
+                "A struct of arrays (SoA) is 7.8× faster than an array of structs when one field is touched (780.0 vs 100.0 GB/s)."
+            ),
+            (
+                "layout",
+                "A struct of arrays (SoA) is as fast as an array of structs when every field is touched (102.0 vs 100.0 GB/s)."
+            ),
+            (
+                "access",
+                "Reading neighbouring elements (coalesced) is 25× faster than reading every 32nd (strided) (1000.0 vs 40.0 GB/s)."
+            ),
+            (
+                "blur",
+                "A blur that loads its tile into workgroup memory is 1.3× slower than one that reads each neighbour from memory (300.0 vs 400.0 GB/s)."
+            ),
+            (
+                "transpose",
+                "A transpose through padded tiles reaches 88 % of a same-shape copy's bandwidth (880.0 vs 1000.0 GB/s)."
+            ),
+        ]
+    );
+}
+
+#[test]
 fn csv_has_a_row_per_configuration_and_quotes_what_needs_it() {
     let mut result = RunResult::from_json(MINIMAL_V1).unwrap();
     let mut failed = result.results[0].clone();

@@ -25,25 +25,27 @@ const CRATE_LAYERS: &[(&str, u32)] = &[
     ("web", 10),
 ];
 
-/// The page's modules, lowest first: widgets, the browser's storage and GPU, the state, the views (one
-/// rank, so none may import another), and the module that wires them.
+/// The page's modules, lowest first: widgets (the family results built of charts and tables), the browser's
+/// storage and GPU, the state, the views (one rank, so none may import another), and the module that
+/// wires them.
 const WEB_LAYERS: &[(&str, u32)] = &[
     ("dom", 0),
     ("storage", 0),
     ("adapter", 0),
     ("chart", 1),
     ("table", 1),
-    ("state", 2),
-    ("device", 3),
-    ("controls", 3),
-    ("run", 3),
-    ("tuning", 3),
-    ("summary", 3),
-    ("opened", 3),
-    ("history", 3),
-    ("compare", 3),
-    ("app", 4),
-    ("mod", 5),
+    ("family_results", 2),
+    ("state", 3),
+    ("device", 4),
+    ("controls", 4),
+    ("run", 4),
+    ("tuning", 4),
+    ("summary", 4),
+    ("opened", 4),
+    ("history", 4),
+    ("compare", 4),
+    ("app", 5),
+    ("mod", 6),
 ];
 
 fn rank(layers: &[(&str, u32)], module: &str) -> Option<u32> {

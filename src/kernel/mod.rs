@@ -123,6 +123,19 @@ pub enum Role {
     ComputePeak,
 }
 
+/// A family's point in one sentence, for a run's summary: how one kernel fares against another, each at its
+/// best workgroup shape. A side names `kernel/variant` or a kernel in any variant, and the value of its
+/// parameter where one is meant; where both sides have a parameter and neither names one, they meet at the
+/// largest value both ran.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Contrast {
+    pub kernel: (&'static str, Option<u32>),
+    pub against: (&'static str, Option<u32>),
+    /// The sentence, with `{than}` where "7.8× faster than", "1.3× slower than" or "as fast as" goes, or
+    /// `{percent}` where the first side's figure as a share of the second's goes ("88 %").
+    pub sentence: &'static str,
+}
+
 /// The chart that fits a family's sweep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChartKind {
@@ -174,6 +187,10 @@ pub trait Family: Sync {
     /// mark (transpose: the same-shape copy).
     fn baseline(&self) -> Option<&'static str> {
         None
+    }
+    /// What the family shows, each in a sentence with its number (the summary's headlines).
+    fn contrasts(&self) -> Vec<Contrast> {
+        Vec::new()
     }
     /// Whether GB/s counts device memory, which the run's best copy bounds; false where it counts
     /// workgroup memory (banks), which is many times faster.

@@ -62,6 +62,21 @@ impl Family for Access {
         KernelId::every_variant(self.name(), &PATTERNS, &WIDTHS)
     }
 
+    fn contrasts(&self) -> Vec<kernel::Contrast> {
+        vec![
+            kernel::Contrast {
+                kernel: ("coalesced/f32", None),
+                against: ("strided/f32", Some(32)),
+                sentence: "Reading neighbouring elements (coalesced) is {than} reading every 32nd (strided)",
+            },
+            kernel::Contrast {
+                kernel: ("coalesced/f32", None),
+                against: ("random/f32", None),
+                sentence: "Coalesced reads are {than} reads in a random order",
+            },
+        ]
+    }
+
     fn size_unit(&self) -> &'static str {
         "f32 elements per array"
     }

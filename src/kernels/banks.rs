@@ -58,6 +58,14 @@ impl Family for Banks {
         KernelId::every_variant(self.name(), &["tile_read"], &VARIANTS)
     }
 
+    fn contrasts(&self) -> Vec<kernel::Contrast> {
+        vec![kernel::Contrast {
+            kernel: ("tile_read/padded", Some(32)),
+            against: ("tile_read/plain", Some(32)),
+            sentence: "Padded rows make workgroup-memory reads 32 words apart {than} unpadded ones (bank conflicts)",
+        }]
+    }
+
     fn size_unit(&self) -> &'static str {
         "invocations"
     }

@@ -51,6 +51,14 @@ impl Family for Blur {
         KernelId::every_variant(self.name(), &KERNELS, &["f32"])
     }
 
+    fn contrasts(&self) -> Vec<kernel::Contrast> {
+        vec![kernel::Contrast {
+            kernel: ("box_tiled/f32", None),
+            against: ("box_direct/f32", None),
+            sentence: "A blur that loads its tile into workgroup memory is {than} one that reads each neighbour from memory",
+        }]
+    }
+
     fn size_unit(&self) -> &'static str {
         "pixels"
     }

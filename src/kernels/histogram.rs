@@ -75,6 +75,21 @@ impl Family for Histogram {
         KernelId::every_variant(self.name(), &STRATEGIES, &INPUTS)
     }
 
+    fn contrasts(&self) -> Vec<kernel::Contrast> {
+        vec![
+            kernel::Contrast {
+                kernel: ("workgroup/uniform", Some(256)),
+                against: ("global/uniform", Some(256)),
+                sentence: "Counting in workgroup memory first is {than} atomics on the global histogram (256 bins)",
+            },
+            kernel::Contrast {
+                kernel: ("workgroup/skewed", Some(256)),
+                against: ("global/skewed", Some(256)),
+                sentence: "On skewed input, counting in workgroup memory first is {than} global atomics (256 bins)",
+            },
+        ]
+    }
+
     fn size_unit(&self) -> &'static str {
         "u32 words (four bytes each)"
     }

@@ -145,6 +145,21 @@ impl Family for Layouts {
         KernelId::every_variant(self.name(), &WORKLOADS, &LAYOUTS)
     }
 
+    fn contrasts(&self) -> Vec<kernel::Contrast> {
+        vec![
+            kernel::Contrast {
+                kernel: ("touch_one/soa", None),
+                against: ("touch_one/aos_vec3", None),
+                sentence: "A struct of arrays (SoA) is {than} an array of structs when one field is touched",
+            },
+            kernel::Contrast {
+                kernel: ("touch_all/soa", None),
+                against: ("touch_all/aos_vec3", None),
+                sentence: "A struct of arrays (SoA) is {than} an array of structs when every field is touched",
+            },
+        ]
+    }
+
     fn size_unit(&self) -> &'static str {
         "particles"
     }

@@ -65,6 +65,21 @@ impl Family for Matmul {
         KERNELS.iter().map(|&(kernel, variant)| KernelId { family: "matmul", kernel, variant }).collect()
     }
 
+    fn contrasts(&self) -> Vec<kernel::Contrast> {
+        vec![
+            kernel::Contrast {
+                kernel: ("matmul_blocked/4x4", None),
+                against: ("matmul_tiled/16", None),
+                sentence: "4×4 blocks per invocation make a matrix product {than} 16×16 tiles alone",
+            },
+            kernel::Contrast {
+                kernel: ("matmul_tiled/16", None),
+                against: ("matmul_naive/f32", None),
+                sentence: "16×16 tiles in workgroup memory make a matrix product {than} the naive loop",
+            },
+        ]
+    }
+
     fn size_unit(&self) -> &'static str {
         "f32 elements per matrix (the largest n × n swept)"
     }

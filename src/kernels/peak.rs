@@ -70,6 +70,14 @@ impl Family for Peak {
         KernelId::every_variant(self.name(), &["fma"], &VARIANTS)
     }
 
+    fn contrasts(&self) -> Vec<kernel::Contrast> {
+        vec![kernel::Contrast {
+            kernel: ("fma/vec4", None),
+            against: ("fma/f32", None),
+            sentence: "FMA chains on vec4 are {than} on scalars",
+        }]
+    }
+
     fn role(&self, kernel: &str) -> Option<Role> {
         (kernel == "fma").then_some(Role::ComputePeak)
     }

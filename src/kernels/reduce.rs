@@ -71,6 +71,21 @@ impl Family for Reduce {
         KERNELS.iter().map(|&(kernel, variant)| KernelId { family: "reduce", kernel, variant }).collect()
     }
 
+    fn contrasts(&self) -> Vec<kernel::Contrast> {
+        vec![
+            kernel::Contrast {
+                kernel: ("grid/f32", None),
+                against: ("tree/f32", None),
+                sentence: "A sum in grid-stride loops (grid) is {than} a tree per workgroup (tree)",
+            },
+            kernel::Contrast {
+                kernel: ("subgroup/f32", None),
+                against: ("tree/f32", None),
+                sentence: "A sum with subgroup operations is {than} one through workgroup memory",
+            },
+        ]
+    }
+
     fn size_unit(&self) -> &'static str {
         "elements"
     }

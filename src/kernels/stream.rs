@@ -54,6 +54,14 @@ impl Family for Stream {
         KernelId::every_variant(self.name(), &KERNELS, &VARIANTS)
     }
 
+    fn contrasts(&self) -> Vec<kernel::Contrast> {
+        vec![kernel::Contrast {
+            kernel: ("triad/vec4", None),
+            against: ("triad/scalar", None),
+            sentence: "Triad with vec4 loads is {than} with scalar loads",
+        }]
+    }
+
     fn role(&self, kernel: &str) -> Option<Role> {
         (kernel == "copy").then_some(Role::Copy)
     }

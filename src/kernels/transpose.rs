@@ -83,6 +83,21 @@ impl Family for Transpose {
         KERNELS.iter().map(|&(kernel, variant)| KernelId { family: "transpose", kernel, variant }).collect()
     }
 
+    fn contrasts(&self) -> Vec<kernel::Contrast> {
+        vec![
+            kernel::Contrast {
+                kernel: ("tiled/padded", None),
+                against: ("copy2d", None),
+                sentence: "A transpose through padded tiles reaches {percent} of a same-shape copy's bandwidth",
+            },
+            kernel::Contrast {
+                kernel: ("tiled/padded", None),
+                against: ("naive/read", None),
+                sentence: "Tiles in workgroup memory make a transpose {than} the naive one",
+            },
+        ]
+    }
+
     fn size_unit(&self) -> &'static str {
         "f32 elements in the matrix"
     }

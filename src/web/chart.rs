@@ -9,7 +9,6 @@ use wasm_bindgen::prelude::*;
 use super::dom::append;
 use crate::charts::{self, ChartSpec};
 use crate::compare;
-use crate::result::{ConfigResult, Peaks};
 
 #[wasm_bindgen]
 extern "C" {
@@ -23,7 +22,7 @@ extern "C" {
     fn destroy(this: &JsChart);
 }
 
-type Callback = Closure<dyn Fn(JsValue) -> JsValue>;
+type Callback = Closure<dyn Fn(JsValue, JsValue, JsValue) -> JsValue>;
 
 /// A chart on the page, with the configuration it was drawn from and the callbacks it calls.
 struct Drawn {
@@ -68,19 +67,14 @@ impl Charts {
         self.container.set_inner_html("");
     }
 
-    /// Draws the charts `results` call for, the roofline under `peaks`; a chart whose data has not changed
-    /// is left as it is.
-    pub fn show(&mut self, results: &[ConfigResult], peaks: &Peaks) -> Result<(), JsValue> {
-        self.draw(charts::plan(results, peaks))
-    }
-
     /// Draws one chart per kernel with every compared result's figure over the workgroup shapes.
     pub fn show_comparison(&mut self, rows: &[compare::Row], names: &[String]) -> Result<(), JsValue> {
         self.clear();
         self.draw(charts::plan_comparison(rows, names))
     }
 
-    fn draw(&mut self, planned_charts: Vec<ChartSpec>) -> Result<(), JsValue> {
+    /// Draws the planned charts; one whose configuration has not changed is left as it is.
+    pub fn draw(&mut self, planned_charts: Vec<ChartSpec>) -> Result<(), JsValue> {
         let order: Vec<String> = planned_charts.iter().map(|p| p.key.clone()).collect();
         for planned in planned_charts {
             let existing = self.drawn.iter().position(|d| d.key == planned.key);
@@ -110,6 +104,11 @@ impl Charts {
             };
             if planned.point_text {
                 callbacks.push(tooltip_text_callback(&value)?);
+            }
+            for axis in ["x", "y"] {
+                if planned.config["options"]["scales"][axis]["type"] == "logarithmic" {
+                    callbacks.push(log_ticks_callback(&value, axis)?);
+                }
             }
             let chart = JsChart::new(&canvas, &value)?;
             self.drawn.push(Drawn { key: planned.key, config: planned.config, canvas, chart, _callbacks: callbacks });
@@ -141,7 +140,7 @@ fn get(value: &JsValue, path: &[&str]) -> Result<JsValue, JsValue> {
 /// The callbacks that size a heatmap's cells to fill the chart area, set into its configuration.
 fn cell_size_callbacks(config: &JsValue, (columns, rows): (usize, usize)) -> Result<Vec<Callback>, JsValue> {
     let cell = |axis: &'static str, count: usize| -> Callback {
-        Closure::new(move |context: JsValue| {
+        Closure::new(move |context: JsValue, _: JsValue, _: JsValue| {
             let area = js_sys::Reflect::get(&context, &"chart".into())
                 .and_then(|chart| js_sys::Reflect::get(&chart, &"chartArea".into()))
                 .and_then(|area| js_sys::Reflect::get(&area, &axis.into()));
@@ -159,7 +158,7 @@ fn cell_size_callbacks(config: &JsValue, (columns, rows): (usize, usize)) -> Res
 
 /// A tooltip that shows the hovered point's `text`, set into the chart's configuration.
 fn tooltip_text_callback(config: &JsValue) -> Result<Callback, JsValue> {
-    let label: Callback = Closure::new(|context: JsValue| {
+    let label: Callback = Closure::new(|context: JsValue, _: JsValue, _: JsValue| {
         js_sys::Reflect::get(&context, &"raw".into())
             .and_then(|raw| js_sys::Reflect::get(&raw, &"text".into()))
             .unwrap_or(JsValue::UNDEFINED)
@@ -167,4 +166,40 @@ fn tooltip_text_callback(config: &JsValue) -> Result<Callback, JsValue> {
     let callbacks = get(config, &["options", "plugins", "tooltip", "callbacks"])?;
     js_sys::Reflect::set(&callbacks, &"label".into(), label.as_ref())?;
     Ok(label)
+}
+
+/// Labels a logarithmic axis at powers of ten ("0.1", "1", "10", "1k") where it spans several decades, at
+/// 1, 2 and 5 times them where it spans less, and at every tick where it spans less than a factor of 3:
+/// Chart.js labels 1, 2, 3 and 5 of every decade, which crowds an axis of several decades.
+fn log_ticks_callback(config: &JsValue, axis: &str) -> Result<Callback, JsValue> {
+    let label: Callback = Closure::new(|value: JsValue, _index: JsValue, ticks: JsValue| {
+        let value = value.as_f64().unwrap_or(0.0);
+        let ticks = js_sys::Array::from(&ticks);
+        let tick = |i: u32| get(&ticks.get(i), &["value"]).ok().and_then(|v| v.as_f64()).unwrap_or(value);
+        let span = (tick(ticks.length().saturating_sub(1)) / tick(0)).abs().log10();
+        let decade = 10f64.powf(value.log10().floor());
+        let significand = (value / decade * 1000.0).round() / 1000.0;
+        let shown = match span {
+            s if s < 0.5 => true,
+            s if s < 2.5 => [1.0, 2.0, 5.0].contains(&significand),
+            _ => significand == 1.0,
+        };
+        JsValue::from_str(&if shown { compact(value) } else { String::new() })
+    });
+    let scale = get(config, &["options", "scales", axis])?;
+    let ticks = js_sys::Object::new();
+    js_sys::Reflect::set(&ticks, &"callback".into(), label.as_ref())?;
+    js_sys::Reflect::set(&ticks, &"maxRotation".into(), &0.into())?;
+    js_sys::Reflect::set(&scale, &"ticks".into(), &ticks)?;
+    Ok(label)
+}
+
+/// A tick's value in few characters: 0.05, 0.5, 5, 50, 500, 5k, 50k, 5M.
+fn compact(value: f64) -> String {
+    let trimmed = |v: f64| format!("{v:.4}").trim_end_matches('0').trim_end_matches('.').to_string();
+    match value {
+        v if v >= 1e6 => format!("{}M", trimmed(v / 1e6)),
+        v if v >= 1e3 => format!("{}k", trimmed(v / 1e3)),
+        v => trimmed(v),
+    }
 }

@@ -68,9 +68,20 @@ pub fn set_text(id: &str, text: &str) {
 
 /// Runs `handler` on every `event` of the element with `id`, for the life of the page.
 pub fn on(id: &str, event: &str, handler: impl FnMut(web_sys::Event) + 'static) {
+    listen(&by_id(id), event, handler);
+}
+
+/// Runs `handler` on every `event` of `element`, for the life of the page.
+pub fn listen(element: &Element, event: &str, handler: impl FnMut(web_sys::Event) + 'static) {
     let closure = Closure::<dyn FnMut(web_sys::Event)>::new(handler);
-    by_id::<Element>(id).add_event_listener_with_callback(event, closure.as_ref().unchecked_ref()).expect("listener");
+    element.add_event_listener_with_callback(event, closure.as_ref().unchecked_ref()).expect("listener");
     closure.forget();
+}
+
+/// The elements under `scope` that match a CSS selector, in document order.
+pub fn select_all(scope: &Element, selector: &str) -> Vec<Element> {
+    let Ok(list) = scope.query_selector_all(selector) else { return Vec::new() };
+    (0..list.length()).filter_map(|i| list.item(i)?.dyn_into().ok()).collect()
 }
 
 /// A definition-list row: term and value, both as text.

@@ -11,6 +11,7 @@ mod compare;
 mod controls;
 mod device;
 pub mod dom;
+mod family_results;
 mod history;
 mod opened;
 mod run;

@@ -6,10 +6,10 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use web_sys::{Element, HtmlInputElement};
 
-use super::chart::Charts;
 use super::dom::{self, append, by_id, fact, hidden_card};
+use super::family_results::{self, FamilyResults};
 use super::state::{self, Action};
-use super::{storage, table};
+use super::storage;
 use crate::analysis;
 use crate::result::{ConfigResult, RunResult};
 
@@ -32,8 +32,7 @@ pub fn build(root: &Element) {
     let actions = append(&shared, "div", "buttons", "");
     append(&actions, "a", "button", "Run the same on my device").set_id("run-again");
     append(&actions, "button", "", "Compare").set_id("compare-opened");
-    append(&shared, "div", "charts", "").set_id("shared-charts");
-    table::results_table(&shared, "shared-body");
+    family_results::build(&shared, "shared-families");
     dom::on("compare-opened", "click", |_| {
         if let Some(result) = state::with(|app| app.opened.clone()) {
             state::dispatch(Action::Compare(result));
@@ -90,7 +89,7 @@ async fn open_file(file: web_sys::File) {
 /// link to run the same kernels on this device. Replaces what was shown before.
 pub fn show(result: &RunResult, title: &str) {
     dom::set_text("shared-title", title);
-    for id in ["shared-facts", "shared-notes", "shared-body"] {
+    for id in ["shared-facts", "shared-notes"] {
         by_id::<Element>(id).set_inner_html("");
     }
     let facts: Element = by_id("shared-facts");
@@ -113,8 +112,6 @@ pub fn show(result: &RunResult, title: &str) {
     for note in &result.notes {
         append(&notes, "li", "", note);
     }
-    let body: Element = by_id("shared-body");
-    result.results.iter().for_each(|r| table::add_row(&body, r));
     let mut labels: Vec<String> = result.results.iter().map(ConfigResult::label).collect();
     labels.dedup();
     let again = format!("?kernels={}", String::from(js_sys::encode_uri_component(&labels.join(","))));
@@ -122,9 +119,8 @@ pub fn show(result: &RunResult, title: &str) {
     dom::set_hidden("shared", false);
     let drawn = state::with(|app| {
         app.opened = Some(result.clone());
-        let charts = app.opened_charts.get_or_insert_with(|| Charts::new(by_id("shared-charts")));
-        charts.clear();
-        charts.show(&result.results, &result.peaks)
+        let families = app.opened_results.get_or_insert_with(|| FamilyResults::new("shared-families"));
+        families.show_all(&result.results, &result.peaks)
     });
     if let Err(e) = drawn {
         dom::show_message("error", &format!("The result's charts could not be drawn: {e:?}"));

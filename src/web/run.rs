@@ -1,13 +1,13 @@
-//! A run and its results card: progress while it goes, the table and charts as configurations finish,
-//! then notes, Copy link, Compare and downloads. What finishes is kept in the history as it goes.
+//! A run and its results card: progress while it goes, each family's charts and table as configurations
+//! finish, then notes, Copy link, Compare and downloads. What finishes is kept in the history as it goes.
 
 use web_sys::Element;
 
 use super::adapter::environment;
-use super::chart::Charts;
 use super::dom::{self, append, by_id, hidden_card};
+use super::family_results::{self, FamilyResults};
 use super::state::{self, Action};
-use super::{storage, table};
+use super::storage;
 use crate::gpu::Gpu;
 use crate::plan::Plan;
 use crate::result::{ConfigResult, Peaks, RunResult};
@@ -24,7 +24,6 @@ pub fn build(root: &Element) {
     let results = hidden_card(root, "results", "Results");
     append(&results, "p", "pace", "").set_id("pace");
     append(&results, "ul", "notes", "").set_id("notes");
-    append(&results, "div", "charts", "").set_id("charts");
     let buttons = append(&results, "div", "buttons", "");
     append(&buttons, "button", "", "Copy link").set_id("copy-link");
     append(&buttons, "button", "", "Compare").set_id("compare-run");
@@ -43,7 +42,7 @@ pub fn build(root: &Element) {
     let json = append(&results, "script", "", "");
     json.set_id("result-json");
     json.set_attribute("type", "application/json").ok();
-    table::results_table(&results, "results-body").set_id("results-table");
+    family_results::build(&results, "run-families");
 
     dom::on("compare-run", "click", |_| {
         if let Some(result) = state::with(|app| app.last.clone()) {
@@ -100,21 +99,25 @@ fn offer_download(id: &str, extension: &'static str, mime: &'static str, render:
     });
 }
 
-/// Draws the charts of `results` in the results card.
+/// Does `what` with the run's family results.
+fn with_results<R>(what: impl FnOnce(&mut FamilyResults) -> R) -> R {
+    state::with(|app| what(app.run_results.get_or_insert_with(|| FamilyResults::new("run-families"))))
+}
+
+/// Draws the charts and headlines of `results` in the results card.
 fn show_charts(results: &[ConfigResult], peaks: &Peaks) -> Result<(), wasm_bindgen::JsValue> {
-    state::with(|app| app.run_charts.get_or_insert_with(|| Charts::new(by_id("charts"))).show(results, peaks))
+    with_results(|families| families.show(results, peaks))
 }
 
 /// Runs `plan` on `gpu`, showing every configuration as it finishes.
 pub async fn run(gpu: &Gpu, plan: Plan) {
     dom::set_hidden("results", false);
     by_id::<Element>("results").remove_attribute("data-done").ok();
-    by_id::<Element>("results-body").set_inner_html("");
     by_id::<Element>("notes").set_inner_html("");
     dom::set_text("pace", "");
     dom::set_hidden("share-link", true);
     dom::set_text("share-link-status", "");
-    state::with(|app| app.run_charts.as_mut().map(Charts::clear));
+    with_results(FamilyResults::clear);
 
     let started = dom::now_ms();
     let mut finished: Vec<ConfigResult> = Vec::new();
@@ -138,7 +141,7 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
                 dom::set_progress(index, total, &text);
             }
             Event::Finished { record, .. } => {
-                table::add_row(&by_id("results-body"), record);
+                with_results(|families| families.add_row(record));
                 finished.push(record.clone());
                 if finished.len().is_multiple_of(HISTORY_EVERY) {
                     let result = RunResult { results: finished.clone(), ..partial.clone() };
@@ -161,12 +164,8 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
 
     // One start time for the run, so that its history entry and its link name the same run.
     result.created = partial.created.clone();
-    // Suspect figures and shares of the peaks are known only now: the table shows them all. Each of the
+    // Suspect figures and shares of the peaks are known only now: the tables show them all. Each of the
     // steps below takes the page's thread for a while: the page gets a turn between them.
-    let body: Element = by_id("results-body");
-    body.set_inner_html("");
-    result.results.iter().for_each(|r| table::add_row(&body, r));
-    host::yield_now().await;
     if let Some(peaks) = result.peaks.summary() {
         state::dispatch(Action::Peaks(peaks));
     }
@@ -174,7 +173,8 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
     for note in &result.notes {
         append(&notes, "li", "", note);
     }
-    if let Err(e) = show_charts(&result.results, &result.peaks) {
+    host::yield_now().await;
+    if let Err(e) = with_results(|families| families.show_all(&result.results, &result.peaks)) {
         dom::show_message("error", &format!("The chart could not be drawn: {e:?}"));
     }
     host::yield_now().await;

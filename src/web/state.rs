@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::chart::Charts;
+use super::family_results::FamilyResults;
 use crate::gpu::Gpu;
 use crate::result::RunResult;
 
@@ -25,8 +26,8 @@ pub struct App {
     pub opened: Option<RunResult>,
     /// The results being compared, the first the baseline.
     pub compared: Vec<RunResult>,
-    pub run_charts: Option<Charts>,
-    pub opened_charts: Option<Charts>,
+    pub run_results: Option<FamilyResults>,
+    pub opened_results: Option<FamilyResults>,
     pub compare_charts: Option<Charts>,
 }
 

@@ -1,6 +1,6 @@
 //! The summary card: what a run says at a glance, while it goes and once it is done. The device's memory
-//! bandwidth (best copy) and compute (best FMA chain), whether its figures can be trusted, and each kernel's
-//! best workgroup size with its gain over 64 invocations.
+//! bandwidth (best copy) and compute (best FMA chain), whether its figures can be trusted, each family's
+//! point in a sentence, and each kernel's best workgroup size with its gain over 64 invocations.
 
 use web_sys::Element;
 
@@ -11,6 +11,8 @@ use crate::result::{ConfigResult, Outcome, RunResult, format_gbps, shape_text};
 pub fn build(root: &Element) {
     let summary = hidden_card(root, "summary", "Summary");
     append(&summary, "dl", "facts", "").set_id("summary-facts");
+    // Each family's point in a sentence, where the run measured both sides of it.
+    append(&summary, "ul", "headlines", "").set_id("summary-headlines");
     append(&summary, "h3", "", "Best workgroup size per kernel");
     let table = append(&summary, "table", "results", "");
     let head = append(&append(&table, "thead", "", ""), "tr", "", "");
@@ -49,6 +51,12 @@ pub fn show(result: &RunResult) {
         None => timer.to_string(),
     };
     fact(&facts, "Timing", &timing);
+
+    let headlines: Element = by_id("summary-headlines");
+    headlines.set_inner_html("");
+    for headline in analysis::headlines(results) {
+        append(&headlines, "li", "", &format!("{}: {}", headline.family, headline.text));
+    }
 
     let body: Element = by_id("summary-shapes");
     body.set_inner_html("");

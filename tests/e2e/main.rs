@@ -137,7 +137,7 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
     assert!(browser.text("#progress-text").starts_with("Done: 45 configurations"));
 
     let rows = browser.eval(
-        "return [...document.querySelectorAll('#results-body tr')].map(r => [r.className, r.cells[0].textContent, r.cells[8].textContent])",
+        "return [...document.querySelectorAll('#run-families tbody tr')].map(r => [r.className, r.cells[0].textContent, r.cells[8].textContent])",
     );
     let rows = rows.as_array().expect("rows");
     assert_eq!(rows.len(), 45);
@@ -169,35 +169,52 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
     assert!(expected.ends_with("at this device's last run's pace"), "{expected}");
 
     let chart = browser.eval(
-        "const c = Chart.getChart(document.querySelector('#charts canvas')); \
+        "const c = Chart.getChart(document.querySelector('#run-families canvas')); \
          return c ? c.data.datasets.map(d => d.data.filter(v => v !== null).length) : null",
     );
-    let points = chart.as_array().expect("a chart is drawn in #charts");
-    assert_eq!(points.len(), 15, "one line per kernel/variant");
-    let charts = browser.eval("return [...document.querySelectorAll('#charts canvas')].map(c => c.dataset.chart)");
+    let points = chart.as_array().expect("a chart is drawn in #run-families");
+    assert_eq!(points.len(), 5, "fifteen kernel/variants are too many lines for one chart: one per variant");
+    let charts =
+        browser.eval("return [...document.querySelectorAll('#run-families canvas')].map(c => c.dataset.chart)");
     // scale, add, triad and dot count flops: the roofline shows them (without peaks: no fma ran).
-    assert_eq!(charts, serde_json::json!(["stream · workgroup size (invocations)", "roofline"]));
+    let on_axis = "stream · workgroup size (invocations)";
+    let variants = ["scalar", "vec4", "grid_stride"].map(|v| format!("{on_axis} · {v}"));
+    assert_eq!(charts, serde_json::json!([variants[0], variants[1], variants[2], "roofline"]));
     assert!(points.iter().all(|p| p.as_u64() == Some(3)), "every line has its 3 points: {points:?}");
+    // The family's point in a sentence, under its name and in the summary.
+    let headline = browser.text("section.family[data-family=stream] .headlines");
+    assert!(headline.starts_with("Triad with vec4 loads is "), "{headline}");
+    assert!(browser.text("#summary-headlines").contains(&headline), "the summary says it too");
 
     browser.scroll_to("#results");
     browser.screenshot(&screenshot_path("e2e-stream-run.png"));
     assert_accessible(&browser, "a finished run");
 
     // The table filters by kernel and by status.
-    let shown = "return [...document.querySelectorAll('#results-body tr')].filter(r => !r.hidden).length";
-    browser.type_into("#results-body-filter", "triad/");
+    let shown = "return [...document.querySelectorAll('#run-families tbody tr')].filter(r => !r.hidden).length";
+    browser.type_into("#run-families-filter", "triad/");
     assert_eq!(browser.eval(shown), 9, "triad's three variants at three sizes");
     browser.eval(
-        "const s = document.getElementById('results-body-status'); s.value = 'skipped'; \
+        "const s = document.getElementById('run-families-status'); s.value = 'skipped'; \
          s.dispatchEvent(new Event('change')); return true",
     );
     assert_eq!(browser.eval(shown), 0, "no triad was skipped");
     browser.eval(
-        "const s = document.getElementById('results-body-status'); s.value = ''; \
-         s.dispatchEvent(new Event('change')); const f = document.getElementById('results-body-filter'); \
+        "const s = document.getElementById('run-families-status'); s.value = ''; \
+         s.dispatchEvent(new Event('change')); const f = document.getElementById('run-families-filter'); \
          f.value = ''; f.dispatchEvent(new Event('input')); return true",
     );
     assert_eq!(browser.eval(shown), 45);
+
+    // Sorted by GB/s: the fastest first, then, clicked again, the slowest.
+    let gbps =
+        "return [...document.querySelectorAll('#run-families tbody tr')].map(r => Number(r.cells[5].dataset.sort))";
+    browser.click("section.family[data-family=stream] th button[data-column='5']");
+    let sorted: Vec<f64> = serde_json::from_value(browser.eval(gbps)).unwrap();
+    assert!(sorted.windows(2).all(|w| w[0] >= w[1]), "{sorted:?}");
+    browser.click("section.family[data-family=stream] th button[data-column='5']");
+    let sorted: Vec<f64> = serde_json::from_value(browser.eval(gbps)).unwrap();
+    assert!(sorted.windows(2).all(|w| w[0] <= w[1]), "{sorted:?}");
 
     // A person with one machine compares with a known device shipped with the page: the H100 natively.
     browser.eval(
@@ -219,7 +236,7 @@ fn a_person_runs_transpose_and_image_and_sees_valid_rows_and_a_heatmap_per_kerne
     let (_site, browser) = run_page("kernels=transpose,image&size=3700&samples=1");
 
     let rows = browser.eval(
-        "return [...document.querySelectorAll('#results-body tr')].map(r => \
+        "return [...document.querySelectorAll('#run-families tbody tr')].map(r => \
          [r.className, r.cells[0].textContent, r.cells[2].textContent])",
     );
     let rows = rows.as_array().expect("rows");
@@ -246,7 +263,7 @@ fn a_person_runs_transpose_and_image_and_sees_valid_rows_and_a_heatmap_per_kerne
     }
     assert_eq!(series.len(), kernels.len() + 2 * 3, "the tile-walking kernels also run two more matrices");
     let heatmaps = browser.eval(
-        "return [...document.querySelectorAll('#charts canvas')].map(c => Chart.getChart(c)).map(c => \
+        "return [...document.querySelectorAll('#run-families canvas')].map(c => Chart.getChart(c)).map(c => \
          [c.config.type, c.data.datasets[0].data.length, c.data.datasets[0].data.filter(p => p.v !== null).length])",
     );
     let heatmaps = heatmaps.as_array().expect("charts");
@@ -267,14 +284,14 @@ fn a_person_runs_transpose_and_image_and_sees_valid_rows_and_a_heatmap_per_kerne
 fn a_person_runs_the_layouts_and_sees_bars_of_bytes_used_and_moved() {
     let (_site, browser) = run_page("kernels=layout&size=1536&samples=1&wg=64,256");
 
-    let classes = browser.eval("return [...document.querySelectorAll('#results-body tr')].map(r => r.className)");
+    let classes = browser.eval("return [...document.querySelectorAll('#run-families tbody tr')].map(r => r.className)");
     let classes = classes.as_array().expect("rows");
     assert_eq!(classes.len(), 2 * 5 * 2);
     assert!(classes.iter().all(|c| c == "valid" || c == "suspect"), "{classes:?}");
     let notes = browser.text("#notes");
     assert!(notes.contains("4 bytes of padding"), "the struct's hidden padding is shown: {notes}");
     let bars = browser.eval(
-        "return [...document.querySelectorAll('#charts canvas')].map(c => Chart.getChart(c)).map(c => \
+        "return [...document.querySelectorAll('#run-families canvas')].map(c => Chart.getChart(c)).map(c => \
          [c.config.type, c.data.labels, c.data.datasets.map(d => d.data.filter(v => v !== null).length)])",
     );
     let bars = bars.as_array().expect("charts");
@@ -298,7 +315,7 @@ fn every_family_validates_with_its_reference_computed_in_web_workers() {
     // 16 Ki invocations take 50–100 ms there), large enough that every reference goes to the workers.
     let (_site, browser) = run_page(&format!("kernels={kernels}&size=16384&values=4,1024&wg=64&samples=1"));
     let rows = browser.eval(
-        "return [...document.querySelectorAll('#results-body tr')].map(r => [r.className, r.cells[0].textContent])",
+        "return [...document.querySelectorAll('#run-families tbody tr')].map(r => [r.className, r.cells[0].textContent])",
     );
     let rows = rows.as_array().expect("rows");
     for row in rows {
@@ -321,7 +338,7 @@ fn every_family_validates_with_its_reference_computed_in_web_workers() {
 fn a_person_runs_the_reductions_and_sees_valid_rows_and_a_line_per_strategy() {
     let (_site, browser) = run_page("kernels=reduce&size=100003&samples=1&wg=32,256");
     let rows = browser.eval(
-        "return [...document.querySelectorAll('#results-body tr')].map(r => [r.className, r.cells[0].textContent])",
+        "return [...document.querySelectorAll('#run-families tbody tr')].map(r => [r.className, r.cells[0].textContent])",
     );
     let rows = rows.as_array().expect("rows");
     assert_eq!(rows.len(), 8 * 2, "eight strategies at two workgroup sizes: {rows:?}");
@@ -331,13 +348,16 @@ fn a_person_runs_the_reductions_and_sees_valid_rows_and_a_line_per_strategy() {
             if r[1].as_str().unwrap().starts_with("subgroup/") { &["skipped"] } else { &["valid", "suspect"] };
         assert!(expected.contains(&r[0].as_str().unwrap()), "{r:?}");
     }
-    let statuses = browser.text("#results-body");
+    let statuses = browser.eval("return document.querySelector('#run-families tbody').textContent");
+    let statuses = statuses.as_str().unwrap();
     assert!(statuses.contains("not yet on the web"), "{statuses}");
+    // Eight strategies are too many lines for one chart: one per variant, a line of two points per strategy
+    // that ran.
     let lines = browser.eval(
-        "const c = Chart.getChart(document.querySelector('#charts canvas')); \
-         return c ? c.data.datasets.map(d => d.data.filter(v => v !== null).length) : null",
+        "return [...document.querySelectorAll('#run-families canvas')].map(c => Chart.getChart(c)) \
+         .filter(c => c.config.type === 'line').map(c => c.data.datasets.map(d => d.data.filter(v => v !== null).length))",
     );
-    assert_eq!(lines, serde_json::json!([2, 2, 2, 2, 2, 2, 0, 0]), "a line of two points per strategy that ran");
+    assert_eq!(lines, serde_json::json!([[2, 2, 2, 2, 0], [2, 2, 0]]), "u32, then f32");
     browser.scroll_to("#results");
     browser.screenshot(&screenshot_path("e2e-reduce-run.png"));
 }
@@ -349,7 +369,8 @@ fn a_person_runs_copy_fma_and_matmul_and_sees_the_peaks_and_a_roofline() {
     // 4096 invocations take about 110 ms there; fma/vec4's twice as many FMAs came within a few ms of it).
     let query = "kernels=copy/vec4,fma/f32,matmul_blocked/8x8&size=4096&values=64&samples=1&wg=16,32";
     let (_site, browser) = run_page(query);
-    let statuses = browser.eval("return [...document.querySelectorAll('#results-body tr')].map(r => r.className)");
+    let statuses =
+        browser.eval("return [...document.querySelectorAll('#run-families tbody tr')].map(r => r.className)");
     let statuses = statuses.as_array().expect("rows");
     // matmul: n = 64 at both workgroup sizes (16 × 1 and 32 × 1 invocations, 8 × 128 and 8 × 256 outputs
     // each, within any device's workgroup memory).
@@ -361,7 +382,7 @@ fn a_person_runs_copy_fma_and_matmul_and_sees_the_peaks_and_a_roofline() {
     // The summary answers first: the best copy and the best FMA as the table has them, and each kernel's
     // best workgroup size.
     let best = |kernel: &str, column: usize| {
-        let rows = "[...document.querySelectorAll('#results-body tr')]";
+        let rows = "[...document.querySelectorAll('#run-families tbody tr')]";
         let script = format!(
             "return {rows}.filter(r => r.cells[0].textContent.startsWith('{kernel}/')) \
              .map(r => r.cells[{column}].textContent).sort((a, b) => parseFloat(b) - parseFloat(a))[0]"
@@ -377,7 +398,8 @@ fn a_person_runs_copy_fma_and_matmul_and_sees_the_peaks_and_a_roofline() {
     let shapes =
         browser.eval("return [...document.querySelectorAll('#summary-shapes tr')].map(r => r.cells[0].textContent)");
     assert_eq!(shapes, serde_json::json!(["copy/vec4", "matmul_blocked/8x8", "fma/f32"]));
-    let header = browser.text("#results-table thead");
+    let header = browser.eval("return document.querySelector('#run-families thead').textContent");
+    let header = header.as_str().unwrap();
     assert!(header.contains("GFLOP/s") && header.contains("of peak"), "{header}");
     let roofline = browser.eval(
         "const c = Chart.getChart(document.querySelector('canvas[data-chart=\"roofline\"]')); \
@@ -391,12 +413,12 @@ fn a_person_runs_copy_fma_and_matmul_and_sees_the_peaks_and_a_roofline() {
     // Copy the link, open it in the page: the same table, without running anything. Times travel as f32,
     // so a figure may round the other way in its last digit: compare what names and judges each row.
     let table = "return [...document.querySelectorAll('BODY tr')].map(r => [r.className, ...[0, 1, 2, 9].map(i => r.cells[i].textContent)])";
-    let ran = browser.eval(&table.replace("BODY", "#results-body"));
+    let ran = browser.eval(&table.replace("BODY", "#run-families tbody"));
     let link = copied_link(&browser, "#copy-link", "share-link");
     assert!(link.contains("/index.html#run=1."), "{link}");
     browser.open(&link.replace("/index.html#", "/index.html?opened=1#"));
     browser.wait_for("the shared result", "!document.getElementById('shared')?.hidden", Duration::from_secs(60));
-    assert_eq!(browser.eval(&table.replace("BODY", "#shared-body")), ran);
+    assert_eq!(browser.eval(&table.replace("BODY", "#shared-families tbody")), ran);
 }
 
 #[test]
@@ -411,8 +433,8 @@ fn a_person_opens_a_shared_link_and_sees_the_result_without_running_anything() {
     browser.open(&link);
     browser.wait_for("the shared result", "!document.getElementById('shared')?.hidden", Duration::from_secs(60));
 
-    let rows =
-        browser.eval("return [...document.querySelectorAll('#shared-body tr')].map(r => r.cells[0].textContent)");
+    let rows = browser
+        .eval("return [...document.querySelectorAll('#shared-families tbody tr')].map(r => r.cells[0].textContent)");
     let labels: Vec<String> = result.results.iter().map(|r| r.label()).collect();
     assert_eq!(rows, serde_json::json!(labels), "a row per configuration, in order");
     let facts = browser.text("#shared-facts");
@@ -422,7 +444,7 @@ fn a_person_opens_a_shared_link_and_sees_the_result_without_running_anything() {
     assert_eq!(browser.eval("return document.querySelector('#shared b, #shared img') === null"), Value::Bool(true));
     assert_ne!(browser.eval("return document.title"), "injected");
     let charts =
-        browser.eval("return [...document.querySelectorAll('#shared-charts canvas')].map(c => c.dataset.chart)");
+        browser.eval("return [...document.querySelectorAll('#shared-families canvas')].map(c => c.dataset.chart)");
     assert!(charts.as_array().unwrap().iter().any(|c| c == "roofline"), "{charts}");
     let again = browser.eval("return document.getElementById('run-again').getAttribute('href')");
     assert!(again.as_str().unwrap().starts_with("?kernels=copy%2Fvec4%2Cmatmul_blocked%2F4x4"), "{again}");
@@ -462,7 +484,7 @@ fn a_person_opens_result_files_and_a_bad_one_gets_a_message() {
     browser.pick_file("#open-file", &recorded);
     browser.wait_for("the opened result", "!document.getElementById('shared')?.hidden", Duration::from_secs(10));
     assert_eq!(browser.text("#shared-title"), "Opened from h100-chromium-histogram.json");
-    let rows = browser.eval("return document.querySelectorAll('#shared-body tr').length");
+    let rows = browser.eval("return document.querySelectorAll('#shared-families tbody tr').length");
     let result = wgsweep::RunResult::from_json(&std::fs::read_to_string(&recorded).unwrap()).unwrap();
     assert_eq!(rows.as_u64(), Some(result.results.len() as u64));
     assert!(browser.text("#shared-facts").contains("Chrome"), "the platform of the run in the file");
@@ -497,7 +519,7 @@ fn a_finished_run_is_kept_in_the_history_across_reloads_with_its_label_and_can_b
     browser.click("#history-list button[data-action=open]");
     browser.wait_for("the kept run", "!document.getElementById('shared')?.hidden", Duration::from_secs(10));
     assert_eq!(browser.text("#shared-title"), "From the history");
-    assert_eq!(rows("#shared-body"), 2, "copy/vec4 at two workgroup sizes");
+    assert_eq!(rows("#shared-families tbody"), 2, "copy/vec4 at two workgroup sizes");
     assert!(browser.text("#shared-facts").contains("<i>mine</i>"));
 
     browser.click("#history-list button[data-action=delete]");

@@ -232,6 +232,7 @@ fn open(shared: Shared) -> Result<RunResult, ShareError> {
     let text =
         |i: u32| shared.strings.get(i as usize).cloned().ok_or_else(|| ShareError::Corrupt(format!("no string {i}")));
     result.results = shared.rows.iter().map(|r| config_result(r, &text)).collect::<Result<_, _>>()?;
+    result.check().map_err(|why| ShareError::Unreadable(format!("not a believable result: {why}")))?;
     analysis::derive(&mut result);
     Ok(result)
 }

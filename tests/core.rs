@@ -342,6 +342,80 @@ fn headlines_contrast_each_sides_best_valid_figure_at_the_parameter_they_share()
     );
 }
 
+/// Every result recorded under docs/results.
+fn recorded_results() -> Vec<(std::path::PathBuf, String)> {
+    let mut found = Vec::new();
+    let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/results")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                // A result, or a page run's record that holds one beside its long animation frames.
+                let value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+                let result = if value.get("result").is_some() { &value["result"] } else { &value };
+                if result.get("schema_version").is_some() {
+                    found.push((path, result.to_string()));
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_recorded_result_is_believable() {
+    let recorded = recorded_results();
+    assert!(recorded.len() >= 50, "the recorded results are found: {}", recorded.len());
+    for (path, text) in recorded {
+        if let Err(e) = RunResult::from_json(&text) {
+            panic!("{}: {e}", path.display());
+        }
+    }
+}
+
+#[test]
+fn results_that_no_run_could_record_are_refused_with_what_is_wrong() {
+    let good = RunResult::from_json(MINIMAL_V1).unwrap();
+    let refused = |change: &dyn Fn(&mut RunResult)| {
+        let mut result = good.clone();
+        change(&mut result);
+        result.check().unwrap_err()
+    };
+    let why = refused(&|r| r.results[0].median_ns = Some(f64::NAN));
+    assert!(why.contains("the median time NaN ns is not a positive time"), "{why}");
+    let why = refused(&|r| r.results[0].min_ns = Some(0.0));
+    assert!(why.starts_with("configuration 1 (triad/scalar at workgroup "), "{why}");
+    assert!(why.contains("the minimum time 0 ns is not a positive time"), "{why}");
+    let why = refused(&|r| r.results[0].p95_ns = Some(f64::INFINITY));
+    assert!(why.contains("95th percentile time inf ns"), "{why}");
+    let why = refused(&|r| r.results[0].samples_ns[0] = -1.0);
+    assert!(why.contains("the sample time -1 ns"), "{why}");
+    let why = refused(&|r| r.results[0].workgroup_size = [0, 0, 0]);
+    assert!(why.contains("at least one invocation along each axis"), "{why}");
+    let why = refused(&|r| r.results[0].workgroup_size = [4096, 1, 1]);
+    assert!(why.contains("could not have run"), "{why}");
+    let why = refused(&|r| {
+        let result = &mut r.results[0];
+        (result.median_ns, result.min_ns, result.p95_ns) = (Some(2.0), Some(3.0), Some(4.0));
+    });
+    assert!(why.contains("out of order"), "{why}");
+    let why = refused(&|r| r.results[0].gbps = Some(1.6e14));
+    assert!(why.contains("beyond any device"), "{why}");
+    // A configuration skipped for a device limit names a shape over it: that is believable.
+    let mut skipped = good.clone();
+    skipped.results[0].workgroup_size = [4096, 1, 1];
+    skipped.results[0].outcome = Outcome::Skipped { reason: "needs 4096 invocations".into() };
+    (skipped.results[0].median_ns, skipped.results[0].min_ns, skipped.results[0].p95_ns) = (None, None, None);
+    skipped.check().unwrap();
+    // A file says so when it is opened.
+    let mut bad = good.clone();
+    bad.results[0].median_ns = Some(-5.0);
+    let error = RunResult::from_json(&bad.to_json()).unwrap_err().to_string();
+    assert!(error.starts_with("not a believable result: configuration 1"), "{error}");
+}
+
 #[test]
 fn csv_has_a_row_per_configuration_and_quotes_what_needs_it() {
     let mut result = RunResult::from_json(MINIMAL_V1).unwrap();

@@ -150,6 +150,29 @@ fn damaged_tampered_and_future_links_are_refused_with_a_reason() {
     assert!(matches!(share::decode(&link.replacen("#run=1.", "#run=1.%%%", 1)), Err(ShareError::Corrupt(_))));
 }
 
+#[test]
+fn a_crafted_link_whose_figures_no_run_could_record_is_refused_with_what_is_wrong() {
+    let mut crafted = share::decode(valid_link()).unwrap();
+    crafted.results[0].median_ns = Some(f64::NAN);
+    let error = share::decode(&share::encode(&crafted)).unwrap_err();
+    assert!(matches!(error, ShareError::Unreadable(_)), "{error}");
+    let message = error.to_string();
+    assert!(message.contains("not a believable result: configuration 1 ("), "{message}");
+    assert!(message.contains("the median time NaN ns is not a positive time"), "{message}");
+
+    let mut crafted = share::decode(valid_link()).unwrap();
+    crafted.results[1].workgroup_size = [0, 0, 0];
+    let message = share::decode(&share::encode(&crafted)).unwrap_err().to_string();
+    assert!(message.contains("configuration 2 (") && message.contains("at least one invocation"), "{message}");
+
+    // A time of 10^-6 ns: a figure of 10^14 GB/s and more.
+    let mut crafted = share::decode(valid_link()).unwrap();
+    let r = &mut crafted.results[0];
+    (r.median_ns, r.min_ns, r.p95_ns) = (Some(1e-6), Some(1e-6), Some(1e-6));
+    let message = share::decode(&share::encode(&crafted)).unwrap_err().to_string();
+    assert!(message.contains("beyond any device"), "{message}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 

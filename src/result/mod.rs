@@ -9,6 +9,8 @@ use crate::gpu::DeviceInfo;
 use crate::kernel::ShaderChecks;
 use crate::measure::TimingSource;
 
+mod plausible;
+
 pub const SCHEMA_VERSION: u32 = 1;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -493,6 +495,8 @@ pub fn format_gbps(gbps: f64) -> String {
 pub enum ReadError {
     #[error("not a wgsweep result: {0}")]
     Malformed(String),
+    #[error("not a believable result: {0}")]
+    Implausible(String),
     #[error(
         "this result was written by a newer wgsweep (schema version {found}; this one reads up to {SCHEMA_VERSION}): update wgsweep to read it"
     )]
@@ -520,6 +524,8 @@ impl RunResult {
         serde_json::to_string_pretty(self).expect("a RunResult always serializes")
     }
 
+    /// Reads a result file; refuses one that is malformed, from a newer wgsweep, or not believable
+    /// (`check`), with a message that says why.
     pub fn from_json(text: &str) -> Result<Self, ReadError> {
         #[derive(Deserialize)]
         struct Version {
@@ -529,7 +535,9 @@ impl RunResult {
         if version.schema_version > SCHEMA_VERSION {
             return Err(ReadError::TooNew { found: version.schema_version });
         }
-        serde_json::from_str(text).map_err(|e| ReadError::Malformed(e.to_string()))
+        let result: RunResult = serde_json::from_str(text).map_err(|e| ReadError::Malformed(e.to_string()))?;
+        result.check().map_err(ReadError::Implausible)?;
+        Ok(result)
     }
 }
 

@@ -1,0 +1,114 @@
+//! Whether a result could be what wgsweep measured: every reader (a link or a file opened in the page, the
+//! CLI, the gallery's server) refuses one that could not, with a message that says what is wrong. A
+//! crafted link could otherwise show NaN times, a 0 × 0 × 0 workgroup or 10^14 GB/s as valid figures.
+
+use super::{ConfigResult, Outcome, RunResult};
+use crate::gpu::ComputeLimits;
+
+/// No device moves memory this fast (over 1 PB/s: some 60× an H100's workgroup memory): a figure above it
+/// comes from a wrong time.
+const MAX_GBPS: f64 = 1e6;
+/// Nor computes this fast (10 PFLOP/s of FP32: some 150× an H100).
+const MAX_GFLOPS: f64 = 1e7;
+
+impl RunResult {
+    /// Checks that every figure is one a run could have recorded: times finite and positive, in order
+    /// (min ≤ median ≤ p95), with samples behind them; workgroup shapes and grids within the result's own
+    /// device limits, unless the configuration was skipped for them; rates within physics. Says what is
+    /// wrong with the first configuration that fails.
+    pub fn check(&self) -> Result<(), String> {
+        let limits = &self.device.limits;
+        if limits.max_invocations_per_workgroup == 0 || limits.max_workgroups_per_dimension == 0 {
+            return Err("the device's limits allow no workgroup".into());
+        }
+        let settings = &self.settings;
+        if !(settings.min_sample_ns.is_finite() && settings.min_sample_ns >= 0.0) {
+            return Err(format!("the minimum sample time {} ns is not a time", settings.min_sample_ns));
+        }
+        let timer = self.environment.timer_quantum_ns;
+        if !(timer.is_finite() && timer >= 0.0) {
+            return Err(format!("the timer's quantum {timer} ns is not a time"));
+        }
+        for (i, r) in self.results.iter().enumerate() {
+            check_configuration(r, limits).map_err(|why| {
+                format!("configuration {} ({} at workgroup {}): {why}", i + 1, r.label(), r.workgroup_text())
+            })?;
+        }
+        Ok(())
+    }
+}
+
+fn check_configuration(r: &ConfigResult, limits: &ComputeLimits) -> Result<(), String> {
+    let [x, y, z] = r.workgroup_size;
+    if x == 0 || y == 0 || z == 0 {
+        return Err("a workgroup has at least one invocation along each axis".into());
+    }
+    let skipped = matches!(r.outcome, Outcome::Skipped { .. });
+    if !skipped {
+        let invocations = u64::from(x) * u64::from(y) * u64::from(z);
+        let axes =
+            [(x, limits.max_workgroup_size_x), (y, limits.max_workgroup_size_y), (z, limits.max_workgroup_size_z)];
+        if invocations > u64::from(limits.max_invocations_per_workgroup) || axes.iter().any(|(size, max)| size > max) {
+            return Err(format!(
+                "the device allows at most {} invocations per workgroup ({} × {} × {}): it could not have run",
+                limits.max_invocations_per_workgroup,
+                limits.max_workgroup_size_x,
+                limits.max_workgroup_size_y,
+                limits.max_workgroup_size_z
+            ));
+        }
+        // Results written before the grid was recorded hold 0 × 0 × 0.
+        let grid = r.dispatch;
+        if grid != [0, 0, 0] && grid.iter().any(|&n| n == 0 || n > limits.max_workgroups_per_dimension) {
+            return Err(format!(
+                "a dispatch of {} × {} × {} workgroups is outside the device's 1 to {} per dimension",
+                grid[0], grid[1], grid[2], limits.max_workgroups_per_dimension
+            ));
+        }
+    }
+    let time = |what: &str, ns: f64| {
+        if ns.is_finite() && ns > 0.0 { Ok(()) } else { Err(format!("the {what} time {ns} ns is not a positive time")) }
+    };
+    for &ns in &r.samples_ns {
+        time("sample", ns)?;
+    }
+    // The page's wall clock may be coarser than a sample: it reads 0 for some.
+    if let Some(ns) = r.wall_samples_ns.iter().find(|ns| !(ns.is_finite() && **ns >= 0.0)) {
+        return Err(format!("the wall-clock sample time {ns} ns is not a time"));
+    }
+    let times = [r.median_ns, r.min_ns, r.p95_ns];
+    match times {
+        [Some(median), Some(min), Some(p95)] => {
+            time("median", median)?;
+            time("minimum", min)?;
+            time("95th percentile", p95)?;
+            if !(min <= median && median <= p95) {
+                return Err(format!("the times are out of order: min {min} ns, median {median} ns, p95 {p95} ns"));
+            }
+            if r.dispatches_per_sample == 0 || r.sample_count() == 0 {
+                return Err("it has times but no samples behind them".into());
+            }
+        }
+        [None, None, None] if matches!(r.outcome, Outcome::Valid { .. }) => {
+            return Err("it is valid but has no time".into());
+        }
+        [None, None, None] => {}
+        _ => return Err("it has some of median, min and p95 but not all".into()),
+    }
+    if let Some(cv) = r.cv
+        && !(cv.is_finite() && cv >= 0.0)
+    {
+        return Err(format!("the spread {cv} is not a coefficient of variation"));
+    }
+    if let Some(gbps) = r.gbps
+        && !(gbps.is_finite() && (0.0..=MAX_GBPS).contains(&gbps))
+    {
+        return Err(format!("{gbps} GB/s is beyond any device (over 1 PB/s): its time cannot be right"));
+    }
+    if let Some(gflops) = r.gflops()
+        && !(gflops.is_finite() && gflops <= MAX_GFLOPS)
+    {
+        return Err(format!("{gflops} GFLOP/s is beyond any device (over 10 PFLOP/s): its time cannot be right"));
+    }
+    Ok(())
+}

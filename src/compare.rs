@@ -44,16 +44,6 @@ impl Row {
     }
 }
 
-/// Whether two results are the same configuration: kernel, checks, workgroup shape and parameter value.
-fn same_configuration(a: &ConfigResult, b: &ConfigResult) -> bool {
-    a.family == b.family
-        && a.kernel == b.kernel
-        && a.variant == b.variant
-        && a.shader_checks == b.shader_checks
-        && a.workgroup_size == b.workgroup_size
-        && a.parameter.as_ref().map(|p| p.value) == b.parameter.as_ref().map(|p| p.value)
-}
-
 /// The figure a comparison ranks by: the headline, of valid results only.
 fn figure(r: &ConfigResult) -> Option<f64> {
     r.is_good().then(|| r.headline()).flatten()
@@ -65,7 +55,7 @@ pub fn rows(results: &[RunResult]) -> Vec<Row> {
     let mut rows: Vec<(&ConfigResult, Row)> = Vec::new();
     for (i, result) in results.iter().enumerate() {
         for r in &result.results {
-            let at = match rows.iter().position(|(known, _)| same_configuration(known, r)) {
+            let at = match rows.iter().position(|(known, _)| known.same_configuration(r)) {
                 Some(at) => at,
                 None => {
                     rows.push((

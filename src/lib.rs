@@ -10,13 +10,15 @@
 //! 4. `kernels`: the families, and the registry above them.
 //! 5. `plan`, `measure`, `result`: what to run, how to time it, what comes out.
 //! 6. `analysis`: figures derived from results (peaks, shares, suspects).
-//! 7. `runner`, `share`, `compare`, `charts`, then `tune` (over the runner).
+//! 7. `runner`, `share`, `compare`, `gallery` (what the results gallery and its readers agree on),
+//!    `charts`, then `tune` (over the runner).
 //! 8. `web` and the CLI.
 
 pub mod analysis;
 pub mod charts;
 pub mod compare;
 pub mod fill;
+pub mod gallery;
 pub mod gpu;
 pub mod grid;
 pub mod host;

@@ -20,6 +20,7 @@ const CRATE_LAYERS: &[(&str, u32)] = &[
     ("runner", 8),
     ("share", 8),
     ("compare", 8),
+    ("gallery", 8),
     ("charts", 9),
     ("tune", 9),
     ("web", 10),

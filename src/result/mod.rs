@@ -322,6 +322,16 @@ pub struct ParameterValue {
 }
 
 impl ConfigResult {
+    /// Whether `other` is the same configuration: kernel, checks, workgroup shape and parameter value.
+    pub fn same_configuration(&self, other: &ConfigResult) -> bool {
+        self.family == other.family
+            && self.kernel == other.kernel
+            && self.variant == other.variant
+            && self.shader_checks == other.shader_checks
+            && self.workgroup_size == other.workgroup_size
+            && self.parameter_value() == other.parameter_value()
+    }
+
     /// `kernel/variant`.
     pub fn label(&self) -> String {
         format!("{}/{}", self.kernel, self.variant)

@@ -70,18 +70,7 @@ pub fn show(gpu: &Gpu, browser_features: &[String]) {
 /// "Chrome 156", from the user agent, where it names a browser wgsweep knows.
 fn browser() -> Option<String> {
     let agent = web_sys::window()?.navigator().user_agent().ok()?;
-    // Edge and Opera also say "Chrome/": the more particular name first.
-    ["Edg/", "OPR/", "Firefox/", "Chrome/", "Version/"].iter().find_map(|&token| {
-        let version = agent.split(token).nth(1)?.split(['.', ' ']).next()?;
-        let name = match token {
-            "Edg/" => "Edge",
-            "OPR/" => "Opera",
-            "Firefox/" => "Firefox",
-            "Chrome/" => "Chrome",
-            _ => "Safari",
-        };
-        Some(format!("{name} {version}"))
-    })
+    crate::gallery::browser(&agent).map(|(name, version)| format!("{name} {version}"))
 }
 
 /// How the page times, in a few words.

@@ -1,0 +1,55 @@
+//! `wgsweep-server`: the page and the results gallery on one address.
+
+use std::net::SocketAddr;
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+
+use clap::Parser;
+
+#[derive(Parser)]
+#[command(version, about = "The wgsweep page and its results gallery, over SQLite or PostgreSQL")]
+struct Args {
+    /// Where to listen.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// The built page (`cargo xtask dist`).
+    #[arg(long, default_value = "dist")]
+    dist: PathBuf,
+    /// The database: an SQLite file (created where missing) or a PostgreSQL URL.
+    #[arg(long, env = "WGSWEEP_DATABASE", default_value = "sqlite://wgsweep-gallery.db?mode=rwc")]
+    database: String,
+    /// Publishes each client address may make a minute.
+    #[arg(long, default_value = "10")]
+    publishes_per_minute: NonZeroU32,
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    let args = Args::parse();
+    match serve(args).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("wgsweep-server: {message}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(args: Args) -> Result<(), String> {
+    if !args.dist.join("index.html").is_file() {
+        return Err(format!("{} holds no built page: run `cargo xtask dist` first", args.dist.display()));
+    }
+    let store = wgsweep_server::store::Store::open(&args.database).await?;
+    let app = wgsweep_server::app(store.clone(), &args.dist, args.publishes_per_minute);
+    let listener =
+        tokio::net::TcpListener::bind(args.listen).await.map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
+    let address = listener.local_addr().map_err(|e| e.to_string())?;
+    // One line that scripts (and the tests) wait for.
+    println!("wgsweep-server: http://{address}/ (the page and its gallery, on {})", store.kind.name());
+    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(async {
+            tokio::signal::ctrl_c().await.ok();
+        })
+        .await
+        .map_err(|e| e.to_string())
+}

@@ -1,0 +1,247 @@
+//! The gallery's database: SQLite (one file, the default) or PostgreSQL, chosen by the URL, through the same
+//! queries and migrations (sqlx's `Any` driver). A publish returns only after its transaction commits.
+
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::{AnyPool, Executor, Row};
+
+/// The migrations under `server/migrations`, applied at start.
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// Which database a URL names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Sqlite,
+    Postgres,
+}
+
+impl Kind {
+    pub fn of(url: &str) -> Result<Self, String> {
+        match url.split(':').next() {
+            Some("sqlite") => Ok(Kind::Sqlite),
+            Some("postgres" | "postgresql") => Ok(Kind::Postgres),
+            _ => Err(format!("{url}: the database URL starts with sqlite: or postgres:")),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Sqlite => "sqlite",
+            Kind::Postgres => "postgresql",
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    pub kind: Kind,
+}
+
+/// A result as stored, with the columns the gallery lists and searches by.
+#[derive(Clone, Debug)]
+pub struct Stored {
+    pub id: String,
+    pub digest: String,
+    pub class_key: String,
+    pub adapter: String,
+    pub vendor: String,
+    pub backend: String,
+    pub runtime: String,
+    pub label: String,
+    pub created: String,
+    pub published: String,
+    pub copy_gbps: Option<f64>,
+    pub fma_gflops: Option<f64>,
+    pub configurations: i64,
+    pub token_digest: String,
+    pub body: String,
+}
+
+/// One result in a device's list: what the gallery shows of it without its body.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Listed {
+    pub id: String,
+    pub label: String,
+    pub created: String,
+    pub published: String,
+    pub copy_gbps: Option<f64>,
+    pub fma_gflops: Option<f64>,
+    pub configurations: i64,
+}
+
+/// A device class's columns and one result's headline figures: rows the device list aggregates.
+#[derive(Clone, Debug)]
+pub struct ClassFigures {
+    pub class_key: String,
+    pub adapter: String,
+    pub vendor: String,
+    pub backend: String,
+    pub runtime: String,
+    pub copy_gbps: Option<f64>,
+    pub fma_gflops: Option<f64>,
+}
+
+/// What became of a publish.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Inserted {
+    New,
+    /// The same result was published before, under this id.
+    Existing(String),
+}
+
+impl Store {
+    /// Opens (creating an SQLite file where needed) and migrates the database at `url`.
+    pub async fn open(url: &str) -> Result<Self, String> {
+        sqlx::any::install_default_drivers();
+        let kind = Kind::of(url)?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(if kind == Kind::Sqlite { 4 } else { 16 })
+            .after_connect(move |connection, _| {
+                Box::pin(async move {
+                    if kind == Kind::Sqlite {
+                        // Durable once acknowledged, even if the process is killed; writers wait for each
+                        // other instead of failing.
+                        connection.execute("PRAGMA journal_mode = WAL").await?;
+                        connection.execute("PRAGMA synchronous = FULL").await?;
+                        connection.execute("PRAGMA busy_timeout = 10000").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect(url)
+            .await
+            .map_err(|e| format!("cannot open the database {url}: {e}"))?;
+        MIGRATOR.run(&pool).await.map_err(|e| format!("cannot migrate the database {url}: {e}"))?;
+        Ok(Store { pool, kind })
+    }
+
+    /// Stores a result unless one with the same digest is there already.
+    pub async fn insert(&self, r: &Stored) -> Result<Inserted, sqlx::Error> {
+        if let Some(id) = self.id_of_digest(&r.digest).await? {
+            return Ok(Inserted::Existing(id));
+        }
+        let inserted = sqlx::query(
+            "INSERT INTO results (id, digest, class_key, adapter, vendor, backend, runtime, label, created, published, \
+             copy_gbps, fma_gflops, configurations, token_digest, body) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+        )
+        .bind(&r.id)
+        .bind(&r.digest)
+        .bind(&r.class_key)
+        .bind(&r.adapter)
+        .bind(&r.vendor)
+        .bind(&r.backend)
+        .bind(&r.runtime)
+        .bind(&r.label)
+        .bind(&r.created)
+        .bind(&r.published)
+        .bind(r.copy_gbps)
+        .bind(r.fma_gflops)
+        .bind(r.configurations)
+        .bind(&r.token_digest)
+        .bind(&r.body)
+        // Prepared afresh each time: the Any driver types a NULL figure as it likes, and a statement kept
+        // from a publish without an FMA figure would refuse one with it (PostgreSQL).
+        .persistent(false)
+        .execute(&self.pool)
+        .await;
+        match inserted {
+            Ok(_) => Ok(Inserted::New),
+            // Published twice at once: the other one won.
+            Err(e) if is_unique_violation(&e) => match self.id_of_digest(&r.digest).await? {
+                Some(id) => Ok(Inserted::Existing(id)),
+                None => Err(e),
+            },
+            Err(e) => Err(e),
+        }
+    }
+
+    async fn id_of_digest(&self, digest: &str) -> Result<Option<String>, sqlx::Error> {
+        let row = sqlx::query("SELECT id FROM results WHERE digest = $1").bind(digest).fetch_optional(&self.pool).await?;
+        row.map(|row| row.try_get("id")).transpose()
+    }
+
+    /// A result's body and its token's digest.
+    pub async fn body(&self, id: &str) -> Result<Option<(String, String)>, sqlx::Error> {
+        let row = sqlx::query("SELECT body, token_digest FROM results WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|row| Ok((row.try_get("body")?, row.try_get("token_digest")?))).transpose()
+    }
+
+    /// Deletes a result; whether there was one.
+    pub async fn delete(&self, id: &str) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query("DELETE FROM results WHERE id = $1").bind(id).execute(&self.pool).await?;
+        Ok(done.rows_affected() > 0)
+    }
+
+    /// Every result's class and headline figures, of the classes whose key contains `search` (any case).
+    pub async fn class_figures(&self, search: &str) -> Result<Vec<ClassFigures>, sqlx::Error> {
+        let pattern = format!("%{}%", search.to_lowercase().replace(['%', '_', '\\'], ""));
+        let rows = sqlx::query(
+            "SELECT class_key, adapter, vendor, backend, runtime, copy_gbps, fma_gflops FROM results \
+             WHERE LOWER(class_key) LIKE $1 ORDER BY class_key",
+        )
+        .bind(pattern)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|row| {
+                Ok(ClassFigures {
+                    class_key: row.try_get("class_key")?,
+                    adapter: row.try_get("adapter")?,
+                    vendor: row.try_get("vendor")?,
+                    backend: row.try_get("backend")?,
+                    runtime: row.try_get("runtime")?,
+                    copy_gbps: row.try_get("copy_gbps")?,
+                    fma_gflops: row.try_get("fma_gflops")?,
+                })
+            })
+            .collect()
+    }
+
+    /// A device class's results, the latest published first, at most `limit`.
+    pub async fn listed(&self, class_key: &str, limit: i64) -> Result<Vec<Listed>, sqlx::Error> {
+        let rows = sqlx::query(
+            "SELECT id, label, created, published, copy_gbps, fma_gflops, configurations FROM results \
+             WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2",
+        )
+        .bind(class_key)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(listed).collect()
+    }
+
+    /// The bodies of a device class's latest `limit` results.
+    pub async fn bodies(&self, class_key: &str, limit: i64) -> Result<Vec<String>, sqlx::Error> {
+        let rows = sqlx::query("SELECT body FROM results WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2")
+            .bind(class_key)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter().map(|row| row.try_get("body")).collect()
+    }
+
+    /// How many results there are.
+    pub async fn count(&self) -> Result<i64, sqlx::Error> {
+        sqlx::query("SELECT COUNT(*) AS n FROM results").fetch_one(&self.pool).await?.try_get("n")
+    }
+}
+
+fn listed(row: &AnyRow) -> Result<Listed, sqlx::Error> {
+    Ok(Listed {
+        id: row.try_get("id")?,
+        label: row.try_get("label")?,
+        created: row.try_get("created")?,
+        published: row.try_get("published")?,
+        copy_gbps: row.try_get("copy_gbps")?,
+        fma_gflops: row.try_get("fma_gflops")?,
+        configurations: row.try_get("configurations")?,
+    })
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    e.as_database_error().is_some_and(|d| d.is_unique_violation())
+}

@@ -1,0 +1,235 @@
+//! The gallery's API as its users meet it, on SQLite (a file of its own per test) and on a real PostgreSQL
+//! (a throwaway cluster): publish, read, list, search, delete, the medians and presets of a device, and
+//! every kind of bad request.
+
+mod support;
+
+use axum::http::StatusCode;
+use serde_json::Value;
+use support::{Postgres, client, gallery, get, key_query, publish, recorded_h100, request, sqlite_url};
+use wgsweep::gallery::{self as core_gallery, DeviceClass};
+use wgsweep::{RunResult, analysis};
+
+/// The native default suite on the H100, as `wgsweep run --json` wrote it.
+fn h100_native() -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/results/pace/h100-native-suite-5.json");
+    std::fs::read_to_string(path).unwrap()
+}
+
+async fn publish_read_list_and_delete(url: &str) {
+    let (app, _dist) = gallery(url, 100).await;
+    let sent = h100_native();
+    let first = publish(&app, &sent).await;
+    assert_eq!(first.status, StatusCode::CREATED, "{}", String::from_utf8_lossy(&first.body));
+    let answer = first.json();
+    let (id, token) = (answer["id"].as_str().unwrap().to_string(), answer["token"].as_str().unwrap().to_string());
+    assert_eq!(answer["address"], format!("/#published={id}"));
+    assert_eq!(token.len(), 32, "128 random bits");
+
+    // The same result again: stored once, its id given back, no second token.
+    let again = publish(&app, &sent).await;
+    assert_eq!(again.status, StatusCode::OK);
+    assert_eq!((again.json()["id"].as_str(), again.json()["duplicate"].as_bool()), (Some(id.as_str()), Some(true)));
+    assert!(again.json().get("token").is_none());
+
+    // Read back: the same result without its raw samples.
+    let read = get(&app, &format!("/api/results/{id}")).await;
+    assert_eq!(read.status, StatusCode::OK);
+    let stored = RunResult::from_json(std::str::from_utf8(&read.body).unwrap()).unwrap();
+    let original = RunResult::from_json(&sent).unwrap();
+    assert_eq!(stored.results.len(), original.results.len());
+    assert!(stored.results.iter().all(|r| r.samples_ns.is_empty() && r.wall_samples_ns.is_empty()));
+    let counts = |result: &RunResult| result.results.iter().map(|r| r.sample_count()).collect::<Vec<_>>();
+    assert_eq!(counts(&stored), counts(&original), "each configuration says how many samples it had");
+    assert_eq!(stored.results[0].median_ns, original.results[0].median_ns);
+
+    // Browse: the device class, found by any part of its name, with its median figures.
+    let class = DeviceClass::of(&original);
+    let devices = get(&app, "/api/devices?search=h100").await.json();
+    let device = &devices["devices"][0];
+    assert_eq!(device["key"], class.key());
+    assert_eq!((device["results"].as_u64(), device["runtime"].as_str()), (Some(1), Some("native")));
+    assert_eq!(device["copy_gbps"].as_f64(), original.peaks.copy_gbps.or(analysis::peaks(&original.results).copy_gbps));
+    assert_eq!(get(&app, "/api/devices?search=radeon").await.json()["devices"], Value::Array(vec![]));
+    let listed = get(&app, &format!("/api/device/results?{}", key_query(&class.key()))).await.json();
+    assert_eq!(listed["results"][0]["id"], id.as_str());
+    assert_eq!(listed["results"][0]["configurations"].as_u64(), Some(original.results.len() as u64));
+
+    // Deleting takes the token it was published with.
+    let delete = |token: Option<&str>| {
+        let headers: Vec<(&str, String)> = token.map(|t| ("authorization", format!("Bearer {t}"))).into_iter().collect();
+        let app = app.clone();
+        let uri = format!("/api/results/{id}");
+        async move {
+            let headers: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+            request(&app, "DELETE", &uri, Vec::new(), &headers).await
+        }
+    };
+    assert_eq!(delete(None).await.status, StatusCode::UNAUTHORIZED);
+    let wrong = delete(Some("0123456789abcdef0123456789abcdef")).await;
+    assert_eq!((wrong.status, wrong.error().as_str()), (StatusCode::FORBIDDEN, "this token does not delete this result"));
+    assert_eq!(delete(Some(&token)).await.status, StatusCode::NO_CONTENT);
+    let gone = get(&app, &format!("/api/results/{id}")).await;
+    assert_eq!((gone.status, gone.error()), (StatusCode::NOT_FOUND, format!("no published result {id}")));
+    assert_eq!(get(&app, "/api/devices").await.json()["devices"], Value::Array(vec![]));
+}
+
+async fn bad_requests_get_a_clear_4xx(url: &str) {
+    let (app, _dist) = gallery(url, 100).await;
+    let refused = |body: Vec<u8>| {
+        let app = app.clone();
+        async move { request(&app, "POST", "/api/results", body, &[("content-type", "application/json")]).await }
+    };
+    let not_json = refused(b"{\"schema_version\": 1, ".to_vec()).await;
+    assert_eq!(not_json.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(not_json.error().starts_with("not a wgsweep result: "), "{}", not_json.error());
+    assert_eq!(refused(vec![0xff, 0xfe, 0x00]).await.status, StatusCode::BAD_REQUEST);
+    assert_eq!(refused(Vec::new()).await.status, StatusCode::UNPROCESSABLE_ENTITY);
+
+    let mut crafted: Value = serde_json::from_str(&h100_native()).unwrap();
+    crafted["results"][0]["median_ns"] = Value::from(-5.0);
+    let implausible = refused(crafted.to_string().into_bytes()).await;
+    assert_eq!(implausible.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(implausible.error().starts_with("not a believable result: configuration 1 "), "{}", implausible.error());
+    crafted["results"][0]["median_ns"] = Value::from(179_600.0);
+    crafted["results"][0]["workgroup_size"] = serde_json::json!([0, 0, 0]);
+    let shapeless = refused(crafted.to_string().into_bytes()).await;
+    assert!(shapeless.error().contains("at least one invocation along each axis"), "{}", shapeless.error());
+
+    let mut newer: Value = serde_json::from_str(&h100_native()).unwrap();
+    newer["schema_version"] = Value::from(9);
+    assert!(refused(newer.to_string().into_bytes()).await.error().contains("newer wgsweep"));
+
+    let huge = refused(vec![b' '; wgsweep_server::api::MAX_BODY_BYTES + 1]).await;
+    assert_eq!(huge.status, StatusCode::PAYLOAD_TOO_LARGE);
+
+    assert_eq!(get(&app, "/api/results/nothing-here").await.status, StatusCode::NOT_FOUND);
+    let unknown = get(&app, "/api/device/presets?key=no%20such%20device").await;
+    assert_eq!((unknown.status, unknown.error()), (StatusCode::NOT_FOUND, "no results for the device no such device".into()));
+    assert_eq!(get(&app, "/api/device/median").await.status, StatusCode::BAD_REQUEST, "the key is missing");
+    assert_eq!(get(&app, "/api/devices").await.json()["devices"], Value::Array(vec![]), "nothing was stored");
+}
+
+/// Seeds the gallery with every H100 result under docs/results, through the API: each class's presets are
+/// what its results' best shapes say, and its median stands for all of them.
+async fn presets_learned_from_the_recorded_h100_results(url: &str) {
+    let (app, _dist) = gallery(url, 1000).await;
+    let recorded = recorded_h100();
+    assert!(recorded.len() >= 30, "{}", recorded.len());
+    let mut classes: Vec<(String, Vec<RunResult>)> = Vec::new();
+    for (path, text) in &recorded {
+        let answer = publish(&app, text).await;
+        assert!(answer.status.is_success(), "{}: {}", path.display(), answer.error());
+        let result = analysis::read_json(text).unwrap();
+        let key = DeviceClass::of(&result).key();
+        match classes.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, results)) => results.push(result),
+            None => classes.push((key, vec![result])),
+        }
+    }
+    let devices = get(&app, "/api/devices").await.json();
+    let listed: Vec<&str> = devices["devices"].as_array().unwrap().iter().map(|d| d["key"].as_str().unwrap()).collect();
+    assert_eq!(listed.len(), classes.len(), "{listed:?}");
+    for (key, results) in &classes {
+        let answer = get(&app, &format!("/api/device/presets?{}", key_query(key))).await.json();
+        let presets: Vec<core_gallery::Preset> = serde_json::from_value(answer["presets"].clone()).unwrap();
+        // Identical results are stored once: the gallery learns from the distinct ones.
+        let mut distinct: Vec<&RunResult> = Vec::new();
+        for r in results {
+            let published = core_gallery::for_publishing(r);
+            if !distinct.iter().any(|d| core_gallery::for_publishing(d).to_json() == published.to_json()) {
+                distinct.push(r);
+            }
+        }
+        assert_eq!(answer["results"].as_u64(), Some(distinct.len() as u64), "{key}");
+        let owned: Vec<RunResult> = distinct.iter().map(|r| (*r).clone()).collect();
+        assert_eq!(presets, core_gallery::presets(&owned), "{key}");
+        for preset in &presets {
+            // The preset is a shape that was some result's best, and the best in at least as many as any other.
+            let best: Vec<String> = owned
+                .iter()
+                .flat_map(|r| analysis::best_shapes(&r.results))
+                .filter(|b| b.kernel == preset.kernel && b.parameter == preset.parameter)
+                .map(|b| wgsweep::result::shape_text(b.shape))
+                .collect();
+            let wins = |shape: &str| best.iter().filter(|s| *s == shape).count();
+            assert_eq!(wins(&preset.shape), preset.wins as usize, "{key}: {preset:?}");
+            assert!(best.iter().all(|s| wins(s) <= preset.wins as usize), "{key}: {preset:?} {best:?}");
+        }
+        let median = get(&app, &format!("/api/device/median?{}", key_query(key))).await;
+        let median = RunResult::from_json(std::str::from_utf8(&median.body).unwrap()).unwrap();
+        assert_eq!(median.label, format!("median of {} results", distinct.len()));
+    }
+    // The default suite natively: a preset for each of its kernels that ran at 64 invocations and more.
+    let native = classes.iter().find(|(k, _)| k.ends_with("· vulkan · native")).expect("native H100 results");
+    let answer = get(&app, &format!("/api/device/presets?{}", key_query(&native.0))).await.json();
+    let copy = answer["presets"].as_array().unwrap().iter().find(|p| p["kernel"] == "copy/vec4").unwrap();
+    assert!(copy["results"].as_u64().unwrap() >= 2, "{copy}");
+}
+
+async fn publishes_are_limited_per_client(url: &str) {
+    let (app, _dist) = gallery(url, 2).await;
+    let recorded = recorded_h100();
+    for (_, text) in &recorded[..2] {
+        assert!(publish(&app, text).await.status.is_success());
+    }
+    let limited = publish(&app, &recorded[2].1).await;
+    assert_eq!(limited.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(limited.headers["retry-after"], "60");
+    assert!(limited.error().starts_with("too many publishes"), "{}", limited.error());
+    // Reading is not limited.
+    assert_eq!(get(&app, "/api/devices").await.status, StatusCode::OK);
+    let _ = client(2);
+}
+
+async fn the_page_is_served_cross_origin_isolated(url: &str) {
+    let (app, _dist) = gallery(url, 10).await;
+    let page = get(&app, "/index.html").await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert_eq!(page.headers["cross-origin-opener-policy"], "same-origin");
+    assert_eq!(page.headers["cross-origin-embedder-policy"], "require-corp");
+    let health = get(&app, "/api/health").await.json();
+    assert_eq!(health["gallery"], "wgsweep");
+    assert_eq!(health["database"], if url.starts_with("sqlite") { "sqlite" } else { "postgresql" });
+}
+
+#[tokio::test]
+async fn on_sqlite_a_result_is_published_read_listed_and_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    publish_read_list_and_delete(&sqlite_url(dir.path())).await;
+}
+
+#[tokio::test]
+async fn on_sqlite_bad_requests_get_a_clear_4xx() {
+    let dir = tempfile::tempdir().unwrap();
+    bad_requests_get_a_clear_4xx(&sqlite_url(dir.path())).await;
+}
+
+#[tokio::test]
+async fn on_sqlite_presets_are_learned_from_the_recorded_h100_results() {
+    let dir = tempfile::tempdir().unwrap();
+    presets_learned_from_the_recorded_h100_results(&sqlite_url(dir.path())).await;
+}
+
+#[tokio::test]
+async fn on_sqlite_publishes_are_limited_per_client() {
+    let dir = tempfile::tempdir().unwrap();
+    publishes_are_limited_per_client(&sqlite_url(dir.path())).await;
+}
+
+#[tokio::test]
+async fn on_sqlite_the_page_is_served_cross_origin_isolated() {
+    let dir = tempfile::tempdir().unwrap();
+    the_page_is_served_cross_origin_isolated(&sqlite_url(dir.path())).await;
+}
+
+/// The same on PostgreSQL, one cluster for all of them (a database each).
+#[tokio::test]
+async fn on_postgresql_the_same() {
+    let cluster = Postgres::start();
+    publish_read_list_and_delete(&cluster.database("publish")).await;
+    bad_requests_get_a_clear_4xx(&cluster.database("bad")).await;
+    presets_learned_from_the_recorded_h100_results(&cluster.database("presets")).await;
+    publishes_are_limited_per_client(&cluster.database("limits")).await;
+    the_page_is_served_cross_origin_isolated(&cluster.database("page")).await;
+}

@@ -1,0 +1,180 @@
+//! What the results gallery (the `server/` crate) and its readers (the page, the CLI) agree on: the device
+//! class a result belongs to, what of a result is published, and what a device class's results say
+//! together: each configuration's median with its spread, and the workgroup shapes they agree on (presets).
+//! Pure, so it is tested natively.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{analysis, kernels};
+use crate::result::{ConfigResult, Outcome, RunResult, shape_text};
+
+/// Results of one kind of device, as people compare them: the same adapter through the same backend, in the
+/// same runtime (natively, or in one browser).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct DeviceClass {
+    /// The adapter's one-line name ("NVIDIA H100 80GB HBM3").
+    pub adapter: String,
+    pub vendor: String,
+    /// wgpu's backend ("vulkan", "webgpu").
+    pub backend: String,
+    /// "native", or the browser ("Chrome"), whatever its version.
+    pub runtime: String,
+}
+
+impl DeviceClass {
+    pub fn of(result: &RunResult) -> Self {
+        let environment = &result.environment;
+        let runtime = match environment.runtime.as_str() {
+            "native" => "native".to_string(),
+            _ => browser(&environment.platform).map_or_else(|| "a browser".to_string(), |(name, _)| name.to_string()),
+        };
+        DeviceClass {
+            adapter: result.device.name(),
+            vendor: result.device.identity.vendor.clone(),
+            backend: result.device.backend.clone(),
+            runtime,
+        }
+    }
+
+    /// The class in one line, also its key: "NVIDIA H100 80GB HBM3 · vulkan · native".
+    pub fn key(&self) -> String {
+        format!("{} · {} · {}", self.adapter, self.backend, self.runtime)
+    }
+}
+
+/// The browser a user agent names, with its major version: ("Chrome", "156"). Edge and Opera also say
+/// "Chrome/": the more particular name is looked for first.
+pub fn browser(user_agent: &str) -> Option<(&'static str, &str)> {
+    const TOKENS: [(&str, &str); 5] =
+        [("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Version/", "Safari")];
+    TOKENS.iter().find_map(|&(token, name)| {
+        let version = user_agent.split(token).nth(1)?.split(['.', ' ']).next()?;
+        Some((name, version))
+    })
+}
+
+/// What a run publishes: the result without its raw samples (each configuration keeps its statistics and
+/// how many samples there were), as a share link keeps it.
+pub fn for_publishing(result: &RunResult) -> RunResult {
+    let mut published = result.clone();
+    for r in &mut published.results {
+        r.summarized_samples = r.sample_count() as u32;
+        r.samples_ns = Vec::new();
+        r.wall_samples_ns = Vec::new();
+    }
+    published
+}
+
+/// The median of a configuration's figure over a device class's results, and its spread.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    pub results: u32,
+    pub median: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// A device class's results as one: each configuration that any of them measured validly, at the median of
+/// their medians; its min and p95 times are the fastest and the slowest result's medians (the spread a
+/// comparison shows), its CV their spread. The device and environment are the first result's; the label
+/// says how many results it stands for.
+pub fn median_result(results: &[RunResult]) -> Option<RunResult> {
+    let first = results.first()?;
+    let mut configurations: Vec<(ConfigResult, Vec<f64>)> = Vec::new();
+    for r in results.iter().flat_map(|result| &result.results).filter(|r| r.is_good()) {
+        let Some(median) = r.median_ns else { continue };
+        match configurations.iter_mut().find(|(c, _)| c.same_configuration(r)) {
+            Some((_, medians)) => medians.push(median),
+            None => configurations.push((r.clone(), vec![median])),
+        }
+    }
+    let rows = configurations
+        .into_iter()
+        .filter_map(|(template, medians)| {
+            let summary = crate::stats::summarize(&medians)?;
+            let slowest = medians.iter().copied().fold(f64::MIN, f64::max);
+            Some(ConfigResult {
+                median_ns: Some(summary.median),
+                min_ns: Some(summary.min),
+                p95_ns: Some(slowest),
+                cv: Some(summary.cv),
+                gbps: crate::result::gb_per_s(template.bytes_per_dispatch, summary.median),
+                summarized_samples: medians.len() as u32,
+                samples_ns: Vec::new(),
+                wall_samples_ns: Vec::new(),
+                outcome: Outcome::Valid { suspect: None },
+                ..template
+            })
+        })
+        .collect();
+    let mut median = RunResult {
+        label: format!("median of {} results", results.len()),
+        results: rows,
+        notes: vec![format!(
+            "each configuration at the median of {} results' medians; min and p95 are the fastest and the slowest \
+             result's",
+            results.len()
+        )],
+        pace: None,
+        ..first.clone()
+    };
+    median.environment.long_tasks = None;
+    analysis::derive(&mut median);
+    Some(median)
+}
+
+/// A kernel's workgroup shape as a device class's results agree on it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Preset {
+    /// `kernel/variant`.
+    pub kernel: String,
+    /// The parameter value the shapes were compared at ("stride 8"; empty where the kernel has none).
+    pub parameter: String,
+    /// As tables show it: "256", "16×4".
+    pub shape: String,
+    /// Results that ran the kernel, and in how many of them this shape was the best.
+    pub results: u32,
+    pub wins: u32,
+    /// The median, over the results it won in, of its figure over the best at 64 invocations.
+    pub median_gain_over_64: Option<f64>,
+}
+
+/// Each kernel's preset: the shape that was best in the most results (the smaller one where two tie), in
+/// the order of the kernel registry, then of parameter values: the same whatever order the results come in.
+pub fn presets(results: &[RunResult]) -> Vec<Preset> {
+    // Per (kernel, parameter): every result's best shape and its gain.
+    let mut kernels: Vec<((String, String), Vec<(String, Option<f64>, u32)>)> = Vec::new();
+    for result in results {
+        for best in analysis::best_shapes(&result.results) {
+            let won = (shape_text(best.shape), best.gain_over_64, best.shape.iter().product::<u32>());
+            let key = (best.kernel, best.parameter);
+            match kernels.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, wins)) => wins.push(won),
+                None => kernels.push((key, vec![won])),
+            }
+        }
+    }
+    let registry: Vec<String> = kernels::all().iter().map(|k| k.label()).collect();
+    let place = |kernel: &str| registry.iter().position(|k| k == kernel).unwrap_or(registry.len());
+    let mut presets: Vec<Preset> = kernels
+        .into_iter()
+        .filter_map(|((kernel, parameter), won)| {
+            let wins = |shape: &str| won.iter().filter(|(s, _, _)| s == shape).count();
+            // Ties go to the fewer invocations, then to the shape that sorts first ("128" before "8×16").
+            let (shape, _, _) = won.iter().max_by_key(|(s, _, invocations)| {
+                (wins(s), std::cmp::Reverse(*invocations), std::cmp::Reverse(s.clone()))
+            })?;
+            let gains: Vec<f64> = won.iter().filter(|(s, _, _)| s == shape).filter_map(|(_, gain, _)| *gain).collect();
+            Some(Preset {
+                kernel,
+                parameter,
+                shape: shape.clone(),
+                results: won.len() as u32,
+                wins: wins(shape) as u32,
+                median_gain_over_64: crate::stats::summarize(&gains).map(|s| s.median),
+            })
+        })
+        .collect();
+    presets.sort_by(|a, b| (place(&a.kernel), &a.parameter).cmp(&(place(&b.kernel), &b.parameter)));
+    presets
+}

@@ -5,8 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{analysis, kernels};
 use crate::result::{ConfigResult, Outcome, RunResult, shape_text};
+use crate::{analysis, kernels};
 
 /// Results of one kind of device, as people compare them: the same adapter through the same backend, in the
 /// same runtime (natively, or in one browser).
@@ -139,14 +139,25 @@ pub struct Preset {
     pub median_gain_over_64: Option<f64>,
 }
 
+/// One result's best shape for a kernel.
+struct Win {
+    shape: String,
+    gain: Option<f64>,
+    invocations: u32,
+}
+
 /// Each kernel's preset: the shape that was best in the most results (the smaller one where two tie), in
 /// the order of the kernel registry, then of parameter values: the same whatever order the results come in.
 pub fn presets(results: &[RunResult]) -> Vec<Preset> {
     // Per (kernel, parameter): every result's best shape and its gain.
-    let mut kernels: Vec<((String, String), Vec<(String, Option<f64>, u32)>)> = Vec::new();
+    let mut kernels: Vec<((String, String), Vec<Win>)> = Vec::new();
     for result in results {
         for best in analysis::best_shapes(&result.results) {
-            let won = (shape_text(best.shape), best.gain_over_64, best.shape.iter().product::<u32>());
+            let won = Win {
+                shape: shape_text(best.shape),
+                gain: best.gain_over_64,
+                invocations: best.shape.iter().product::<u32>(),
+            };
             let key = (best.kernel, best.parameter);
             match kernels.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, wins)) => wins.push(won),
@@ -159,12 +170,13 @@ pub fn presets(results: &[RunResult]) -> Vec<Preset> {
     let mut presets: Vec<Preset> = kernels
         .into_iter()
         .filter_map(|((kernel, parameter), won)| {
-            let wins = |shape: &str| won.iter().filter(|(s, _, _)| s == shape).count();
+            let wins = |shape: &str| won.iter().filter(|w| w.shape == shape).count();
             // Ties go to the fewer invocations, then to the shape that sorts first ("128" before "8×16").
-            let (shape, _, _) = won.iter().max_by_key(|(s, _, invocations)| {
-                (wins(s), std::cmp::Reverse(*invocations), std::cmp::Reverse(s.clone()))
+            let best = won.iter().max_by_key(|w| {
+                (wins(&w.shape), std::cmp::Reverse(w.invocations), std::cmp::Reverse(w.shape.clone()))
             })?;
-            let gains: Vec<f64> = won.iter().filter(|(s, _, _)| s == shape).filter_map(|(_, gain, _)| *gain).collect();
+            let shape = &best.shape;
+            let gains: Vec<f64> = won.iter().filter(|w| w.shape == *shape).filter_map(|w| w.gain).collect();
             Some(Preset {
                 kernel,
                 parameter,

@@ -120,8 +120,9 @@ async fn publish(
     let (stored, token) = prepare(&body, wgsweep::result::now_rfc3339())?;
     let id = stored.id.clone();
     Ok(match api.store.insert(&stored).await? {
-        Inserted::New => (StatusCode::CREATED, Json(json!({ "id": id, "address": address(&id), "token": token })))
-            .into_response(),
+        Inserted::New => {
+            (StatusCode::CREATED, Json(json!({ "id": id, "address": address(&id), "token": token }))).into_response()
+        }
         Inserted::Existing(id) => {
             (StatusCode::OK, Json(json!({ "id": id, "address": address(&id), "duplicate": true }))).into_response()
         }

@@ -41,8 +41,9 @@ async fn serve(args: Args) -> Result<(), String> {
     }
     let store = wgsweep_server::store::Store::open(&args.database).await?;
     let app = wgsweep_server::app(store.clone(), &args.dist, args.publishes_per_minute);
-    let listener =
-        tokio::net::TcpListener::bind(args.listen).await.map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
+    let listener = tokio::net::TcpListener::bind(args.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;
     // One line that scripts (and the tests) wait for.
     println!("wgsweep-server: http://{address}/ (the page and its gallery, on {})", store.kind.name());

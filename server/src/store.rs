@@ -157,7 +157,8 @@ impl Store {
     }
 
     async fn id_of_digest(&self, digest: &str) -> Result<Option<String>, sqlx::Error> {
-        let row = sqlx::query("SELECT id FROM results WHERE digest = $1").bind(digest).fetch_optional(&self.pool).await?;
+        let row =
+            sqlx::query("SELECT id FROM results WHERE digest = $1").bind(digest).fetch_optional(&self.pool).await?;
         row.map(|row| row.try_get("id")).transpose()
     }
 

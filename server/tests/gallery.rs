@@ -57,7 +57,8 @@ async fn publish_read_list_and_delete(url: &str) {
 
     // Deleting takes the token it was published with.
     let delete = |token: Option<&str>| {
-        let headers: Vec<(&str, String)> = token.map(|t| ("authorization", format!("Bearer {t}"))).into_iter().collect();
+        let headers: Vec<(&str, String)> =
+            token.map(|t| ("authorization", format!("Bearer {t}"))).into_iter().collect();
         let app = app.clone();
         let uri = format!("/api/results/{id}");
         async move {
@@ -67,7 +68,10 @@ async fn publish_read_list_and_delete(url: &str) {
     };
     assert_eq!(delete(None).await.status, StatusCode::UNAUTHORIZED);
     let wrong = delete(Some("0123456789abcdef0123456789abcdef")).await;
-    assert_eq!((wrong.status, wrong.error().as_str()), (StatusCode::FORBIDDEN, "this token does not delete this result"));
+    assert_eq!(
+        (wrong.status, wrong.error().as_str()),
+        (StatusCode::FORBIDDEN, "this token does not delete this result")
+    );
     assert_eq!(delete(Some(&token)).await.status, StatusCode::NO_CONTENT);
     let gone = get(&app, &format!("/api/results/{id}")).await;
     assert_eq!((gone.status, gone.error()), (StatusCode::NOT_FOUND, format!("no published result {id}")));
@@ -105,7 +109,10 @@ async fn bad_requests_get_a_clear_4xx(url: &str) {
 
     assert_eq!(get(&app, "/api/results/nothing-here").await.status, StatusCode::NOT_FOUND);
     let unknown = get(&app, "/api/device/presets?key=no%20such%20device").await;
-    assert_eq!((unknown.status, unknown.error()), (StatusCode::NOT_FOUND, "no results for the device no such device".into()));
+    assert_eq!(
+        (unknown.status, unknown.error()),
+        (StatusCode::NOT_FOUND, "no results for the device no such device".into())
+    );
     assert_eq!(get(&app, "/api/device/median").await.status, StatusCode::BAD_REQUEST, "the key is missing");
     assert_eq!(get(&app, "/api/devices").await.json()["devices"], Value::Array(vec![]), "nothing was stored");
 }

@@ -2,7 +2,8 @@
 //!
 //! `cargo xtask serve` and `cargo xtask test` first install what they need on a fresh Debian or Ubuntu
 //! machine (the wasm target, the pinned wasm-bindgen-cli and trunk, wasm-opt and Chart.js from npm,
-//! Chromium with chromedriver, and Mesa's lavapipe for native tests without a GPU), skipping what is there.
+//! Chromium with chromedriver, Mesa's lavapipe for native tests without a GPU, and PostgreSQL for the
+//! gallery's tests), skipping what is there.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -10,7 +11,8 @@ use std::process::{Command, ExitCode};
 const HELP: &str = "\
 cargo xtask <task>
 
-  serve   install what is missing, then serve the page on http://127.0.0.1:8080 (release build, COOP/COEP)
+  serve   install what is missing, build the page, then serve it with its results gallery (SQLite in
+          wgsweep-gallery.db) on http://127.0.0.1:8080
   dist    install what is missing, then build the static page into dist/
   test    install what is missing, then check formatting (rustfmt) and lints (clippy, natively and for
           wasm32), and run every test: native (lavapipe or any GPU), browser (wasm-bindgen-test in headless
@@ -21,8 +23,8 @@ cargo xtask <task>
 /// trunk 0.22 needs a newer rustc than these machines have.
 const TRUNK_VERSION: &str = "0.21.14";
 /// Debian's packages the tasks need: Chromium and its driver for the browser tests, Mesa's lavapipe and the
-/// Vulkan loader for native tests without a GPU.
-const APT_PACKAGES: &[&str] = &["chromium", "chromium-driver", "mesa-vulkan-drivers", "libvulkan1"];
+/// Vulkan loader for native tests without a GPU, PostgreSQL for the gallery's tests (a throwaway cluster).
+const APT_PACKAGES: &[&str] = &["chromium", "chromium-driver", "mesa-vulkan-drivers", "libvulkan1", "postgresql"];
 
 type Result<T = ()> = std::result::Result<T, String>;
 
@@ -93,7 +95,7 @@ fn setup() -> Result {
         run(cmd("rustup", &["component", "add", "rustfmt", "clippy"]))?;
     }
 
-    step("setup: Debian packages (Chromium, chromedriver, lavapipe)");
+    step("setup: Debian packages (Chromium, chromedriver, lavapipe, PostgreSQL)");
     let mut missing: Vec<&str> = APT_PACKAGES.iter().copied().filter(|p| !dpkg_installed(p)).collect();
     // Node.js may come from elsewhere than Debian: only its commands matter.
     if version_of("npm").is_none() {
@@ -166,8 +168,11 @@ fn wasm_bindgen_version() -> Result<String> {
 }
 
 fn serve() -> Result {
-    step("serve: http://127.0.0.1:8080 (Ctrl-C stops)");
-    run(cmd("trunk", &["serve", "--release"]))
+    dist()?;
+    step(
+        "serve: the page and its results gallery on http://127.0.0.1:8080 (SQLite in wgsweep-gallery.db; Ctrl-C stops)",
+    );
+    run(cmd("cargo", &["run", "-p", "wgsweep-server", "--", "--dist", "dist"]))
 }
 
 fn dist() -> Result {

@@ -45,6 +45,7 @@ const WEB_LAYERS: &[(&str, u32)] = &[
     ("opened", 4),
     ("history", 4),
     ("compare", 4),
+    ("gallery", 4),
     ("app", 5),
     ("mod", 6),
 ];

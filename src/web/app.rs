@@ -9,7 +9,7 @@ use web_sys::Element;
 
 use super::dom::{self, append, by_id};
 use super::state::{self, Action};
-use super::{adapter, compare, controls, device, history, opened, run, summary, tuning};
+use super::{adapter, compare, controls, device, gallery, history, opened, run, summary, tuning};
 use crate::share;
 
 pub async fn main() {
@@ -17,6 +17,7 @@ pub async fn main() {
     state::handle_with(handle);
     history::show();
     open_shared_link();
+    wasm_bindgen_futures::spawn_local(gallery::detect());
     match adapter::open_gpu().await {
         Ok((gpu, browser_features)) => {
             device::show(&gpu, &browser_features);
@@ -47,6 +48,7 @@ fn build_page() {
     tuning::build(&root);
     summary::build(&root);
     run::build(&root);
+    gallery::build(&root);
     history::build(&root);
     opened::build_file_picker(&root);
 }
@@ -60,6 +62,8 @@ fn handle(action: Action) {
         Action::Tune => start(Task::Tune),
         Action::Peaks(text) => device::show_peaks(&text),
         Action::Summary(result) => summary::show(&result),
+        Action::Publish(result) => gallery::offer(&result),
+        Action::HistoryChanged => history::show(),
     }
 }
 
@@ -95,9 +99,9 @@ fn set_busy(gpu: &crate::gpu::Gpu, busy: bool) {
     controls::set_busy(busy, gpu.lost_reason().is_some());
 }
 
-/// Shows the result in the page's `#run=` fragment, or the comparison in its `#compare=` fragment, if
-/// there is one; a link that cannot be read gets a message that says why, and the page goes on as if it
-/// had none.
+/// Shows the result in the page's `#run=` fragment, the comparison in its `#compare=` fragment, or the
+/// gallery's result in its `#published=` fragment, if there is one; a link that cannot be read gets a
+/// message that says why, and the page goes on as if it had none.
 fn open_shared_link() {
     let Some(window) = web_sys::window() else { return };
     // A link pasted over this page's address changes only the fragment: open it as a new page.
@@ -115,6 +119,8 @@ fn open_shared_link() {
             }
             Err(error) => dom::show_message("error", &format!("The shared comparison could not be opened: {error}")),
         }
+    } else if let Some(id) = hash.strip_prefix(&format!("#{}=", gallery::PUBLISHED_KEY)) {
+        wasm_bindgen_futures::spawn_local(gallery::open_published(id.to_string()));
     } else if hash.contains(&format!("{}=", share::FRAGMENT_KEY)) {
         match share::decode(&hash) {
             Ok(result) => {

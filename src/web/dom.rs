@@ -90,6 +90,26 @@ pub fn fact(list: &Element, term: &str, value: &str) {
     append(list, "dd", "", value);
 }
 
+/// Fetches `url` (relative to the page) with `method` and, where given, a JSON body: the answer's status and
+/// text, or why there was none (no network, no server).
+pub async fn fetch_text(url: &str, method: &str, json_body: Option<&str>) -> Result<(u16, String), String> {
+    use wasm_bindgen_futures::JsFuture;
+    let shown = |e: JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
+    let window = web_sys::window().ok_or("no window")?;
+    let init = web_sys::RequestInit::new();
+    init.set_method(method);
+    if let Some(body) = json_body {
+        init.set_body(&JsValue::from_str(body));
+        let headers = web_sys::Headers::new().map_err(shown)?;
+        headers.set("content-type", "application/json").map_err(shown)?;
+        init.set_headers(&headers);
+    }
+    let response = JsFuture::from(window.fetch_with_str_and_init(url, &init)).await.map_err(shown)?;
+    let response: web_sys::Response = response.dyn_into().map_err(shown)?;
+    let text = JsFuture::from(response.text().map_err(shown)?).await.map_err(shown)?;
+    Ok((response.status(), text.as_string().unwrap_or_default()))
+}
+
 /// Offers `text` as a file download.
 pub fn download(filename: &str, mime: &str, text: &str) -> Result<(), JsValue> {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));

@@ -46,6 +46,13 @@ pub fn show() {
             button.set_attribute("data-action", action).ok();
             button.set_attribute("data-id", &entry.id).ok();
         }
+        if let Some(published) = &entry.published {
+            let link = append(&actions, "a", "published", "in the gallery");
+            link.set_attribute("href", &published.address).ok();
+            if let Some(token) = &published.token {
+                link.set_attribute("title", &format!("deletion token: {token}")).ok();
+            }
+        }
     }
     dom::set_hidden("history", entries.is_empty());
 }

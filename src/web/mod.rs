@@ -12,6 +12,7 @@ mod controls;
 mod device;
 pub mod dom;
 mod family_results;
+mod gallery;
 mod history;
 mod opened;
 mod run;

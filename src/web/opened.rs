@@ -32,7 +32,15 @@ pub fn build(root: &Element) {
     let actions = append(&shared, "div", "buttons", "");
     append(&actions, "a", "button", "Run the same on my device").set_id("run-again");
     append(&actions, "button", "", "Compare").set_id("compare-opened");
+    let publish = append(&actions, "button", "needs-gallery", "Publish…");
+    publish.set_id("publish-opened");
+    publish.set_attribute("hidden", "").ok();
     family_results::build(&shared, "shared-families");
+    dom::on("publish-opened", "click", |_| {
+        if let Some(result) = state::with(|app| app.opened.clone()) {
+            state::dispatch(Action::Publish(result));
+        }
+    });
     dom::on("compare-opened", "click", |_| {
         if let Some(result) = state::with(|app| app.opened.clone()) {
             state::dispatch(Action::Compare(result));

@@ -35,6 +35,10 @@ pub fn build(root: &Element) {
     for (index, device) in share::KNOWN_RESULTS.iter().enumerate() {
         append(&known, "option", "", device.name).set_attribute("value", &index.to_string()).ok();
     }
+    // Shown where the page is served by a results gallery.
+    let publish = append(&buttons, "button", "needs-gallery", "Publish…");
+    publish.set_id("publish-run");
+    publish.set_attribute("hidden", "").ok();
     append(&buttons, "button", "", "Download JSON").set_id("download-json");
     append(&buttons, "button", "", "Download CSV").set_id("download-csv");
     dom::link_output(&results, "share-link", "share link");
@@ -47,6 +51,11 @@ pub fn build(root: &Element) {
     dom::on("compare-run", "click", |_| {
         if let Some(result) = state::with(|app| app.last.clone()) {
             state::dispatch(Action::Compare(result));
+        }
+    });
+    dom::on("publish-run", "click", |_| {
+        if let Some(result) = state::with(|app| app.last.clone()) {
+            state::dispatch(Action::Publish(result));
         }
     });
     dom::on("compare-known", "change", |_| {
@@ -75,17 +84,11 @@ pub fn build(root: &Element) {
 
 /// Fetches a known device's result, shipped beside the page, and opens it.
 async fn load_known(known: &share::KnownResult) -> Result<RunResult, String> {
-    use wasm_bindgen::JsCast;
-    use wasm_bindgen_futures::JsFuture;
-    let shown = |e: wasm_bindgen::JsValue| e.as_string().unwrap_or_else(|| format!("{e:?}"));
-    let window = web_sys::window().ok_or("no window")?;
-    let response = JsFuture::from(window.fetch_with_str(&format!("known/{}", known.file))).await.map_err(shown)?;
-    let response: web_sys::Response = response.dyn_into().map_err(shown)?;
-    if !response.ok() {
-        return Err(format!("the page's server answered {} for known/{}", response.status(), known.file));
+    let url = format!("known/{}", known.file);
+    match dom::fetch_text(&url, "GET", None).await? {
+        (200, text) => share::decode(&text).map_err(|e| e.to_string()),
+        (status, _) => Err(format!("the page's server answered {status} for {url}")),
     }
-    let text = JsFuture::from(response.text().map_err(shown)?).await.map_err(shown)?;
-    share::decode(&text.as_string().unwrap_or_default()).map_err(|e| e.to_string())
 }
 
 /// Makes the button `id` download the last result as `render` writes it.

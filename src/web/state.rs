@@ -26,6 +26,10 @@ pub struct App {
     pub opened: Option<RunResult>,
     /// The results being compared, the first the baseline.
     pub compared: Vec<RunResult>,
+    /// The page is served by a results gallery (`server/`).
+    pub gallery: bool,
+    /// The result whose publishing waits for the person's yes.
+    pub publishing: Option<RunResult>,
     pub run_results: Option<FamilyResults>,
     pub opened_results: Option<FamilyResults>,
     pub compare_charts: Option<Charts>,
@@ -47,6 +51,10 @@ pub enum Action {
     Peaks(String),
     /// Show what a run (finished or going) says at a glance.
     Summary(RunResult),
+    /// Offer to publish a result to the gallery, showing what would be sent.
+    Publish(RunResult),
+    /// The kept runs changed (a run was published): list them again.
+    HistoryChanged,
 }
 
 type Handler = Rc<dyn Fn(Action)>;

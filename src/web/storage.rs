@@ -27,6 +27,16 @@ pub struct Entry {
     pub wall_s: Option<f64>,
     /// The run, as a share link's fragment value.
     pub payload: String,
+    /// Where the run was published, and the token that deletes it there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published: Option<Published>,
+}
+
+/// A run published to a results gallery: its address there and its deletion token.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Published {
+    pub address: String,
+    pub token: Option<String>,
 }
 
 fn storage() -> Option<web_sys::Storage> {
@@ -67,13 +77,15 @@ pub fn keep(id: &str, result: &RunResult) -> Result<(), String> {
         complete: result.complete,
         wall_s: result.pace.as_ref().filter(|_| result.complete).map(|pace| pace.wall_s),
         payload: share::encode(result),
+        published: None,
     };
     let mut entries = load();
     match entries.iter_mut().find(|e| e.id == id) {
         Some(kept) => {
-            // A label edited while the run went on wins.
+            // A label edited while the run went on wins; a publication stays.
             let label = std::mem::take(&mut kept.label);
-            *kept = Entry { label: if label.is_empty() { entry.label } else { label }, ..entry };
+            let published = kept.published.take();
+            *kept = Entry { label: if label.is_empty() { entry.label } else { label }, published, ..entry };
         }
         None => entries.push(entry),
     }
@@ -84,6 +96,18 @@ pub fn relabel(id: &str, label: &str) -> Result<(), String> {
     let mut entries = load();
     if let Some(entry) = entries.iter_mut().find(|e| e.id == id) {
         entry.label = label.to_string();
+    }
+    store(&entries)
+}
+
+/// Records that the run `id` was published (keeping it first where it is not kept yet).
+pub fn mark_published(id: &str, result: &RunResult, published: Published) -> Result<(), String> {
+    if !load().iter().any(|e| e.id == id) {
+        keep(id, result)?;
+    }
+    let mut entries = load();
+    if let Some(entry) = entries.iter_mut().find(|e| e.id == id) {
+        entry.published = Some(published);
     }
     store(&entries)
 }

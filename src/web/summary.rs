@@ -47,7 +47,10 @@ pub fn show(result: &RunResult) {
     let timer = if result.environment.timestamps { "GPU timestamps" } else { "wall clock around each sample" };
     let busy = result.pace.as_ref().and_then(|p| Some((p.busy_share()?, p.wall_s)));
     let timing = match busy {
-        Some((share, wall_s)) => format!("{timer}; the GPU busy {:.0} % of {wall_s:.0} s", 100.0 * share),
+        Some((share, wall_s)) => {
+            let wall = if wall_s < 10.0 { format!("{wall_s:.1}") } else { format!("{wall_s:.0}") };
+            format!("{timer}; the GPU busy {:.0} % of {wall} s", 100.0 * share)
+        }
         None => timer.to_string(),
     };
     fact(&facts, "Timing", &timing);

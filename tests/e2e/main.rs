@@ -2,6 +2,7 @@
 //! headless Chromium through chromedriver. `cargo xtask test` builds the page and runs these.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod gallery;
 mod server;
 mod webdriver;
 
@@ -186,6 +187,8 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
     assert!(headline.starts_with("Triad with vec4 loads is "), "{headline}");
     assert!(browser.text("#summary-headlines").contains(&headline), "the summary says it too");
 
+    // A static host is no gallery: nothing offers to publish.
+    assert_eq!(browser.eval("return document.getElementById('publish-run').hidden"), Value::Bool(true));
     browser.scroll_to("#results");
     browser.screenshot(&screenshot_path("e2e-stream-run.png"));
     assert_accessible(&browser, "a finished run");
@@ -663,4 +666,57 @@ fn a_browser_without_webgpu_gets_a_message_that_says_what_to_do() {
     assert!(message.contains("--enable-unsafe-webgpu"), "the message says how to turn WebGPU on: {message}");
     assert_eq!(browser.eval("return document.getElementById('controls').hidden"), Value::Bool(true));
     browser.screenshot(&screenshot_path("e2e-no-webgpu.png"));
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_person_publishes_a_run_to_the_gallery_and_opens_it_from_its_address() {
+    let gallery = gallery::start(&dist());
+    let browser = Browser::start(WebGpu::Enabled);
+    browser.open(&format!("{}/index.html?kernels=copy/vec4&size=65536&wg=64,256&samples=3", gallery.url()));
+    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    browser.click("#run");
+    browser.wait_for("the run to finish", "document.querySelector('#results[data-done]')", Duration::from_secs(300));
+    // Served by the gallery: Publish shows what will be sent, and sends only when asked.
+    browser.wait_for("Publish", "!document.getElementById('publish-run').hidden", Duration::from_secs(10));
+    browser.click("#publish-run");
+    let preview = browser.text("#publish-preview");
+    let sent: Value = serde_json::from_str(&preview).expect("the preview is the JSON that will be sent");
+    assert_eq!(sent["results"].as_array().map(Vec::len), Some(2), "copy/vec4 at two workgroup sizes");
+    assert_eq!(sent["results"][0]["samples_ns"], serde_json::json!([]), "no raw samples");
+    assert!(sent["results"][0]["summarized_samples"].as_u64().unwrap() >= 3);
+    browser.screenshot(&screenshot_path("e2e-publish-preview.png"));
+    assert_accessible(&browser, "the publish preview");
+    browser.click("#publish-send");
+    browser.wait_for(
+        "the answer",
+        "document.getElementById('publish-status').textContent.startsWith('Published')",
+        Duration::from_secs(20),
+    );
+    let address = browser.eval("return document.getElementById('publish-address').getAttribute('href')");
+    let address = address.as_str().expect("an address").to_string();
+    assert!(address.starts_with("/#published="), "{address}");
+    assert!(browser.text("#publish-status").contains("deletion token is kept in this browser's history"));
+    let token = browser.eval("return document.querySelector('#history-list a.published').title");
+    assert!(token.as_str().unwrap().starts_with("deletion token: "), "{token}");
+
+    // The gallery lists the device with its one result.
+    let devices = browser.eval("return fetch('api/devices').then(r => r.json())");
+    assert_eq!(devices["devices"].as_array().map(Vec::len), Some(1), "{devices}");
+    assert_eq!(devices["devices"][0]["results"], 1);
+
+    // Anyone opens it from its address, without running anything.
+    browser.open(&format!("{}{address}", gallery.url()));
+    browser.wait_for("the published result", "!document.getElementById('shared')?.hidden", Duration::from_secs(60));
+    let id = address.trim_start_matches("/#published=");
+    assert_eq!(browser.text("#shared-title"), format!("Published result {id}"));
+    let rows = browser.eval("return document.querySelectorAll('#shared-families tbody tr').length");
+    assert_eq!(rows, 2);
+    browser.screenshot(&screenshot_path("e2e-published-result.png"));
+
+    // An address the gallery does not know says so.
+    browser.open(&format!("{}/index.html#published=0123456789abcdef", gallery.url()));
+    browser.wait_for("the message", "!document.getElementById('message').hidden", Duration::from_secs(30));
+    let message = browser.text("#message");
+    assert!(message.contains("has no published result 0123456789abcdef"), "{message}");
 }

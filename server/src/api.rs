@@ -53,6 +53,16 @@ pub fn routes(api: Arc<Api>) -> Router {
 /// An answer that is not a success: its status and what to do.
 pub struct Refusal(StatusCode, String);
 
+impl Refusal {
+    pub fn status(&self) -> StatusCode {
+        self.0
+    }
+
+    pub fn message(&self) -> &str {
+        &self.1
+    }
+}
+
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         (self.0, Json(json!({ "error": self.1 }))).into_response()

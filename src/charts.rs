@@ -29,6 +29,13 @@ pub struct ChartSpec {
     pub point_text: bool,
 }
 
+impl ChartSpec {
+    /// A chart of one family's results, its points without text of their own.
+    fn of_family(key: String, config: Value, family: &str) -> Self {
+        ChartSpec { key, config, family: Some(family.to_string()), cells: None, point_text: false }
+    }
+}
+
 /// The series a result belongs to: its kernel/variant, marked when wgpu's checks were off.
 fn series(r: &ConfigResult) -> String {
     match r.shader_checks {
@@ -69,13 +76,7 @@ pub fn plan(results: &[ConfigResult], peaks: &Peaks) -> Vec<ChartSpec> {
                     for (part, of_part) in few_lines(&on_axis) {
                         let key = format!("{family} · {x_name}{part}");
                         let config = line_config(&key, &x_name, &of_part);
-                        planned.push(ChartSpec {
-                            config,
-                            key,
-                            family: Some(family.into()),
-                            cells: None,
-                            point_text: false,
-                        });
+                        planned.push(ChartSpec::of_family(key, config, family));
                     }
                 }
             }
@@ -98,13 +99,7 @@ pub fn plan(results: &[ConfigResult], peaks: &Peaks) -> Vec<ChartSpec> {
                 for moved in [false, true] {
                     let key = format!("{family} · {}", if moved { "bytes moved" } else { "bytes used" });
                     let config = bars_config(&key, &of_family, moved);
-                    planned.push(ChartSpec {
-                        config,
-                        key,
-                        family: Some(family.into()),
-                        cells: None,
-                        point_text: false,
-                    });
+                    planned.push(ChartSpec::of_family(key, config, family));
                 }
             }
         }

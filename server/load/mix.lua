@@ -4,7 +4,7 @@
 local result = io.open("result.json"):read("*a")
 local id = io.open("id.txt"):read("*l")
 local counter = 0
-local thread_id = 0
+thread_id = 0 -- set per thread by setup()
 local threads = {}
 
 function setup(thread)

@@ -224,11 +224,6 @@ impl Store {
             .await?;
         rows.iter().map(|row| row.try_get("body")).collect()
     }
-
-    /// How many results there are.
-    pub async fn count(&self) -> Result<i64, sqlx::Error> {
-        sqlx::query("SELECT COUNT(*) AS n FROM results").fetch_one(&self.pool).await?.try_get("n")
-    }
 }
 
 fn listed(row: &AnyRow) -> Result<Listed, sqlx::Error> {

@@ -91,6 +91,9 @@ pub fn problem_units(limits: &ComputeLimits, family: &dyn Family, problem_size: 
     let (units, note) = match problem_size {
         ProblemSize::Default => (sizing.size, sizing.note),
         ProblemSize::Units(units) => (units, None),
+        // A family sized by time has no buffer worth sizing: it keeps its default, which the runner shortens
+        // to the device's pace (SwiftShader's 16 MiB per buffer made the FMA chains 4 M invocations long).
+        ProblemSize::BytesPerBuffer(_) if family.sized_by_time() => (sizing.size, sizing.note),
         ProblemSize::BytesPerBuffer(bytes) => (bytes / family.unit_bytes(), None),
     };
     (family.round_size(units), note)

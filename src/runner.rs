@@ -101,7 +101,7 @@ pub async fn run(
             let mut made = setup(gpu, family, size, plan.seed).await;
             if let Ok(w) = &made
                 && family.sized_by_time()
-                && plan.problem_size == ProblemSize::Default
+                && !matches!(plan.problem_size, ProblemSize::Units(_))
                 && let Some((smaller, note)) = time_sized(gpu, family, w.as_ref(), configuration, &plan.measure).await
             {
                 drop(made); // free the default-sized inputs first

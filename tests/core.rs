@@ -417,6 +417,24 @@ fn results_that_no_run_could_record_are_refused_with_what_is_wrong() {
 }
 
 #[test]
+fn bytes_per_buffer_size_the_families_with_buffers_and_leave_those_sized_by_time_at_their_default() {
+    use wgsweep::plan::{ProblemSize, problem_units};
+    let limits = limits(1024, 1024, 32768);
+    let bytes = ProblemSize::BytesPerBuffer(16 << 20);
+    for family in wgsweep::kernels::FAMILIES {
+        let (default, _) = problem_units(&limits, *family, ProblemSize::Default);
+        let (sized, _) = problem_units(&limits, *family, bytes);
+        if family.sized_by_time() {
+            // The FMA chains and bank reads hold no buffer worth sizing: 16 MiB would have made them 4 M
+            // invocations long, minutes per dispatch on SwiftShader at one invocation per workgroup.
+            assert_eq!(sized, default, "{}", family.name());
+        } else {
+            assert_eq!(sized, family.round_size((16 << 20) / family.unit_bytes()), "{}", family.name());
+        }
+    }
+}
+
+#[test]
 fn csv_has_a_row_per_configuration_and_quotes_what_needs_it() {
     let mut result = RunResult::from_json(MINIMAL_V1).unwrap();
     let mut failed = result.results[0].clone();

@@ -198,7 +198,8 @@ pub trait Family: Sync {
         true
     }
     /// Whether the problem size only sets how long one dispatch lasts (no cache to outgrow, no matrix to
-    /// fit): on a device slow for it, the runner shrinks a default-sized problem to a short dispatch.
+    /// fit): on a device slow for it, the runner shrinks a default-sized problem to a short dispatch, and a
+    /// size asked for in bytes per buffer leaves it at its default.
     fn sized_by_time(&self) -> bool {
         false
     }

@@ -146,6 +146,11 @@ pub const KNOWN_RESULTS: &[KnownResult] = &[
         source: "pace/h100-chromium-suite-5.json",
     },
     KnownResult {
+        name: "SwiftShader (Chrome's CPU WebGPU, 2 cores) in Chromium 156",
+        file: "swiftshader-chromium.txt",
+        source: "pace/swiftshader-chromium-suite-1.json",
+    },
+    KnownResult {
         name: "lavapipe (Mesa's CPU Vulkan driver, 2 cores), native",
         file: "lavapipe-native.txt",
         source: "pace/lavapipe-native-suite-2.json",

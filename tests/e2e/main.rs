@@ -243,6 +243,35 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
 
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn one_click_runs_the_default_suite_and_the_summary_answers() {
+    // Small problems at one workgroup size: every kernel of the suite, in a minute or two on SwiftShader.
+    let (_site, browser) = open_page("size=4096&samples=1&wg=64");
+    assert_eq!(browser.text("#run"), "Run the default suite");
+    browser.click("#run");
+    browser.wait_for("the run to finish", "document.querySelector('#results[data-done]')", Duration::from_secs(600));
+    let rows = browser.eval(
+        "return [...document.querySelectorAll('#run-families tbody tr')].map(r => [r.className, r.cells[0].textContent])",
+    );
+    let rows = rows.as_array().expect("rows");
+    let mut kernels: Vec<&str> = rows.iter().map(|r| r[1].as_str().unwrap()).collect();
+    kernels.sort();
+    kernels.dedup();
+    let mut suite: Vec<String> = wgsweep::kernels::select("default").unwrap().iter().map(|k| k.label()).collect();
+    suite.sort();
+    assert_eq!(kernels, suite, "every kernel of the default suite");
+    assert!(rows.iter().all(|r| r[0] != "failed"), "{rows:?}");
+    let valid = rows.iter().filter(|r| r[0] == "valid").count();
+    assert!(valid >= 15, "most configurations run on SwiftShader at 64 invocations: {rows:?}");
+    assert!(browser.text("#summary-bandwidth").contains(" GB/s (best copy: copy/vec4 at 64)"));
+    assert!(browser.text("#summary-compute").contains(" GFLOP/s (best FMA chains: fma/f32 at 64)"));
+    let headlines = browser.eval("return document.querySelectorAll('#summary-headlines li').length");
+    assert!(headlines.as_u64().unwrap() >= 4, "the families' sentences: {headlines}");
+    browser.scroll_to("#summary");
+    browser.screenshot(&screenshot_path("e2e-default-suite-summary.png"));
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_person_runs_transpose_and_image_and_sees_valid_rows_and_a_heatmap_per_kernel() {
     let (_site, browser) = run_page("kernels=transpose,image&size=3700&samples=1");
 

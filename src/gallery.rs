@@ -65,15 +65,6 @@ pub fn for_publishing(result: &RunResult) -> RunResult {
     published
 }
 
-/// The median of a configuration's figure over a device class's results, and its spread.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Spread {
-    pub results: u32,
-    pub median: f64,
-    pub low: f64,
-    pub high: f64,
-}
-
 /// A device class's results as one: each configuration that any of them measured validly, at the median of
 /// their medians; its min and p95 times are the fastest and the slowest result's medians (the spread a
 /// comparison shows), its CV their spread. The device and environment are the first result's; the label

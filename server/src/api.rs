@@ -145,7 +145,7 @@ fn address(id: &str) -> String {
 }
 
 async fn result(State(api): State<Arc<Api>>, Path(id): Path<String>) -> Result<Response, Refusal> {
-    let Some((body, _)) = api.store.body(&id).await? else {
+    let Some(body) = api.store.body(&id).await? else {
         return Err(refuse(StatusCode::NOT_FOUND, format!("no published result {id}")));
     };
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
@@ -157,7 +157,7 @@ async fn delete(State(api): State<Arc<Api>>, Path(id): Path<String>, headers: He
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .ok_or_else(|| refuse(StatusCode::UNAUTHORIZED, "send the deletion token as 'Authorization: Bearer TOKEN'"))?;
-    let Some((_, token_digest)) = api.store.body(&id).await? else {
+    let Some(token_digest) = api.store.token_digest(&id).await? else {
         return Err(refuse(StatusCode::NOT_FOUND, format!("no published result {id}")));
     };
     if hex(&Sha256::digest(token.as_bytes())) != token_digest {
@@ -176,22 +176,22 @@ struct Search {
 /// Device classes whose key contains `search`, each with how many results it has and their medians.
 async fn devices(State(api): State<Arc<Api>>, Query(query): Query<Search>) -> Result<Json<Value>, Refusal> {
     let rows = api.store.class_figures(&query.search).await?;
-    let mut devices: Vec<Value> = Vec::new();
-    for (i, row) in rows.iter().enumerate() {
-        if i > 0 && rows[i - 1].class_key == row.class_key {
-            continue; // rows come ordered by class
-        }
-        let of_class: Vec<_> = rows.iter().filter(|r| r.class_key == row.class_key).collect();
-        let median = |figure: fn(&crate::store::ClassFigures) -> Option<f64>| {
-            let figures: Vec<f64> = of_class.iter().filter_map(|r| figure(r)).collect();
-            stats::summarize(&figures).map(|s| s.median)
-        };
-        devices.push(json!({
-            "key": row.class_key, "adapter": row.adapter, "vendor": row.vendor, "backend": row.backend,
-            "runtime": row.runtime, "results": of_class.len(),
-            "copy_gbps": median(|r| r.copy_gbps), "fma_gflops": median(|r| r.fma_gflops),
-        }));
-    }
+    // Rows come ordered by class: one device per run of rows.
+    let devices: Vec<Value> = rows
+        .chunk_by(|a, b| a.class_key == b.class_key)
+        .map(|of_class| {
+            let median = |figure: fn(&crate::store::ClassFigures) -> Option<f64>| {
+                let figures: Vec<f64> = of_class.iter().filter_map(figure).collect();
+                stats::summarize(&figures).map(|s| s.median)
+            };
+            let row = &of_class[0];
+            json!({
+                "key": row.class_key, "adapter": row.adapter, "vendor": row.vendor, "backend": row.backend,
+                "runtime": row.runtime, "results": of_class.len(),
+                "copy_gbps": median(|r| r.copy_gbps), "fma_gflops": median(|r| r.fma_gflops),
+            })
+        })
+        .collect();
     Ok(Json(json!({ "devices": devices })))
 }
 

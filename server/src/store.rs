@@ -162,13 +162,20 @@ impl Store {
         row.map(|row| row.try_get("id")).transpose()
     }
 
-    /// A result's body and its token's digest.
-    pub async fn body(&self, id: &str) -> Result<Option<(String, String)>, sqlx::Error> {
-        let row = sqlx::query("SELECT body, token_digest FROM results WHERE id = $1")
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
-        row.map(|row| Ok((row.try_get("body")?, row.try_get("token_digest")?))).transpose()
+    /// A result's body, as published.
+    pub async fn body(&self, id: &str) -> Result<Option<String>, sqlx::Error> {
+        self.text_of(id, "SELECT body AS text FROM results WHERE id = $1").await
+    }
+
+    /// The digest of the token that deletes a result.
+    pub async fn token_digest(&self, id: &str) -> Result<Option<String>, sqlx::Error> {
+        self.text_of(id, "SELECT token_digest AS text FROM results WHERE id = $1").await
+    }
+
+    /// The one text column `select` reads of the result `id`, where there is such a result.
+    async fn text_of(&self, id: &str, select: &'static str) -> Result<Option<String>, sqlx::Error> {
+        let row = sqlx::query(select).bind(id).fetch_optional(&self.pool).await?;
+        row.map(|row| row.try_get("text")).transpose()
     }
 
     /// Deletes a result; whether there was one.

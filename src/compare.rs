@@ -19,6 +19,9 @@ pub struct Row {
     pub unit: &'static str,
     /// Per result, in the order given: the figure, where that result measured this configuration validly.
     pub figures: Vec<Option<f64>>,
+    /// Per result, where it has a figure: the figure at its slowest and at its fastest kept time
+    /// (`ConfigResult::headline_range`).
+    pub ranges: Vec<Option<(f64, f64)>>,
 }
 
 impl Row {
@@ -68,12 +71,14 @@ pub fn rows(results: &[RunResult]) -> Vec<Row> {
                             parameter: r.parameter_text(),
                             unit: r.unit().name(),
                             figures: vec![None; results.len()],
+                            ranges: vec![None; results.len()],
                         },
                     ));
                     rows.len() - 1
                 }
             };
             rows[at].1.figures[i] = figure(r);
+            rows[at].1.ranges[i] = figure(r).and(r.headline_range());
         }
     }
     // A kernel sorts where its first row stands: the order the first result that ran it lists it.
@@ -99,7 +104,12 @@ pub fn best_rows(rows: &[Row]) -> Vec<(Row, Vec<Option<String>>)> {
             .iter()
             .position(|(b, _)| b.kernel == row.kernel && b.checks == row.checks && b.parameter == row.parameter)
             .unwrap_or_else(|| {
-                let blank = Row { workgroup: String::new(), figures: vec![None; row.figures.len()], ..row.clone() };
+                let blank = Row {
+                    workgroup: String::new(),
+                    figures: vec![None; row.figures.len()],
+                    ranges: vec![None; row.figures.len()],
+                    ..row.clone()
+                };
                 best.push((blank, vec![None; row.figures.len()]));
                 best.len() - 1
             });
@@ -109,6 +119,7 @@ pub fn best_rows(rows: &[Row]) -> Vec<(Row, Vec<Option<String>>)> {
                 && b.figures[i].is_none_or(|known| f > known)
             {
                 b.figures[i] = Some(f);
+                b.ranges[i] = row.ranges[i];
                 shapes[i] = Some(row.workgroup.clone());
             }
         }

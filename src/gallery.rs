@@ -5,7 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::result::{ConfigResult, Outcome, RunResult, shape_text};
+use crate::gpu::DeviceInfo;
+use crate::result::{ConfigResult, Environment, Outcome, RunResult, shape_text};
 use crate::{analysis, kernels};
 
 /// Results of one kind of device, as people compare them: the same adapter through the same backend, in the
@@ -23,15 +24,19 @@ pub struct DeviceClass {
 
 impl DeviceClass {
     pub fn of(result: &RunResult) -> Self {
-        let environment = &result.environment;
+        Self::new(&result.device, &result.environment)
+    }
+
+    /// The class of a device before it has run anything.
+    pub fn new(device: &DeviceInfo, environment: &Environment) -> Self {
         let runtime = match environment.runtime.as_str() {
             "native" => "native".to_string(),
             _ => browser(&environment.platform).map_or_else(|| "a browser".to_string(), |(name, _)| name.to_string()),
         };
         DeviceClass {
-            adapter: result.device.name(),
-            vendor: result.device.identity.vendor.clone(),
-            backend: result.device.backend.clone(),
+            adapter: device.name(),
+            vendor: device.identity.vendor.clone(),
+            backend: device.backend.clone(),
             runtime,
         }
     }
@@ -68,7 +73,7 @@ pub fn for_publishing(result: &RunResult) -> RunResult {
 /// A device class's results as one: each configuration that any of them measured validly, at the median of
 /// their medians; its min and p95 times are the fastest and the slowest result's medians (the spread a
 /// comparison shows), its CV their spread. The device and environment are the first result's; the label
-/// says how many results it stands for.
+/// names the class and says how many results it stands for.
 pub fn median_result(results: &[RunResult]) -> Option<RunResult> {
     let first = results.first()?;
     let mut configurations: Vec<(ConfigResult, Vec<f64>)> = Vec::new();
@@ -99,7 +104,12 @@ pub fn median_result(results: &[RunResult]) -> Option<RunResult> {
         })
         .collect();
     let mut median = RunResult {
-        label: format!("median of {} results", results.len()),
+        label: format!(
+            "{}: median of {} result{}",
+            DeviceClass::of(first).key(),
+            results.len(),
+            if results.len() == 1 { "" } else { "s" }
+        ),
         results: rows,
         notes: vec![format!(
             "each configuration at the median of {} results' medians; min and p95 are the fastest and the slowest \

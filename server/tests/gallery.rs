@@ -165,7 +165,7 @@ async fn presets_learned_from_the_recorded_h100_results(url: &str) {
         }
         let median = get(&app, &format!("/api/device/median?{}", key_query(key))).await;
         let median = RunResult::from_json(std::str::from_utf8(&median.body).unwrap()).unwrap();
-        assert_eq!(median.label, format!("median of {} results", distinct.len()));
+        assert_eq!(median.label, format!("{key}: median of {} results", distinct.len()));
     }
     // The default suite natively: a preset for each of its kernels that ran at 64 invocations and more.
     let native = classes.iter().find(|(k, _)| k.ends_with("· vulkan · native")).expect("native H100 results");

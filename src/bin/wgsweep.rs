@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+use wgsweep::gallery::{self, DeviceClass, Preset};
 use wgsweep::gpu::{self, Gpu};
 use wgsweep::kernel::{KernelId, ShaderChecks};
 use wgsweep::measure::MeasureOptions;
@@ -50,6 +51,26 @@ enum Command {
     Tune(TuneArgs),
     /// Put results side by side: each one's figure for every configuration and its ratio to the first.
     Compare(CompareArgs),
+    /// The workgroup shape each kernel's results agree on for a device: learned by a results gallery
+    /// (`--gallery`) from everyone's published results, or from result files.
+    Presets(PresetsArgs),
+}
+
+#[derive(clap::Args)]
+struct PresetsArgs {
+    /// Result files or share links to learn from (each device among them on its own), instead of a gallery.
+    #[arg(conflicts_with = "gallery", required_unless_present = "gallery")]
+    results: Vec<String>,
+    /// A results gallery's address, e.g. http://127.0.0.1:8080 (`cargo xtask serve` starts one).
+    #[arg(long)]
+    gallery: Option<String>,
+    /// The device class, as the gallery lists it ("ADAPTER · BACKEND · RUNTIME"). Default: the adapter
+    /// `--adapter` picks, natively.
+    #[arg(long)]
+    device: Option<String>,
+    /// Adapter: its index in `wgsweep devices`, or part of its name. Default: the high-performance one.
+    #[arg(long)]
+    adapter: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -188,6 +209,7 @@ fn main() -> ExitCode {
         Command::Share { file, page } => share(&file, &page),
         Command::Compare(args) => compare(&args),
         Command::Tune(args) => pollster::block_on(tune(args)),
+        Command::Presets(args) => pollster::block_on(presets(args)),
     };
     match outcome {
         Ok(code) => code,
@@ -291,6 +313,91 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
         println!("{}", wgsweep::share::comparison_link(page, &results));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+async fn presets(args: PresetsArgs) -> Result<ExitCode, String> {
+    if let Some(gallery) = &args.gallery {
+        let key = match &args.device {
+            Some(key) => key.clone(),
+            None => {
+                let gpu = Gpu::open(&choose_adapter(args.adapter.as_deref()).await?, None)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                DeviceClass::new(&gpu.info, &native_environment(&gpu)).key()
+            }
+        };
+        let answer = ask_gallery(gallery, "api/device/presets", &[("key", &key)]).map_err(|why| {
+            // Name the devices it does know, so the next try can be right.
+            let known = ask_gallery(gallery, "api/devices", &[]).ok().and_then(|devices| {
+                let keys = devices["devices"].as_array()?.iter().filter_map(|d| d["key"].as_str().map(String::from));
+                Some(keys.collect::<Vec<_>>().join("\n  "))
+            });
+            match known {
+                Some(known) if !known.is_empty() => format!("{why}\nthe gallery has results for:\n  {known}"),
+                _ => why,
+            }
+        })?;
+        let presets: Vec<Preset> = serde_json::from_value(answer["presets"].clone())
+            .map_err(|e| format!("the gallery's presets could not be read: {e}"))?;
+        print_presets(&key, answer["results"].as_u64().unwrap_or(0) as usize, &presets);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut classes: Vec<(String, Vec<RunResult>)> = Vec::new();
+    for source in &args.results {
+        for result in open_results(source)? {
+            let key = DeviceClass::of(&result).key();
+            match classes.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, results)) => results.push(result),
+                None => classes.push((key, vec![result])),
+            }
+        }
+    }
+    if let Some(device) = &args.device {
+        classes.retain(|(key, _)| key == device);
+        if classes.is_empty() {
+            return Err(format!("none of these results is from the device {device}"));
+        }
+    }
+    for (key, results) in &classes {
+        print_presets(key, results.len(), &gallery::presets(results));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A results gallery's JSON answer to a GET of `path` with `query`, or what went wrong in words.
+fn ask_gallery(gallery: &str, path: &str, query: &[(&str, &str)]) -> Result<serde_json::Value, String> {
+    let url = format!("{}/{path}", gallery.trim_end_matches('/'));
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(std::time::Duration::from_secs(30)))
+        .build()
+        .into();
+    let mut response = agent
+        .get(&url)
+        .query_pairs(query.iter().copied())
+        .call()
+        .map_err(|e| format!("the gallery at {gallery} could not be reached: {e}"))?;
+    let status = response.status();
+    let text = response.body_mut().read_to_string().map_err(|e| format!("the gallery's answer was cut off: {e}"))?;
+    let answer: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|_| format!("{gallery} answered {status} without JSON: is it a wgsweep gallery?"))?;
+    match status.is_success() {
+        true => Ok(answer),
+        false => Err(answer["error"].as_str().map_or_else(|| format!("the gallery answered {status}"), String::from)),
+    }
+}
+
+fn print_presets(key: &str, results: usize, presets: &[Preset]) {
+    println!("{key}: {results} result{}", if results == 1 { "" } else { "s" });
+    let rows: Vec<Vec<String>> = presets
+        .iter()
+        .map(|p| {
+            let gain = p.median_gain_over_64.map(|g| format!("{g:.2}×")).unwrap_or_else(|| "–".into());
+            vec![p.kernel.clone(), p.parameter.clone(), p.shape.clone(), format!("{} of {}", p.wins, p.results), gain]
+        })
+        .collect();
+    let header = ["kernel", "parameter", "best shape", "won in", "gain over 64"].map(String::from);
+    print_aligned(&header, &rows, &[0, 1]);
 }
 
 async fn choose_adapter(choice: Option<&str>) -> Result<wgpu::Adapter, String> {

@@ -466,6 +466,14 @@ impl ConfigResult {
         }
     }
 
+    /// The headline figure at the slowest and the fastest time this configuration's statistics keep (its p95
+    /// and min: the samples' spread, or for a gallery's median the slowest and the fastest result's).
+    pub fn headline_range(&self) -> Option<(f64, f64)> {
+        let (headline, median) = (self.headline()?, self.median_ns?);
+        let at = |ns: f64| (ns > 0.0).then(|| headline * median / ns);
+        Some((at(self.p95_ns?)?, at(self.min_ns?)?))
+    }
+
     /// The headline figure with its unit, e.g. "2345.6 GB/s"; empty until measured.
     pub fn headline_text(&self) -> String {
         self.headline().map(|figure| format!("{} {}", format_gbps(figure), self.unit().name())).unwrap_or_default()

@@ -17,8 +17,9 @@ pub async fn main() {
     state::handle_with(handle);
     history::show();
     open_shared_link();
-    wasm_bindgen_futures::spawn_local(gallery::detect());
-    match adapter::open_gpu().await {
+    // The gallery answers within milliseconds; the GPU may take a second.
+    let (is_gallery, gpu) = futures_util::future::join(gallery::detect(), adapter::open_gpu()).await;
+    match gpu {
         Ok((gpu, browser_features)) => {
             device::show(&gpu, &browser_features);
             controls::show(&gpu);
@@ -27,6 +28,9 @@ pub async fn main() {
                 app.browser_features = browser_features;
             });
             dom::set_hidden("loading", true);
+            if is_gallery {
+                wasm_bindgen_futures::spawn_local(gallery::recommend());
+            }
         }
         Err(message) => dom::show_message("error", &message),
     }
@@ -45,6 +49,7 @@ fn build_page() {
     compare::build(&root);
     device::build(&root);
     controls::build(&root);
+    gallery::build_recommendations(&root);
     tuning::build(&root);
     summary::build(&root);
     run::build(&root);

@@ -20,7 +20,9 @@ pub fn build(root: &Element) {
         "p",
         "about",
         "Results side by side, the first the baseline: ratios above 1 are faster than it. Add results with \
-         Compare on a run, a history entry or an opened result, or paste a link here.",
+         Compare on a run, a history entry, an opened result or a gallery's device, or paste a link here. Under \
+         each figure its spread: the figure at the run's p95 and fastest times, or for a device's median in the \
+         gallery, at its slowest and fastest result.",
     );
     append(&card, "div", "compare-devices", "").set_id("compare-devices");
     let add = append(&card, "div", "buttons", "");
@@ -137,12 +139,9 @@ fn render(results: &[RunResult]) {
         append(&tr, "td", "", &row.series());
         append(&tr, "td", "", &row.parameter);
         append(&tr, "td", "", row.unit);
-        for (figure, shape) in row.figures.iter().zip(shapes) {
-            let text = match (figure, shape) {
-                (Some(f), Some(shape)) => format!("{} at {shape}", format_gbps(*f)),
-                _ => "–".into(),
-            };
-            append(&tr, "td", "", &text);
+        for ((figure, range), shape) in row.figures.iter().zip(&row.ranges).zip(shapes) {
+            let at = shape.as_ref().map(|shape| format!(" at {shape}")).unwrap_or_default();
+            figure_cell(&tr, *figure, *range, &at);
         }
         ratio_cells(&tr, row);
     }
@@ -157,8 +156,8 @@ fn render(results: &[RunResult]) {
         append(&tr, "td", "", &row.workgroup);
         append(&tr, "td", "", &row.parameter);
         append(&tr, "td", "", row.unit);
-        for figure in &row.figures {
-            append(&tr, "td", "", &figure.map(format_gbps).unwrap_or_else(|| "–".into()));
+        for (figure, range) in row.figures.iter().zip(&row.ranges) {
+            figure_cell(&tr, *figure, *range, "");
         }
         ratio_cells(&tr, row);
     }
@@ -188,6 +187,19 @@ fn header(table: &Element, fixed: &[&str], names: &[String]) {
     }
     for i in 2..=names.len() {
         append(&head, "th", "", &format!("{i} ÷ 1"));
+    }
+}
+
+/// A result's figure (then `after`, e.g. the shape) with its spread beneath, or a dash where it has none.
+fn figure_cell(tr: &Element, figure: Option<f64>, range: Option<(f64, f64)>, after: &str) {
+    let Some(figure) = figure else {
+        append(tr, "td", "", "–");
+        return;
+    };
+    let cell = append(tr, "td", "", &format!("{}{after}", format_gbps(figure)));
+    if let Some((slowest, fastest)) = range {
+        let spread = append(&cell, "small", "spread", &format!(" {}–{}", format_gbps(slowest), format_gbps(fastest)));
+        spread.set_attribute("title", "the spread: slowest to fastest").ok();
     }
 }
 

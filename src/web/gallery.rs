@@ -1,20 +1,28 @@
 //! The results gallery, where the page is served by one (`server/`): publishing a run, after showing
-//! exactly what will be sent and asking; a published result opened from its address. The gallery's
-//! controls stay hidden on a page served without it (any static host).
+//! exactly what will be sent and asking; a published result opened from its address; device classes to
+//! browse, each with its results, its median to compare a run with and the workgroup sizes its results
+//! agree on; those sizes for this browser's own device before it runs anything. The gallery's controls stay
+//! hidden on a page served without it (any static host).
 
+use serde_json::Value;
 use wasm_bindgen::JsCast;
-use web_sys::Element;
+use web_sys::{Element, HtmlInputElement};
 
 use super::dom::{self, append, by_id, hidden_card};
 use super::state::{self, Action};
 use super::storage;
-use crate::gallery;
-use crate::result::RunResult;
+use crate::gallery::{self, DeviceClass, Preset};
+use crate::result::{RunResult, format_gbps};
 
 /// The field of a published result's address: `#published=ID`.
 pub const PUBLISHED_KEY: &str = "published";
 
 pub fn build(root: &Element) {
+    build_publish(root);
+    build_browse(root);
+}
+
+fn build_publish(root: &Element) {
     let card = hidden_card(root, "publish", "Publish to the results gallery");
     append(
         &card,
@@ -50,9 +58,251 @@ pub fn build(root: &Element) {
     });
 }
 
+fn build_browse(root: &Element) {
+    let card = hidden_card(root, "gallery", "Results gallery");
+    card.set_class_name("card needs-gallery");
+    append(
+        &card,
+        "p",
+        "about",
+        "Results people published from their devices. Find a device to list its results, compare your run with \
+         its median, and read the workgroup sizes its results agree on.",
+    );
+    let find = append(&card, "form", "buttons", "");
+    find.set_id("gallery-find");
+    find.set_attribute("role", "search").ok();
+    let field = append(&find, "input", "gallery-search", "");
+    field.set_id("gallery-search");
+    field.set_attribute("type", "search").ok();
+    field.set_attribute("placeholder", "a device, backend or browser: H100, vulkan, Chrome").ok();
+    field.set_attribute("aria-label", "find a device").ok();
+    append(&find, "button", "", "Find").set_attribute("type", "submit").ok();
+    let status = append(&card, "p", "gallery-status", "");
+    status.set_id("gallery-status");
+    status.set_attribute("role", "status").ok();
+    let devices = append(&card, "table", "results", "");
+    devices.set_id("gallery-devices");
+    head(&devices, &["device", "backend", "runtime", "results", "copy GB/s (median)", "FMA GFLOP/s (median)", ""]);
+    append(&devices, "tbody", "", "");
+
+    let device = append(&card, "section", "gallery-device", "");
+    device.set_id("gallery-device");
+    device.set_attribute("hidden", "").ok();
+    append(&device, "h3", "", "").set_id("gallery-device-title");
+    let buttons = append(&device, "div", "buttons", "");
+    append(&buttons, "button", "primary", "Compare with its median").set_id("gallery-compare");
+    let status = append(&device, "p", "gallery-device-status", "");
+    status.set_id("gallery-device-status");
+    status.set_attribute("role", "status").ok();
+    let results = append(&device, "table", "results", "");
+    results.set_id("gallery-results");
+    head(&results, &["published", "label", "configurations", "copy GB/s", "FMA GFLOP/s", ""]);
+    append(&results, "tbody", "", "");
+    append(&device, "h4", "", "Recommended workgroup sizes");
+    append(&device, "div", "", "").set_id("gallery-presets");
+
+    dom::on("gallery-find", "submit", |event| {
+        event.prevent_default();
+        let search: HtmlInputElement = by_id("gallery-search");
+        wasm_bindgen_futures::spawn_local(list_devices(search.value()));
+    });
+    dom::on("gallery-devices", "click", |event| {
+        if let Some(key) = clicked(&event, "data-key") {
+            wasm_bindgen_futures::spawn_local(show_device(key));
+        }
+    });
+    dom::on("gallery-results", "click", |event| {
+        if let Some(id) = clicked(&event, "data-id") {
+            wasm_bindgen_futures::spawn_local(open_published(id));
+        }
+    });
+    dom::on("gallery-compare", "click", |_| {
+        if let Some(key) = state::with(|app| app.gallery_device.clone()) {
+            wasm_bindgen_futures::spawn_local(compare_with_median(key));
+        }
+    });
+}
+
+/// The card that shows, before anything runs, the workgroup sizes published results agree on for this
+/// browser's own device (hidden until the gallery answers).
+pub fn build_recommendations(root: &Element) {
+    let card = hidden_card(root, "recommended", "Recommended workgroup sizes for this device");
+    let about = append(&card, "p", "about", "");
+    about.set_id("recommended-about");
+    append(&card, "div", "", "").set_id("recommended-presets");
+}
+
+fn head(table: &Element, columns: &[&str]) {
+    let row = append(&append(table, "thead", "", ""), "tr", "", "");
+    for column in columns {
+        append(&row, "th", "", column);
+    }
+}
+
+/// The value of `attribute` on the button an event came from.
+fn clicked(event: &web_sys::Event, attribute: &str) -> Option<String> {
+    let target = event.target()?.dyn_into::<Element>().ok()?;
+    target.closest("button").ok()??.get_attribute(attribute)
+}
+
+/// The gallery's answer to a GET of `url`: its text, or what went wrong in words (the gallery's own
+/// `{"error": ...}` where it gave one).
+async fn get(url: &str) -> Result<String, String> {
+    match dom::fetch_text(url, "GET", None).await {
+        Ok((200, text)) => Ok(text),
+        Ok((status, text)) => {
+            let error = serde_json::from_str::<Value>(&text).ok().and_then(|v| v["error"].as_str().map(str::to_string));
+            Err(error.unwrap_or_else(|| format!("the gallery answered {status}")))
+        }
+        Err(why) => Err(format!("the gallery could not be reached ({why})")),
+    }
+}
+
+async fn get_json(url: &str) -> Result<Value, String> {
+    let text = get(url).await?;
+    serde_json::from_str(&text).map_err(|e| format!("the gallery's answer could not be read: {e}"))
+}
+
+/// `key` as a query value.
+fn encoded(key: &str) -> String {
+    String::from(js_sys::encode_uri_component(key))
+}
+
+/// A figure, or a dash where a result has none.
+fn figure(value: &Value) -> String {
+    value.as_f64().map(format_gbps).unwrap_or_else(|| "–".into())
+}
+
+/// Lists the device classes whose name contains `search` (every class for an empty one).
+async fn list_devices(search: String) {
+    dom::set_text("gallery-status", "Looking…");
+    let answer = get_json(&format!("api/devices?search={}", encoded(search.trim()))).await;
+    let body = by_id::<Element>("gallery-devices").query_selector("tbody").ok().flatten().expect("a body");
+    body.set_inner_html("");
+    let devices = match answer {
+        Ok(answer) => answer["devices"].as_array().cloned().unwrap_or_default(),
+        Err(why) => return dom::set_text("gallery-status", &format!("The gallery could not list devices: {why}")),
+    };
+    for device in &devices {
+        let row = append(&body, "tr", "", "");
+        for field in ["adapter", "backend", "runtime"] {
+            append(&row, "td", "", device[field].as_str().unwrap_or_default());
+        }
+        append(&row, "td", "", &device["results"].to_string());
+        append(&row, "td", "", &figure(&device["copy_gbps"]));
+        append(&row, "td", "", &figure(&device["fma_gflops"]));
+        let show = append(&append(&row, "td", "", ""), "button", "", "Show");
+        show.set_attribute("data-key", device["key"].as_str().unwrap_or_default()).ok();
+        show.set_attribute("aria-label", &format!("show {}", device["key"].as_str().unwrap_or_default())).ok();
+    }
+    let status = match (devices.len(), search.trim()) {
+        (0, "") => "No results have been published yet: publish yours after a run.".to_string(),
+        (0, search) => format!("No device matches “{search}”."),
+        (1, _) => "1 device.".to_string(),
+        (n, _) => format!("{n} devices."),
+    };
+    dom::set_text("gallery-status", &status);
+}
+
+/// A device class's page: its results, newest first, each to open; its presets; its median to compare with.
+async fn show_device(key: String) {
+    state::with(|app| app.gallery_device = Some(key.clone()));
+    dom::set_text("gallery-device-title", &key);
+    dom::set_text("gallery-device-status", "");
+    dom::set_hidden("gallery-device", false);
+    let body = by_id::<Element>("gallery-results").query_selector("tbody").ok().flatten().expect("a body");
+    body.set_inner_html("");
+    match get_json(&format!("api/device/results?key={}", encoded(&key))).await {
+        Ok(answer) => {
+            for listed in answer["results"].as_array().into_iter().flatten() {
+                let row = append(&body, "tr", "", "");
+                append(&row, "td", "", listed["published"].as_str().unwrap_or_default());
+                append(&row, "td", "", listed["label"].as_str().unwrap_or_default());
+                append(&row, "td", "", &listed["configurations"].to_string());
+                append(&row, "td", "", &figure(&listed["copy_gbps"]));
+                append(&row, "td", "", &figure(&listed["fma_gflops"]));
+                let open = append(&append(&row, "td", "", ""), "button", "", "Open");
+                open.set_attribute("data-id", listed["id"].as_str().unwrap_or_default()).ok();
+            }
+        }
+        Err(why) => dom::set_text("gallery-device-status", &format!("Its results could not be listed: {why}")),
+    }
+    let presets: Element = by_id("gallery-presets");
+    match get_json(&format!("api/device/presets?key={}", encoded(&key))).await {
+        Ok(answer) => show_presets(&presets, &answer),
+        Err(why) => presets.set_text_content(Some(&format!("No presets: {why}"))),
+    }
+    by_id::<Element>("gallery-device").scroll_into_view();
+}
+
+/// Puts the last run here (where there is one) and the device class's median in the comparison.
+async fn compare_with_median(key: String) {
+    dom::set_text("gallery-device-status", "Fetching its median…");
+    let median = get(&format!("api/device/median?key={}", encoded(&key))).await;
+    match median.and_then(|text| crate::analysis::read_json(&text).map_err(|e| e.to_string())) {
+        Ok(median) => {
+            dom::set_text("gallery-device-status", "");
+            if let Some(last) = state::with(|app| app.last.clone()) {
+                state::dispatch(Action::Compare(last));
+            }
+            state::dispatch(Action::Compare(median));
+        }
+        Err(why) => dom::set_text("gallery-device-status", &format!("Its median could not be fetched: {why}")),
+    }
+}
+
+/// A device class's presets as a table, from the gallery's answer `{results, presets}`.
+fn show_presets(parent: &Element, answer: &Value) {
+    parent.set_inner_html("");
+    let presets: Vec<Preset> = serde_json::from_value(answer["presets"].clone()).unwrap_or_default();
+    if presets.is_empty() {
+        append(parent, "p", "", "Its results name no best workgroup size yet.");
+        return;
+    }
+    append(
+        parent,
+        "p",
+        "about",
+        "Each kernel's best workgroup shape as this device's results agree on it: how many of the results that \
+         ran the kernel it won, and the median gain, where it won, over the best shape of 64 invocations (64 or \
+         8×8).",
+    );
+    let table = append(parent, "table", "results presets", "");
+    head(&table, &["kernel", "parameter", "best shape", "won in", "gain over 64"]);
+    let body = append(&table, "tbody", "", "");
+    for preset in &presets {
+        let row = append(&body, "tr", "", "");
+        append(&row, "td", "", &preset.kernel);
+        append(&row, "td", "", &preset.parameter);
+        append(&row, "td", "", &preset.shape);
+        append(&row, "td", "", &format!("{} of {}", preset.wins, preset.results));
+        let gain = preset.median_gain_over_64.map(|g| format!("{g:.2}×")).unwrap_or_else(|| "–".into());
+        append(&row, "td", "", &gain);
+    }
+}
+
+/// Shows the presets the gallery learned for this browser's device, or that it has none from it yet.
+pub async fn recommend() {
+    let Some(gpu) = state::with(|app| app.gpu.clone()) else { return };
+    let key = DeviceClass::new(&gpu.info, &super::adapter::environment(&gpu)).key();
+    let about = match get_json(&format!("api/device/presets?key={}", encoded(&key))).await {
+        Ok(answer) => {
+            show_presets(&by_id("recommended-presets"), &answer);
+            let results = answer["results"].as_u64().unwrap_or(0);
+            let plural = if results == 1 { "" } else { "s" };
+            format!("From {results} result{plural} published from {key}. A run here measures them again.")
+        }
+        Err(_) => format!(
+            "No one has published results from {key} yet: run, then Publish, and the gallery learns from yours."
+        ),
+    };
+    dom::set_text("recommended-about", &about);
+    dom::set_hidden("recommended", false);
+}
+
 /// Asks the page's server whether it is a wgsweep gallery; if so, shows every control that needs one (class
-/// `needs-gallery`). A static host answers with its page or a 404: no gallery.
-pub async fn detect() {
+/// `needs-gallery`) and lists its devices. A static host answers with its page or a 404: no gallery.
+pub async fn detect() -> bool {
     let is_gallery = match dom::fetch_text("api/health", "GET", None).await {
         Ok((200, text)) => serde_json::from_str::<serde_json::Value>(&text).is_ok_and(|v| v["gallery"] == "wgsweep"),
         _ => false,
@@ -64,7 +314,9 @@ pub async fn detect() {
                 element.set_hidden(false);
             }
         }
+        wasm_bindgen_futures::spawn_local(list_devices(String::new()));
     }
+    is_gallery
 }
 
 /// Shows what publishing `result` would send, and waits for Send or Cancel.
@@ -104,6 +356,9 @@ async fn send(result: RunResult) {
             link.set_hidden(false);
             state::with(|app| app.publishing = None);
             state::dispatch(Action::HistoryChanged);
+            // The gallery knows one result more: its devices and this device's presets may have changed.
+            list_devices(String::new()).await;
+            recommend().await;
         }
         Ok((status, answer)) => {
             let why = answer.and_then(|a| a["error"].as_str().map(str::to_string));
@@ -124,7 +379,11 @@ fn origin() -> String {
 
 /// Opens the published result `id` from the gallery, or says why it cannot.
 pub async fn open_published(id: String) {
-    let id: String = id.chars().filter(char::is_ascii_alphanumeric).collect();
+    let id = js_sys::decode_uri_component(&id).map(String::from).unwrap_or(id);
+    if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric()) {
+        let message = format!("This gallery address is damaged: a result's id is letters and digits, not “{id}”.");
+        return dom::show_message("error", &message);
+    }
     match dom::fetch_text(&format!("api/results/{id}"), "GET", None).await {
         Ok((200, text)) => match crate::analysis::read_json(&text) {
             Ok(result) => {

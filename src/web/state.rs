@@ -28,6 +28,8 @@ pub struct App {
     pub compared: Vec<RunResult>,
     /// The page is served by a results gallery (`server/`).
     pub gallery: bool,
+    /// The gallery's device class shown (its key).
+    pub gallery_device: Option<String>,
     /// The result whose publishing waits for the person's yes.
     pub publishing: Option<RunResult>,
     pub run_results: Option<FamilyResults>,

@@ -6,7 +6,7 @@ mod gallery;
 mod server;
 mod webdriver;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -748,4 +748,111 @@ fn a_person_publishes_a_run_to_the_gallery_and_opens_it_from_its_address() {
     browser.wait_for("the message", "!document.getElementById('message').hidden", Duration::from_secs(30));
     let message = browser.text("#message");
     assert!(message.contains("has no published result 0123456789abcdef"), "{message}");
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_person_finds_a_device_in_the_gallery_compares_with_its_median_and_sees_its_recommended_sizes() {
+    let gallery = gallery::start(&dist());
+    let browser = Browser::start(WebGpu::Enabled);
+    let page = format!("{}/index.html?kernels=copy/vec4&size=65536&wg=64,256&samples=3", gallery.url());
+    browser.open(&page);
+    // Before anyone published from this device, the page says so where its presets would be.
+    browser.wait_for("the recommendations", "!document.getElementById('recommended').hidden", Duration::from_secs(60));
+    assert!(browser.text("#recommended-about").starts_with("No one has published results from "));
+    assert!(browser.text("#gallery-status").contains("No results have been published yet"));
+
+    // Others published from an H100, natively and in Chrome (through the API, as the page does).
+    for name in ["h100-native-default-suite.json", "h100-native-stream.json", "h100-chromium-default-suite.json"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/results").join(name);
+        let body = std::fs::read_to_string(path).expect("a recorded result");
+        let script = format!(
+            "return fetch('api/results', {{ method: 'POST', body: {} }}).then(r => r.status)",
+            serde_json::to_string(&body).unwrap()
+        );
+        assert_eq!(browser.eval(&script), 201, "{name} is published");
+    }
+
+    // This device: run, publish; the page learns its presets at once.
+    browser.click("#run");
+    browser.wait_for("the run to finish", "document.querySelector('#results[data-done]')", Duration::from_secs(300));
+    browser.click("#publish-run");
+    browser.click("#publish-send");
+    browser.wait_for("the presets", "document.querySelector('#recommended-presets tbody tr')", Duration::from_secs(20));
+    let presets = browser.eval(
+        "return [...document.querySelectorAll('#recommended-presets tbody tr')].map(r => [...r.cells].map(c => c.textContent))",
+    );
+    assert_eq!(presets.as_array().map(Vec::len), Some(1), "copy/vec4 only: {presets}");
+    assert_eq!(presets[0][0], "copy/vec4");
+    assert!(["64", "256"].contains(&presets[0][2].as_str().unwrap()), "{presets}");
+    assert_eq!(presets[0][3], "1 of 1");
+    assert!(browser.text("#recommended-about").starts_with("From 1 result published from "));
+
+    // Find a device: a search narrows the list; none matching says so.
+    let search = |text: &str| {
+        browser.eval("document.getElementById('gallery-search').value = ''");
+        browser.type_into("#gallery-search", text);
+        browser.click("#gallery-find button");
+        browser.wait_for(
+            "the list",
+            "!document.getElementById('gallery-status').textContent.startsWith('Looking')",
+            Duration::from_secs(20),
+        );
+        let rows = browser.eval("return [...document.querySelectorAll('#gallery-devices tbody tr')].map(r => r.cells[0].textContent + ' · ' + r.cells[2].textContent)");
+        serde_json::from_value::<Vec<String>>(rows).unwrap()
+    };
+    assert_eq!(search("H100"), ["NVIDIA H100 80GB HBM3 · native", "NVIDIA H100 80GB HBM3 · Chrome"]);
+    assert!(search("no such device").is_empty());
+    assert_eq!(browser.text("#gallery-status"), "No device matches “no such device”.");
+    let swiftshader = search("swiftshader");
+    assert_eq!(swiftshader.len(), 1, "{swiftshader:?}");
+
+    // Its page: its results, its presets, and its median beside the run.
+    browser.click("#gallery-devices button[data-key]");
+    browser.wait_for("its results", "document.querySelector('#gallery-results tbody tr')", Duration::from_secs(20));
+    browser.wait_for("its presets", "document.querySelector('#gallery-presets tbody tr')", Duration::from_secs(20));
+    assert_eq!(browser.eval("return document.querySelectorAll('#gallery-results tbody tr').length"), 1);
+    browser.click("#gallery-compare");
+    browser.wait_for(
+        "the comparison",
+        "document.querySelectorAll('#compare-devices .compare-device').length === 2",
+        Duration::from_secs(20),
+    );
+    let names = browser.eval("return [...document.querySelectorAll('#compare-devices h3')].map(h => h.textContent)");
+    assert!(names[1].as_str().unwrap().contains(": median of 1 result"), "{names}");
+    let rows = browser.eval(
+        "return [...document.querySelectorAll('#compare-table tbody tr')].map(r => [...r.cells].map(c => c.textContent))",
+    );
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    // The median of one result is that result: the same figure, a ratio of 1, and a spread under each.
+    assert!(rows.iter().all(|row| row[6] == "1.00×"), "{rows:?}");
+    assert_eq!(browser.eval("return document.querySelectorAll('#compare-table tbody small.spread').length"), 4);
+    browser.scroll_to("#compare");
+    browser.screenshot(&screenshot_path("e2e-gallery-compare.png"));
+
+    // Any of its results opens.
+    browser.scroll_to("#gallery");
+    browser.screenshot(&screenshot_path("e2e-gallery-device.png"));
+    assert_accessible(&browser, "the gallery");
+    browser.click("#gallery-results button[data-id]");
+    browser.wait_for("the published result", "!document.getElementById('shared')?.hidden", Duration::from_secs(20));
+    assert!(browser.text("#shared-title").starts_with("Published result "));
+
+    // The CLI reads the same presets from the gallery.
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_wgsweep"))
+        .args(["presets", "--gallery", gallery.url(), "--device", "NVIDIA H100 80GB HBM3 · webgpu · Chrome"])
+        .output()
+        .expect("wgsweep runs");
+    let printed = String::from_utf8_lossy(&cli.stdout);
+    assert!(cli.status.success(), "{printed} {}", String::from_utf8_lossy(&cli.stderr));
+    assert!(printed.starts_with("NVIDIA H100 80GB HBM3 · webgpu · Chrome: 1 result\n"), "{printed}");
+    assert!(printed.lines().any(|l| l.starts_with("copy/vec4 ")), "{printed}");
+
+    // A crafted gallery address is refused with a message, and opens nothing.
+    browser.open(&format!("{}/index.html#published=%3Cimg%20src=x%3E", gallery.url()));
+    browser.wait_for("the message", "!document.getElementById('message').hidden", Duration::from_secs(30));
+    let message = browser.text("#message");
+    assert_eq!(message, "This gallery address is damaged: a result's id is letters and digits, not “<img src=x>”.");
+    assert_eq!(browser.eval("return document.getElementById('shared').hidden"), Value::Bool(true));
 }

@@ -1,0 +1,64 @@
+//! What the gallery's readers compute from a device class's results: its class, its median per
+//! configuration with the spread, and how a run compares with that median.
+
+use wgsweep::gallery::{self, DeviceClass};
+use wgsweep::{RunResult, compare};
+
+fn recorded(name: &str) -> RunResult {
+    let path = format!("{}/docs/results/{name}", env!("CARGO_MANIFEST_DIR"));
+    RunResult::from_json(&std::fs::read_to_string(&path).expect("a recorded result")).expect("it reads")
+}
+
+/// The same run as if every configuration took `factor` times as long.
+fn slower(result: &RunResult, factor: f64) -> RunResult {
+    let mut slower = result.clone();
+    for r in &mut slower.results {
+        r.median_ns = r.median_ns.map(|t| t * factor);
+        r.min_ns = r.min_ns.map(|t| t * factor);
+        r.p95_ns = r.p95_ns.map(|t| t * factor);
+        r.gbps = r.gbps.map(|g| g / factor);
+    }
+    slower
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * b.abs()
+}
+
+#[test]
+fn a_device_class_is_the_same_before_a_run_as_in_its_result() {
+    for name in ["h100-native-stream.json", "h100-chromium-stream.json"] {
+        let result = recorded(name);
+        let class = DeviceClass::new(&result.device, &result.environment);
+        assert_eq!(class, DeviceClass::of(&result));
+    }
+    let browser = DeviceClass::of(&recorded("h100-chromium-stream.json"));
+    assert_eq!(browser.key(), "NVIDIA H100 80GB HBM3 · webgpu · Chrome");
+}
+
+#[test]
+fn a_run_beside_a_device_classs_median_shows_the_spread_of_its_results() {
+    let run = recorded("h100-native-stream.json");
+    let class = [slower(&run, 0.9), run.clone(), slower(&run, 1.25)];
+    let median = gallery::median_result(&class).expect("a median");
+    assert_eq!(median.label, "NVIDIA H100 80GB HBM3 · vulkan · native: median of 3 results");
+
+    let rows = compare::rows(&[run.clone(), median]);
+    let mut compared = 0;
+    for row in rows.iter().filter(|row| row.figures[0].is_some()) {
+        let (figure, median) = (row.figures[0].unwrap(), row.figures[1].expect("the median has every valid row"));
+        assert!(close(median, figure), "the middle result is the median: {row:?}");
+        let (slowest, fastest) = row.ranges[1].expect("the median's spread");
+        assert!(close(slowest, figure / 1.25) && close(fastest, figure / 0.9), "{row:?}");
+        let (run_slowest, run_fastest) = row.ranges[0].expect("the run's own spread");
+        assert!(run_slowest <= figure && figure <= run_fastest, "a run's spread holds its median: {row:?}");
+        compared += 1;
+    }
+    assert_eq!(compared, run.results.iter().filter(|r| r.is_good()).count());
+
+    // The best of each kernel keeps the spread of the shape it took.
+    for (row, _) in compare::best_rows(&rows) {
+        let (slowest, fastest) = row.ranges[1].unwrap();
+        assert!(close(slowest, row.figures[1].unwrap() / 1.25) && close(fastest, row.figures[1].unwrap() / 0.9));
+    }
+}

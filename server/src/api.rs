@@ -4,7 +4,8 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -25,15 +26,57 @@ pub const MAX_BODY_BYTES: usize = 4 << 20;
 /// A device's results read for its median and presets: the latest this many.
 const CLASS_RESULTS: i64 = 200;
 
+/// How long a device list is served from memory. Lists are most of the gallery's reads, and each reads a
+/// row per result; a publish or delete through this server makes the next list afresh, one through another
+/// server behind the same database shows here within this time.
+const DEVICES_KEPT: Duration = Duration::from_secs(10);
+
 pub struct Api {
     pub store: Store,
     publishes: DefaultKeyedRateLimiter<IpAddr>,
+    /// Every device class, as last listed, and when.
+    devices: Mutex<Option<(Instant, Arc<Vec<Value>>)>>,
 }
 
 impl Api {
     /// The API over `store`, each client allowed `per_minute` publishes a minute (in bursts of as many).
     pub fn new(store: Store, per_minute: NonZeroU32) -> Arc<Self> {
-        Arc::new(Api { store, publishes: RateLimiter::keyed(Quota::per_minute(per_minute)) })
+        Arc::new(Api { store, publishes: RateLimiter::keyed(Quota::per_minute(per_minute)), devices: Mutex::new(None) })
+    }
+
+    /// Every device class with how many results it has and their median figures, from memory where the
+    /// list is recent.
+    async fn all_devices(&self) -> Result<Arc<Vec<Value>>, Refusal> {
+        if let Some((made, devices)) = self.devices.lock().expect("not poisoned").as_ref()
+            && made.elapsed() < DEVICES_KEPT
+        {
+            return Ok(devices.clone());
+        }
+        let rows = self.store.class_figures().await?;
+        // Rows come ordered by class: one device per run of rows.
+        let devices: Vec<Value> = rows
+            .chunk_by(|a, b| a.class_key == b.class_key)
+            .map(|of_class| {
+                let median = |figure: fn(&crate::store::ClassFigures) -> Option<f64>| {
+                    let figures: Vec<f64> = of_class.iter().filter_map(figure).collect();
+                    stats::summarize(&figures).map(|s| s.median)
+                };
+                let row = &of_class[0];
+                json!({
+                    "key": row.class_key, "adapter": row.adapter, "vendor": row.vendor, "backend": row.backend,
+                    "runtime": row.runtime, "results": of_class.len(),
+                    "copy_gbps": median(|r| r.copy_gbps), "fma_gflops": median(|r| r.fma_gflops),
+                })
+            })
+            .collect();
+        let devices = Arc::new(devices);
+        *self.devices.lock().expect("not poisoned") = Some((Instant::now(), devices.clone()));
+        Ok(devices)
+    }
+
+    /// The results changed: the next device list is made afresh.
+    fn forget_devices(&self) {
+        *self.devices.lock().expect("not poisoned") = None;
     }
 }
 
@@ -131,6 +174,7 @@ async fn publish(
     let id = stored.id.clone();
     Ok(match api.store.insert(&stored).await? {
         Inserted::New => {
+            api.forget_devices();
             (StatusCode::CREATED, Json(json!({ "id": id, "address": address(&id), "token": token }))).into_response()
         }
         Inserted::Existing(id) => {
@@ -164,6 +208,7 @@ async fn delete(State(api): State<Arc<Api>>, Path(id): Path<String>, headers: He
         return Err(refuse(StatusCode::FORBIDDEN, "this token does not delete this result"));
     }
     api.store.delete(&id).await?;
+    api.forget_devices();
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -173,25 +218,13 @@ struct Search {
     search: String,
 }
 
-/// Device classes whose key contains `search`, each with how many results it has and their medians.
+/// Device classes whose key contains `search` (in any case), each with how many results it has and their
+/// medians.
 async fn devices(State(api): State<Arc<Api>>, Query(query): Query<Search>) -> Result<Json<Value>, Refusal> {
-    let rows = api.store.class_figures(&query.search).await?;
-    // Rows come ordered by class: one device per run of rows.
-    let devices: Vec<Value> = rows
-        .chunk_by(|a, b| a.class_key == b.class_key)
-        .map(|of_class| {
-            let median = |figure: fn(&crate::store::ClassFigures) -> Option<f64>| {
-                let figures: Vec<f64> = of_class.iter().filter_map(figure).collect();
-                stats::summarize(&figures).map(|s| s.median)
-            };
-            let row = &of_class[0];
-            json!({
-                "key": row.class_key, "adapter": row.adapter, "vendor": row.vendor, "backend": row.backend,
-                "runtime": row.runtime, "results": of_class.len(),
-                "copy_gbps": median(|r| r.copy_gbps), "fma_gflops": median(|r| r.fma_gflops),
-            })
-        })
-        .collect();
+    let search = query.search.to_lowercase();
+    let all = api.all_devices().await?;
+    let devices: Vec<&Value> =
+        all.iter().filter(|d| d["key"].as_str().is_some_and(|key| key.to_lowercase().contains(&search))).collect();
     Ok(Json(json!({ "devices": devices })))
 }
 

@@ -200,6 +200,39 @@ async fn the_page_is_served_cross_origin_isolated(url: &str) {
     assert_eq!(health["database"], if url.starts_with("sqlite") { "sqlite" } else { "postgresql" });
 }
 
+/// Bodies are stored deflated, and a body stored as plain JSON (as before they were) still reads.
+async fn bodies_are_stored_deflated_and_plain_ones_still_read(url: &str) {
+    use sqlx::Row;
+    let (app, _dist) = gallery(url, 100).await;
+    let sent = h100_native();
+    let id = publish(&app, &sent).await.json()["id"].as_str().unwrap().to_string();
+    let published = core_gallery::for_publishing(&RunResult::from_json(&sent).unwrap()).to_json();
+    let read = |app: axum::Router| {
+        let uri = format!("/api/results/{id}");
+        async move { String::from_utf8(get(&app, &uri).await.body).unwrap() }
+    };
+    assert_eq!(read(app.clone()).await, published);
+
+    let database = sqlx::AnyPool::connect(url).await.unwrap();
+    let stored: String = sqlx::query("SELECT body FROM results").fetch_one(&database).await.unwrap().get("body");
+    assert!(stored.starts_with("deflate:"), "{}", &stored[..40]);
+    assert!(stored.len() * 5 < published.len(), "{} bytes stored for {} of JSON", stored.len(), published.len());
+    sqlx::query("UPDATE results SET body = $1").bind(&published).execute(&database).await.unwrap();
+    assert_eq!(read(app.clone()).await, published);
+    let presets = get(
+        &app,
+        &format!("/api/device/presets?{}", key_query(&DeviceClass::of(&RunResult::from_json(&sent).unwrap()).key())),
+    )
+    .await;
+    assert_eq!(presets.json()["results"], 1);
+}
+
+#[tokio::test]
+async fn on_sqlite_bodies_are_stored_deflated_and_plain_ones_still_read() {
+    let dir = tempfile::tempdir().unwrap();
+    bodies_are_stored_deflated_and_plain_ones_still_read(&sqlite_url(dir.path())).await;
+}
+
 #[tokio::test]
 async fn on_sqlite_a_result_is_published_read_listed_and_deleted() {
     let dir = tempfile::tempdir().unwrap();
@@ -239,4 +272,5 @@ async fn on_postgresql_the_same() {
     presets_learned_from_the_recorded_h100_results(&cluster.database("presets")).await;
     publishes_are_limited_per_client(&cluster.database("limits")).await;
     the_page_is_served_cross_origin_isolated(&cluster.database("page")).await;
+    bodies_are_stored_deflated_and_plain_ones_still_read(&cluster.database("deflated")).await;
 }

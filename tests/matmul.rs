@@ -21,14 +21,28 @@ fn every_kernel_tile_and_block_multiplies_matrices_no_tile_divides() {
     plan.parameter_values = Some(EDGES.to_vec());
     plan.shader_checks = vec![ShaderChecks::Default, ShaderChecks::Unchecked];
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
-    // naive: 4 shapes, tiled: 1 each, blocked: 2 each; each at both edges, with and without checks.
-    assert_eq!(result.results.len(), (4 + 3 + 2 * 2) * 2 * 2);
+    // naive: 4 shapes, tiled: 1 each, blocked: 2 each, pipelined: 1 each; each at both edges, with and
+    // without checks.
+    assert_eq!(result.results.len(), (4 + 3 + 2 * 2 + 2) * 2 * 2);
     for r in &result.results {
         support::assert_good(r);
         let n = r.parameter.as_ref().unwrap().value as u64;
         assert_eq!(r.flops_per_dispatch, Some(2 * n * n * n));
         assert!(r.gflops().unwrap() > 0.0);
     }
+}
+
+#[test]
+fn the_pipelined_kernel_multiplies_aligned_and_unaligned_matrices_over_several_tiles() {
+    let gpu = open_gpu();
+    let mut plan = support::quick_plan(kernels::select("matmul_pipelined").unwrap(), 260 * 260, None);
+    // 256: whole tiles; 260: rows of whole vec4s, 3 tiles a side, the last mostly outside; 257 and 130: rows
+    // that are not.
+    plan.parameter_values = Some(vec![130, 256, 257, 260]);
+    plan.shader_checks = vec![ShaderChecks::Default, ShaderChecks::Unchecked];
+    let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
+    assert_eq!(result.results.len(), 2 * 4 * 2, "2 steps of k, 4 edges, with and without checks");
+    result.results.iter().for_each(support::assert_good);
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! Matrix multiply, f32: naive, workgroup-memory tiles of 8, 16 and 32, and register blocks of 4 × 4 and 8 × 8
-//! outputs per invocation, over square matrices of 256 … 4096 (GFLOP/s).
+//! Matrix multiply, f32: naive, workgroup-memory tiles of 8, 16 and 32, register blocks of 4 × 4 and 8 × 8
+//! outputs per invocation, and 8 × 8 blocks of a 128 × 128 tile with the next tiles loaded while this one's
+//! FMAs run (pipelined), over square matrices of 256 … 4096 (GFLOP/s).
 
 use std::ops::Range;
 
@@ -13,16 +14,19 @@ use crate::kernel::{
 };
 
 const WGSL: &str = include_str!("../../shaders/matmul.wgsl");
+const PIPELINED_WGSL: &str = include_str!("../../shaders/matmul_pipelined.wgsl");
 
 /// (kernel, variant): the naive kernel's entry point is `matmul_naive_f32`; the tiled and blocked ones take
 /// their tile or block edge from the variant.
-pub const KERNELS: [(&str, &str); 6] = [
+pub const KERNELS: [(&str, &str); 8] = [
     ("matmul_naive", "f32"),
     ("matmul_tiled", "8"),
     ("matmul_tiled", "16"),
     ("matmul_tiled", "32"),
     ("matmul_blocked", "4x4"),
     ("matmul_blocked", "8x8"),
+    ("matmul_pipelined", "k8"),
+    ("matmul_pipelined", "k16"),
 ];
 /// Matrix edges swept; those whose matrices are larger than the problem size are skipped.
 pub fn edges() -> Vec<u32> {
@@ -30,6 +34,9 @@ pub fn edges() -> Vec<u32> {
 }
 /// Elements of K each step of `matmul_blocked` stages (BK in matmul.wgsl).
 const BLOCKED_K: u64 = 8;
+/// `matmul_pipelined`'s workgroup and the tile of C it computes.
+const PIPELINED_WORKGROUP: [u32; 3] = [16, 16, 1];
+const PIPELINED_TILE: u32 = 128;
 /// The largest matrix swept, 4096 × 4096 (64 MiB).
 const DEFAULT_ELEMENTS: u64 = 4096 * 4096;
 /// Multiply-adds the CPU reference may spend per matrix edge: every element of small products, a sample
@@ -38,9 +45,10 @@ const REFERENCE_BUDGET: u64 = 1 << 26;
 
 pub struct Matmul;
 
-/// The tile edge of `matmul_tiled/T` or the block edge of `matmul_blocked/BxB`.
+/// The tile edge of `matmul_tiled/T`, the block edge of `matmul_blocked/BxB`, or the elements of K a step of
+/// `matmul_pipelined/kBK` stages.
 fn edge(variant: &str) -> u32 {
-    variant.split('x').next().and_then(|e| e.parse().ok()).unwrap_or(1)
+    variant.trim_start_matches('k').split('x').next().and_then(|e| e.parse().ok()).unwrap_or(1)
 }
 
 impl Family for Matmul {
@@ -56,7 +64,16 @@ impl Family for Matmul {
          reads two words of workgroup memory. matmul_blocked/BxB gives each invocation a B × B block of C in \
          registers: per step of k it reads B values of A and B of B (as vec4s) and does B² FMAs, so \
          workgroup memory stops being the limit; expect it far ahead of the others at large n, and small \
-         matrices to leave the GPU idle. Results are checked against a CPU reference: every element of small \
+         matrices to leave the GPU idle. matmul_pipelined/kBK is what a vendor's SGEMM does: 16 × 16 \
+         invocations compute a 128 × 128 tile of C, each an 8 × 8 block in 16 vec4 registers laid out so that \
+         no two read the same workgroup-memory bank; while this step's FMAs run, the next step's tiles are \
+         loaded from memory as vec4s into a second buffer (one barrier a step of BK = 8 or 16 elements of k; \
+         16 needs 32 KiB of workgroup memory); where n is a multiple of 128 the code for the matrices' edges \
+         is left out of the pipeline, and with it the registers it held. Advice for any wgpu code: the guard \
+         wgpu adds to every loop (its default shader checks) can stop the compiler unrolling it, and an \
+         array indexed by a loop's counter then leaves registers; write hot inner loops out (or generate \
+         them) and index such arrays by constants only, as matmul_pipelined does. On an H100 that took a \
+         register-blocked product from 15× slower with the checks than without to 5% slower. Results are checked against a CPU reference: every element of small \
          products, 2^26 / n elements spread over large ones, each within the rounding a dot product of n \
          terms allows. The roofline places each n at n/6 flops per byte (A and B read, C written once)."
     }
@@ -67,6 +84,11 @@ impl Family for Matmul {
 
     fn contrasts(&self) -> Vec<kernel::Contrast> {
         vec![
+            kernel::Contrast {
+                kernel: ("matmul_pipelined/k8", None),
+                against: ("matmul_blocked/8x8", None),
+                sentence: "Loading the next tiles while this one's FMAs run makes a matrix product {than} 8×8 blocks alone",
+            },
             kernel::Contrast {
                 kernel: ("matmul_blocked/4x4", None),
                 against: ("matmul_tiled/16", None),
@@ -99,6 +121,7 @@ impl Family for Matmul {
                 vec![[t, t, 1]]
             }
             "matmul_blocked" => vec![[8, 8, 1], [16, 16, 1]],
+            "matmul_pipelined" => vec![PIPELINED_WORKGROUP],
             _ => vec![[8, 8, 1], [16, 16, 1], [32, 8, 1], [64, 4, 1]],
         }
     }
@@ -112,19 +135,32 @@ impl Family for Matmul {
         match kernel.kernel {
             "matmul_tiled" => 2 * 4 * (x as u64 * y as u64),
             "matmul_blocked" => 4 * BLOCKED_K * edge(kernel.variant) as u64 * (x as u64 + y as u64),
+            // Two buffers, each a BK × 128 tile of A and one of B.
+            "matmul_pipelined" => 2 * 2 * edge(kernel.variant) as u64 * PIPELINED_TILE as u64 * 4,
             _ => 0,
         }
     }
 
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
-        let bytes = size * 4;
+        // Whole vec4s, which matmul_pipelined reads and writes.
+        let bytes = (size * 4).next_multiple_of(16);
         kernel::check_binding(gpu, &format!("a {bytes}-byte matrix"), bytes)?;
         let seeds = [seed, seed.wrapping_add(1)];
         let a = kernel::random_buffer(gpu, "A", bytes, seeds[0]);
         let b = kernel::random_buffer(gpu, "B", bytes, seeds[1]);
         let c = kernel::storage_buffer(gpu, "C", bytes);
         let modules = ShaderModules::new("matmul.wgsl", WGSL);
-        Ok(Box::new(MatmulWorkload { elements: size, seeds, modules, a, b, c, reference: KeptReference::default() }))
+        let pipelined = ShaderModules::new("matmul_pipelined.wgsl", PIPELINED_WGSL);
+        Ok(Box::new(MatmulWorkload {
+            elements: size,
+            seeds,
+            modules,
+            pipelined,
+            a,
+            b,
+            c,
+            reference: KeptReference::default(),
+        }))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
@@ -142,6 +178,7 @@ struct MatmulWorkload {
     elements: u64,
     seeds: [u32; 2],
     modules: ShaderModules,
+    pipelined: ShaderModules,
     /// The n × n matrices of each edge are the first n² elements, row by row.
     a: OwnedBuffer,
     b: OwnedBuffer,
@@ -211,6 +248,28 @@ impl Recipe for Product {
     }
 }
 
+impl MatmulWorkload {
+    /// `matmul_pipelined`, whose module has no workgroup-size constants: its 16 × 16 shape is its design.
+    fn prepare_pipelined(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+        let n = configuration.parameter.unwrap_or(0);
+        if configuration.workgroup != PIPELINED_WORKGROUP {
+            return Err(Skip::NotApplicable("matmul_pipelined runs in 16 × 16 workgroups only".into()));
+        }
+        let bk = edge(configuration.kernel.variant);
+        let constants = [
+            ("N", n as f64),
+            ("ALIGNED", if n.is_multiple_of(4) { 1.0 } else { 0.0 }),
+            ("INSIDE", if n.is_multiple_of(PIPELINED_TILE) { 1.0 } else { 0.0 }),
+            ("BK", bk as f64),
+            ("TILE_VEC4S", (2 * bk * PIPELINED_TILE / 4) as f64),
+        ];
+        let grid = kernel::plane_grid(gpu, [n, n], [PIPELINED_TILE, PIPELINED_TILE])?;
+        let pipeline = self.pipelined.pipeline(gpu, configuration.checks, "matmul_pipelined", &constants);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.a), (1, &self.b), (2, &self.c)]);
+        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.c.handle(), Vec::new()))
+    }
+}
+
 impl Workload for MatmulWorkload {
     fn size(&self) -> u64 {
         self.elements
@@ -235,6 +294,9 @@ impl Workload for MatmulWorkload {
                 "an {n} × {n} matrix is more than the problem size, {} elements",
                 self.elements
             )));
+        }
+        if kernel.kernel == "matmul_pipelined" {
+            return self.prepare_pipelined(gpu, configuration);
         }
         let [x, y, _] = workgroup;
         let e = edge(kernel.variant);

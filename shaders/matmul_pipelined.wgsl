@@ -1,0 +1,211 @@
+// Matrix multiply C = A · B of square N × N row-major f32 matrices, the last step after matmul.wgsl's
+// naive, tiled and blocked kernels: what a vendor's SGEMM does, in WGSL.
+//   matmul_pipelined   a 16 × 16 workgroup computes a 128 × 128 tile of C, each invocation 8 × 8 outputs in
+//                      16 vec4 registers: rows 4·ty .. +3 and 64 + 4·ty .. +3, columns 4·tx .. +3 and
+//                      64 + 4·tx .. +3, so that a warp's reads of a tile row are 16 distinct vec4s (no bank
+//                      conflicts). K advances BK = 8 or 16 at a time through two buffers of workgroup memory:
+//                      while the FMAs of this step read one, the next step's tiles are loaded from memory
+//                      (BK / 8 vec4s of A and as many of B per invocation) and stored to the other, one
+//                      barrier a step. A's tile is stored transposed, so an invocation reads its 8 rows'
+//                      values as 2 vec4s. The steps of k and the 64 FMAs of each are written out, not looped:
+//                      with wgpu's shader checks a loop gets a guard that can stop the compiler unrolling it,
+//                      and the accumulators would leave registers.
+// Loads outside the matrices read 0 and stores outside them are dropped, so N need not be a multiple of the
+// tile; where N is not a multiple of 4 (ALIGNED false) rows do not start on a vec4 and every access is scalar.
+
+override N: u32;
+override ALIGNED: bool = true;
+// N is a multiple of 128: every tile lies inside the matrices, and no access needs a check. The code for
+// the edges is then left out of the pipeline, and with it the registers it would hold.
+override INSIDE: bool = false;
+// Elements of K a step: 8 or 16.
+override BK: u32 = 8u;
+// vec4s of the two buffers of one matrix's tiles: 2 · BK rows of 32.
+override TILE_VEC4S: u32 = 512u;
+
+@group(0) @binding(0) var<storage, read> a: array<vec4<f32>>;
+@group(0) @binding(1) var<storage, read> b: array<vec4<f32>>;
+@group(0) @binding(2) var<storage, read_write> c: array<vec4<f32>>;
+
+// Row buffer · BK + k, vec4 m / 4 at [row · 32 + m / 4]: A's tile transposed (k-major), and B's tile
+// (k-major), 128 values a row. One index, not two: each index is clamped where shader checks are on.
+var<workgroup> tile_a: array<vec4<f32>, TILE_VEC4S>;
+var<workgroup> tile_b: array<vec4<f32>, TILE_VEC4S>;
+
+// The vec4 at `at` of A or B (`from_a` is constant where it is called: the branch folds away).
+fn vec4_of(from_a: bool, at: u32) -> vec4<f32> {
+    if from_a { return a[at]; }
+    return b[at];
+}
+
+fn scalar(from_a: bool, row: u32, col: u32) -> f32 {
+    if row < N && col < N {
+        let at = row * N + col;
+        return vec4_of(from_a, at / 4u)[at % 4u];
+    }
+    return 0.0;
+}
+
+// Four consecutive elements of a row of A or B, from `col` on; 0 outside the matrix.
+fn load(from_a: bool, row: u32, col: u32) -> vec4<f32> {
+    if INSIDE {
+        return vec4_of(from_a, (row * N + col) / 4u);
+    }
+    if ALIGNED && row < N && col < N {
+        // N and col are multiples of 4: the vec4 is inside the row.
+        return vec4_of(from_a, (row * N + col) / 4u);
+    }
+    return vec4(scalar(from_a, row, col), scalar(from_a, row, col + 1u), scalar(from_a, row, col + 2u),
+                scalar(from_a, row, col + 3u));
+}
+
+// One k of the tiles in workgroup memory (their row `k`): 8 values of A, 8 of B, 64 FMAs.
+// acc[2i] and acc[2i + 1]: row i of the invocation's block (rows 0–3 at 4·ty, 4–7 at 64 + 4·ty), its columns
+// at 4·tx and at 64 + 4·tx.
+fn step(acc: ptr<function, array<vec4<f32>, 16>>, k: u32, ty: u32, tx: u32) {
+    let a0 = tile_a[k * 32u + ty];
+    let a1 = tile_a[k * 32u + ty + 16u];
+    let b0 = tile_b[k * 32u + tx];
+    let b1 = tile_b[k * 32u + tx + 16u];
+    (*acc)[0] = fma(vec4(a0.x), b0, (*acc)[0]);
+    (*acc)[1] = fma(vec4(a0.x), b1, (*acc)[1]);
+    (*acc)[2] = fma(vec4(a0.y), b0, (*acc)[2]);
+    (*acc)[3] = fma(vec4(a0.y), b1, (*acc)[3]);
+    (*acc)[4] = fma(vec4(a0.z), b0, (*acc)[4]);
+    (*acc)[5] = fma(vec4(a0.z), b1, (*acc)[5]);
+    (*acc)[6] = fma(vec4(a0.w), b0, (*acc)[6]);
+    (*acc)[7] = fma(vec4(a0.w), b1, (*acc)[7]);
+    (*acc)[8] = fma(vec4(a1.x), b0, (*acc)[8]);
+    (*acc)[9] = fma(vec4(a1.x), b1, (*acc)[9]);
+    (*acc)[10] = fma(vec4(a1.y), b0, (*acc)[10]);
+    (*acc)[11] = fma(vec4(a1.y), b1, (*acc)[11]);
+    (*acc)[12] = fma(vec4(a1.z), b0, (*acc)[12]);
+    (*acc)[13] = fma(vec4(a1.z), b1, (*acc)[13]);
+    (*acc)[14] = fma(vec4(a1.w), b0, (*acc)[14]);
+    (*acc)[15] = fma(vec4(a1.w), b1, (*acc)[15]);
+}
+
+// What one invocation loads of a step's tiles, `part` 0 or (for BK = 16) 1: A[m][k .. +3] and B[k][4n .. +3]
+// of the tiles, consecutive invocations along a row.
+struct Share {
+    a_m: u32,
+    a_k: u32,
+    b_k: u32,
+    b_n: u32,
+}
+
+fn share(index: u32, part: u32) -> Share {
+    let at = index + 256u * part;
+    let a_vec4s_a_row = BK / 4u;
+    return Share(at / a_vec4s_a_row, (at % a_vec4s_a_row) * 4u, at / 32u, at % 32u);
+}
+
+// The share's A vec4 at k0 (to be stored transposed) and B vec4.
+fn fetch(s: Share, row0: u32, col0: u32, k0: u32) -> array<vec4<f32>, 2> {
+    return array(load(true, row0 + s.a_m, k0 + s.a_k), load(false, k0 + s.b_k, col0 + 4u * s.b_n));
+}
+
+fn stage(buffer: u32, s: Share, fetched: array<vec4<f32>, 2>) {
+    let row = buffer * BK + s.a_k;
+    let m = s.a_m;
+    tile_a[row * 32u + m / 4u][m % 4u] = fetched[0].x;
+    tile_a[(row + 1u) * 32u + m / 4u][m % 4u] = fetched[0].y;
+    tile_a[(row + 2u) * 32u + m / 4u][m % 4u] = fetched[0].z;
+    tile_a[(row + 3u) * 32u + m / 4u][m % 4u] = fetched[0].w;
+    tile_b[(buffer * BK + s.b_k) * 32u + s.b_n] = fetched[1];
+}
+
+// C's 4 elements of `row` from `col` on, those inside the matrix.
+fn store(row: u32, col: u32, value: vec4<f32>) {
+    if INSIDE {
+        c[(row * N + col) / 4u] = value;
+        return;
+    }
+    if row >= N { return; }
+    if ALIGNED && col < N {
+        c[(row * N + col) / 4u] = value;
+        return;
+    }
+    for (var j = 0u; j < 4u; j++) {
+        if col + j < N {
+            let at = row * N + col + j;
+            c[at / 4u][at % 4u] = value[j];
+        }
+    }
+}
+
+@compute @workgroup_size(16, 16)
+fn matmul_pipelined(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
+                    @builtin(local_invocation_index) index: u32) {
+    let row0 = wid.y * 128u;
+    let col0 = wid.x * 128u;
+    let ty = lid.y;
+    let tx = lid.x;
+    let first = share(index, 0u);
+    let second = share(index, 1u);
+    let two = BK == 16u;
+
+    stage(0u, first, fetch(first, row0, col0, 0u));
+    if two { stage(0u, second, fetch(second, row0, col0, 0u)); }
+    workgroupBarrier();
+    var acc: array<vec4<f32>, 16>;
+    var buffer = 0u;
+    for (var k0 = 0u; k0 < N; k0 += BK) {
+        // The next step's loads go out before this step's FMAs, which hide their latency.
+        let next = k0 + BK;
+        var fetched_first = array(vec4(0.0), vec4(0.0));
+        var fetched_second = array(vec4(0.0), vec4(0.0));
+        if next < N {
+            fetched_first = fetch(first, row0, col0, next);
+            if two { fetched_second = fetch(second, row0, col0, next); }
+        }
+        let k = buffer * BK;
+        step(&acc, k, ty, tx);
+        step(&acc, k + 1u, ty, tx);
+        step(&acc, k + 2u, ty, tx);
+        step(&acc, k + 3u, ty, tx);
+        step(&acc, k + 4u, ty, tx);
+        step(&acc, k + 5u, ty, tx);
+        step(&acc, k + 6u, ty, tx);
+        step(&acc, k + 7u, ty, tx);
+        if two {
+            step(&acc, k + 8u, ty, tx);
+            step(&acc, k + 9u, ty, tx);
+            step(&acc, k + 10u, ty, tx);
+            step(&acc, k + 11u, ty, tx);
+            step(&acc, k + 12u, ty, tx);
+            step(&acc, k + 13u, ty, tx);
+            step(&acc, k + 14u, ty, tx);
+            step(&acc, k + 15u, ty, tx);
+        }
+        buffer = 1u - buffer;
+        if next < N {
+            stage(buffer, first, fetched_first);
+            if two { stage(buffer, second, fetched_second); }
+        }
+        // One barrier a step: the buffer just staged is read after it, the one just read is written only
+        // after the next.
+        workgroupBarrier();
+    }
+    // Written out: an index that is not a constant would move the accumulators to memory.
+    let top = row0 + 4u * ty;
+    let bottom = row0 + 64u + 4u * ty;
+    let left = col0 + 4u * tx;
+    let right = col0 + 64u + 4u * tx;
+    store(top, left, acc[0]);
+    store(top, right, acc[1]);
+    store(top + 1u, left, acc[2]);
+    store(top + 1u, right, acc[3]);
+    store(top + 2u, left, acc[4]);
+    store(top + 2u, right, acc[5]);
+    store(top + 3u, left, acc[6]);
+    store(top + 3u, right, acc[7]);
+    store(bottom, left, acc[8]);
+    store(bottom, right, acc[9]);
+    store(bottom + 1u, left, acc[10]);
+    store(bottom + 1u, right, acc[11]);
+    store(bottom + 2u, left, acc[12]);
+    store(bottom + 2u, right, acc[13]);
+    store(bottom + 3u, left, acc[14]);
+    store(bottom + 3u, right, acc[15]);
+}

@@ -262,8 +262,11 @@ fn one_click_runs_the_default_suite_and_the_summary_answers() {
     assert!(rows.iter().all(|r| r[0] != "failed"), "{rows:?}");
     let valid = rows.iter().filter(|r| r[0] == "valid").count();
     assert!(valid >= 15, "most configurations run on SwiftShader at 64 invocations: {rows:?}");
-    assert!(browser.text("#summary-bandwidth").contains(" GB/s (best copy: copy/vec4 at 64)"));
-    assert!(browser.text("#summary-compute").contains(" GFLOP/s (best FMA chains: fma/f32 at 64)"));
+    let (bandwidth, compute) = (browser.text("#summary-bandwidth"), browser.text("#summary-compute"));
+    // The suite has two copies, copy/vec4 and copy2d/tiled: on a CPU adapter either may be the faster.
+    let copies = [" GB/s (best copy: copy/vec4 at 64)", " GB/s (best copy: copy2d/tiled at 64)"];
+    assert!(copies.iter().any(|copy| bandwidth.contains(copy)), "{bandwidth}");
+    assert!(compute.contains(" GFLOP/s (best FMA chains: fma/f32 at 64)"), "{compute}");
     let headlines = browser.eval("return document.querySelectorAll('#summary-headlines li').length");
     assert!(headlines.as_u64().unwrap() >= 4, "the families' sentences: {headlines}");
     browser.scroll_to("#summary");

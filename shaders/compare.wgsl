@@ -2,9 +2,10 @@
 // with the CPU reference uploaded once per input (`expected`: each element's value and tolerance), and only
 // a summary comes back to the host. Word i is held to element i % period of the reference (outputs that
 // repeat store one period). The rule is the CPU's (src/kernel/check.rs, `Expected::admits`): a tolerance of
-// -1 asks for the very bits (integers), -2 for nothing (padding); otherwise, as `passes`: NaN never passes;
-// the very bits pass (and +0 against -0); with a tolerance of 0 nothing else does; otherwise
-// |found - expected| <= tolerance.
+// -1 asks for the very bits (integers), -2 for nothing (padding); a tolerance word whose top 16 bits are all
+// set holds two f16 elements to the f16 tolerance in its low bits, each as a float; otherwise, as `passes`:
+// NaN never passes; the very bits pass (and +0 against -0); with a tolerance of 0 nothing else does;
+// otherwise |found - expected| <= tolerance.
 // The summary: how many elements were wrong, the lowest wrong index (the host reads the first mismatches
 // from there), and the largest |found - expected| over every element, as f32 bits (non-negative floats
 // order like their bits; a NaN sorts above infinity).
@@ -31,6 +32,7 @@ struct Span {
 @group(0) @binding(3) var<uniform> span: Span;
 
 const QUIET_NAN: u32 = 0x7fc00000u;
+const HALVES: u32 = 0xffff0000u;
 const WORD: f32 = -1.0;
 const ANY: f32 = -2.0;
 
@@ -40,6 +42,28 @@ fn is_nan(bits: u32) -> bool {
 
 fn same(found_bits: u32, want_bits: u32) -> bool {
     return found_bits == want_bits || ((found_bits | want_bits) & 0x7fffffffu) == 0u;
+}
+
+// Two f16 elements against theirs: whether both pass, and the larger error (as f32 bits).
+fn halves(found_bits: u32, want_bits: u32, tolerance: f32) -> vec2<u32> {
+    let found = unpack2x16float(found_bits);
+    let want = unpack2x16float(want_bits);
+    var passes = 1u;
+    var error_bits = 0u;
+    for (var lane = 0u; lane < 2u; lane++) {
+        let shift = 16u * lane;
+        let found_half = (found_bits >> shift) & 0xffffu;
+        let want_half = (want_bits >> shift) & 0xffffu;
+        let error = abs(found[lane] - want[lane]);
+        if found[lane] != found[lane] {
+            passes = 0u;
+            error_bits = QUIET_NAN;
+        } else if found_half != want_half && ((found_half | want_half) & 0x7fffu) != 0u {
+            passes = select(0u, passes, tolerance > 0.0 && error <= tolerance);
+            error_bits = max(error_bits, select(bitcast<u32>(error), QUIET_NAN, error != error));
+        }
+    }
+    return vec2(passes, error_bits);
 }
 
 // Each workgroup gathers its own summary in workgroup memory, then adds it to the global one once: a
@@ -65,7 +89,11 @@ fn compare(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
         let tolerance = bitcast<f32>(element.y);
         var passes: bool;
         var error_bits = 0u;
-        if tolerance == ANY {
+        if (element.y & HALVES) == HALVES {
+            let result = halves(found_bits, element.x, unpack2x16float(element.y & 0xffffu).x);
+            passes = result.x == 1u;
+            error_bits = result.y;
+        } else if tolerance == ANY {
             passes = true;
         } else if tolerance == WORD {
             passes = found_bits == element.x;

@@ -12,6 +12,8 @@
 //                      and the accumulators would leave registers.
 // Loads outside the matrices read 0 and stores outside them are dropped, so N need not be a multiple of the
 // tile; where N is not a multiple of 4 (ALIGNED false) rows do not start on a vec4 and every access is scalar.
+// A and B are arrays of `Input`, which the host declares before this file: vec4<f32>, or vec4<f16> (then
+// with `enable f16;`), converted to f32 as they are loaded: the tiles, products and sums are f32 either way.
 
 override N: u32;
 override ALIGNED: bool = true;
@@ -23,8 +25,8 @@ override BK: u32 = 8u;
 // vec4s of the two buffers of one matrix's tiles: 2 · BK rows of 32.
 override TILE_VEC4S: u32 = 512u;
 
-@group(0) @binding(0) var<storage, read> a: array<vec4<f32>>;
-@group(0) @binding(1) var<storage, read> b: array<vec4<f32>>;
+@group(0) @binding(0) var<storage, read> a: array<Input>;
+@group(0) @binding(1) var<storage, read> b: array<Input>;
 @group(0) @binding(2) var<storage, read_write> c: array<vec4<f32>>;
 
 // Row buffer · BK + k, vec4 m / 4 at [row · 32 + m / 4]: A's tile transposed (k-major), and B's tile
@@ -34,8 +36,8 @@ var<workgroup> tile_b: array<vec4<f32>, TILE_VEC4S>;
 
 // The vec4 at `at` of A or B (`from_a` is constant where it is called: the branch folds away).
 fn vec4_of(from_a: bool, at: u32) -> vec4<f32> {
-    if from_a { return a[at]; }
-    return b[at];
+    if from_a { return vec4<f32>(a[at]); }
+    return vec4<f32>(b[at]);
 }
 
 fn scalar(from_a: bool, row: u32, col: u32) -> f32 {

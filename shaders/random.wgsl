@@ -2,7 +2,9 @@
 //
 // random_f32(i, seed) is a pure function of the element index: the CPU reference (src/fill.rs) computes the
 // same bits, so inputs never have to be kept on the host. The hash is shaders/hash.wgsl's, which the host prepends; the top 24 bits
-// scaled by 2^-23 and shifted by -1 give a value in [-1, 1) that is exact in f32 on every GPU.
+// scaled by 2^-23 and shifted by -1 give a value in [-1, 1) that is exact in f32 on every GPU. random_f16
+// keeps the top 10 bits: multiples of 2^-9, which f16 holds exactly; pack2x16float stores them without
+// needing f16 in the shader.
 
 override WG: u32 = 256;
 
@@ -25,6 +27,21 @@ fn fill_random(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) n
     let i = invocation_index(wid, nwg, lid);
     if i < arrayLength(&words) {
         words[i] = bitcast<u32>(random_f32(i, fill.seed));
+    }
+}
+
+fn random_f16(i: u32, seed: u32) -> f32 {
+    let h = hash_u32(i ^ hash_u32(seed));
+    return f32(h >> 22u) * (1.0 / 512.0) - 1.0;
+}
+
+// Word i holds f16 elements 2i (low half) and 2i + 1.
+@compute @workgroup_size(WG)
+fn fill_random_f16(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                   @builtin(local_invocation_index) lid: u32) {
+    let i = invocation_index(wid, nwg, lid);
+    if i < arrayLength(&words) {
+        words[i] = pack2x16float(vec2(random_f16(2u * i, fill.seed), random_f16(2u * i + 1u, fill.seed)));
     }
 }
 

@@ -4,9 +4,9 @@
 //   vec4         one vec4<f32> (16 bytes) per invocation: a quarter of the invocations, wider loads
 //   grid_stride  a fixed number of workgroups (the host dispatches GRID_WORKGROUPS) loops over the array
 // dot reduces each workgroup's products with a tree in workgroup memory and writes one partial sum per
-// workgroup; the host adds the partials, as BabelStream does. WG must be a power of two for the tree.
+// workgroup (workgroup_sum.wgsl, which the host prepends with WG); the host adds the partials, as BabelStream
+// does. WG must be a power of two for the tree.
 
-override WG: u32 = 64;
 const SCALAR: f32 = 0.4;
 
 @group(0) @binding(0) var<storage, read> a: array<f32>;
@@ -16,21 +16,6 @@ const SCALAR: f32 = 0.4;
 @group(0) @binding(4) var<storage, read> b4: array<vec4<f32>>;
 @group(0) @binding(5) var<storage, read_write> c4: array<vec4<f32>>;
 @group(0) @binding(6) var<storage, read_write> partial_sums: array<f32>;
-
-var<workgroup> tree: array<f32, WG>;
-
-// Sums `value` over the workgroup; the result is valid in invocation 0. Every invocation must call it.
-fn workgroup_sum(lid: u32, value: f32) -> f32 {
-    tree[lid] = value;
-    workgroupBarrier();
-    for (var half = WG / 2u; half > 0u; half >>= 1u) {
-        if lid < half {
-            tree[lid] += tree[lid + half];
-        }
-        workgroupBarrier();
-    }
-    return tree[0];
-}
 
 @compute @workgroup_size(WG)
 fn copy_scalar(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,

@@ -33,6 +33,12 @@ pub fn random_f32(i: u32, seed: u32) -> f32 {
     unit_f32(hash_u32(i ^ hash_u32(seed)))
 }
 
+/// Element `i` of the f16 input written with `seed` (`fill_random_f16`): a multiple of 2^-9 in [-1, 1), which
+/// f16 holds exactly, so the host knows every bit the GPU stores.
+pub fn random_f16(i: u32, seed: u32) -> f32 {
+    (hash_u32(i ^ hash_u32(seed)) >> 22) as f32 * (1.0 / 512.0) - 1.0
+}
+
 /// A hash's top 24 bits scaled into [-1, 1): exact in f32, so every GPU computes the same bits.
 pub fn unit_f32(h: u32) -> f32 {
     (h >> 8) as f32 * (1.0 / 8_388_608.0) - 1.0
@@ -45,9 +51,10 @@ pub fn fresh_seed() -> u32 {
     hash_u32((nanos ^ (nanos >> 32)) as u32)
 }
 
-/// The two fill pipelines, built once per device.
+/// The fill pipelines, built once per device.
 pub struct Filler {
     random: wgpu::ComputePipeline,
+    random_f16: wgpu::ComputePipeline,
     word: wgpu::ComputePipeline,
 }
 
@@ -70,12 +77,23 @@ impl Filler {
                 cache: None,
             })
         };
-        Self { random: pipeline("fill_random"), word: pipeline("fill_word") }
+        Self { random: pipeline("fill_random"), random_f16: pipeline("fill_random_f16"), word: pipeline("fill_word") }
     }
 
     /// Records writing `random_f32(i, seed)` into every element of `buffer`.
     pub fn random(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, buffer: &wgpu::Buffer, seed: u32) {
         self.encode(device, encoder, &self.random, buffer, [seed, 0]);
+    }
+
+    /// Records writing `random_f16(i, seed)` into every 16-bit element of `buffer`, as f16.
+    pub fn random_f16(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        buffer: &wgpu::Buffer,
+        seed: u32,
+    ) {
+        self.encode(device, encoder, &self.random_f16, buffer, [seed, 0]);
     }
 
     /// Records writing `word` into every 32-bit element of `buffer`.

@@ -105,6 +105,8 @@ pub struct Gpu {
     /// Subgroup operations are available to shaders and were enabled (natively only: wgpu does not pass
     /// them through on the web yet).
     pub subgroups: bool,
+    /// f16 in shaders (`enable f16;`) is available and was enabled.
+    pub shader_f16: bool,
     lost: Arc<Mutex<Option<String>>>,
     filler: OnceCell<crate::fill::Filler>,
 }
@@ -138,9 +140,11 @@ impl Gpu {
         let info = adapter.get_info();
         let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
         let subgroups = cfg!(not(target_arch = "wasm32")) && adapter.features().contains(wgpu::Features::SUBGROUP);
+        let shader_f16 = adapter.features().contains(wgpu::Features::SHADER_F16);
         let mut required_features = wgpu::Features::empty();
         required_features.set(wgpu::Features::TIMESTAMP_QUERY, timestamps);
         required_features.set(wgpu::Features::SUBGROUP, subgroups);
+        required_features.set(wgpu::Features::SHADER_F16, shader_f16);
         let limits = adapter.limits();
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
@@ -184,7 +188,7 @@ impl Gpu {
             limits: ComputeLimits::from_wgpu(&limits),
             features,
         };
-        Ok(Gpu { device, queue, info, timestamps, subgroups, lost, filler: OnceCell::new() })
+        Ok(Gpu { device, queue, info, timestamps, subgroups, shader_f16, lost, filler: OnceCell::new() })
     }
 
     /// The pipelines that write inputs and poison outputs, built on first use.

@@ -40,14 +40,15 @@ fn every_stream_kernel_validates_at_several_workgroup_sizes() {
     let plan = quick_plan(kernels::select("stream").unwrap(), vec![1, 64, 256, 1024]);
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     assert!(result.complete);
-    assert_eq!(result.results.len(), 15 * 4);
+    assert_eq!(result.results.len(), 20 * 4);
     for r in &result.results {
         support::assert_good(r);
         assert_eq!(r.samples_ns.len(), 2);
         assert!(r.median_ns.unwrap() > 0.0 && r.min_ns.unwrap() <= r.median_ns.unwrap());
         assert_eq!(r.percent_of_baseline, None, "STREAM has no reference kernel");
         let arrays = if matches!(r.kernel.as_str(), "add" | "triad") { 3 } else { 2 };
-        assert_eq!(r.bytes_per_dispatch, arrays * ODD_SIZE * 4);
+        let element_bytes = if r.variant == "vec4_f16" { 2 } else { 4 };
+        assert_eq!(r.bytes_per_dispatch, arrays * ODD_SIZE * element_bytes);
     }
 }
 
@@ -152,11 +153,11 @@ fn a_stopped_run_keeps_what_finished_and_says_so() {
         Event::Finished { index: 1, .. } => Flow::Stop,
         _ => Flow::Continue,
     }));
-    assert_eq!(measuring, vec![(0, 6), (1, 6)]);
+    assert_eq!(measuring, vec![(0, 8), (1, 8)]);
     assert!(!result.complete);
     assert_eq!(result.results.len(), 2);
     assert!(result.results.iter().all(|r| r.is_good()));
-    assert_eq!(result.notes, vec!["cancelled after 2 of 6 configurations".to_string()]);
+    assert_eq!(result.notes, vec!["cancelled after 2 of 8 configurations".to_string()]);
 }
 
 #[test]
@@ -185,7 +186,7 @@ fn a_problem_too_large_for_the_device_is_reported_once_and_each_configuration_sa
     assert!(result.complete);
     assert_eq!(result.notes.len(), 1, "{:?}", result.notes);
     assert!(result.notes[0].contains("over this device's storage binding limit"), "{}", result.notes[0]);
-    assert_eq!(result.results.len(), 4 * 2);
+    assert_eq!(result.results.len(), 5 * 2);
     assert!(
         result
             .results

@@ -181,6 +181,44 @@ fn words_are_held_to_their_very_bits_padding_to_nothing_and_a_period_repeats() {
     assert_eq!((summary.wrong, summary.first_wrong), (1, Some(998)));
 }
 
+#[test]
+fn halves_are_each_held_to_their_f16_value_on_the_gpu_as_on_the_cpu() {
+    let gpu = open_gpu();
+    let half = |x: f32| u32::from(half::f16::from_f32(x).to_bits());
+    let pair = |low: f32, high: f32| half(low) | half(high) << 16;
+    let expected =
+        [Expected::halves([0.5, -0.25], 0.0), Expected::halves([1.0, 2.0], 0.01), Expected::halves([-0.0, 0.0], 0.0)];
+    for (found, wrong) in [
+        ([pair(0.5, -0.25), pair(1.005, 1.995), pair(0.0, -0.0)], None), // exact; within 0.01; +0 for -0
+        ([pair(0.5, -0.2502), pair(1.0, 2.0), 0], Some(0)),              // a high half off by one f16 step
+        ([pair(0.5, -0.25), pair(1.0, 2.03), 0], Some(1)),               // beyond the tolerance
+        ([pair(0.5, -0.25), pair(1.0, 2.0), 0x7e00], Some(2)),           // a NaN in the low half
+    ] {
+        let cpu = (0..3).find(|&i| !expected[i].admits(found[i])).map(|i| i as u64);
+        assert_eq!(cpu, wrong, "{found:x?}");
+        let summary = summarize_words(&gpu, &found, &expected, 3);
+        assert_eq!(summary.first_wrong, wrong, "{found:x?}");
+    }
+    // The largest error is the larger half's, as f32.
+    let summary = summarize_words(&gpu, &[pair(0.5, -0.25), pair(1.0, 2.03125), 0], &expected, 3);
+    assert_eq!(summary.largest_error, 0.03125);
+}
+
+#[test]
+fn f16_kernels_are_skipped_with_the_reason_where_the_device_has_no_f16() {
+    let mut gpu = open_gpu();
+    gpu.shader_f16 = false;
+    let workload = kernels::family("stream").unwrap().setup(&gpu, 1024, fill::fresh_seed()).unwrap();
+    let configuration = Configuration {
+        kernel: kernels::select("triad/vec4_f16").unwrap()[0],
+        checks: ShaderChecks::Default,
+        workgroup: [64, 1, 1],
+        parameter: None,
+    };
+    let skipped = workload.prepare(&gpu, &configuration).err().expect("skipped").to_string();
+    assert_eq!(skipped, "needs f16 in shaders (shader-f16), which this device does not offer");
+}
+
 /// The first configuration of each kernel that runs on a small problem, at a workgroup size every adapter
 /// allows.
 fn small_configurations(gpu: &Gpu, family: &dyn Family) -> Vec<Configuration> {

@@ -51,6 +51,13 @@ pub fn random_buffer(gpu: &Gpu, label: &str, bytes: u64, seed: u32) -> OwnedBuff
     buffer
 }
 
+/// A buffer of `bytes` holding `fill::random_f16(i, seed)` as f16 in every 16-bit element, written on the GPU.
+pub fn random_f16_buffer(gpu: &Gpu, label: &str, bytes: u64, seed: u32) -> OwnedBuffer {
+    let buffer = storage_buffer(gpu, label, bytes);
+    super::submit(gpu, |encoder| gpu.filler().random_f16(&gpu.device, encoder, &buffer, seed));
+    buffer
+}
+
 /// A storage buffer of `bytes` that kernels read and write and the host can copy from.
 pub fn storage_buffer(gpu: &Gpu, label: &str, bytes: u64) -> OwnedBuffer {
     OwnedBuffer(gpu.device.create_buffer(&wgpu::BufferDescriptor {

@@ -12,6 +12,7 @@ use std::fmt;
 use std::ops::Range;
 use std::rc::Rc;
 
+use half::f16;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use wgpu::util::DeviceExt;
@@ -82,6 +83,15 @@ impl Comparison {
         self.mismatch(index, got, want, tolerance);
     }
 
+    /// Checks one word of output against what it must hold, by `Expected::admits`.
+    pub fn check_word(&mut self, index: u64, found: u32, want: Expected) {
+        self.error.checked += 1;
+        if !want.admits(found) {
+            let Mismatch { index, got, want, tolerance } = want.mismatch(index, found);
+            self.mismatch(index, got, want, tolerance);
+        }
+    }
+
     /// Counts a wrong value, and lists it among the first ones.
     fn mismatch(&mut self, index: u64, got: f64, want: f64, tolerance: f64) {
         self.error.wrong += 1;
@@ -119,6 +129,9 @@ pub fn passes(found: f32, want: f32, tolerance: f32) -> bool {
 pub enum Expected {
     /// An f32 held to `passes`: within `tolerance` of `value`, or its very bits where the tolerance is 0.
     Float { value: f32, tolerance: f32 },
+    /// Two f16 elements (the low half first), each held to `passes` as f16 against its value, with one
+    /// tolerance (0: the very bits).
+    Halves { values: [f16; 2], tolerance: f16 },
     /// These very bits: an integer, or a float copied unchanged.
     Word(u32),
     /// Anything: a word no kernel writes (a struct's padding, a row's pitch past its end).
@@ -128,6 +141,8 @@ pub enum Expected {
 /// How `Expected` is stored, in the tolerance word: a tolerance is never negative.
 const WORD_TAG: u32 = (-1.0f32).to_bits();
 const ANY_TAG: u32 = (-2.0f32).to_bits();
+/// Halves: the top 16 bits of the tolerance word (an f32 NaN, never a tolerance), the f16 tolerance below.
+const HALVES_TAG: u32 = 0xffff_0000;
 
 impl Expected {
     /// Any number the kernel wrote: anything but the poison (a NaN) passes.
@@ -137,21 +152,50 @@ impl Expected {
         Expected::Float { value, tolerance: 0.0 }
     }
 
+    /// Two f16 elements, each within `tolerance` of its value (rounded up to an f16, so that it never
+    /// shrinks), as f16 holds them.
+    pub fn halves(values: [f32; 2], tolerance: f32) -> Self {
+        let mut bound = f16::from_f32(tolerance);
+        if bound.to_f32() < tolerance {
+            bound = f16::from_bits(bound.to_bits() + 1);
+        }
+        Expected::Halves { values: values.map(f16::from_f32), tolerance: bound }
+    }
+
     /// Whether a word of output with these bits passes (shaders/compare.wgsl holds it to the same rule).
     pub fn admits(self, found: u32) -> bool {
         match self {
             Expected::Float { value, tolerance } => passes(f32::from_bits(found), value, tolerance),
+            Expected::Halves { .. } => self.wrong_half(found).is_none(),
             Expected::Word(word) => found == word,
             Expected::Any => true,
         }
     }
 
-    /// The value and tolerance a message shows.
-    fn shown(self) -> (f64, f64) {
+    /// Of two halves, the first that fails, with what it holds: (lane, found, want, tolerance).
+    fn wrong_half(self, found: u32) -> Option<(u64, f64, f64, f64)> {
+        let Expected::Halves { values, tolerance } = self else { return None };
+        let found = [found as u16, (found >> 16) as u16].map(f16::from_bits);
+        (0..2).find_map(|lane| {
+            let (got, want) = (found[lane], values[lane]);
+            let same = got.to_bits() == want.to_bits() || (got.to_bits() | want.to_bits()) & 0x7fff == 0;
+            let within = tolerance.to_f32() > 0.0 && (got.to_f32() - want.to_f32()).abs() <= tolerance.to_f32();
+            (got.is_nan() || !(same || within)).then(|| (lane as u64, got.to_f64(), want.to_f64(), tolerance.to_f64()))
+        })
+    }
+
+    /// The mismatch a failed word at `index` shows: for halves, the first wrong one, at its own index.
+    fn mismatch(self, index: u64, found: u32) -> Mismatch {
         match self {
-            Expected::Float { value, tolerance } => (value as f64, tolerance as f64),
-            Expected::Word(word) => (word as f64, 0.0),
-            Expected::Any => (f64::NAN, f64::INFINITY),
+            Expected::Float { value, tolerance } => {
+                Mismatch { index, got: f32::from_bits(found) as f64, want: value as f64, tolerance: tolerance as f64 }
+            }
+            Expected::Halves { .. } => {
+                let (lane, got, want, tolerance) = self.wrong_half(found).unwrap_or((0, f64::NAN, f64::NAN, 0.0));
+                Mismatch { index: 2 * index + lane, got, want, tolerance }
+            }
+            Expected::Word(word) => Mismatch { index, got: found as f64, want: word as f64, tolerance: 0.0 },
+            Expected::Any => Mismatch { index, got: found as f64, want: f64::NAN, tolerance: f64::INFINITY },
         }
     }
 
@@ -165,6 +209,10 @@ impl Expected {
     fn encode(self) -> [u32; 2] {
         match self {
             Expected::Float { value, tolerance } => [value.to_bits(), tolerance.to_bits()],
+            Expected::Halves { values: [low, high], tolerance } => [
+                u32::from(low.to_bits()) | u32::from(high.to_bits()) << 16,
+                HALVES_TAG | u32::from(tolerance.to_bits()),
+            ],
             Expected::Word(word) => [word, WORD_TAG],
             Expected::Any => [0, ANY_TAG],
         }
@@ -174,6 +222,10 @@ impl Expected {
         match tag {
             WORD_TAG => Expected::Word(value),
             ANY_TAG => Expected::Any,
+            _ if tag & HALVES_TAG == HALVES_TAG => Expected::Halves {
+                values: [f16::from_bits(value as u16), f16::from_bits((value >> 16) as u16)],
+                tolerance: f16::from_bits(tag as u16),
+            },
             _ => Expected::Float { value: f32::from_bits(value), tolerance: f32::from_bits(tag) },
         }
     }
@@ -453,12 +505,7 @@ impl GpuCheck {
         for (k, bytes) in found.chunks_exact(4).enumerate() {
             let index = first + k as u64;
             let Some(&want) = expected.get(((index % reference.period) - from) as usize) else { break };
-            let found = word(bytes);
-            if !want.admits(found) {
-                let (value, tolerance) = want.shown();
-                let shown = if matches!(want, Expected::Word(_)) { found as f64 } else { f32::from_bits(found) as f64 };
-                comparison.mismatch(index, shown, value, tolerance);
-            }
+            comparison.check_word(index, word(bytes), want);
         }
         let mut error = comparison.error;
         (error.wrong, error.checked) = (summary.wrong, reference.count);

@@ -17,7 +17,9 @@ use std::ops::Range;
 use std::pin::Pin;
 use std::rc::Rc;
 
-pub use buffers::{ImageBuffers, OwnedBuffer, bind_group, check_binding, random_buffer, storage_buffer};
+pub use buffers::{
+    ImageBuffers, OwnedBuffer, bind_group, check_binding, random_buffer, random_f16_buffer, storage_buffer,
+};
 pub use check::{
     Comparison, Expected, GpuCheck, KeptReference, Mismatch, Recipe, Reference, Summary, ValidationError, f32s, passes,
     recipe_bytes,
@@ -293,6 +295,13 @@ pub enum Skip {
     ExceedsLimit { limit: &'static str, device: u64, needed: u64 },
     /// The kernel does not apply to this shape or size.
     NotApplicable(String),
+}
+
+impl Skip {
+    /// An f16 kernel on a device without f16 in shaders.
+    pub fn needs_f16() -> Skip {
+        Skip::NotApplicable("needs f16 in shaders (shader-f16), which this device does not offer".into())
+    }
 }
 
 impl fmt::Display for Skip {

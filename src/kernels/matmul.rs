@@ -2,11 +2,12 @@
 //! outputs per invocation, and 8 × 8 blocks of a 128 × 128 tile with the next tiles loaded while this one's
 //! FMAs run (pipelined), over square matrices of 256 … 4096 (GFLOP/s).
 
+use std::cell::OnceCell;
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::fill::{hash_u32, random_f32};
+use crate::fill::{hash_u32, random_f16, random_f32};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
@@ -14,11 +15,15 @@ use crate::kernel::{
 };
 
 const WGSL: &str = include_str!("../../shaders/matmul.wgsl");
-const PIPELINED_WGSL: &str = include_str!("../../shaders/matmul_pipelined.wgsl");
+/// matmul_pipelined reads A and B as `Input`s, which the host declares: vec4<f32>, or vec4<f16> in a module
+/// of its own that compiles only where the device has shader-f16.
+const PIPELINED_WGSL: &str = concat!("alias Input = vec4<f32>;\n", include_str!("../../shaders/matmul_pipelined.wgsl"));
+const PIPELINED_F16_WGSL: &str =
+    concat!("enable f16;\nalias Input = vec4<f16>;\n", include_str!("../../shaders/matmul_pipelined.wgsl"));
 
 /// (kernel, variant): the naive kernel's entry point is `matmul_naive_f32`; the tiled and blocked ones take
 /// their tile or block edge from the variant.
-pub const KERNELS: [(&str, &str); 8] = [
+pub const KERNELS: [(&str, &str); 9] = [
     ("matmul_naive", "f32"),
     ("matmul_tiled", "8"),
     ("matmul_tiled", "16"),
@@ -27,6 +32,7 @@ pub const KERNELS: [(&str, &str); 8] = [
     ("matmul_blocked", "8x8"),
     ("matmul_pipelined", "k8"),
     ("matmul_pipelined", "k16"),
+    ("matmul_pipelined", "k8_f16"),
 ];
 /// Matrix edges swept; those whose matrices are larger than the problem size are skipped.
 pub fn edges() -> Vec<u32> {
@@ -46,9 +52,14 @@ const REFERENCE_BUDGET: u64 = 1 << 26;
 pub struct Matmul;
 
 /// The tile edge of `matmul_tiled/T`, the block edge of `matmul_blocked/BxB`, or the elements of K a step of
-/// `matmul_pipelined/kBK` stages.
+/// `matmul_pipelined/kBK` (and `kBK_f16`) stages.
 fn edge(variant: &str) -> u32 {
-    variant.trim_start_matches('k').split('x').next().and_then(|e| e.parse().ok()).unwrap_or(1)
+    variant.trim_start_matches('k').split(['x', '_']).next().and_then(|e| e.parse().ok()).unwrap_or(1)
+}
+
+/// A and B are f16 (`matmul_pipelined/k8_f16`); products and sums stay f32.
+fn f16_inputs(variant: &str) -> bool {
+    variant.ends_with("_f16")
 }
 
 impl Family for Matmul {
@@ -73,7 +84,9 @@ impl Family for Matmul {
          wgpu adds to every loop (its default shader checks) can stop the compiler unrolling it, and an \
          array indexed by a loop's counter then leaves registers; write hot inner loops out (or generate \
          them) and index such arrays by constants only, as matmul_pipelined does. On an H100 that took a \
-         register-blocked product from 15× slower with the checks than without to 5% slower. Results are checked against a CPU reference: every element of small \
+         register-blocked product from 15× slower with the checks than without to 5% slower. \
+         matmul_pipelined/k8_f16 reads A and B as f16 (where the device offers shader-f16), half the bytes, \
+         and multiplies and sums in f32 as the others do. Results are checked against a CPU reference: every element of small \
          products, 2^26 / n elements spread over large ones, each within the rounding a dot product of n \
          terms allows. The roofline places each n at n/6 flops per byte (A and B read, C written once)."
     }
@@ -87,7 +100,8 @@ impl Family for Matmul {
             kernel::Contrast {
                 kernel: ("matmul_pipelined/k8", None),
                 against: ("matmul_blocked/8x8", None),
-                sentence: "Loading the next tiles while this one's FMAs run makes a matrix product {than} 8×8 blocks alone",
+                sentence: "Loading the next tiles while this one's FMAs run makes a matrix product {than} 8×8 blocks \
+                           alone",
             },
             kernel::Contrast {
                 kernel: ("matmul_blocked/4x4", None),
@@ -151,14 +165,17 @@ impl Family for Matmul {
         let c = kernel::storage_buffer(gpu, "C", bytes);
         let modules = ShaderModules::new("matmul.wgsl", WGSL);
         let pipelined = ShaderModules::new("matmul_pipelined.wgsl", PIPELINED_WGSL);
+        let pipelined_f16 = ShaderModules::new("matmul_pipelined.wgsl (f16)", PIPELINED_F16_WGSL);
         Ok(Box::new(MatmulWorkload {
             elements: size,
             seeds,
             modules,
             pipelined,
+            pipelined_f16,
             a,
             b,
             c,
+            halves: OnceCell::new(),
             reference: KeptReference::default(),
         }))
     }
@@ -179,21 +196,26 @@ struct MatmulWorkload {
     seeds: [u32; 2],
     modules: ShaderModules,
     pipelined: ShaderModules,
+    pipelined_f16: ShaderModules,
     /// The n × n matrices of each edge are the first n² elements, row by row.
     a: OwnedBuffer,
     b: OwnedBuffer,
     c: OwnedBuffer,
-    /// The edge checked last, and C's reference: the sampled elements, and every other one written.
-    reference: KeptReference<u32>,
+    /// A and B as f16 (`fill::random_f16`), made when an f16 kernel first runs.
+    halves: OnceCell<[OwnedBuffer; 2]>,
+    /// The edge (and whether A and B were f16) checked last, and C's reference: the sampled elements, and
+    /// every other one written.
+    reference: KeptReference<(u32, bool)>,
 }
 
-/// Element (row, col) of the n × n product of the inputs of `seeds`, in f64, and the bound on an f32 dot
-/// product's rounding: n·ε·Σ|a||b| (Higham's γ_n, with room).
-fn expected(seeds: [u32; 2], n: u32, row: u32, col: u32) -> Sampled {
+/// Element (row, col) of the n × n product of the inputs of `seeds` (f32, or f16 where `half`), in f64,
+/// and the bound on an f32 dot product's rounding: n·ε·Σ|a||b| (Higham's γ_n, with room).
+fn expected(seeds: [u32; 2], n: u32, row: u32, col: u32, half: bool) -> Sampled {
+    let input = if half { random_f16 } else { random_f32 };
     let (mut value, mut magnitude) = (0.0f64, 0.0f64);
     for k in 0..n {
-        let x = random_f32(row * n + k, seeds[0]) as f64;
-        let y = random_f32(k * n + col, seeds[1]) as f64;
+        let x = input(row * n + k, seeds[0]) as f64;
+        let y = input(k * n + col, seeds[1]) as f64;
         value += x * y;
         magnitude += (x * y).abs();
     }
@@ -206,13 +228,16 @@ fn expected(seeds: [u32; 2], n: u32, row: u32, col: u32) -> Sampled {
 struct Product {
     seeds: [u32; 2],
     n: u32,
+    /// A and B were f16.
+    #[serde(default)]
+    half: bool,
     /// The elements checked, by index, in order.
     sampled: Vec<u64>,
 }
 
 impl Product {
     /// Sampled elements: all of them if the budget allows, else a spread sample that includes both corners.
-    fn new(seeds: [u32; 2], n: u32) -> Self {
+    fn new(seeds: [u32; 2], n: u32, half: bool) -> Self {
         let area = n as u64 * n as u64;
         let count = (REFERENCE_BUDGET / n as u64).min(area);
         let mut sampled: Vec<u64> = if count == area {
@@ -223,12 +248,12 @@ impl Product {
         };
         sampled.sort_unstable();
         sampled.dedup();
-        Product { seeds, n, sampled }
+        Product { seeds, n, half, sampled }
     }
 
     fn element(&self, index: u64) -> Sampled {
         let n = self.n as u64;
-        expected(self.seeds, self.n, (index / n) as u32, (index % n) as u32)
+        expected(self.seeds, self.n, (index / n) as u32, (index % n) as u32, self.half)
     }
 }
 
@@ -264,9 +289,25 @@ impl MatmulWorkload {
             ("TILE_VEC4S", (2 * bk * PIPELINED_TILE / 4) as f64),
         ];
         let grid = kernel::plane_grid(gpu, [n, n], [PIPELINED_TILE, PIPELINED_TILE])?;
-        let pipeline = self.pipelined.pipeline(gpu, configuration.checks, "matmul_pipelined", &constants);
-        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.a), (1, &self.b), (2, &self.c)]);
+        let (modules, [a, b]) = match f16_inputs(configuration.kernel.variant) {
+            true if !gpu.shader_f16 => return Err(Skip::needs_f16()),
+            true => (&self.pipelined_f16, self.halves(gpu).each_ref()),
+            false => (&self.pipelined, [&self.a, &self.b]),
+        };
+        let pipeline = modules.pipeline(gpu, configuration.checks, "matmul_pipelined", &constants);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, a), (1, b), (2, &self.c)]);
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.c.handle(), Vec::new()))
+    }
+
+    /// A and B as f16, made on first use: whole vec4<f16>s.
+    fn halves(&self, gpu: &Gpu) -> &[OwnedBuffer; 2] {
+        self.halves.get_or_init(|| {
+            let bytes = (self.elements * 2).next_multiple_of(8);
+            [
+                kernel::random_f16_buffer(gpu, "A (f16)", bytes, self.seeds[0]),
+                kernel::random_f16_buffer(gpu, "B (f16)", bytes, self.seeds[1]),
+            ]
+        })
     }
 }
 
@@ -278,7 +319,8 @@ impl Workload for MatmulWorkload {
     /// A and B read once and C written once: the least any kernel must move.
     fn bytes_per_dispatch(&self, configuration: &Configuration) -> u64 {
         let n = configuration.parameter.unwrap_or(0) as u64;
-        3 * n * n * 4
+        let input_bytes = if f16_inputs(configuration.kernel.variant) { 2 } else { 4 };
+        (2 * input_bytes + 4) * n * n
     }
 
     fn flops_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
@@ -327,8 +369,9 @@ impl Workload for MatmulWorkload {
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let n = configuration.parameter.unwrap_or(0);
-            let c = Reference::build(gpu, "C", n as u64 * n as u64, Product::new(self.seeds, n));
-            Some(self.reference.get_or_build(n, c).await)
+            let half = f16_inputs(configuration.kernel.variant);
+            let c = Reference::build(gpu, "C", n as u64 * n as u64, Product::new(self.seeds, n, half));
+            Some(self.reference.get_or_build((n, half), c).await)
         })
     }
 
@@ -340,7 +383,7 @@ impl Workload for MatmulWorkload {
         for (i, &value) in got.iter().enumerate() {
             comparison.check(i as u64, value as f64, 0.0, f64::MAX);
         }
-        let product = Product::new(self.seeds, n);
+        let product = Product::new(self.seeds, n, f16_inputs(configuration.kernel.variant));
         for &index in &product.sampled {
             let Sampled { value, tolerance } = product.element(index);
             comparison.check(index, got[index as usize] as f64, value, tolerance);

@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::fill::random_f32;
+use crate::fill::{random_f16, random_f32};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
@@ -18,10 +18,21 @@ use crate::kernel::{
 };
 
 /// WGSL has no includes: the grid's index helpers go in front.
-const WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/stream.wgsl"));
+const WGSL: &str = concat!(
+    include_str!("../../shaders/grid.wgsl"),
+    include_str!("../../shaders/workgroup_sum.wgsl"),
+    include_str!("../../shaders/stream.wgsl")
+);
+/// The f16 kernels: a module of their own, which compiles only where the device has shader-f16.
+const F16_WGSL: &str = concat!(
+    "enable f16;\n",
+    include_str!("../../shaders/grid.wgsl"),
+    include_str!("../../shaders/workgroup_sum.wgsl"),
+    include_str!("../../shaders/stream_f16.wgsl")
+);
 
 pub const KERNELS: [&str; 5] = ["copy", "scale", "add", "triad", "dot"];
-pub const VARIANTS: [&str; 3] = ["scalar", "vec4", "grid_stride"];
+pub const VARIANTS: [&str; 4] = ["scalar", "vec4", "grid_stride", "vec4_f16"];
 /// The workgroups a grid-stride variant launches, whatever the array size (BabelStream's dot uses 1024 blocks).
 pub const GRID_WORKGROUPS: u64 = 1024;
 /// The scalar of scale and triad, as in the shader.
@@ -32,6 +43,14 @@ const DEFAULT_ARRAY_BYTES: u64 = 256 << 20;
 /// Elementwise results may differ from the f64 reference by rounding (and fused multiply-add):
 /// relative to the operands' magnitude, as BabelStream's `epsilon * 100`.
 const ELEMENT_TOLERANCE: f64 = f32::EPSILON as f64 * 100.0;
+/// The f16 kernels' tolerance, relative to the operands' magnitude: two roundings to f16 (triad may round
+/// its product and its sum), each at most half of f16's epsilon, with room.
+const HALF_TOLERANCE: f64 = half::f16::EPSILON.to_f64_const() * 2.0;
+
+/// STREAM's scalar as f16 (0.4h in stream_f16.wgsl), exactly.
+fn half_scalar() -> f64 {
+    half::f16::from_f32(SCALAR).to_f64()
+}
 
 pub struct Stream;
 
@@ -44,7 +63,9 @@ impl Family for Stream {
         "STREAM measures the memory bandwidth a simple kernel can reach: copy (c = a) and scale (c = s·a) move \
          two arrays per element, add (c = a + b) and triad (c = a + s·b) three, dot (Σ a·b) reads two. \
          Variants: scalar (one f32 per invocation), vec4 (one 16-byte vec4 per invocation: fewer, wider memory \
-         instructions) and grid_stride (1024 workgroups loop over the whole array). Expect tiny workgroups to \
+         instructions), grid_stride (1024 workgroups loop over the whole array) and vec4_f16 (one vec4 of f16 \
+         per invocation, half the bytes of vec4, where the device offers shader-f16; dot's products and sums \
+         stay f32, and the others are checked to f16's precision). Expect tiny workgroups to \
          be far slower: a workgroup fills at least one SIMD wave (32 or 64 lanes), so 1 invocation per \
          workgroup wastes most of the hardware. From 64 or 128 invocations on, a GPU usually sits near its \
          DRAM bandwidth. Bytes are counted as BabelStream does (GB = 10^9 bytes)."
@@ -92,14 +113,18 @@ impl Family for Stream {
         let b = kernel::random_buffer(gpu, "b", bytes, seed.wrapping_add(1));
         let c = kernel::storage_buffer(gpu, "c", bytes);
         let modules = ShaderModules::new("stream.wgsl", WGSL);
+        let f16_modules = ShaderModules::new("stream_f16.wgsl", F16_WGSL);
         Ok(Box::new(StreamWorkload {
             n: size,
             inputs: Inputs { seed },
             modules,
+            f16_modules,
             a,
             b,
             c,
+            halves: OnceCell::new(),
             dot_reference: OnceCell::new(),
+            half_dot_reference: OnceCell::new(),
             reference: KeptReference::default(),
         }))
     }
@@ -113,13 +138,24 @@ struct StreamWorkload {
     n: u64,
     inputs: Inputs,
     modules: ShaderModules,
+    f16_modules: ShaderModules,
     a: OwnedBuffer,
     b: OwnedBuffer,
     c: OwnedBuffer,
-    /// Σ a·b and Σ |a·b| in f64, computed on first use.
+    /// The f16 arrays, made when an f16 kernel first runs.
+    halves: OnceCell<HalfArrays>,
+    /// Σ a·b and Σ |a·b| in f64 of the f32 and of the f16 arrays, computed on first use.
     dot_reference: OnceCell<(f64, f64)>,
-    /// The elementwise kernel checked last, and its c.
-    reference: KeptReference<&'static str>,
+    half_dot_reference: OnceCell<(f64, f64)>,
+    /// The elementwise kernel (and whether in f16) checked last, and its c.
+    reference: KeptReference<(&'static str, bool)>,
+}
+
+/// a, b and c as f16.
+struct HalfArrays {
+    a: OwnedBuffer,
+    b: OwnedBuffer,
+    c: OwnedBuffer,
 }
 
 /// What the host knows of the inputs: a[i] and b[i], as the GPU filled them. Plain numbers, which the
@@ -137,21 +173,40 @@ impl Inputs {
     fn b(self, i: u64) -> f32 {
         random_f32(i as u32, self.seed.wrapping_add(1))
     }
+
+    /// a[i] and b[i] of the f16 arrays, exactly.
+    fn a_half(self, i: u64) -> f32 {
+        random_f16(i as u32, self.seed)
+    }
+
+    fn b_half(self, i: u64) -> f32 {
+        random_f16(i as u32, self.seed.wrapping_add(1))
+    }
 }
 
-/// What an elementwise kernel leaves in c.
+/// What an elementwise kernel leaves in c: f32 elements, or (`half`) words of two f16 elements.
 #[derive(Serialize, Deserialize)]
 struct Elementwise {
     inputs: Inputs,
     kernel: String,
+    #[serde(default)]
+    half: bool,
 }
 
 impl Recipe for Elementwise {
     const FAMILY: &'static str = "stream";
 
     fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected> {
-        let (expected, inputs) = (StreamWorkload::expected(&self.kernel), self.inputs);
+        let (inputs, half) = (self.inputs, self.half);
+        let expected = StreamWorkload::expected(&self.kernel);
+        let expected_half = StreamWorkload::expected_half(&self.kernel);
         range.map(move |i| {
+            if half {
+                let [(low, low_magnitude), (high, high_magnitude)] =
+                    [2 * i, 2 * i + 1].map(|e| expected_half(inputs.a_half(e) as f64, inputs.b_half(e) as f64));
+                let tolerance = HALF_TOLERANCE * low_magnitude.max(high_magnitude);
+                return Expected::halves([low as f32, high as f32], tolerance as f32);
+            }
             let (value, magnitude) = expected(inputs.a(i), inputs.b(i));
             Expected::Float { value: value as f32, tolerance: (ELEMENT_TOLERANCE * magnitude) as f32 }
         })
@@ -161,7 +216,30 @@ impl Recipe for Elementwise {
 impl StreamWorkload {
     /// Elements one invocation handles in the scalar and vec4 variants.
     fn items(&self, variant: &str) -> u64 {
-        if variant == "vec4" { self.n / 4 } else { self.n }
+        if variant.starts_with("vec4") { self.n / 4 } else { self.n }
+    }
+
+    /// The f16 kernels' reference, exact in f64 from the f16 inputs: (value, magnitude of the operands the
+    /// tolerance is relative to; 0 for copy, which must keep the very bits).
+    fn expected_half(kernel: &str) -> fn(f64, f64) -> (f64, f64) {
+        match kernel {
+            "copy" => |a, _| (a, 0.0),
+            "scale" => |a, _| (half_scalar() * a, (half_scalar() * a).abs()),
+            "add" => |a, b| (a + b, a.abs() + b.abs()),
+            _ => |a, b| (a + half_scalar() * b, a.abs() + (half_scalar() * b).abs()),
+        }
+    }
+
+    /// The f16 arrays, made on first use.
+    fn halves(&self, gpu: &Gpu) -> &HalfArrays {
+        self.halves.get_or_init(|| {
+            let seed = self.inputs.seed;
+            HalfArrays {
+                a: kernel::random_f16_buffer(gpu, "a (f16)", self.n * 2, seed),
+                b: kernel::random_f16_buffer(gpu, "b (f16)", self.n * 2, seed.wrapping_add(1)),
+                c: kernel::storage_buffer(gpu, "c (f16)", self.n * 2),
+            }
+        })
     }
 
     /// The elementwise kernels' reference: (value, magnitude of the operands the tolerance is relative to).
@@ -174,11 +252,16 @@ impl StreamWorkload {
         }
     }
 
-    /// Σ a·b and Σ |a·b| in f64, on every core natively, in chunks that give the page a turn.
-    async fn dot_product(&self) -> (f64, f64) {
+    /// Σ a·b and Σ |a·b| in f64 of the f32 or (`half`) the f16 arrays, on every core natively, in chunks
+    /// that give the page a turn.
+    async fn dot_product(&self, half: bool) -> (f64, f64) {
         let inputs = self.inputs;
         let block = |range: Range<u64>| {
-            let products = range.map(|i| inputs.a(i) as f64 * inputs.b(i) as f64);
+            let product = |i| match half {
+                true => inputs.a_half(i) as f64 * inputs.b_half(i) as f64,
+                false => inputs.a(i) as f64 * inputs.b(i) as f64,
+            };
+            let products = range.map(product);
             products.fold((0.0, 0.0), |(sum, abs), p| (sum + p, abs + p.abs()))
         };
         host::sum(self.n, block, |(sum, abs), (s, a)| (sum + s, abs + a)).await
@@ -191,7 +274,8 @@ impl StreamWorkload {
         prepared: &Prepared,
         output: &[u8],
     ) -> Result<(), ValidationError> {
-        let (want, magnitude) = *self.dot_reference.get().expect("`reference` computed the dot product");
+        let reference = if kernel.variant == "vec4_f16" { &self.half_dot_reference } else { &self.dot_reference };
+        let (want, magnitude) = *reference.get().expect("`reference` computed the dot product");
         // Eight running sums: with one, every add waits for the last, and at a workgroup of 1 there are as
         // many partial sums as elements (a long task in the page).
         let mut sums = [0.0f64; 8];
@@ -206,7 +290,7 @@ impl StreamWorkload {
         let [groups_x, groups_y, _] = prepared.grid;
         let invocations = groups_x as u64 * groups_y as u64 * workgroup as u64;
         let terms_per_invocation = match kernel.variant {
-            "vec4" => 4,
+            "vec4" | "vec4_f16" => 4,
             _ => self.n.div_ceil(invocations),
         };
         let depth = terms_per_invocation as f64 + (workgroup as f64).log2() + 2.0;
@@ -228,7 +312,8 @@ impl Workload for StreamWorkload {
             "add" | "triad" => 3,
             _ => 2,
         };
-        arrays * self.n * 4
+        let element_bytes = if configuration.kernel.variant == "vec4_f16" { 2 } else { 4 };
+        arrays * self.n * element_bytes
     }
 
     /// scale and add: one flop per element; triad and dot: two (a multiply and an add).
@@ -242,20 +327,32 @@ impl Workload for StreamWorkload {
 
     fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = configuration;
+        let half = kernel.variant == "vec4_f16";
+        if half && !gpu.shader_f16 {
+            return Err(Skip::needs_f16());
+        }
         let wg = workgroup[0] as u64;
         let covering = self.items(kernel.variant).div_ceil(wg);
         let groups = if kernel.variant == "grid_stride" { covering.min(GRID_WORKGROUPS) } else { covering };
         let grid = kernel::linear_grid(gpu, groups)?;
-        let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &[("WG", wg as f64)]);
-        let vec4 = kernel.variant == "vec4";
-        let (a, b, c) = if vec4 { (3, 4, 5) } else { (0, 1, 2) };
+        let modules = if half { &self.f16_modules } else { &self.modules };
+        let pipeline = modules.pipeline(gpu, *checks, &kernel.entry_point(), &[("WG", wg as f64)]);
         let partial_sums = (kernel.kernel == "dot")
             .then(|| kernel::storage_buffer(gpu, "partial sums", grid[0] as u64 * grid[1] as u64 * 4));
-        let output = partial_sums.as_ref().unwrap_or(&self.c).handle();
+        let (a, b, c) = match half {
+            true => {
+                let halves = self.halves(gpu);
+                ((0, &halves.a), (1, &halves.b), (2, &halves.c))
+            }
+            false if kernel.variant == "vec4" => ((3, &self.a), (4, &self.b), (5, &self.c)),
+            false => ((0, &self.a), (1, &self.b), (2, &self.c)),
+        };
+        let partial_sums_binding = if half { 3 } else { 6 };
+        let output = partial_sums.as_ref().unwrap_or(c.1).handle();
         let bindings: Vec<(u32, &wgpu::Buffer)> = match kernel.kernel {
-            "copy" | "scale" => vec![(a, &self.a), (c, &output)],
-            "add" | "triad" => vec![(a, &self.a), (b, &self.b), (c, &output)],
-            _ => vec![(a, &self.a), (b, &self.b), (6, &output)],
+            "copy" | "scale" => vec![(a.0, a.1), (c.0, &output)],
+            "add" | "triad" => vec![(a.0, a.1), (b.0, b.1), (c.0, &output)],
+            _ => vec![(a.0, a.1), (b.0, b.1), (partial_sums_binding, &output)],
         };
         let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, output, partial_sums.into_iter().collect()))
@@ -266,12 +363,17 @@ impl Workload for StreamWorkload {
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let kernel = configuration.kernel.kernel;
+            let half = configuration.kernel.variant == "vec4_f16";
             if kernel == "dot" {
-                host::once(&self.dot_reference, self.dot_product()).await;
+                let reference = if half { &self.half_dot_reference } else { &self.dot_reference };
+                host::once(reference, self.dot_product(half)).await;
                 return None;
             }
-            let c = Reference::build(gpu, "c", self.n, Elementwise { inputs: self.inputs, kernel: kernel.into() });
-            Some(self.reference.get_or_build(kernel, c).await)
+            let recipe = Elementwise { inputs: self.inputs, kernel: kernel.into(), half };
+            // Two f16 elements a word.
+            let words = if half { self.n / 2 } else { self.n };
+            let c = Reference::build(gpu, "c", words, recipe);
+            Some(self.reference.get_or_build((kernel, half), c).await)
         })
     }
 
@@ -280,8 +382,16 @@ impl Workload for StreamWorkload {
         if kernel.kernel == "dot" {
             return self.check_dot(kernel, workgroup[0], prepared, output);
         }
-        let expected = Self::expected(kernel.kernel);
         let mut comparison = Comparison::new("c");
+        if kernel.variant == "vec4_f16" {
+            let recipe = Elementwise { inputs: self.inputs, kernel: kernel.kernel.into(), half: true };
+            let words = output.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
+            for ((index, found), want) in words.enumerate().zip(recipe.words(0..self.n / 2)) {
+                comparison.check_word(index as u64, found, want);
+            }
+            return comparison.finish();
+        }
+        let expected = Self::expected(kernel.kernel);
         for (i, got) in f32s(output).enumerate() {
             let i = i as u64;
             let (want, magnitude) = expected(self.inputs.a(i), self.inputs.b(i));

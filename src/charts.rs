@@ -74,6 +74,10 @@ pub fn plan(results: &[ConfigResult], peaks: &Peaks) -> Vec<ChartSpec> {
                     let on_axis: Vec<&ConfigResult> =
                         of_family.iter().copied().filter(|r| x_axis(r) == x_name).collect();
                     for (part, of_part) in few_lines(&on_axis) {
+                        // Nothing measured (kernels this device skips): no chart of empty lines.
+                        if !of_part.iter().any(|r| r.is_good()) {
+                            continue;
+                        }
                         let key = format!("{family} · {x_name}{part}");
                         let config = line_config(&key, &x_name, &of_part);
                         planned.push(ChartSpec::of_family(key, config, family));

@@ -87,6 +87,28 @@ fn step(acc: ptr<function, array<vec4<f32>, 16>>, k: u32, ty: u32, tx: u32) {
     (*acc)[15] = fma(vec4(a1.w), b1, (*acc)[15]);
 }
 
+// The BK steps of k of the tiles in the buffer whose first row is `k`.
+fn steps(acc: ptr<function, array<vec4<f32>, 16>>, k: u32, ty: u32, tx: u32) {
+    step(acc, k, ty, tx);
+    step(acc, k + 1u, ty, tx);
+    step(acc, k + 2u, ty, tx);
+    step(acc, k + 3u, ty, tx);
+    step(acc, k + 4u, ty, tx);
+    step(acc, k + 5u, ty, tx);
+    step(acc, k + 6u, ty, tx);
+    step(acc, k + 7u, ty, tx);
+    if BK == 16u {
+        step(acc, k + 8u, ty, tx);
+        step(acc, k + 9u, ty, tx);
+        step(acc, k + 10u, ty, tx);
+        step(acc, k + 11u, ty, tx);
+        step(acc, k + 12u, ty, tx);
+        step(acc, k + 13u, ty, tx);
+        step(acc, k + 14u, ty, tx);
+        step(acc, k + 15u, ty, tx);
+    }
+}
+
 // What one invocation loads of a step's tiles, `part` 0 or (for BK = 16) 1: A[m][k .. +3] and B[k][4n .. +3]
 // of the tiles, consecutive invocations along a row.
 struct Share {
@@ -152,43 +174,23 @@ fn matmul_pipelined(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invoca
     workgroupBarrier();
     var acc: array<vec4<f32>, 16>;
     var buffer = 0u;
-    for (var k0 = 0u; k0 < N; k0 += BK) {
-        // The next step's loads go out before this step's FMAs, which hide their latency.
+    var k0 = 0u;
+    // Every step but the last loads the next step's tiles before its FMAs, which hide the loads' latency.
+    for (; k0 + BK < N; k0 += BK) {
         let next = k0 + BK;
-        var fetched_first = array(vec4(0.0), vec4(0.0));
+        let fetched_first = fetch(first, row0, col0, next);
         var fetched_second = array(vec4(0.0), vec4(0.0));
-        if next < N {
-            fetched_first = fetch(first, row0, col0, next);
-            if two { fetched_second = fetch(second, row0, col0, next); }
-        }
-        let k = buffer * BK;
-        step(&acc, k, ty, tx);
-        step(&acc, k + 1u, ty, tx);
-        step(&acc, k + 2u, ty, tx);
-        step(&acc, k + 3u, ty, tx);
-        step(&acc, k + 4u, ty, tx);
-        step(&acc, k + 5u, ty, tx);
-        step(&acc, k + 6u, ty, tx);
-        step(&acc, k + 7u, ty, tx);
-        if two {
-            step(&acc, k + 8u, ty, tx);
-            step(&acc, k + 9u, ty, tx);
-            step(&acc, k + 10u, ty, tx);
-            step(&acc, k + 11u, ty, tx);
-            step(&acc, k + 12u, ty, tx);
-            step(&acc, k + 13u, ty, tx);
-            step(&acc, k + 14u, ty, tx);
-            step(&acc, k + 15u, ty, tx);
-        }
+        if two { fetched_second = fetch(second, row0, col0, next); }
+        steps(&acc, buffer * BK, ty, tx);
         buffer = 1u - buffer;
-        if next < N {
-            stage(buffer, first, fetched_first);
-            if two { stage(buffer, second, fetched_second); }
-        }
+        stage(buffer, first, fetched_first);
+        if two { stage(buffer, second, fetched_second); }
         // One barrier a step: the buffer just staged is read after it, the one just read is written only
         // after the next.
         workgroupBarrier();
     }
+    // The last step, whose tiles are staged already.
+    steps(&acc, buffer * BK, ty, tx);
     // Written out: an index that is not a constant would move the accumulators to memory.
     let top = row0 + 4u * ty;
     let bottom = row0 + 64u + 4u * ty;

@@ -84,7 +84,7 @@ impl Family for Matmul {
          wgpu adds to every loop (its default shader checks) can stop the compiler unrolling it, and an \
          array indexed by a loop's counter then leaves registers; write hot inner loops out (or generate \
          them) and index such arrays by constants only, as matmul_pipelined does. On an H100 that took a \
-         register-blocked product from 15× slower with the checks than without to 5% slower. \
+         register-blocked product from 15× slower with the checks than without to 12–16% slower. \
          matmul_pipelined/k8_f16 reads A and B as f16 (where the device offers shader-f16), half the bytes, \
          and multiplies and sums in f32 as the others do. Results are checked against a CPU reference: every element of small \
          products, 2^26 / n elements spread over large ones, each within the rounding a dot product of n \

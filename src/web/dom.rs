@@ -84,6 +84,14 @@ pub fn select_all(scope: &Element, selector: &str) -> Vec<Element> {
     (0..list.length()).filter_map(|i| list.item(i)?.dyn_into().ok()).collect()
 }
 
+/// A paragraph `id` that says how something went, which screen readers announce as it changes.
+pub fn status_line(parent: &Element, id: &str) -> Element {
+    let line = append(parent, "p", id, "");
+    line.set_id(id);
+    line.set_attribute("role", "status").ok();
+    line
+}
+
 /// A definition-list row: term and value, both as text.
 pub fn fact(list: &Element, term: &str, value: &str) {
     append(list, "dt", "", term);

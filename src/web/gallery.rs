@@ -40,9 +40,7 @@ fn build_publish(root: &Element) {
     let buttons = append(&card, "div", "buttons", "");
     append(&buttons, "button", "primary", "Send to the gallery").set_id("publish-send");
     append(&buttons, "button", "", "Cancel").set_id("publish-cancel");
-    let status = append(&card, "p", "publish-status", "");
-    status.set_id("publish-status");
-    status.set_attribute("role", "status").ok();
+    dom::status_line(&card, "publish-status");
     let link = append(&card, "a", "", "");
     link.set_id("publish-address");
     link.set_attribute("hidden", "").ok();
@@ -77,9 +75,7 @@ fn build_browse(root: &Element) {
     field.set_attribute("placeholder", "a device, backend or browser: H100, vulkan, Chrome").ok();
     field.set_attribute("aria-label", "find a device").ok();
     append(&find, "button", "", "Find").set_attribute("type", "submit").ok();
-    let status = append(&card, "p", "gallery-status", "");
-    status.set_id("gallery-status");
-    status.set_attribute("role", "status").ok();
+    dom::status_line(&card, "gallery-status");
     let devices = append(&card, "table", "results", "");
     devices.set_id("gallery-devices");
     head(&devices, &["device", "backend", "runtime", "results", "copy GB/s (median)", "FMA GFLOP/s (median)", ""]);
@@ -91,9 +87,7 @@ fn build_browse(root: &Element) {
     append(&device, "h3", "", "").set_id("gallery-device-title");
     let buttons = append(&device, "div", "buttons", "");
     append(&buttons, "button", "primary", "Compare with its median").set_id("gallery-compare");
-    let status = append(&device, "p", "gallery-device-status", "");
-    status.set_id("gallery-device-status");
-    status.set_attribute("role", "status").ok();
+    dom::status_line(&device, "gallery-device-status");
     let results = append(&device, "table", "results", "");
     results.set_id("gallery-results");
     head(&results, &["published", "label", "configurations", "copy GB/s", "FMA GFLOP/s", ""]);

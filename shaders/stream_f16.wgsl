@@ -7,10 +7,11 @@
 
 const SCALAR: f16 = 0.4h;
 
+// The bindings stream.wgsl gives its scalar kernels, so that the host binds both alike.
 @group(0) @binding(0) var<storage, read> a: array<vec4<f16>>;
 @group(0) @binding(1) var<storage, read> b: array<vec4<f16>>;
 @group(0) @binding(2) var<storage, read_write> c: array<vec4<f16>>;
-@group(0) @binding(3) var<storage, read_write> partial_sums: array<f32>;
+@group(0) @binding(6) var<storage, read_write> partial_sums: array<f32>;
 
 @compute @workgroup_size(WG)
 fn copy_vec4_f16(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,

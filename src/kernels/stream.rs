@@ -339,20 +339,20 @@ impl Workload for StreamWorkload {
         let pipeline = modules.pipeline(gpu, *checks, &kernel.entry_point(), &[("WG", wg as f64)]);
         let partial_sums = (kernel.kernel == "dot")
             .then(|| kernel::storage_buffer(gpu, "partial sums", grid[0] as u64 * grid[1] as u64 * 4));
-        let (a, b, c) = match half {
+        let [a, b, c] = match half {
             true => {
                 let halves = self.halves(gpu);
-                ((0, &halves.a), (1, &halves.b), (2, &halves.c))
+                [&halves.a, &halves.b, &halves.c]
             }
-            false if kernel.variant == "vec4" => ((3, &self.a), (4, &self.b), (5, &self.c)),
-            false => ((0, &self.a), (1, &self.b), (2, &self.c)),
+            false => [&self.a, &self.b, &self.c],
         };
-        let partial_sums_binding = if half { 3 } else { 6 };
-        let output = partial_sums.as_ref().unwrap_or(c.1).handle();
+        // a, b and c at 0, 1 and 2 (stream_f16.wgsl too), or as vec4s at 3, 4 and 5; partial sums at 6.
+        let first = if kernel.variant == "vec4" { 3 } else { 0 };
+        let output = partial_sums.as_ref().unwrap_or(c).handle();
         let bindings: Vec<(u32, &wgpu::Buffer)> = match kernel.kernel {
-            "copy" | "scale" => vec![(a.0, a.1), (c.0, &output)],
-            "add" | "triad" => vec![(a.0, a.1), (b.0, b.1), (c.0, &output)],
-            _ => vec![(a.0, a.1), (b.0, b.1), (partial_sums_binding, &output)],
+            "copy" | "scale" => vec![(first, a), (first + 2, &output)],
+            "add" | "triad" => vec![(first, a), (first + 1, b), (first + 2, &output)],
+            _ => vec![(first, a), (first + 1, b), (6, &output)],
         };
         let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, output, partial_sums.into_iter().collect()))

@@ -77,8 +77,9 @@ pub fn rows(results: &[RunResult]) -> Vec<Row> {
                     rows.len() - 1
                 }
             };
-            rows[at].1.figures[i] = figure(r);
-            rows[at].1.ranges[i] = figure(r).and(r.headline_range());
+            let figure = figure(r);
+            rows[at].1.figures[i] = figure;
+            rows[at].1.ranges[i] = figure.and(r.headline_range());
         }
     }
     // A kernel sorts where its first row stands: the order the first result that ran it lists it.

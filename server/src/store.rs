@@ -3,7 +3,7 @@
 //! Bodies are stored deflated (a default suite's 187 KB of JSON in about 19 KB of text); bodies stored
 //! before, as plain JSON, read as they are.
 
-use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Executor, Row};
 
 /// The migrations under `server/migrations`, applied at start.
@@ -60,7 +60,7 @@ pub struct Stored {
 }
 
 /// One result in a device's list: what the gallery shows of it without its body.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, sqlx::FromRow)]
 pub struct Listed {
     pub id: String,
     pub label: String,
@@ -72,7 +72,7 @@ pub struct Listed {
 }
 
 /// A device class's columns and one result's headline figures: rows the device list aggregates.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, sqlx::FromRow)]
 pub struct ClassFigures {
     pub class_key: String,
     pub adapter: String,
@@ -188,38 +188,24 @@ impl Store {
 
     /// Every result's class and headline figures, ordered by class.
     pub async fn class_figures(&self) -> Result<Vec<ClassFigures>, sqlx::Error> {
-        let rows = sqlx::query(
+        sqlx::query_as(
             "SELECT class_key, adapter, vendor, backend, runtime, copy_gbps, fma_gflops FROM results \
              ORDER BY class_key",
         )
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|row| {
-                Ok(ClassFigures {
-                    class_key: row.try_get("class_key")?,
-                    adapter: row.try_get("adapter")?,
-                    vendor: row.try_get("vendor")?,
-                    backend: row.try_get("backend")?,
-                    runtime: row.try_get("runtime")?,
-                    copy_gbps: row.try_get("copy_gbps")?,
-                    fma_gflops: row.try_get("fma_gflops")?,
-                })
-            })
-            .collect()
+        .await
     }
 
     /// A device class's results, the latest published first, at most `limit`.
     pub async fn listed(&self, class_key: &str, limit: i64) -> Result<Vec<Listed>, sqlx::Error> {
-        let rows = sqlx::query(
+        sqlx::query_as(
             "SELECT id, label, created, published, copy_gbps, fma_gflops, configurations FROM results \
              WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2",
         )
         .bind(class_key)
         .bind(limit)
         .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(listed).collect()
+        .await
     }
 
     /// The bodies of a device class's latest `limit` results.
@@ -231,18 +217,6 @@ impl Store {
             .await?;
         rows.iter().map(|row| unpack(&row.try_get::<String, _>("body")?)).collect()
     }
-}
-
-fn listed(row: &AnyRow) -> Result<Listed, sqlx::Error> {
-    Ok(Listed {
-        id: row.try_get("id")?,
-        label: row.try_get("label")?,
-        created: row.try_get("created")?,
-        published: row.try_get("published")?,
-        copy_gbps: row.try_get("copy_gbps")?,
-        fma_gflops: row.try_get("fma_gflops")?,
-        configurations: row.try_get("configurations")?,
-    })
 }
 
 /// How a deflated body begins; a stored JSON body begins with `{`.

@@ -3,9 +3,12 @@
 //! together: each configuration's median with its spread, and the workgroup shapes they agree on (presets).
 //! Pure, so it is tested natively.
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::gpu::DeviceInfo;
+use crate::kernel::ShaderChecks;
 use crate::result::{ConfigResult, Environment, Outcome, RunResult, shape_text};
 use crate::{analysis, kernels};
 
@@ -77,11 +80,17 @@ pub fn for_publishing(result: &RunResult) -> RunResult {
 pub fn median_result(results: &[RunResult]) -> Option<RunResult> {
     let first = results.first()?;
     let mut configurations: Vec<(ConfigResult, Vec<f64>)> = Vec::new();
+    // Where each configuration is in `configurations`: a class's window holds some 200 × 1000 rows.
+    let mut places: HashMap<(&str, &str, &str, ShaderChecks, [u32; 3], Option<u32>), usize> = HashMap::new();
     for r in results.iter().flat_map(|result| &result.results).filter(|r| r.is_good()) {
         let Some(median) = r.median_ns else { continue };
-        match configurations.iter_mut().find(|(c, _)| c.same_configuration(r)) {
-            Some((_, medians)) => medians.push(median),
-            None => configurations.push((r.clone(), vec![median])),
+        let key = (&*r.family, &*r.kernel, &*r.variant, r.shader_checks, r.workgroup_size, r.parameter_value());
+        match places.get(&key) {
+            Some(&at) => configurations[at].1.push(median),
+            None => {
+                places.insert(key, configurations.len());
+                configurations.push((r.clone(), vec![median]));
+            }
         }
     }
     let rows = configurations
@@ -122,6 +131,40 @@ pub fn median_result(results: &[RunResult]) -> Option<RunResult> {
     median.environment.long_tasks = None;
     analysis::derive(&mut median);
     Some(median)
+}
+
+/// How many of a device class's latest results its median, presets and headline figures stand for.
+pub const CLASS_WINDOW: usize = 200;
+
+/// What the gallery answers for a device class, kept with the class and made afresh from its latest
+/// results (at most `CLASS_WINDOW`) whenever one is published or deleted, so that no request computes it.
+#[derive(Clone, Debug)]
+pub struct ClassFigures {
+    /// How many results the figures stand for.
+    pub results: usize,
+    /// The median of those results' best copy and FMA figures, for the device list.
+    pub copy_gbps: Option<f64>,
+    pub fma_gflops: Option<f64>,
+    pub median: RunResult,
+    pub presets: Vec<Preset>,
+}
+
+impl ClassFigures {
+    /// The figures of a class's latest results (the newest first), or `None` where there are none.
+    pub fn of(latest: &[RunResult]) -> Option<Self> {
+        let latest = &latest[..latest.len().min(CLASS_WINDOW)];
+        let median_of = |figure: fn(&RunResult) -> Option<f64>| {
+            let figures: Vec<f64> = latest.iter().filter_map(figure).collect();
+            crate::stats::summarize(&figures).map(|s| s.median)
+        };
+        Some(ClassFigures {
+            results: latest.len(),
+            copy_gbps: median_of(|r| r.peaks.copy_gbps),
+            fma_gflops: median_of(|r| r.peaks.fma_gflops),
+            median: median_result(latest)?,
+            presets: presets(latest),
+        })
+    }
 }
 
 /// A kernel's workgroup shape as a device class's results agree on it.

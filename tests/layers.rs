@@ -50,6 +50,9 @@ const WEB_LAYERS: &[(&str, u32)] = &[
     ("mod", 6),
 ];
 
+/// The gallery server's modules (`server/src`), lowest first; `lib.rs` and `main.rs` sit above them.
+const SERVER_LAYERS: &[(&str, u32)] = &[("bounds", 0), ("store", 1), ("api", 2)];
+
 fn rank(layers: &[(&str, u32)], module: &str) -> Option<u32> {
     layers.iter().find(|(name, _)| *name == module).map(|&(_, rank)| rank)
 }
@@ -149,4 +152,15 @@ fn the_pages_views_import_no_other_view_and_only_lower_layers() {
     let module_of = |relative: &str| Some(relative.trim_end_matches(".rs").to_string());
     let wrong = upward_names(&web, WEB_LAYERS, "super::", module_of);
     assert!(wrong.is_empty(), "page modules that point up or across:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_gallery_servers_modules_import_only_from_the_layers_below_their_own() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("server/src");
+    let module_of = |relative: &str| {
+        let above = relative == "lib.rs" || relative == "main.rs";
+        (!above).then(|| relative.trim_end_matches(".rs").to_string())
+    };
+    let wrong = upward_names(&src, SERVER_LAYERS, "crate::", module_of);
+    assert!(wrong.is_empty(), "server modules that point up or across:\n{}", wrong.join("\n"));
 }

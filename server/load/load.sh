@@ -14,7 +14,7 @@ case $database in
 esac
 work=$(mktemp -d)
 mkdir -p "$work/dist" && echo '<!doctype html>' > "$work/dist/index.html"
-target/release/wgsweep-server --listen 127.0.0.1:0 --publishes-per-minute 10000000 --dist "$work/dist" \
+target/release/wgsweep-server --listen 127.0.0.1:0 --publishes-per-minute 10000000 --reads-per-minute 10000000 --dist "$work/dist" \
     --database "$database" > "$work/server.txt" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT

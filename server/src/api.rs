@@ -4,80 +4,105 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-use crate::store::{Inserted, Store, Stored};
+use crate::bounds::MAX_BODY_BYTES;
+use crate::store::{self, Inserted, Store, Stored};
 use wgsweep::gallery::{self, DeviceClass};
-use wgsweep::{RunResult, analysis, stats};
+use wgsweep::{analysis, share};
 
-/// The largest result accepted: a whole default suite without raw samples is about 200 KB.
-pub const MAX_BODY_BYTES: usize = 4 << 20;
-/// A device's results read for its median and presets: the latest this many.
-const CLASS_RESULTS: i64 = 200;
+/// How many results a device's list shows.
+const LISTED_RESULTS: i64 = 1000;
 
-/// How long a device list is served from memory. Lists are most of the gallery's reads, and each reads a
-/// row per result; a publish or delete through this server makes the next list afresh, one through another
-/// server behind the same database shows here within this time.
-const DEVICES_KEPT: Duration = Duration::from_secs(10);
+/// What each client may ask, and whom to believe about who the client is.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Publishes each client may make a minute (in bursts of as many).
+    pub publishes_per_minute: NonZeroU32,
+    /// Reads of stored results (a result, a device's list, its median or presets) each client may make a
+    /// minute, in bursts of a tenth of that.
+    pub reads_per_minute: NonZeroU32,
+    /// Reverse proxies in front of the server: a request from one of them is counted against the address
+    /// its `X-Forwarded-For` header names, not against the proxy's.
+    pub trusted_proxies: Vec<IpAddr>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            publishes_per_minute: NonZeroU32::new(10).expect("not zero"),
+            reads_per_minute: NonZeroU32::new(600).expect("not zero"),
+            trusted_proxies: Vec::new(),
+        }
+    }
+}
 
 pub struct Api {
     pub store: Store,
     publishes: DefaultKeyedRateLimiter<IpAddr>,
-    /// Every device class, as last listed, and when.
-    devices: Mutex<Option<(Instant, Arc<Vec<Value>>)>>,
+    reads: DefaultKeyedRateLimiter<IpAddr>,
+    trusted_proxies: Vec<IpAddr>,
 }
 
 impl Api {
-    /// The API over `store`, each client allowed `per_minute` publishes a minute (in bursts of as many).
-    pub fn new(store: Store, per_minute: NonZeroU32) -> Arc<Self> {
-        Arc::new(Api { store, publishes: RateLimiter::keyed(Quota::per_minute(per_minute)), devices: Mutex::new(None) })
+    pub fn new(store: Store, settings: Settings) -> Arc<Self> {
+        let read_burst = NonZeroU32::new(settings.reads_per_minute.get().div_ceil(10)).expect("not zero");
+        Arc::new(Api {
+            store,
+            publishes: RateLimiter::keyed(Quota::per_minute(settings.publishes_per_minute)),
+            reads: RateLimiter::keyed(Quota::per_minute(settings.reads_per_minute).allow_burst(read_burst)),
+            trusted_proxies: settings.trusted_proxies,
+        })
     }
 
-    /// Every device class with how many results it has and their median figures, from memory where the
-    /// list is recent.
-    async fn all_devices(&self) -> Result<Arc<Vec<Value>>, Refusal> {
-        if let Some((made, devices)) = self.devices.lock().expect("not poisoned").as_ref()
-            && made.elapsed() < DEVICES_KEPT
-        {
-            return Ok(devices.clone());
+    /// Who sent a request: the socket's address, or, where that is a trusted proxy, the address the proxy
+    /// got it from. Proxies append to `X-Forwarded-For`, so it is read from the right, past trusted proxies;
+    /// what stands further left was written by the client and proves nothing.
+    pub fn client(&self, socket: SocketAddr, headers: &HeaderMap) -> IpAddr {
+        let peer = socket.ip();
+        if !self.trusted_proxies.contains(&peer) {
+            return peer;
         }
-        let rows = self.store.class_figures().await?;
-        // Rows come ordered by class: one device per run of rows.
-        let devices: Vec<Value> = rows
-            .chunk_by(|a, b| a.class_key == b.class_key)
-            .map(|of_class| {
-                let median = |figure: fn(&crate::store::ClassFigures) -> Option<f64>| {
-                    let figures: Vec<f64> = of_class.iter().filter_map(figure).collect();
-                    stats::summarize(&figures).map(|s| s.median)
-                };
-                let row = &of_class[0];
-                json!({
-                    "key": row.class_key, "adapter": row.adapter, "vendor": row.vendor, "backend": row.backend,
-                    "runtime": row.runtime, "results": of_class.len(),
-                    "copy_gbps": median(|r| r.copy_gbps), "fma_gflops": median(|r| r.fma_gflops),
-                })
-            })
+        let forwarded: Vec<&str> = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .flat_map(|value| value.split(','))
             .collect();
-        let devices = Arc::new(devices);
-        *self.devices.lock().expect("not poisoned") = Some((Instant::now(), devices.clone()));
-        Ok(devices)
+        for address in forwarded.iter().rev() {
+            match address.trim().parse::<IpAddr>() {
+                Ok(address) if self.trusted_proxies.contains(&address) => continue,
+                Ok(address) => return address,
+                // Not what a proxy writes: count the request against the proxy rather than guess.
+                Err(_) => return peer,
+            }
+        }
+        peer
     }
 
-    /// The results changed: the next device list is made afresh.
-    fn forget_devices(&self) {
-        *self.devices.lock().expect("not poisoned") = None;
+    /// Refuses a read of stored results past the client's share.
+    fn allow_read(&self, client: IpAddr) -> Result<(), Refusal> {
+        limit(&self.reads, client, "too many reads of stored results from this address")
     }
+}
+
+/// Refuses a request past `client`'s share of `limiter`, saying when to come back (also as `Retry-After`).
+fn limit(limiter: &DefaultKeyedRateLimiter<IpAddr>, client: IpAddr, what: &str) -> Result<(), Refusal> {
+    limiter.check_key(&client).map_err(|not_until| {
+        let wait = not_until.wait_time_from(DefaultClock::default().now()).as_secs() + 1;
+        Refusal(StatusCode::TOO_MANY_REQUESTS, format!("{what}: wait {wait} s"), Some(wait))
+    })
 }
 
 pub fn routes(api: Arc<Api>) -> Router {
@@ -93,8 +118,9 @@ pub fn routes(api: Arc<Api>) -> Router {
         .with_state(api)
 }
 
-/// An answer that is not a success: its status and what to do.
-pub struct Refusal(StatusCode, String);
+/// An answer that is not a success: its status, what to do, and in how many seconds to try again where
+/// the client asked too often.
+pub struct Refusal(StatusCode, String, Option<u64>);
 
 impl Refusal {
     pub fn status(&self) -> StatusCode {
@@ -108,19 +134,23 @@ impl Refusal {
 
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
-        (self.0, Json(json!({ "error": self.1 }))).into_response()
+        let mut answer = (self.0, Json(json!({ "error": self.1 }))).into_response();
+        if let Some(seconds) = self.2 {
+            answer.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        answer
     }
 }
 
 impl From<sqlx::Error> for Refusal {
     fn from(e: sqlx::Error) -> Self {
         eprintln!("wgsweep-server: database: {e}");
-        Refusal(StatusCode::SERVICE_UNAVAILABLE, "the gallery's database failed; try again later".into())
+        Refusal(StatusCode::SERVICE_UNAVAILABLE, "the gallery's database failed; try again later".into(), None)
     }
 }
 
 fn refuse(status: StatusCode, why: impl Into<String>) -> Refusal {
-    Refusal(status, why.into())
+    Refusal(status, why.into(), None)
 }
 
 async fn health(State(api): State<Arc<Api>>) -> Json<Value> {
@@ -128,6 +158,7 @@ async fn health(State(api): State<Arc<Api>>) -> Json<Value> {
 }
 
 /// What a publish stores, made from the body a client sent: refused unless it is a believable result.
+/// Parses, checks, hashes and deflates: call it off the async runtime.
 pub fn prepare(body: &[u8], published: String) -> Result<(Stored, String), Refusal> {
     let text = std::str::from_utf8(body).map_err(|_| refuse(StatusCode::BAD_REQUEST, "the body is not UTF-8 text"))?;
     let result = analysis::read_json(text).map_err(|e| refuse(StatusCode::UNPROCESSABLE_ENTITY, e.to_string()))?;
@@ -154,27 +185,24 @@ pub fn prepare(body: &[u8], published: String) -> Result<(Stored, String), Refus
         configurations: result.results.len() as i64,
         token_digest: hex(&Sha256::digest(token.as_bytes())),
         digest,
-        body,
+        packed_body: store::pack(&body),
+        compact: share::encode(&result),
     };
     Ok((stored, token))
 }
 
 async fn publish(
     State(api): State<Arc<Api>>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    ConnectInfo(socket): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     body: axum::body::Bytes,
 ) -> Result<Response, Refusal> {
-    if api.publishes.check_key(&client.ip()).is_err() {
-        let mut answer = refuse(StatusCode::TOO_MANY_REQUESTS, "too many publishes from this address: wait a minute")
-            .into_response();
-        answer.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("60"));
-        return Ok(answer);
-    }
-    let (stored, token) = prepare(&body, wgsweep::result::now_rfc3339())?;
+    limit(&api.publishes, api.client(socket, &headers), "too many publishes from this address")?;
+    let published = wgsweep::result::now_rfc3339();
+    let (stored, token) = store::off_runtime(move || Ok(prepare(&body, published))).await.map_err(Refusal::from)??;
     let id = stored.id.clone();
     Ok(match api.store.insert(&stored).await? {
         Inserted::New => {
-            api.forget_devices();
             (StatusCode::CREATED, Json(json!({ "id": id, "address": address(&id), "token": token }))).into_response()
         }
         Inserted::Existing(id) => {
@@ -188,7 +216,13 @@ fn address(id: &str) -> String {
     format!("/#published={id}")
 }
 
-async fn result(State(api): State<Arc<Api>>, Path(id): Path<String>) -> Result<Response, Refusal> {
+async fn result(
+    State(api): State<Arc<Api>>,
+    ConnectInfo(socket): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response, Refusal> {
+    api.allow_read(api.client(socket, &headers))?;
     let Some(body) = api.store.body(&id).await? else {
         return Err(refuse(StatusCode::NOT_FOUND, format!("no published result {id}")));
     };
@@ -208,7 +242,6 @@ async fn delete(State(api): State<Arc<Api>>, Path(id): Path<String>, headers: He
         return Err(refuse(StatusCode::FORBIDDEN, "this token does not delete this result"));
     }
     api.store.delete(&id).await?;
-    api.forget_devices();
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -218,13 +251,12 @@ struct Search {
     search: String,
 }
 
-/// Device classes whose key contains `search` (in any case), each with how many results it has and their
-/// medians.
+/// Device classes whose key contains `search` (in any case), each with how many results it has and the
+/// median of its latest results' headline figures.
 async fn devices(State(api): State<Arc<Api>>, Query(query): Query<Search>) -> Result<Json<Value>, Refusal> {
     let search = query.search.to_lowercase();
-    let all = api.all_devices().await?;
-    let devices: Vec<&Value> =
-        all.iter().filter(|d| d["key"].as_str().is_some_and(|key| key.to_lowercase().contains(&search))).collect();
+    let mut devices = api.store.classes().await?;
+    devices.retain(|d| d.class_key.to_lowercase().contains(&search));
     Ok(Json(json!({ "devices": devices })))
 }
 
@@ -233,35 +265,47 @@ struct Device {
     key: String,
 }
 
-async fn device_results(State(api): State<Arc<Api>>, Query(device): Query<Device>) -> Result<Json<Value>, Refusal> {
-    let listed = api.store.listed(&device.key, 1000).await?;
+fn no_results(key: &str) -> Refusal {
+    refuse(StatusCode::NOT_FOUND, format!("no results for the device {key}"))
+}
+
+async fn device_results(
+    State(api): State<Arc<Api>>,
+    ConnectInfo(socket): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Query(device): Query<Device>,
+) -> Result<Json<Value>, Refusal> {
+    api.allow_read(api.client(socket, &headers))?;
+    let listed = api.store.listed(&device.key, LISTED_RESULTS).await?;
     if listed.is_empty() {
-        return Err(refuse(StatusCode::NOT_FOUND, format!("no results for the device {}", device.key)));
+        return Err(no_results(&device.key));
     }
     Ok(Json(json!({ "key": device.key, "results": listed })))
 }
 
-/// The device class's latest results, read back.
-async fn class_results(api: &Api, key: &str) -> Result<Vec<RunResult>, Refusal> {
-    let bodies = api.store.bodies(key, CLASS_RESULTS).await?;
-    if bodies.is_empty() {
-        return Err(refuse(StatusCode::NOT_FOUND, format!("no results for the device {key}")));
-    }
-    // Bodies were checked when published; one a later wgsweep cannot read is left out.
-    Ok(bodies.iter().filter_map(|body| analysis::read_json(body).ok()).collect())
+/// The class's median result, as kept since its last publish or delete.
+async fn device_median(
+    State(api): State<Arc<Api>>,
+    ConnectInfo(socket): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Query(device): Query<Device>,
+) -> Result<Response, Refusal> {
+    api.allow_read(api.client(socket, &headers))?;
+    let median = api.store.median(&device.key).await?.ok_or_else(|| no_results(&device.key))?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], median).into_response())
 }
 
-async fn device_median(State(api): State<Arc<Api>>, Query(device): Query<Device>) -> Result<Response, Refusal> {
-    let results = class_results(&api, &device.key).await?;
-    let median = gallery::median_result(&results)
-        .ok_or_else(|| refuse(StatusCode::NOT_FOUND, format!("no readable results for {}", device.key)))?;
-    Ok(([(header::CONTENT_TYPE, "application/json")], median.to_json()).into_response())
-}
-
-async fn device_presets(State(api): State<Arc<Api>>, Query(device): Query<Device>) -> Result<Json<Value>, Refusal> {
-    let results = class_results(&api, &device.key).await?;
-    let presets = gallery::presets(&results);
-    Ok(Json(json!({ "key": device.key, "results": results.len(), "presets": presets })))
+async fn device_presets(
+    State(api): State<Arc<Api>>,
+    ConnectInfo(socket): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Query(device): Query<Device>,
+) -> Result<Json<Value>, Refusal> {
+    api.allow_read(api.client(socket, &headers))?;
+    let kept = api.store.presets(&device.key).await?.ok_or_else(|| no_results(&device.key))?;
+    let presets: Value = serde_json::from_str(&kept.presets)
+        .map_err(|e| refuse(StatusCode::INTERNAL_SERVER_ERROR, format!("the kept presets are damaged: {e}")))?;
+    Ok(Json(json!({ "key": device.key, "results": kept.window_results, "presets": presets })))
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -1,6 +1,6 @@
 //! `wgsweep-server`: the page and the results gallery on one address.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::path::PathBuf;
 
@@ -21,6 +21,14 @@ struct Args {
     /// Publishes each client address may make a minute.
     #[arg(long, default_value = "10")]
     publishes_per_minute: NonZeroU32,
+    /// Reads of stored results (a result, a device's list, median or presets) each client address may make
+    /// a minute, in bursts of a tenth of that.
+    #[arg(long, default_value = "600")]
+    reads_per_minute: NonZeroU32,
+    /// A reverse proxy in front of this server (repeat for several): requests from it are counted against
+    /// the client address it appends to X-Forwarded-For. Without one, the socket's address counts.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    trusted_proxies: Vec<IpAddr>,
 }
 
 #[tokio::main]
@@ -40,7 +48,12 @@ async fn serve(args: Args) -> Result<(), String> {
         return Err(format!("{} holds no built page: run `cargo xtask dist` first", args.dist.display()));
     }
     let store = wgsweep_server::store::Store::open(&args.database).await?;
-    let app = wgsweep_server::app(store.clone(), &args.dist, args.publishes_per_minute);
+    let settings = wgsweep_server::api::Settings {
+        publishes_per_minute: args.publishes_per_minute,
+        reads_per_minute: args.reads_per_minute,
+        trusted_proxies: args.trusted_proxies,
+    };
+    let app = wgsweep_server::app(store.clone(), &args.dist, settings);
     let listener = tokio::net::TcpListener::bind(args.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;

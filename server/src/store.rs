@@ -1,10 +1,14 @@
 //! The gallery's database: SQLite (one file, the default) or PostgreSQL, chosen by the URL, through the same
-//! queries and migrations (sqlx's `Any` driver). A publish returns only after its transaction commits.
+//! queries and migrations (sqlx's `Any` driver). A publish returns only after its transaction commits, and
+//! that transaction also makes the class's figures (median, presets, headline figures) afresh.
 //! Bodies are stored deflated (a default suite's 187 KB of JSON in about 19 KB of text); bodies stored
 //! before, as plain JSON, read as they are.
 
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Executor, Row};
+use wgsweep::{RunResult, gallery, share};
+
+use crate::bounds::MAX_BODY_BYTES;
 
 /// The migrations under `server/migrations`, applied at start.
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -56,7 +60,10 @@ pub struct Stored {
     pub fma_gflops: Option<f64>,
     pub configurations: i64,
     pub token_digest: String,
-    pub body: String,
+    /// The body as stored (`pack`).
+    pub packed_body: String,
+    /// The result as a share link's payload, which the class's figures are made from.
+    pub compact: String,
 }
 
 /// One result in a device's list: what the gallery shows of it without its body.
@@ -71,16 +78,26 @@ pub struct Listed {
     pub configurations: i64,
 }
 
-/// A device class's columns and one result's headline figures: rows the device list aggregates.
-#[derive(Clone, Debug, sqlx::FromRow)]
-pub struct ClassFigures {
+/// A device class as the device list shows it: its parts, how many results it has, and the median of its
+/// latest results' headline figures.
+#[derive(Clone, Debug, serde::Serialize, sqlx::FromRow)]
+pub struct Class {
+    #[serde(rename = "key")]
     pub class_key: String,
     pub adapter: String,
     pub vendor: String,
     pub backend: String,
     pub runtime: String,
+    pub results: i64,
     pub copy_gbps: Option<f64>,
     pub fma_gflops: Option<f64>,
+}
+
+/// A class's presets as kept: JSON, and how many results they were learned from.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct ClassPresets {
+    pub window_results: i64,
+    pub presets: String,
 }
 
 /// What became of a publish.
@@ -91,8 +108,11 @@ pub enum Inserted {
     Existing(String),
 }
 
+type Transaction = sqlx::Transaction<'static, sqlx::Any>;
+
 impl Store {
-    /// Opens (creating an SQLite file where needed) and migrates the database at `url`.
+    /// Opens (creating an SQLite file where needed) and migrates the database at `url`, then makes what
+    /// results stored by an earlier version lack: their compact form and their classes' figures.
     pub async fn open(url: &str) -> Result<Self, String> {
         sqlx::any::install_default_drivers();
         let kind = Kind::of(url)?;
@@ -114,18 +134,81 @@ impl Store {
             .await
             .map_err(|e| format!("cannot open the database {url}: {e}"))?;
         MIGRATOR.run(&pool).await.map_err(|e| format!("cannot migrate the database {url}: {e}"))?;
-        Ok(Store { pool, kind })
+        let store = Store { pool, kind };
+        store.complete().await.map_err(|e| format!("cannot bring the database {url} up to date: {e}"))?;
+        Ok(store)
     }
 
-    /// Stores a result unless one with the same digest is there already.
+    /// Gives every result its compact form and every class its figures where they are missing.
+    async fn complete(&self) -> Result<(), sqlx::Error> {
+        loop {
+            let rows = sqlx::query("SELECT id, body FROM results WHERE compact IS NULL LIMIT 100")
+                .fetch_all(&self.pool)
+                .await?;
+            if rows.is_empty() {
+                break;
+            }
+            for row in rows {
+                let (id, body): (String, String) = (row.try_get("id")?, row.try_get("body")?);
+                let compact = off_runtime(move || {
+                    let json = unpack(&body)?;
+                    let result = wgsweep::analysis::read_json(&json).map_err(|e| damaged(e.to_string()))?;
+                    Ok(share::encode(&result))
+                })
+                .await?;
+                sqlx::query("UPDATE results SET compact = $1 WHERE id = $2")
+                    .bind(compact)
+                    .bind(id)
+                    .execute(&self.pool)
+                    .await?;
+            }
+        }
+        let missing: Vec<String> = sqlx::query_scalar(
+            "SELECT DISTINCT class_key FROM results WHERE class_key NOT IN (SELECT class_key FROM classes)",
+        )
+        .fetch_all(&self.pool)
+        .await?;
+        for class_key in missing {
+            let mut tx = self.pool.begin().await?;
+            let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM results WHERE class_key = $1")
+                .bind(&class_key)
+                .fetch_one(&mut *tx)
+                .await?;
+            let parts =
+                sqlx::query("SELECT adapter, vendor, backend, runtime FROM results WHERE class_key = $1 LIMIT 1")
+                    .bind(&class_key)
+                    .fetch_one(&mut *tx)
+                    .await?;
+            sqlx::query(
+                "INSERT INTO classes (class_key, adapter, vendor, backend, runtime, results, window_results, median, \
+                 presets) VALUES ($1, $2, $3, $4, $5, $6, 0, '', '[]')",
+            )
+            .bind(&class_key)
+            .bind(parts.try_get::<String, _>("adapter")?)
+            .bind(parts.try_get::<String, _>("vendor")?)
+            .bind(parts.try_get::<String, _>("backend")?)
+            .bind(parts.try_get::<String, _>("runtime")?)
+            .bind(count)
+            .execute(&mut *tx)
+            .await?;
+            refresh_class(&mut tx, &class_key).await?;
+            tx.commit().await?;
+        }
+        Ok(())
+    }
+
+    /// Stores a result unless one with the same digest is there already, and makes its class's figures
+    /// afresh in the same transaction: a publish is acknowledged with both or neither.
     pub async fn insert(&self, r: &Stored) -> Result<Inserted, sqlx::Error> {
         if let Some(id) = self.id_of_digest(&r.digest).await? {
             return Ok(Inserted::Existing(id));
         }
+        let mut tx = self.pool.begin().await?;
+        // The write comes first: SQLite then holds its one writer's lock for the whole transaction.
         let inserted = sqlx::query(
             "INSERT INTO results (id, digest, class_key, adapter, vendor, backend, runtime, label, created, published, \
-             copy_gbps, fma_gflops, configurations, token_digest, body) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+             copy_gbps, fma_gflops, configurations, token_digest, body, compact) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
         )
         .bind(&r.id)
         .bind(&r.digest)
@@ -141,21 +224,45 @@ impl Store {
         .bind(r.fma_gflops)
         .bind(r.configurations)
         .bind(&r.token_digest)
-        .bind(pack(&r.body))
+        .bind(&r.packed_body)
+        .bind(&r.compact)
         // Prepared afresh each time: the Any driver types a NULL figure as it likes, and a statement kept
         // from a publish without an FMA figure would refuse one with it (PostgreSQL).
         .persistent(false)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await;
         match inserted {
-            Ok(_) => Ok(Inserted::New),
+            Ok(_) => {}
             // Published twice at once: the other one won.
-            Err(e) if is_unique_violation(&e) => match self.id_of_digest(&r.digest).await? {
-                Some(id) => Ok(Inserted::Existing(id)),
-                None => Err(e),
-            },
-            Err(e) => Err(e),
+            Err(e) if is_unique_violation(&e) => {
+                drop(tx);
+                return match self.id_of_digest(&r.digest).await? {
+                    Some(id) => Ok(Inserted::Existing(id)),
+                    None => Err(e),
+                };
+            }
+            Err(e) => return Err(e),
         }
+        // Counting the result in its class also locks the class's row (PostgreSQL): publishes to one class
+        // make its figures one after another, each from a window that holds the other's result.
+        sqlx::query(
+            "INSERT INTO classes (class_key, adapter, vendor, backend, runtime, results, window_results, median, \
+             presets) VALUES ($1, $2, $3, $4, $5, 0, 0, '', '[]') ON CONFLICT (class_key) DO NOTHING",
+        )
+        .bind(&r.class_key)
+        .bind(&r.adapter)
+        .bind(&r.vendor)
+        .bind(&r.backend)
+        .bind(&r.runtime)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE classes SET results = results + 1 WHERE class_key = $1")
+            .bind(&r.class_key)
+            .execute(&mut *tx)
+            .await?;
+        refresh_class(&mut tx, &r.class_key).await?;
+        tx.commit().await?;
+        Ok(Inserted::New)
     }
 
     async fn id_of_digest(&self, digest: &str) -> Result<Option<String>, sqlx::Error> {
@@ -166,31 +273,48 @@ impl Store {
 
     /// A result's body, as published.
     pub async fn body(&self, id: &str) -> Result<Option<String>, sqlx::Error> {
-        self.text_of(id, "SELECT body AS text FROM results WHERE id = $1").await?.map(|body| unpack(&body)).transpose()
+        let row = sqlx::query("SELECT body FROM results WHERE id = $1").bind(id).fetch_optional(&self.pool).await?;
+        match row {
+            Some(row) => {
+                let stored: String = row.try_get("body")?;
+                Ok(Some(off_runtime(move || unpack(&stored)).await?))
+            }
+            None => Ok(None),
+        }
     }
 
     /// The digest of the token that deletes a result.
     pub async fn token_digest(&self, id: &str) -> Result<Option<String>, sqlx::Error> {
-        self.text_of(id, "SELECT token_digest AS text FROM results WHERE id = $1").await
+        sqlx::query_scalar("SELECT token_digest FROM results WHERE id = $1").bind(id).fetch_optional(&self.pool).await
     }
 
-    /// The one text column `select` reads of the result `id`, where there is such a result.
-    async fn text_of(&self, id: &str, select: &'static str) -> Result<Option<String>, sqlx::Error> {
-        let row = sqlx::query(select).bind(id).fetch_optional(&self.pool).await?;
-        row.map(|row| row.try_get("text")).transpose()
-    }
-
-    /// Deletes a result; whether there was one.
+    /// Deletes a result and makes its class's figures afresh (the class goes with its last result), in one
+    /// transaction; whether there was such a result.
     pub async fn delete(&self, id: &str) -> Result<bool, sqlx::Error> {
-        let done = sqlx::query("DELETE FROM results WHERE id = $1").bind(id).execute(&self.pool).await?;
-        Ok(done.rows_affected() > 0)
+        let mut tx = self.pool.begin().await?;
+        let class_key: Option<String> = sqlx::query_scalar("DELETE FROM results WHERE id = $1 RETURNING class_key")
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some(class_key) = class_key else { return Ok(false) };
+        sqlx::query("UPDATE classes SET results = results - 1 WHERE class_key = $1")
+            .bind(&class_key)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("DELETE FROM classes WHERE class_key = $1 AND results <= 0")
+            .bind(&class_key)
+            .execute(&mut *tx)
+            .await?;
+        refresh_class(&mut tx, &class_key).await?;
+        tx.commit().await?;
+        Ok(true)
     }
 
-    /// Every result's class and headline figures, ordered by class.
-    pub async fn class_figures(&self) -> Result<Vec<ClassFigures>, sqlx::Error> {
+    /// Every device class, ordered by its key.
+    pub async fn classes(&self) -> Result<Vec<Class>, sqlx::Error> {
         sqlx::query_as(
-            "SELECT class_key, adapter, vendor, backend, runtime, copy_gbps, fma_gflops FROM results \
-             ORDER BY class_key",
+            "SELECT class_key, adapter, vendor, backend, runtime, results, copy_gbps, fma_gflops FROM classes \
+             WHERE window_results > 0 ORDER BY class_key",
         )
         .fetch_all(&self.pool)
         .await
@@ -208,22 +332,90 @@ impl Store {
         .await
     }
 
-    /// The bodies of a device class's latest `limit` results.
-    pub async fn bodies(&self, class_key: &str, limit: i64) -> Result<Vec<String>, sqlx::Error> {
-        let rows = sqlx::query("SELECT body FROM results WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2")
-            .bind(class_key)
-            .bind(limit)
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter().map(|row| unpack(&row.try_get::<String, _>("body")?)).collect()
+    /// A device class's median result as JSON, as kept.
+    pub async fn median(&self, class_key: &str) -> Result<Option<String>, sqlx::Error> {
+        let median: Option<String> =
+            sqlx::query_scalar("SELECT median FROM classes WHERE class_key = $1 AND window_results > 0")
+                .bind(class_key)
+                .fetch_optional(&self.pool)
+                .await?;
+        match median {
+            Some(stored) => Ok(Some(off_runtime(move || unpack(&stored)).await?)),
+            None => Ok(None),
+        }
     }
+
+    /// A device class's presets, as kept.
+    pub async fn presets(&self, class_key: &str) -> Result<Option<ClassPresets>, sqlx::Error> {
+        sqlx::query_as("SELECT window_results, presets FROM classes WHERE class_key = $1 AND window_results > 0")
+            .bind(class_key)
+            .fetch_optional(&self.pool)
+            .await
+    }
+}
+
+/// Makes a class's figures afresh from its latest results, inside the transaction that changed them; the
+/// CPU's part (reading some 200 compact results, their median and presets) runs off the async runtime.
+async fn refresh_class(tx: &mut Transaction, class_key: &str) -> Result<(), sqlx::Error> {
+    let compacts: Vec<String> =
+        sqlx::query_scalar("SELECT compact FROM results WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2")
+            .bind(class_key)
+            .bind(gallery::CLASS_WINDOW as i64)
+            .fetch_all(&mut **tx)
+            .await?;
+    let figures = off_runtime(move || {
+        // Compact forms were made from checked results; one a later wgsweep cannot read is left out.
+        let latest: Vec<RunResult> = compacts.iter().filter_map(|c| share::decode(c).ok()).collect();
+        let Some(figures) = gallery::ClassFigures::of(&latest) else { return Ok(None) };
+        let presets = serde_json::to_string(&figures.presets).map_err(|e| damaged(e.to_string()))?;
+        Ok(Some((
+            figures.results as i64,
+            figures.copy_gbps,
+            figures.fma_gflops,
+            pack(&figures.median.to_json()),
+            presets,
+        )))
+    })
+    .await?;
+    let Some((window, copy_gbps, fma_gflops, median, presets)) = figures else {
+        sqlx::query("UPDATE classes SET window_results = 0, median = '', presets = '[]' WHERE class_key = $1")
+            .bind(class_key)
+            .execute(&mut **tx)
+            .await?;
+        return Ok(());
+    };
+    sqlx::query(
+        "UPDATE classes SET window_results = $1, copy_gbps = $2, fma_gflops = $3, median = $4, presets = $5 \
+         WHERE class_key = $6",
+    )
+    .bind(window)
+    .bind(copy_gbps)
+    .bind(fma_gflops)
+    .bind(median)
+    .bind(presets)
+    .bind(class_key)
+    .persistent(false) // as for publishes: NULL figures are typed as the driver likes
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Runs CPU-heavy work (inflating, parsing, medians) on the blocking pool, so that the async runtime's few
+/// threads keep answering everyone else meanwhile.
+pub async fn off_runtime<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, sqlx::Error> + Send + 'static,
+) -> Result<T, sqlx::Error> {
+    tokio::task::spawn_blocking(work).await.map_err(|e| {
+        eprintln!("wgsweep-server: work off the runtime failed: {e}");
+        sqlx::Error::WorkerCrashed
+    })?
 }
 
 /// How a deflated body begins; a stored JSON body begins with `{`.
 const DEFLATED: &str = "deflate:";
 
 /// A body as stored: deflated, then base64, so that it stays text in both databases.
-fn pack(json: &str) -> String {
+pub fn pack(json: &str) -> String {
     use base64::Engine;
     let deflated = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 6);
     format!("{DEFLATED}{}", base64::engine::general_purpose::STANDARD.encode(deflated))
@@ -233,11 +425,14 @@ fn pack(json: &str) -> String {
 fn unpack(stored: &str) -> Result<String, sqlx::Error> {
     use base64::Engine;
     let Some(packed) = stored.strip_prefix(DEFLATED) else { return Ok(stored.to_string()) };
-    let damaged = |why: String| sqlx::Error::Decode(format!("a stored body is damaged: {why}").into());
     let deflated = base64::engine::general_purpose::STANDARD.decode(packed).map_err(|e| damaged(e.to_string()))?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, crate::api::MAX_BODY_BYTES)
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_BODY_BYTES)
         .map_err(|e| damaged(format!("{e:?}")))?;
     String::from_utf8(json).map_err(|e| damaged(e.to_string()))
+}
+
+fn damaged(why: String) -> sqlx::Error {
+    sqlx::Error::Decode(format!("a stored result is damaged: {why}").into())
 }
 
 fn is_unique_violation(e: &sqlx::Error) -> bool {

@@ -14,7 +14,17 @@ use support::{Postgres, sqlite_url};
 /// The server's binary on `database`, and the address it listens on.
 fn start(database: &str, dist: &std::path::Path) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_wgsweep-server"))
-        .args(["--listen", "127.0.0.1:0", "--publishes-per-minute", "1000000", "--database", database, "--dist"])
+        .args([
+            "--listen",
+            "127.0.0.1:0",
+            "--publishes-per-minute",
+            "1000000",
+            "--reads-per-minute",
+            "1000000",
+            "--database",
+            database,
+            "--dist",
+        ])
         .arg(dist)
         .stdout(Stdio::piped())
         .spawn()
@@ -97,6 +107,22 @@ fn acknowledged_publishes_survive_a_kill(database: &str) {
         acknowledged.len(),
         missing.len()
     );
+    // The class's figures were made in each publish's transaction: they count exactly the results stored.
+    let (_, devices) = http(&address, "GET", "/api/devices", "").expect("the device list");
+    let devices: serde_json::Value = serde_json::from_str(&devices).unwrap();
+    let device = &devices["devices"][0];
+    let key = device["key"].as_str().expect("one device class");
+    let query: String = key
+        .bytes()
+        .map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") })
+        .collect();
+    let (_, listed) = http(&address, "GET", &format!("/api/device/results?key={query}"), "").expect("its results");
+    let listed: serde_json::Value = serde_json::from_str(&listed).unwrap();
+    let stored = listed["results"].as_array().unwrap().len();
+    assert_eq!(device["results"].as_u64(), Some(stored as u64), "the device list counts what is stored");
+    let (_, median) = http(&address, "GET", &format!("/api/device/median?key={query}"), "").expect("its median");
+    let median: serde_json::Value = serde_json::from_str(&median).unwrap();
+    assert_eq!(median["label"], format!("{key}: median of {} results", stored.min(200)));
     server.kill().unwrap();
     server.wait().unwrap();
     assert!(acknowledged.len() >= kill_after);

@@ -6,14 +6,20 @@ mod support;
 
 use axum::http::StatusCode;
 use serde_json::Value;
-use support::{Postgres, client, gallery, get, key_query, publish, recorded_h100, request, sqlite_url};
+use support::{Postgres, client, gallery, gallery_with, get, key_query, publish, recorded_h100, request, sqlite_url};
 use wgsweep::gallery::{self as core_gallery, DeviceClass};
 use wgsweep::{RunResult, analysis};
+use wgsweep_server::api::Settings;
 
 /// The native default suite on the H100, as `wgsweep run --json` wrote it.
 fn h100_native() -> String {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/results/pace/h100-native-suite-5.json");
     std::fs::read_to_string(path).unwrap()
+}
+
+/// A result as the gallery learns from it: in the compact form of a share link (times as f32).
+fn as_kept(result: &RunResult) -> RunResult {
+    wgsweep::share::decode(&wgsweep::share::encode(result)).unwrap()
 }
 
 async fn publish_read_list_and_delete(url: &str) {
@@ -104,7 +110,7 @@ async fn bad_requests_get_a_clear_4xx(url: &str) {
     newer["schema_version"] = Value::from(9);
     assert!(refused(newer.to_string().into_bytes()).await.error().contains("newer wgsweep"));
 
-    let huge = refused(vec![b' '; wgsweep_server::api::MAX_BODY_BYTES + 1]).await;
+    let huge = refused(vec![b' '; wgsweep_server::bounds::MAX_BODY_BYTES + 1]).await;
     assert_eq!(huge.status, StatusCode::PAYLOAD_TOO_LARGE);
 
     assert_eq!(get(&app, "/api/results/nothing-here").await.status, StatusCode::NOT_FOUND);
@@ -149,7 +155,7 @@ async fn presets_learned_from_the_recorded_h100_results(url: &str) {
             }
         }
         assert_eq!(answer["results"].as_u64(), Some(distinct.len() as u64), "{key}");
-        let owned: Vec<RunResult> = distinct.iter().map(|r| (*r).clone()).collect();
+        let owned: Vec<RunResult> = distinct.iter().map(|r| as_kept(r)).collect();
         assert_eq!(presets, core_gallery::presets(&owned), "{key}");
         for preset in &presets {
             // The preset is a shape that was some result's best, and the best in at least as many as any other.
@@ -182,7 +188,9 @@ async fn publishes_are_limited_per_client(url: &str) {
     }
     let limited = publish(&app, &recorded[2].1).await;
     assert_eq!(limited.status, StatusCode::TOO_MANY_REQUESTS);
-    assert_eq!(limited.headers["retry-after"], "60");
+    let wait: u64 = limited.headers["retry-after"].to_str().unwrap().parse().unwrap();
+    assert!((1..=60).contains(&wait), "{wait}");
+    assert!(limited.error().ends_with(&format!("wait {wait} s")), "{}", limited.error());
     assert!(limited.error().starts_with("too many publishes"), "{}", limited.error());
     // Reading is not limited.
     assert_eq!(get(&app, "/api/devices").await.status, StatusCode::OK);
@@ -195,6 +203,10 @@ async fn the_page_is_served_cross_origin_isolated(url: &str) {
     assert_eq!(page.status, StatusCode::OK);
     assert_eq!(page.headers["cross-origin-opener-policy"], "same-origin");
     assert_eq!(page.headers["cross-origin-embedder-policy"], "require-corp");
+    assert_eq!(page.headers["content-security-policy"], wgsweep_server::CONTENT_SECURITY_POLICY);
+    assert!(wgsweep_server::CONTENT_SECURITY_POLICY.contains("frame-ancestors 'none'"));
+    assert!(!wgsweep_server::CONTENT_SECURITY_POLICY.contains("unsafe-inline"));
+    assert_eq!(page.headers["referrer-policy"], "no-referrer");
     let health = get(&app, "/api/health").await.json();
     assert_eq!(health["gallery"], "wgsweep");
     assert_eq!(health["database"], if url.starts_with("sqlite") { "sqlite" } else { "postgresql" });
@@ -225,6 +237,136 @@ async fn bodies_are_stored_deflated_and_plain_ones_still_read(url: &str) {
     )
     .await;
     assert_eq!(presets.json()["results"], 1);
+}
+
+/// What the gallery keeps for a class, read back through the API: its count in the device list, its
+/// median's label and its presets.
+async fn kept_figures(app: &axum::Router, key: &str) -> Option<(u64, String, Value)> {
+    let devices = get(app, "/api/devices").await.json();
+    let device = devices["devices"].as_array().unwrap().iter().find(|d| d["key"] == key)?.clone();
+    let median = get(app, &format!("/api/device/median?{}", key_query(key))).await;
+    let median = RunResult::from_json(std::str::from_utf8(&median.body).unwrap()).unwrap();
+    let presets = get(app, &format!("/api/device/presets?{}", key_query(key))).await.json();
+    Some((device["results"].as_u64().unwrap(), median.label, presets["presets"].clone()))
+}
+
+/// Each publish and delete makes its class's figures afresh in its own transaction: they always equal what
+/// the class's stored results say, and a class goes with its last result.
+async fn class_figures_follow_every_publish_and_delete(url: &str) {
+    let (app, _dist) = gallery(url, 100).await;
+    let recorded: Vec<RunResult> =
+        ["pace/h100-native-suite-5.json", "pace/h100-native-suite-6.json", "h100-native-stream.json"]
+            .iter()
+            .map(|name| {
+                let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/results").join(name);
+                analysis::read_json(&std::fs::read_to_string(path).unwrap()).unwrap()
+            })
+            .collect();
+    let key = DeviceClass::of(&recorded[0]).key();
+    let mut published: Vec<(String, String)> = Vec::new();
+    for (n, result) in recorded.iter().enumerate() {
+        let answer = publish(&app, &result.to_json()).await.json();
+        published.push((answer["id"].as_str().unwrap().into(), answer["token"].as_str().unwrap().into()));
+        let (count, label, presets) = kept_figures(&app, &key).await.expect("the class is listed");
+        assert_eq!(count, n as u64 + 1);
+        assert_eq!(label, format!("{key}: median of {} result{}", n + 1, if n == 0 { "" } else { "s" }));
+        let expected = core_gallery::presets(&recorded[..=n].iter().rev().map(as_kept).collect::<Vec<_>>());
+        assert_eq!(serde_json::from_value::<Vec<core_gallery::Preset>>(presets).unwrap(), expected);
+    }
+    for (n, (id, token)) in published.iter().enumerate() {
+        let bearer = format!("Bearer {token}");
+        let uri = format!("/api/results/{id}");
+        let deleted = request(&app, "DELETE", &uri, Vec::new(), &[("authorization", &bearer)]).await;
+        assert_eq!(deleted.status, StatusCode::NO_CONTENT);
+        let left = published.len() - n - 1;
+        match kept_figures(&app, &key).await {
+            Some((count, label, _)) => {
+                assert_eq!(count, left as u64);
+                assert!(label.ends_with(&format!("median of {left} result{}", if left == 1 { "" } else { "s" })));
+            }
+            None => assert_eq!(left, 0, "the class is listed while it has results"),
+        }
+    }
+    let median = get(&app, &format!("/api/device/median?{}", key_query(&key))).await;
+    assert_eq!(median.status, StatusCode::NOT_FOUND, "the class went with its last result");
+}
+
+/// A database whose results have no compact form and no class figures (as an earlier wgsweep-server left
+/// it) gets both when the server starts.
+async fn results_stored_before_class_figures_get_them_at_start(url: &str) {
+    let (app, _dist) = gallery(url, 100).await;
+    let sent = h100_native();
+    assert_eq!(publish(&app, &sent).await.status, StatusCode::CREATED);
+    let key = DeviceClass::of(&RunResult::from_json(&sent).unwrap()).key();
+    let kept = kept_figures(&app, &key).await.expect("listed");
+    let database = sqlx::AnyPool::connect(url).await.unwrap();
+    sqlx::query("UPDATE results SET compact = NULL").execute(&database).await.unwrap();
+    sqlx::query("DELETE FROM classes").execute(&database).await.unwrap();
+    assert!(kept_figures(&app, &key).await.is_none(), "nothing kept now");
+    let (restarted, _dist) = gallery(url, 100).await;
+    assert_eq!(kept_figures(&restarted, &key).await, Some(kept));
+}
+
+/// Reads of stored results are limited per client (429 with when to come back); the device list is not.
+/// Behind a trusted proxy each client that the proxy names has its own share; from anyone else the header
+/// is ignored.
+async fn reads_are_limited_per_client_also_behind_a_proxy(url: &str) {
+    let proxy = client(1);
+    let settings = Settings {
+        reads_per_minute: std::num::NonZeroU32::new(10).unwrap(), // in bursts of 1
+        trusted_proxies: vec![proxy.ip()],
+        ..Settings::default()
+    };
+    let (app, _dist) = gallery_with(url, settings.clone(), proxy).await;
+    let sent = h100_native();
+    assert_eq!(publish(&app, &sent).await.status, StatusCode::CREATED);
+    let median =
+        format!("/api/device/median?{}", key_query(&DeviceClass::of(&RunResult::from_json(&sent).unwrap()).key()));
+    let read_as = |forwarded: &'static str| {
+        let (app, median) = (app.clone(), median.clone());
+        async move { request(&app, "GET", &median, Vec::new(), &[("x-forwarded-for", forwarded)]).await }
+    };
+    assert_eq!(read_as("203.0.113.7").await.status, StatusCode::OK);
+    let limited = read_as("203.0.113.7").await;
+    assert_eq!(limited.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(
+        limited.error().starts_with("too many reads of stored results from this address: wait "),
+        "{}",
+        limited.error()
+    );
+    assert!(limited.headers.contains_key("retry-after"));
+    // Another client behind the same proxy reads; what a client writes left of the proxy's entry is ignored.
+    assert_eq!(read_as("203.0.113.8").await.status, StatusCode::OK);
+    assert_eq!(read_as("198.51.100.1, 203.0.113.9").await.status, StatusCode::OK);
+    assert_eq!(read_as("203.0.113.9, 203.0.113.7").await.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(get(&app, "/api/devices").await.status, StatusCode::OK, "the device list is not limited");
+
+    // Not from a trusted proxy: the header counts for nothing, the socket's address is the client.
+    let (direct, _dist) = gallery_with(url, settings, client(2)).await;
+    let read = |forwarded: &'static str| {
+        let (direct, median) = (direct.clone(), median.clone());
+        async move { request(&direct, "GET", &median, Vec::new(), &[("x-forwarded-for", forwarded)]).await.status }
+    };
+    assert_eq!(read("203.0.113.20").await, StatusCode::OK);
+    assert_eq!(read("203.0.113.21").await, StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[tokio::test]
+async fn on_sqlite_class_figures_follow_every_publish_and_delete() {
+    let dir = tempfile::tempdir().unwrap();
+    class_figures_follow_every_publish_and_delete(&sqlite_url(dir.path())).await;
+}
+
+#[tokio::test]
+async fn on_sqlite_results_stored_before_class_figures_get_them_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    results_stored_before_class_figures_get_them_at_start(&sqlite_url(dir.path())).await;
+}
+
+#[tokio::test]
+async fn on_sqlite_reads_are_limited_per_client_also_behind_a_proxy() {
+    let dir = tempfile::tempdir().unwrap();
+    reads_are_limited_per_client_also_behind_a_proxy(&sqlite_url(dir.path())).await;
 }
 
 #[tokio::test]
@@ -273,4 +415,7 @@ async fn on_postgresql_the_same() {
     publishes_are_limited_per_client(&cluster.database("limits")).await;
     the_page_is_served_cross_origin_isolated(&cluster.database("page")).await;
     bodies_are_stored_deflated_and_plain_ones_still_read(&cluster.database("deflated")).await;
+    class_figures_follow_every_publish_and_delete(&cluster.database("figures")).await;
+    results_stored_before_class_figures_get_them_at_start(&cluster.database("earlier")).await;
+    reads_are_limited_per_client_also_behind_a_proxy(&cluster.database("reads")).await;
 }

@@ -172,7 +172,8 @@ fn serve() -> Result {
     step(
         "serve: the page and its results gallery on http://127.0.0.1:8080 (SQLite in wgsweep-gallery.db; Ctrl-C stops)",
     );
-    run(cmd("cargo", &["run", "-p", "wgsweep-server", "--", "--dist", "dist"]))
+    // A release build: a debug server spends several times the CPU on every publish.
+    run(cmd("cargo", &["run", "--release", "-p", "wgsweep-server", "--", "--dist", "dist"]))
 }
 
 fn dist() -> Result {

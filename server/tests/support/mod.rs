@@ -15,15 +15,22 @@ use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt;
 use serde_json::Value;
 use tower::ServiceExt;
+use wgsweep_server::api::Settings;
 use wgsweep_server::store::Store;
 
-/// A gallery over the database at `url`, serving a page of one file, every request from `client`.
+/// A gallery over the database at `url`, serving a page of one file, every request from `client(1)`.
 pub async fn gallery(url: &str, publishes_per_minute: u32) -> (Router, tempfile::TempDir) {
+    let settings =
+        Settings { publishes_per_minute: NonZeroU32::new(publishes_per_minute).unwrap(), ..Settings::default() };
+    gallery_with(url, settings, client(1)).await
+}
+
+/// A gallery over the database at `url` with these settings, every request from `from`.
+pub async fn gallery_with(url: &str, settings: Settings, from: SocketAddr) -> (Router, tempfile::TempDir) {
     let dist = tempfile::tempdir().unwrap();
     std::fs::write(dist.path().join("index.html"), "<!doctype html><title>wgsweep</title>").unwrap();
     let store = Store::open(url).await.unwrap();
-    let per_minute = NonZeroU32::new(publishes_per_minute).unwrap();
-    let app = wgsweep_server::app(store, dist.path(), per_minute).layer(MockConnectInfo(client(1)));
+    let app = wgsweep_server::app(store, dist.path(), settings).layer(MockConnectInfo(from));
     (app, dist)
 }
 

@@ -5,6 +5,8 @@
 //! matches kernel names. Every reader of results calls it: the runner when a run ends, share links and
 //! result files when they open, comparisons and charts through the fields it fills.
 
+use std::collections::HashMap;
+
 use crate::kernel::{Contrast, Family, Role};
 use crate::kernels;
 use crate::result::{ConfigResult, Outcome, Peaks, ReadError, RunResult, Unit, format_gbps};
@@ -75,17 +77,22 @@ pub fn relate_to_peaks(results: &mut [ConfigResult]) -> Peaks {
 /// Puts every valid figure of a family that has a baseline kernel in proportion to that kernel's best
 /// at the same value of the parameter (transpose: the same matrix shape).
 pub fn relate_to_baselines(results: &mut [ConfigResult]) {
-    for i in 0..results.len() {
-        let r = &results[i];
-        let Some(baseline) = family_of(r).and_then(|f| f.baseline()) else { continue };
-        if !r.is_good() {
+    // Each baseline's best, found in one pass: a result may hold thousands of configurations.
+    let mut best: HashMap<(String, Option<u32>), f64> = HashMap::new();
+    for r in results.iter().filter(|r| r.is_good()) {
+        if family_of(r).and_then(|f| f.baseline()) == Some(r.kernel.as_str())
+            && let Some(gbps) = r.gbps
+        {
+            let kept = best.entry((r.family.clone(), r.parameter_value())).or_insert(gbps);
+            *kept = kept.max(gbps);
+        }
+    }
+    for r in results.iter_mut().filter(|r| r.is_good()) {
+        if family_of(r).and_then(|f| f.baseline()).is_none() {
             continue;
         }
-        let same = |other: &ConfigResult| {
-            other.family == r.family && other.kernel == baseline && other.parameter == r.parameter
-        };
-        if let Some(best) = best_gbps(results, same).filter(|&best| best > 0.0) {
-            results[i].percent_of_baseline = results[i].gbps.map(|gbps| 100.0 * gbps / best);
+        if let Some(&best) = best.get(&(r.family.clone(), r.parameter_value())).filter(|&&best| best > 0.0) {
+            r.percent_of_baseline = r.gbps.map(|gbps| 100.0 * gbps / best);
         }
     }
 }
@@ -155,20 +162,24 @@ pub struct BestShape {
 pub fn best_shapes(results: &[ConfigResult]) -> Vec<BestShape> {
     // The valid results of each kernel (family, kernel, variant), in the order the kernels first appear.
     let mut kernels: Vec<Vec<&ConfigResult>> = Vec::new();
+    let mut places: HashMap<(&str, &str, &str), usize> = HashMap::new();
     for r in results.iter().filter(|r| r.is_good()) {
-        let same = |k: &&mut Vec<&ConfigResult>| {
-            (&k[0].family, &k[0].kernel, &k[0].variant) == (&r.family, &r.kernel, &r.variant)
-        };
-        match kernels.iter_mut().find(same) {
-            Some(of_kernel) => of_kernel.push(r),
-            None => kernels.push(vec![r]),
+        match places.get(&(&*r.family, &*r.kernel, &*r.variant)) {
+            Some(&at) => kernels[at].push(r),
+            None => {
+                places.insert((&r.family, &r.kernel, &r.variant), kernels.len());
+                kernels.push(vec![r]);
+            }
         }
     }
     kernels
         .into_iter()
         .filter_map(|of_kernel| {
-            let shapes_at = |value: Option<u32>| of_kernel.iter().filter(|r| r.parameter_value() == value).count();
-            let value = of_kernel.iter().map(|r| r.parameter_value()).max_by_key(|&v| (shapes_at(v), v))?;
+            let mut shapes_at: HashMap<Option<u32>, usize> = HashMap::new();
+            for r in &of_kernel {
+                *shapes_at.entry(r.parameter_value()).or_default() += 1;
+            }
+            let value = shapes_at.iter().map(|(&v, &shapes)| (shapes, v)).max()?.1;
             let at_value: Vec<&&ConfigResult> = of_kernel.iter().filter(|r| r.parameter_value() == value).collect();
             let unit = telling_unit(of_kernel[0]);
             let figure = |r: &&&ConfigResult| figure_in(r, unit).unwrap_or(0.0);

@@ -8,6 +8,9 @@
 //! instead. Below them, a roofline puts every kernel that counts flops under the run's two ceilings.
 //! Figures without wgpu's shader checks (native results) are series of their own.
 
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
+
 use serde_json::{Value, json};
 
 use crate::kernel::{ChartKind, ShaderChecks};
@@ -52,27 +55,57 @@ fn heatmap_series(r: &ConfigResult) -> String {
     }
 }
 
-fn unique<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
-    let mut seen = Vec::new();
-    for item in items {
-        if !seen.contains(&item) {
-            seen.push(item);
-        }
-    }
-    seen
+/// Each item once, in the order it first appears.
+fn unique<T: Eq + Hash + Clone>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut seen = HashSet::new();
+    items.filter(|item| seen.insert(item.clone())).collect()
 }
 
-/// Every chart the results call for, family by family in the order they appear.
+/// The items grouped by `key`, each group in the order its first item appears: one pass, as a result may
+/// hold tens of thousands of configurations.
+fn groups<'a, T, K: Eq + Hash + Clone>(
+    items: impl IntoIterator<Item = &'a T>,
+    key: impl Fn(&T) -> K,
+) -> Vec<(K, Vec<&'a T>)> {
+    let mut places: HashMap<K, usize> = HashMap::new();
+    let mut grouped: Vec<(K, Vec<&T>)> = Vec::new();
+    for item in items {
+        let key = key(item);
+        match places.get(&key) {
+            Some(&at) => grouped[at].1.push(item),
+            None => {
+                places.insert(key.clone(), grouped.len());
+                grouped.push((key, vec![item]));
+            }
+        }
+    }
+    grouped
+}
+
+/// The most charts a family draws: a real run draws at most 18 (transpose over three matrices); a result
+/// with more says how many it left out, and its table holds every row.
+pub const MAX_CHARTS_PER_FAMILY: usize = 24;
+
+/// The most points a line has: beyond it, neighbouring values share a point, the best of them (no run
+/// sweeps a parameter over more than a few dozen values; a crafted result may over thousands).
+pub const MAX_POINTS: usize = 200;
+
+/// Every chart the results call for, family by family in the order they appear, at most
+/// `MAX_CHARTS_PER_FAMILY` each.
 pub fn plan(results: &[ConfigResult], peaks: &Peaks) -> Vec<ChartSpec> {
+    plan_and_count(results, peaks).0
+}
+
+/// `plan`'s charts, and how many charts each family left out, where it left some out.
+pub fn plan_and_count(results: &[ConfigResult], peaks: &Peaks) -> (Vec<ChartSpec>, Vec<(String, usize)>) {
     let mut planned = Vec::new();
-    for family in unique(results.iter().map(|r| r.family.as_str())) {
-        let of_family: Vec<&ConfigResult> = results.iter().filter(|r| r.family == family).collect();
-        let kind = kernels::family(family).map_or(ChartKind::Lines, |f| f.chart());
+    let mut left_out = Vec::new();
+    for (family, of_family) in groups(results, |r| r.family.clone()) {
+        let kind = kernels::family(&family).map_or(ChartKind::Lines, |f| f.chart());
+        let mut of_this = Vec::new();
         match kind {
             ChartKind::Lines => {
-                for x_name in unique(of_family.iter().map(|r| x_axis(r))) {
-                    let on_axis: Vec<&ConfigResult> =
-                        of_family.iter().copied().filter(|r| x_axis(r) == x_name).collect();
+                for (x_name, on_axis) in groups(of_family.iter().copied(), x_axis) {
                     for (part, of_part) in few_lines(&on_axis) {
                         // Nothing measured (kernels this device skips): no chart of empty lines.
                         if !of_part.iter().any(|r| r.is_good()) {
@@ -80,40 +113,46 @@ pub fn plan(results: &[ConfigResult], peaks: &Peaks) -> Vec<ChartSpec> {
                         }
                         let key = format!("{family} · {x_name}{part}");
                         let config = line_config(&key, &x_name, &of_part);
-                        planned.push(ChartSpec::of_family(key, config, family));
+                        of_this.push(ChartSpec::of_family(key, config, &family));
                     }
                 }
             }
             ChartKind::Heatmap => {
-                for name in unique(of_family.iter().map(|r| heatmap_series(r))) {
-                    let of_series: Vec<&ConfigResult> =
-                        of_family.iter().copied().filter(|r| heatmap_series(r) == name).collect();
-                    // Colours compare the kernels of a family at the same parameter (a radius changes the
-                    // work many times over, a matrix shape does not).
-                    let parameter = &of_series[0].parameter;
-                    let comparable = of_family.iter().filter(|r| r.is_good() && &r.parameter == parameter);
-                    let best = comparable.filter_map(|r| r.gbps).fold(0.0, f64::max);
+                // Colours compare the kernels of a family at the same parameter (a radius changes the work
+                // many times over, a matrix shape does not).
+                let mut best_at: HashMap<Option<u32>, f64> = HashMap::new();
+                for r in of_family.iter().filter(|r| r.is_good()) {
+                    let best = best_at.entry(r.parameter_value()).or_insert(0.0);
+                    *best = best.max(r.gbps.unwrap_or(0.0));
+                }
+                for (name, of_series) in groups(of_family.iter().copied(), heatmap_series) {
+                    let best = best_at.get(&of_series[0].parameter_value()).copied().unwrap_or(0.0);
                     let key = format!("{family} · {name}");
                     let (config, cells) = heatmap_config(&key, &of_series, best);
-                    let family = Some(family.into());
-                    planned.push(ChartSpec { key, config, family, cells: Some(cells), point_text: true });
+                    let family = Some(family.clone());
+                    of_this.push(ChartSpec { key, config, family, cells: Some(cells), point_text: true });
                 }
             }
             ChartKind::Bars => {
                 for moved in [false, true] {
                     let key = format!("{family} · {}", if moved { "bytes moved" } else { "bytes used" });
                     let config = bars_config(&key, &of_family, moved);
-                    planned.push(ChartSpec::of_family(key, config, family));
+                    of_this.push(ChartSpec::of_family(key, config, &family));
                 }
             }
         }
+        if of_this.len() > MAX_CHARTS_PER_FAMILY {
+            left_out.push((family.clone(), of_this.len() - MAX_CHARTS_PER_FAMILY));
+            of_this.truncate(MAX_CHARTS_PER_FAMILY);
+        }
+        planned.extend(of_this);
     }
     if results.iter().any(|r| r.is_good() && r.intensity().is_some()) {
         let key = "roofline".to_string();
         let config = roofline_config(results, peaks);
         planned.push(ChartSpec { config, key, family: None, cells: None, point_text: true });
     }
-    planned
+    (planned, left_out)
 }
 
 /// The most lines a chart draws: more than a person tells apart by colour and dash.
@@ -127,32 +166,35 @@ fn few_lines<'a>(results: &[&'a ConfigResult]) -> Vec<(String, Vec<&'a ConfigRes
         return vec![(String::new(), results.to_vec())];
     }
     let mut parts = Vec::new();
-    for variant in unique(results.iter().map(|r| r.variant.as_str())) {
-        let of_variant: Vec<&ConfigResult> = results.iter().copied().filter(|r| r.variant == variant).collect();
-        let names = unique(of_variant.iter().map(|r| series(r)));
-        let chunks: Vec<&[String]> = names.chunks(MAX_LINES).collect();
+    for (variant, of_variant) in groups(results.iter().copied(), |r| r.variant.clone()) {
+        let of_series = groups(of_variant.iter().copied(), series);
+        let chunks: Vec<_> = of_series.chunks(MAX_LINES).collect();
         for (i, chunk) in chunks.iter().enumerate() {
             let suffix = match chunks.len() {
                 1 => format!(" · {variant}"),
                 n => format!(" · {variant} ({} of {n})", i + 1),
             };
-            let of_chunk = of_variant.iter().copied().filter(|r| chunk.contains(&series(r))).collect();
+            let of_chunk = chunk.iter().flat_map(|(_, rows)| rows.iter().copied()).collect();
             parts.push((suffix, of_chunk));
         }
     }
     parts
 }
 
+/// The most charts a comparison draws: one per kernel variant under each of the three shader checks.
+fn max_comparison_charts() -> usize {
+    3 * kernels::all().len()
+}
+
 /// Per kernel (with its checks), a line per compared result over the shapes and parameter values any of
-/// them measured.
+/// them measured (at most `max_comparison_charts`).
 pub fn plan_comparison(rows: &[compare::Row], names: &[String]) -> Vec<ChartSpec> {
     let point = |row: &compare::Row| match row.parameter.as_str() {
         "" => row.workgroup.clone(),
         parameter => format!("{} · {parameter}", row.workgroup),
     };
     let mut planned = Vec::new();
-    for kernel in unique(rows.iter().map(compare::Row::series)) {
-        let of_kernel: Vec<&compare::Row> = rows.iter().filter(|r| r.series() == kernel).collect();
+    for (kernel, of_kernel) in groups(rows, compare::Row::series).into_iter().take(max_comparison_charts()) {
         let labels: Vec<String> = of_kernel.iter().map(|r| point(r)).collect();
         let datasets: Vec<Value> = names
             .iter()
@@ -259,30 +301,48 @@ fn rate(results: &[&ConfigResult]) -> (&'static str, fn(&ConfigResult) -> Option
 
 fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
     let (unit, figure) = rate(results);
-    let mut xs: Vec<((u32, u32), String)> = results.iter().map(|r| (x_value(r), x_label(r))).collect();
+    let mut xs: Vec<((u32, u32), String)> = unique(results.iter().map(|r| (x_value(r), x_label(r))));
     xs.sort_unstable();
-    xs.dedup();
-    let datasets: Vec<Value> = unique(results.iter().map(|r| series(r)))
+    xs.dedup_by_key(|(x, _)| *x);
+    // Neighbouring values share a point where there are too many to tell apart: each point is a span of
+    // `per_point` values, labelled by its first and last.
+    let per_point = xs.len().div_ceil(MAX_POINTS).max(1);
+    let point_of: HashMap<(u32, u32), usize> = xs.iter().enumerate().map(|(i, (x, _))| (*x, i / per_point)).collect();
+    let labels: Vec<String> = xs
+        .chunks(per_point)
+        .map(|span| match span {
+            [(_, only)] => only.clone(),
+            [(_, first), .., (_, last)] => format!("{first}–{last}"),
+            [] => String::new(),
+        })
+        .collect();
+    let variants_of: Vec<(String, Vec<String>)> = groups(results.iter().copied(), |r| r.kernel.clone())
+        .into_iter()
+        .map(|(kernel, of_kernel)| (kernel, unique(of_kernel.iter().map(|r| r.variant.clone()))))
+        .collect();
+    let mut several_per_point = false;
+    let datasets: Vec<Value> = groups(results.iter().copied(), series)
         .iter()
-        .map(|name| {
-            let of_series: Vec<&&ConfigResult> = results.iter().filter(|r| series(r) == *name).collect();
+        .map(|(name, of_series)| {
             // Failed and skipped points are gaps in the line; where a parameter was swept over several
-            // workgroup sizes, a point is the best of them.
-            let data: Vec<Option<f64>> = xs
-                .iter()
-                .map(|(x, _)| {
-                    let at_x = of_series.iter().filter(|r| x_value(r) == *x && r.is_good());
-                    at_x.filter_map(|r| figure(r)).reduce(f64::max)
-                })
-                .collect();
+            // workgroup sizes, or a point spans several values, a point is the best of them.
+            let mut data: Vec<Option<f64>> = vec![None; labels.len()];
+            let mut seen = HashSet::new();
+            for r in of_series {
+                several_per_point |= !seen.insert(x_value(r));
+                let at = point_of[&x_value(r)];
+                if let Some(f) = figure(r).filter(|_| r.is_good()) {
+                    data[at] = Some(data[at].map_or(f, |best: f64| best.max(f)));
+                }
+            }
             let first = of_series[0];
             let mut colour = kernel_colour(&first.family, &first.kernel).to_string();
             if first.shader_checks != ShaderChecks::Default {
                 colour.push_str("80"); // half opacity
             }
             // A kernel's variants share its colour: the first is solid, the next dashed, then dotted.
-            let variants = unique(results.iter().filter(|r| r.kernel == first.kernel).map(|r| &r.variant));
-            let dash: &[u32] = match variants.iter().position(|v| **v == first.variant) {
+            let variants = variants_of.iter().find(|(k, _)| *k == first.kernel).map(|(_, v)| v.as_slice());
+            let dash: &[u32] = match variants.unwrap_or_default().iter().position(|v| *v == first.variant) {
                 Some(0) => &[],
                 Some(1) => &[6, 3],
                 _ => &[2, 2],
@@ -293,10 +353,11 @@ fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
             })
         })
         .collect();
-    let labels: Vec<&String> = xs.iter().map(|(_, label)| label).collect();
-    let points: Vec<(String, (u32, u32))> = results.iter().map(|r| (series(r), x_value(r))).collect();
-    let several_per_point = points.iter().enumerate().any(|(i, p)| points[..i].contains(p));
-    let what = if several_per_point { "best workgroup size at each point" } else { "median of the samples" };
+    let what = match (per_point, several_per_point) {
+        (1, false) => "median of the samples".to_string(),
+        (1, true) => "best workgroup size at each point".to_string(),
+        (n, _) => format!("{} values, the best of every {n} at each point", xs.len()),
+    };
     let mut options = common_options(json!(format!("{title}: {unit} ({what})")), x_name, &rate_axis(unit));
     options["interaction"] = json!({ "mode": "nearest", "intersect": false });
     json!({ "type": "line", "data": { "labels": labels, "datasets": datasets }, "options": options })
@@ -365,17 +426,14 @@ fn heatmap_config(title: &str, results: &[&ConfigResult], best: f64) -> (Value, 
 fn roofline_config(results: &[ConfigResult], peaks: &Peaks) -> Value {
     let good: Vec<&ConfigResult> = results.iter().filter(|r| r.is_good() && r.intensity().is_some()).collect();
     let point = |r: &ConfigResult| (r.label(), r.shader_checks, r.parameter.clone());
-    let mut datasets: Vec<Value> = unique(good.iter().map(|r| series(r)))
+    let mut datasets: Vec<Value> = groups(good.iter().copied(), series)
         .iter()
-        .map(|name| {
-            let of_series: Vec<&&ConfigResult> = good.iter().filter(|r| series(r) == *name).collect();
-            let data: Vec<Value> = unique(of_series.iter().map(|r| point(r)))
+        .map(|(name, of_series)| {
+            let data: Vec<Value> = groups(of_series.iter().copied(), point)
                 .iter()
-                .filter_map(|p| {
-                    let best = of_series
-                        .iter()
-                        .filter(|r| point(r) == *p)
-                        .max_by(|a, b| a.gflops().partial_cmp(&b.gflops()).expect("finite figures"))?;
+                .filter_map(|(_, at_point)| {
+                    let best =
+                        at_point.iter().max_by(|a, b| a.gflops().partial_cmp(&b.gflops()).expect("finite figures"))?;
                     let (x, y) = (best.intensity()?, best.gflops()?);
                     let text = format!(
                         "{} {} wg {}: {} GFLOP/s at {x:.3} flops/byte",
@@ -429,21 +487,20 @@ fn bars_config(title: &str, results: &[&ConfigResult], moved: bool) -> Value {
         ShaderChecks::Default => r.kernel.clone(),
         checks => format!("{} ({})", r.kernel, checks.name()),
     };
-    let groups = unique(results.iter().map(|r| group(r)));
+    let labels = unique(results.iter().map(|r| group(r)));
     let figure = |r: &ConfigResult| if moved { r.moved_gbps() } else { r.gbps };
+    let mut best: HashMap<(&str, String), f64> = HashMap::new();
+    for r in results.iter().filter(|r| r.is_good()) {
+        if let Some(f) = figure(r) {
+            let kept = best.entry((r.variant.as_str(), group(r))).or_insert(f);
+            *kept = kept.max(f);
+        }
+    }
     let datasets: Vec<Value> = unique(results.iter().map(|r| r.variant.clone()))
         .iter()
         .map(|variant| {
-            let data: Vec<Option<f64>> = groups
-                .iter()
-                .map(|g| {
-                    let best = results
-                        .iter()
-                        .filter(|r| r.variant == *variant && group(r) == *g && r.is_good())
-                        .filter_map(|r| figure(r));
-                    best.reduce(f64::max)
-                })
-                .collect();
+            let data: Vec<Option<f64>> =
+                labels.iter().map(|g| best.get(&(variant.as_str(), g.clone())).copied()).collect();
             let colour = variant_colour(&results[0].family, variant);
             json!({ "label": variant, "data": data, "backgroundColor": colour, "borderColor": colour })
         })
@@ -454,5 +511,5 @@ fn bars_config(title: &str, results: &[&ConfigResult], moved: bool) -> Value {
         "GB/s of the fields used (best workgroup size)"
     };
     let options = common_options(json!(format!("{title}: {what}")), "workload", &rate_axis("GB/s"));
-    json!({ "type": "bar", "data": { "labels": groups, "datasets": datasets }, "options": options })
+    json!({ "type": "bar", "data": { "labels": labels, "datasets": datasets }, "options": options })
 }

@@ -1,6 +1,8 @@
 //! Results side by side: every configuration any of them ran, each result's figure for it, and its ratio
 //! to the first result's. The page and `wgsweep compare` show the same rows.
 
+use std::collections::HashMap;
+
 use crate::kernel::ShaderChecks;
 use crate::result::{ConfigResult, RunResult};
 
@@ -56,39 +58,40 @@ fn figure(r: &ConfigResult) -> Option<f64> {
 /// and within a kernel by parameter value, then workgroup invocations, then width.
 pub fn rows(results: &[RunResult]) -> Vec<Row> {
     let mut rows: Vec<(&ConfigResult, Row)> = Vec::new();
+    let mut places = HashMap::new();
     for (i, result) in results.iter().enumerate() {
         for r in &result.results {
-            let at = match rows.iter().position(|(known, _)| known.same_configuration(r)) {
-                Some(at) => at,
-                None => {
-                    rows.push((
-                        r,
-                        Row {
-                            family: r.family.clone(),
-                            kernel: r.label(),
-                            checks: r.shader_checks,
-                            workgroup: r.workgroup_text(),
-                            parameter: r.parameter_text(),
-                            unit: r.unit().name(),
-                            figures: vec![None; results.len()],
-                            ranges: vec![None; results.len()],
-                        },
-                    ));
-                    rows.len() - 1
-                }
-            };
+            let at = *places.entry(r.configuration_key()).or_insert_with(|| {
+                rows.push((
+                    r,
+                    Row {
+                        family: r.family.clone(),
+                        kernel: r.label(),
+                        checks: r.shader_checks,
+                        workgroup: r.workgroup_text(),
+                        parameter: r.parameter_text(),
+                        unit: r.unit().name(),
+                        figures: vec![None; results.len()],
+                        ranges: vec![None; results.len()],
+                    },
+                ));
+                rows.len() - 1
+            });
             let figure = figure(r);
             rows[at].1.figures[i] = figure;
             rows[at].1.ranges[i] = figure.and(r.headline_range());
         }
     }
     // A kernel sorts where its first row stands: the order the first result that ran it lists it.
-    let first_of_kernel = |row: &Row| rows.iter().position(|(_, r)| r.kernel == row.kernel && r.checks == row.checks);
+    let mut first_of_kernel = HashMap::new();
+    for (at, (_, row)) in rows.iter().enumerate() {
+        first_of_kernel.entry((row.kernel.clone(), row.checks)).or_insert(at);
+    }
     let keys: Vec<_> = rows
         .iter()
         .map(|(r, row)| {
             let [x, y, z] = r.workgroup_size;
-            (first_of_kernel(row), r.parameter.as_ref().map(|p| p.value), x * y * z, x)
+            (first_of_kernel[&(row.kernel.clone(), row.checks)], r.parameter.as_ref().map(|p| p.value), x * y * z, x)
         })
         .collect();
     let mut keyed: Vec<_> = keys.into_iter().zip(rows.into_iter().map(|(_, row)| row)).collect();

@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::gpu::DeviceInfo;
-use crate::kernel::ShaderChecks;
 use crate::result::{ConfigResult, Environment, Outcome, RunResult, shape_text};
 use crate::{analysis, kernels};
 
@@ -81,14 +80,13 @@ pub fn median_result(results: &[RunResult]) -> Option<RunResult> {
     let first = results.first()?;
     let mut configurations: Vec<(ConfigResult, Vec<f64>)> = Vec::new();
     // Where each configuration is in `configurations`: a class's window holds some 200 × 1000 rows.
-    let mut places: HashMap<(&str, &str, &str, ShaderChecks, [u32; 3], Option<u32>), usize> = HashMap::new();
+    let mut places: HashMap<_, usize> = HashMap::new();
     for r in results.iter().flat_map(|result| &result.results).filter(|r| r.is_good()) {
         let Some(median) = r.median_ns else { continue };
-        let key = (&*r.family, &*r.kernel, &*r.variant, r.shader_checks, r.workgroup_size, r.parameter_value());
-        match places.get(&key) {
+        match places.get(&r.configuration_key()) {
             Some(&at) => configurations[at].1.push(median),
             None => {
-                places.insert(key, configurations.len());
+                places.insert(r.configuration_key(), configurations.len());
                 configurations.push((r.clone(), vec![median]));
             }
         }

@@ -79,6 +79,22 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// How many configurations this plan makes on a device with these limits, or why it may not run: more
+    /// than a result holds (`kernels::max_configurations`).
+    pub fn count(&self, limits: &ComputeLimits) -> Result<usize, String> {
+        let count = self.configurations(limits).len();
+        let max = kernels::max_configurations();
+        if count > max {
+            return Err(format!(
+                "this run would make {count} configurations, more than a result holds ({max}): pick fewer kernels, \
+                 parameter values or workgroup sizes"
+            ));
+        }
+        Ok(count)
+    }
+}
+
 /// Whether the family sweeps `kernel` over 2-D workgroup shapes (image-like kernels).
 pub fn is_two_dimensional(family: &dyn Family, kernel: &KernelId, limits: &ComputeLimits) -> bool {
     family.workgroup_shapes(kernel, limits).iter().any(|w| w[1] > 1)

@@ -24,6 +24,9 @@ pub const LINK_VERSION: u32 = 1;
 pub const FRAGMENT_KEY: &str = "run";
 /// The field of a comparison's link: `#compare=1.…`, several results in one payload.
 pub const COMPARE_KEY: &str = "compare";
+/// The most results one comparison holds (its link, and the page's comparison card): a table column and a
+/// chart line each, and a ratio column for each after the first.
+pub const MAX_COMPARED: usize = 8;
 /// Decompressed payloads larger than this are refused: no real run comes near it, and a crafted link
 /// must not make the page allocate without bound.
 const MAX_PAYLOAD_BYTES: usize = 16 << 20;
@@ -192,6 +195,13 @@ pub fn decode(text: &str) -> Result<RunResult, ShareError> {
 /// The results in a comparison link (`#compare=1.…`) or its value.
 pub fn decode_comparison(text: &str) -> Result<Vec<RunResult>, ShareError> {
     let shared: Vec<Shared> = unpack(fragment_value(text, COMPARE_KEY)?)?;
+    if shared.len() > MAX_COMPARED {
+        return Err(ShareError::Unreadable(format!(
+            "it compares {} results; a comparison shows at most {}",
+            shared.len(),
+            MAX_COMPARED
+        )));
+    }
     shared.into_iter().map(open).collect()
 }
 
@@ -232,6 +242,9 @@ fn unpack<T: serde::de::DeserializeOwned>(value: &str) -> Result<T, ShareError> 
 
 /// The result a `Shared` holds, with the figures derived from others recomputed as the runner does.
 fn open(shared: Shared) -> Result<RunResult, ShareError> {
+    // Counted before a row is made: a crafted link may hold hundreds of thousands.
+    crate::result::check_count(shared.rows.len())
+        .map_err(|why| ShareError::Unreadable(format!("not a believable result: {why}")))?;
     let mut result =
         RunResult::from_json(&shared.header).map_err(|e: ReadError| ShareError::Unreadable(e.to_string()))?;
     let text =

@@ -343,3 +343,59 @@ fn the_results_shipped_with_the_page_are_their_recorded_sources() {
         assert_eq!((opened.device.name(), opened.results.len()), (source.device.name(), source.results.len()));
     }
 }
+
+#[path = "crafted/mod.rs"]
+mod crafted;
+
+/// A result may hold twice the configurations of the largest run (every kernel at every shape the tuner's
+/// exhaustive search opens, under all three checks); one more is refused by every reader: a link, a
+/// comparison's link, a file, and a plan before it runs.
+#[test]
+fn a_result_at_the_configuration_bound_opens_and_one_past_it_is_refused_everywhere() {
+    use wgsweep::kernel::ShaderChecks;
+    use wgsweep::plan::{Plan, ProblemSize, Shapes};
+    let max = wgsweep::kernels::max_configurations();
+    let largest = wgsweep::gpu::ComputeLimits {
+        max_workgroup_size_x: 1024,
+        max_workgroup_size_y: 1024,
+        max_workgroup_size_z: 64,
+        max_invocations_per_workgroup: 1024,
+        max_workgroup_storage_bytes: 64 << 10,
+        max_workgroups_per_dimension: 65535,
+        max_storage_buffer_binding_size: 4 << 30,
+        max_buffer_size: 4 << 30,
+    };
+    for shapes in [Shapes::Family, Shapes::Every] {
+        let plan = Plan {
+            kernels: wgsweep::kernels::all(),
+            problem_size: ProblemSize::Default,
+            shapes,
+            parameter_values: None,
+            shader_checks: vec![ShaderChecks::Default, ShaderChecks::BoundsOnly, ShaderChecks::Unchecked],
+            measure: Default::default(),
+            seed: 1,
+        };
+        let count = plan.count(&largest).expect("the largest runs may run");
+        assert!(2 * count <= max, "{count} configurations leave no margin under {max}");
+        let mut more = plan.clone();
+        more.parameter_values = Some((0..1000).collect());
+        let refused = more.count(&largest).unwrap_err();
+        assert!(refused.contains("more than a result holds"), "{refused}");
+    }
+
+    let at_bound = crafted::crafted(max);
+    let opened = share::decode(&share::encode(&at_bound)).expect("a result at the bound opens");
+    assert_eq!(opened.results.len(), max);
+    RunResult::from_json(&at_bound.to_json()).expect("and reads from a file");
+
+    let past = crafted::crafted(max + 1);
+    let expected =
+        format!("it holds {} configurations, more than any wgsweep run makes (a result holds at most {max})", max + 1);
+    let link = share::decode(&share::encode(&past)).unwrap_err().to_string();
+    assert!(link.contains(&expected), "{link}");
+    let file = RunResult::from_json(&past.to_json()).unwrap_err().to_string();
+    assert!(file.contains(&expected), "{file}");
+    let comparison = share::encode_comparison(&vec![crafted::crafted(10); share::MAX_COMPARED + 1]);
+    let refused = share::decode_comparison(&comparison).unwrap_err().to_string();
+    assert!(refused.contains("it compares 9 results; a comparison shows at most 8"), "{refused}");
+}

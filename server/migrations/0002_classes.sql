@@ -13,7 +13,7 @@ CREATE TABLE classes (
     -- The median of those results' best copy and FMA figures.
     copy_gbps DOUBLE PRECISION,
     fma_gflops DOUBLE PRECISION,
-    -- Their median result (JSON, stored as the bodies are) and their presets (JSON).
+    -- Their median result and their presets, as JSON.
     median TEXT NOT NULL,
     presets TEXT NOT NULL
 );

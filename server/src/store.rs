@@ -332,17 +332,15 @@ impl Store {
         .await
     }
 
-    /// A device class's median result as JSON, as kept.
+    /// A device class's median result as JSON, as kept (plain: a class's one median is read far more often
+    /// than it is written, and there are few classes).
     pub async fn median(&self, class_key: &str) -> Result<Option<String>, sqlx::Error> {
         let median: Option<String> =
             sqlx::query_scalar("SELECT median FROM classes WHERE class_key = $1 AND window_results > 0")
                 .bind(class_key)
                 .fetch_optional(&self.pool)
                 .await?;
-        match median {
-            Some(stored) => Ok(Some(off_runtime(move || unpack(&stored)).await?)),
-            None => Ok(None),
-        }
+        Ok(median)
     }
 
     /// A device class's presets, as kept.
@@ -368,13 +366,7 @@ async fn refresh_class(tx: &mut Transaction, class_key: &str) -> Result<(), sqlx
         let latest: Vec<RunResult> = compacts.iter().filter_map(|c| share::decode(c).ok()).collect();
         let Some(figures) = gallery::ClassFigures::of(&latest) else { return Ok(None) };
         let presets = serde_json::to_string(&figures.presets).map_err(|e| damaged(e.to_string()))?;
-        Ok(Some((
-            figures.results as i64,
-            figures.copy_gbps,
-            figures.fma_gflops,
-            pack(&figures.median.to_json()),
-            presets,
-        )))
+        Ok(Some((figures.results as i64, figures.copy_gbps, figures.fma_gflops, figures.median.to_json(), presets)))
     })
     .await?;
     let Some((window, copy_gbps, fma_gflops, median, presets)) = figures else {

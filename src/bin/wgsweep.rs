@@ -423,7 +423,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
     let plan = args.plan.plan(kernels);
     let gpu = args.plan.open_gpu().await?;
 
-    let total = plan.configurations(&gpu.info.limits).len() as u64;
+    let total = plan.count(&gpu.info.limits)? as u64;
     let expected_s = plan::expected_duration_s(total as usize, &gpu.info, None);
     eprintln!("{total} configurations on {}: {} expected", gpu.info.name(), plan::about(expected_s));
     let bar = ProgressBar::new(total).with_style(
@@ -453,6 +453,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
 async fn tune(args: TuneArgs) -> Result<ExitCode, String> {
     let plan = args.plan.plan(kernels::select(&args.kernels)?);
     let gpu = args.plan.open_gpu().await?;
+    plan.count(&gpu.info.limits)?;
     let options = TuneOptions { exhaustive: args.exhaustive.then(|| plan.measure.clone()), ..TuneOptions::default() };
     let bar = ProgressBar::new_spinner();
     let tunings = tune::tune(&gpu, &plan, &options, &native_environment(&gpu), |event| {

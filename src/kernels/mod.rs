@@ -1,7 +1,10 @@
 //! The kernel families: one module per shaders/*.wgsl file, each an entry of `families!`. The registry sits
 //! above the families and the contract (`kernel`) below them: neither the contract nor a family knows it.
 
-use crate::kernel::{Configuration, Family, KernelId, ShaderChecks};
+use std::sync::OnceLock;
+
+use crate::gpu::ComputeLimits;
+use crate::kernel::{Configuration, Family, KernelId, ShaderChecks, shapes};
 
 /// Declares each family's module and lists the families, in one place: a new family is one entry.
 macro_rules! families {
@@ -48,6 +51,45 @@ pub fn describe(configuration: &Configuration) -> String {
 /// Every kernel variant of every family.
 pub fn all() -> Vec<KernelId> {
     FAMILIES.iter().flat_map(|f| f.kernels()).collect()
+}
+
+/// What the largest run makes: every kernel of every family at every workgroup shape 1024-invocation
+/// workgroups allow (the family's own, or every shape of its dimensions as the auto-tuner's exhaustive
+/// search opens them, whichever is more), at every value of its parameter, under all three shader checks.
+pub fn most_configurations() -> usize {
+    static MOST: OnceLock<usize> = OnceLock::new();
+    *MOST.get_or_init(|| {
+        let limits = ComputeLimits {
+            max_workgroup_size_x: 1024,
+            max_workgroup_size_y: 1024,
+            max_workgroup_size_z: 64,
+            max_invocations_per_workgroup: 1024,
+            max_workgroup_storage_bytes: 64 << 10,
+            max_workgroups_per_dimension: 65535,
+            max_storage_buffer_binding_size: 4 << 30,
+            max_buffer_size: 4 << 30,
+        };
+        let checks = [ShaderChecks::Default, ShaderChecks::BoundsOnly, ShaderChecks::Unchecked].len();
+        FAMILIES
+            .iter()
+            .flat_map(|family| family.kernels().into_iter().map(move |kernel| (*family, kernel)))
+            .map(|(family, kernel)| {
+                let own = family.workgroup_shapes(&kernel, &limits);
+                let every = match own.iter().any(|w| w[1] > 1) {
+                    true => shapes::power_of_two_shapes(&limits).len(),
+                    false => shapes::power_of_two_sizes(&limits).len(),
+                };
+                let values = family.parameter(&kernel).map_or(1, |p| p.values.len());
+                own.len().max(every) * values * checks
+            })
+            .sum()
+    })
+}
+
+/// The most configurations a run may make and a result may hold: twice what the largest run makes, a margin
+/// for runs of a person's own parameter values.
+pub fn max_configurations() -> usize {
+    2 * most_configurations()
 }
 
 /// The default suite: what the page ticks and `wgsweep run` runs unless told otherwise. One or two kernels

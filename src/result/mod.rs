@@ -10,6 +10,7 @@ use crate::kernel::ShaderChecks;
 use crate::measure::TimingSource;
 
 mod plausible;
+pub use plausible::check_count;
 
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -312,7 +313,7 @@ impl Unit {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ParameterValue {
     pub name: String,
     pub value: u32,
@@ -324,12 +325,13 @@ pub struct ParameterValue {
 impl ConfigResult {
     /// Whether `other` is the same configuration: kernel, checks, workgroup shape and parameter value.
     pub fn same_configuration(&self, other: &ConfigResult) -> bool {
-        self.family == other.family
-            && self.kernel == other.kernel
-            && self.variant == other.variant
-            && self.shader_checks == other.shader_checks
-            && self.workgroup_size == other.workgroup_size
-            && self.parameter_value() == other.parameter_value()
+        self.configuration_key() == other.configuration_key()
+    }
+
+    /// What tells one configuration from another (`same_configuration`), to find it in a map: results of
+    /// thousands of configurations are matched in linear time, not quadratic.
+    pub fn configuration_key(&self) -> (&str, &str, &str, ShaderChecks, [u32; 3], Option<u32>) {
+        (&self.family, &self.kernel, &self.variant, self.shader_checks, self.workgroup_size, self.parameter_value())
     }
 
     /// `kernel/variant`.

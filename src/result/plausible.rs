@@ -4,6 +4,20 @@
 
 use super::{ConfigResult, Outcome, RunResult};
 use crate::gpu::ComputeLimits;
+use crate::kernels;
+
+/// Refuses more configurations than a result may hold (`kernels::max_configurations`), saying how many it
+/// may: a crafted link or file could otherwise hold hundreds of thousands of rows, which no page shows
+/// without freezing.
+pub fn check_count(configurations: usize) -> Result<(), String> {
+    let max = kernels::max_configurations();
+    if configurations > max {
+        return Err(format!(
+            "it holds {configurations} configurations, more than any wgsweep run makes (a result holds at most {max})"
+        ));
+    }
+    Ok(())
+}
 
 /// No device moves memory this fast (over 1 PB/s: some 60× an H100's workgroup memory): a figure above it
 /// comes from a wrong time.
@@ -17,6 +31,7 @@ impl RunResult {
     /// device limits, unless the configuration was skipped for them; rates within physics. Says what is
     /// wrong with the first configuration that fails.
     pub fn check(&self) -> Result<(), String> {
+        check_count(self.results.len())?;
         let limits = &self.device.limits;
         if limits.max_invocations_per_workgroup == 0 || limits.max_workgroups_per_dimension == 0 {
             return Err("the device's limits allow no workgroup".into());

@@ -10,7 +10,7 @@ use web_sys::Element;
 use super::dom::{self, append, by_id};
 use super::state::{self, Action};
 use super::{adapter, compare, controls, device, gallery, history, opened, run, summary, tuning};
-use crate::share;
+use crate::{host, share};
 
 pub async fn main() {
     build_page();
@@ -81,6 +81,10 @@ enum Task {
 fn start(task: Task) {
     let Some(gpu) = state::with(|app| if app.busy { None } else { app.gpu.clone() }) else { return };
     let Some(plan) = controls::plan() else { return };
+    if let Err(why) = plan.count(&gpu.info.limits) {
+        dom::show_message("error", &format!("This cannot run: {why}."));
+        return;
+    }
     set_busy(&gpu, true);
     wasm_bindgen_futures::spawn_local(async move {
         match task {
@@ -116,23 +120,34 @@ fn open_shared_link() {
     window.set_onhashchange(Some(reload.as_ref().unchecked_ref()));
     reload.forget();
     let Ok(hash) = window.location().hash() else { return };
-    if hash.contains(&format!("{}=", share::COMPARE_KEY)) {
-        match share::decode_comparison(&hash) {
-            Ok(results) => {
-                results.iter().for_each(opened::keep);
-                compare::open(results);
-            }
-            Err(error) => dom::show_message("error", &format!("The shared comparison could not be opened: {error}")),
-        }
-    } else if let Some(id) = hash.strip_prefix(&format!("#{}=", gallery::PUBLISHED_KEY)) {
+    if let Some(id) = hash.strip_prefix(&format!("#{}=", gallery::PUBLISHED_KEY)) {
         wasm_bindgen_futures::spawn_local(gallery::open_published(id.to_string()));
-    } else if hash.contains(&format!("{}=", share::FRAGMENT_KEY)) {
-        match share::decode(&hash) {
-            Ok(result) => {
-                opened::keep(&result);
-                opened::show(&result, "Shared result");
-            }
-            Err(error) => dom::show_message("error", &format!("The shared result could not be opened: {error}")),
-        }
+        return;
     }
+    // Reading, showing and keeping a large result are tasks of their own, with turns for input between.
+    wasm_bindgen_futures::spawn_local(async move {
+        if hash.contains(&format!("{}=", share::COMPARE_KEY)) {
+            match share::decode_comparison(&hash) {
+                Ok(results) => {
+                    host::yield_now().await;
+                    compare::open(results.clone());
+                    host::yield_now().await;
+                    results.iter().for_each(opened::keep);
+                }
+                Err(error) => {
+                    dom::show_message("error", &format!("The shared comparison could not be opened: {error}"))
+                }
+            }
+        } else if hash.contains(&format!("{}=", share::FRAGMENT_KEY)) {
+            match share::decode(&hash) {
+                Ok(result) => {
+                    host::yield_now().await;
+                    opened::show(&result, "Shared result");
+                    host::yield_now().await;
+                    opened::keep(&result);
+                }
+                Err(error) => dom::show_message("error", &format!("The shared result could not be opened: {error}")),
+            }
+        }
+    });
 }

@@ -44,8 +44,18 @@ pub fn build(root: &Element) {
         let field: HtmlInputElement = by_id("compare-link");
         match share::decode_any(&field.value()) {
             Ok(results) => {
+                let results_len = results.len();
                 field.set_value("");
-                results.into_iter().for_each(add_quietly);
+                let added = results.into_iter().filter(|r| add_quietly(r.clone())).count();
+                if added < results_len {
+                    dom::set_text(
+                        "compare-share-link-status",
+                        &format!(
+                            "A comparison holds at most {} results: the rest were not added.",
+                            share::MAX_COMPARED
+                        ),
+                    );
+                }
                 show();
             }
             Err(error) => dom::set_text("compare-share-link-status", &format!("That link could not be added: {error}")),
@@ -75,7 +85,11 @@ pub fn build(root: &Element) {
 
 /// Adds a result to the comparison and shows it.
 pub fn add(result: RunResult) {
-    add_quietly(result);
+    if !add_quietly(result) {
+        let max = share::MAX_COMPARED;
+        dom::show_message("warning", &format!("A comparison holds at most {max} results: remove one to add another."));
+        return;
+    }
     show();
     if let Some(card) = dom::document().get_element_by_id("compare") {
         card.scroll_into_view();
@@ -88,14 +102,20 @@ pub fn open(results: Vec<RunResult>) {
     show();
 }
 
-/// Adds a result unless the same one (same run, same label) is already there.
-fn add_quietly(result: RunResult) {
+/// Adds a result unless the same one (same run, same label) is already there; false where the comparison
+/// is full.
+fn add_quietly(result: RunResult) -> bool {
     state::with(|app| {
         let same = |r: &RunResult| r.created == result.created && r.device == result.device && r.label == result.label;
-        if !app.compared.iter().any(same) {
-            app.compared.push(result);
+        if app.compared.iter().any(same) {
+            return true;
         }
-    });
+        if app.compared.len() >= share::MAX_COMPARED {
+            return false;
+        }
+        app.compared.push(result);
+        true
+    })
 }
 
 fn show() {

@@ -2,6 +2,9 @@
 //! (folded, unless it holds a failure or a suspect), with one filter over every table; the roofline, which
 //! draws every family, last. The run's card and an opened result's each hold one.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlDetailsElement};
 
@@ -19,14 +22,16 @@ pub fn build(parent: &Element, id: &str) {
     append(parent, "div", "families", "").set_id(id);
 }
 
-/// One family's part: its headlines, charts, and table with a line that counts its rows.
+/// One family's part: its headlines, charts (and a line saying how many it left out), and table with a
+/// line that counts its rows.
 struct Section {
     family: String,
     headlines: Element,
     charts: Charts,
-    table: HtmlDetailsElement,
+    charts_left_out: Element,
+    details: HtmlDetailsElement,
     count: Element,
-    body: Element,
+    table: Rc<RefCell<table::Table>>,
     rows: Vec<&'static str>,
 }
 
@@ -61,40 +66,48 @@ impl FamilyResults {
     /// Shows a finished result whole: its rows, charts and headlines.
     pub fn show_all(&mut self, results: &[ConfigResult], peaks: &Peaks) -> Result<(), wasm_bindgen::JsValue> {
         self.clear();
-        results.iter().for_each(|r| self.add_row(r));
+        let mut families: Vec<(&str, Vec<&ConfigResult>)> = Vec::new();
+        for r in results {
+            match families.iter_mut().find(|(family, _)| *family == r.family) {
+                Some((_, of_family)) => of_family.push(r),
+                None => families.push((&r.family, vec![r])),
+            }
+        }
+        for (family, of_family) in families {
+            let section = self.section(family);
+            section.table.borrow_mut().extend(of_family.iter().copied());
+            section.rows.extend(of_family.iter().map(|r| table::status_class(r)));
+            section.count_rows();
+        }
         self.show(results, peaks)
     }
 
     /// Adds a configuration's row to its family's table.
     pub fn add_row(&mut self, r: &ConfigResult) {
         let section = self.section(&r.family);
-        table::add_row(&section.body, r);
+        section.table.borrow_mut().add(r);
         section.rows.push(table::status_class(r));
-        let count = |class: &str| section.rows.iter().filter(|c| **c == class).count();
-        let mut text = format!("Table: {} configurations", section.rows.len());
-        for class in ["failed", "suspect", "skipped"] {
-            match count(class) {
-                0 => {}
-                n => text.push_str(&format!(", {n} {class}")),
-            }
-        }
-        section.count.set_text_content(Some(&text));
-        // Failures and suspects are what a person must not miss: their table opens.
-        if count("failed") + count("suspect") > 0 {
-            section.table.set_open(true);
-        }
+        section.count_rows();
     }
 
     /// Draws the charts and headlines `results` call for (rows are added by `add_row`); a chart whose data
     /// has not changed is left as it is.
     pub fn show(&mut self, results: &[ConfigResult], peaks: &Peaks) -> Result<(), wasm_bindgen::JsValue> {
         let headlines = analysis::headlines(results);
-        let mut planned: Vec<ChartSpec> = charts::plan(results, peaks);
+        let (mut planned, left_out) = charts::plan_and_count(results, peaks);
         for section in &mut self.sections {
             let (of_family, rest): (Vec<ChartSpec>, Vec<ChartSpec>) =
                 planned.into_iter().partition(|c| c.family.as_ref() == Some(&section.family));
             planned = rest;
             section.charts.draw(of_family)?;
+            let left = left_out.iter().find(|(family, _)| *family == section.family).map(|(_, n)| *n);
+            let note = left.map(|n| {
+                format!(
+                    "{n} more charts are not drawn (at most {} a family); the table holds every row.",
+                    charts::MAX_CHARTS_PER_FAMILY
+                )
+            });
+            section.charts_left_out.set_text_content(note.as_deref());
             section.headlines.set_inner_html("");
             for headline in headlines.iter().filter(|h| h.family == section.family) {
                 append(&section.headlines, "li", "", &headline.text);
@@ -123,13 +136,33 @@ impl FamilyResults {
         let part = element_for(&self.container(), family);
         let headlines = append(&part, "ul", "headlines", "");
         let charts = Charts::new(append(&part, "div", "charts", ""));
-        let table: HtmlDetailsElement =
+        let charts_left_out = append(&part, "p", "note", "");
+        let details: HtmlDetailsElement =
             append(&part, "details", "family-table", "").dyn_into().expect("a details element");
-        let count = append(&table, "summary", "", "Table");
-        let body = table::results_table(&table, &self.id);
-        let rows = Vec::new();
-        self.sections.push(Section { family: family.to_string(), headlines, charts, table, count, body, rows });
+        let count = append(&details, "summary", "", "Table");
+        let table = table::results_table(&details, &self.id);
+        let (family, rows) = (family.to_string(), Vec::new());
+        self.sections.push(Section { family, headlines, charts, charts_left_out, details, count, table, rows });
         self.sections.last_mut().expect("the section just added")
+    }
+}
+
+impl Section {
+    /// Counts the table's rows, by what became of them, on its folded line; a failure or a suspect opens
+    /// the table, as they are what a person must not miss.
+    fn count_rows(&self) {
+        let count = |class: &str| self.rows.iter().filter(|c| **c == class).count();
+        let mut text = format!("Table: {} configurations", self.rows.len());
+        for class in ["failed", "suspect", "skipped"] {
+            match count(class) {
+                0 => {}
+                n => text.push_str(&format!(", {n} {class}")),
+            }
+        }
+        self.count.set_text_content(Some(&text));
+        if count("failed") + count("suspect") > 0 {
+            self.details.set_open(true);
+        }
     }
 }
 

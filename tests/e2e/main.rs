@@ -2,6 +2,8 @@
 //! headless Chromium through chromedriver. `cargo xtask test` builds the page and runs these.
 #![cfg(not(target_arch = "wasm32"))]
 
+#[path = "../crafted/mod.rs"]
+mod crafted;
 mod gallery;
 mod server;
 mod webdriver;
@@ -519,6 +521,95 @@ fn a_person_opens_a_shared_link_and_sees_the_result_without_running_anything() {
     browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
     assert_eq!(browser.eval("return document.getElementById('shared').hidden"), Value::Bool(true));
     browser.screenshot(&screenshot_path("e2e-damaged-link.png"));
+}
+
+/// The main thread's long tasks (over 50 ms) since the page started, as the browser buffers them.
+fn long_tasks(browser: &Browser) -> Vec<f64> {
+    let script = "return new Promise(done => { const seen = []; \
+        const o = new PerformanceObserver(list => seen.push(...list.getEntries().map(e => e.duration))); \
+        o.observe({ type: 'longtask', buffered: true }); setTimeout(() => { o.disconnect(); done(seen); }, 200); })";
+    serde_json::from_value(browser.eval_async(script)).expect("durations")
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_link_at_the_configuration_bound_opens_a_page_of_rows_at_a_time_and_one_past_it_is_refused() {
+    let site = server::serve(dist());
+    let max = wgsweep::kernels::max_configurations();
+    let link = wgsweep::share::link(&format!("{}/index.html", site.url()), &crafted::crafted(max));
+    let browser = Browser::start(WebGpu::Enabled);
+    let opening = std::time::Instant::now();
+    browser.open(&link);
+    // A click while it opens is answered (WebDriver's click waits for the page to take it).
+    browser.wait_for("the page's skeleton", "document.getElementById('shared')", Duration::from_secs(60));
+    browser
+        .eval("document.querySelector('header h1').addEventListener('click', () => window.clicked = true); return 1");
+    let clicked = std::time::Instant::now();
+    browser.click("header h1");
+    browser.wait_for("the click's effect", "window.clicked", Duration::from_secs(10));
+    let click_ms = clicked.elapsed().as_secs_f64() * 1000.0;
+    browser.wait_for("the shared result", "!document.getElementById('shared')?.hidden", Duration::from_secs(60));
+    browser.wait_for("its tables", "document.querySelector('#shared-families tbody tr')", Duration::from_secs(60));
+    let opened_ms = opening.elapsed().as_secs_f64() * 1000.0;
+    let tasks = long_tasks(&browser);
+    eprintln!("long tasks while it opened (ms): {tasks:?}");
+    let longest = tasks.into_iter().fold(0.0, f64::max);
+    eprintln!(
+        "a link of {max} configurations ({} bytes): open {opened_ms:.0} ms, a click answered in {click_ms:.0} ms, \
+         the longest main-thread task {longest:.0} ms",
+        link.len()
+    );
+
+    // Every row is a page away: the pagers count them all, and one family's pages hold each of its rows once.
+    let pagers: Vec<String> = serde_json::from_value(browser.eval(
+        "return [...document.querySelectorAll('#shared-families .pager')].map(p => p.hidden ? '' : p.textContent)",
+    ))
+    .unwrap();
+    let counted: usize = pagers
+        .iter()
+        .filter_map(|text| {
+            text.split(" of ").nth(1)?.split(|c: char| !c.is_ascii_digit()).next()?.parse::<usize>().ok()
+        })
+        .sum();
+    let on_single_pages = browser.eval(
+        "return [...document.querySelectorAll('#shared-families .pager[hidden]')].map(p => p.previousElementSibling.querySelectorAll('tbody tr').length).reduce((a, b) => a + b, 0)",
+    );
+    assert_eq!(counted + on_single_pages.as_u64().unwrap() as usize, max, "{pagers:?}");
+    let family = "section.family[data-family=peak]";
+    browser.eval(&format!("document.querySelector('{family} details.family-table').open = true; return true"));
+    let mut seen = std::collections::HashSet::new();
+    loop {
+        let rows = browser.eval(&format!(
+            "return [...document.querySelectorAll('{family} tbody tr')].map(r => [...r.cells].slice(0, 3).map(c => c.textContent).join(' '))"
+        ));
+        for row in rows.as_array().unwrap() {
+            assert!(seen.insert(row.as_str().unwrap().to_string()), "{row} shown twice");
+        }
+        if browser.eval(&format!("return document.querySelector('{family} .pager button:last-child').disabled"))
+            == Value::Bool(true)
+        {
+            break;
+        }
+        browser.click(&format!("{family} .pager button:last-child"));
+    }
+    let pager = browser.text(&format!("{family} .pager"));
+    assert!(pager.contains(&format!(" of {}", seen.len())), "{pager}: {} rows seen", seen.len());
+    // Sorting still holds every row, the fastest first.
+    browser.click(&format!("{family} th button[data-column='6']"));
+    assert!(browser.text(&format!("{family} .pager")).contains("Rows 1–100 of"));
+    browser.scroll_to("#shared");
+    browser.screenshot(&screenshot_path("e2e-bound-link.png"));
+
+    // One configuration more: refused, with the bound in the message, and the page goes on.
+    let past = wgsweep::share::link(&format!("{}/index.html", site.url()), &crafted::crafted(max + 1));
+    let refusing = std::time::Instant::now();
+    browser.open(&past);
+    browser.wait_for("the message", "!document.getElementById('message')?.hidden", Duration::from_secs(60));
+    let refuse_ms = refusing.elapsed().as_secs_f64() * 1000.0;
+    let message = browser.text("#message");
+    assert!(message.contains(&format!("more than any wgsweep run makes (a result holds at most {max})")), "{message}");
+    eprintln!("a link one configuration past the bound: refused in {refuse_ms:.0} ms");
+    assert_eq!(browser.eval("return document.getElementById('shared').hidden"), Value::Bool(true));
 }
 
 #[test]

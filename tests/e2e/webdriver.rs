@@ -85,6 +85,13 @@ impl Browser {
         self.call("POST", "/execute/sync", Some(&json!({ "script": script, "args": [] })))
     }
 
+    /// Runs a script (a function body) that returns a promise, and returns what it resolves to.
+    pub fn eval_async(&self, script: &str) -> Value {
+        let wrapped =
+            format!("const done = arguments[arguments.length - 1]; (async () => {{ {script} }})().then(done)");
+        self.call("POST", "/execute/async", Some(&json!({ "script": wrapped, "args": [] })))
+    }
+
     /// Waits until the JS expression is truthy.
     pub fn wait_for(&self, what: &str, expression: &str, timeout: Duration) {
         let deadline = Instant::now() + timeout;

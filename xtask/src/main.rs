@@ -178,7 +178,27 @@ fn serve() -> Result {
 
 fn dist() -> Result {
     step("dist: release build of the page into dist/");
-    run(cmd("trunk", &["build", "--release"]))
+    run(cmd("trunk", &["build", "--release"]))?;
+    externalize_loader(&root().join("dist"))
+}
+
+/// Moves the module script trunk writes inline into `index.html` (it loads the app) to `start.js`: the
+/// page's Content-Security-Policy runs no inline script, so that an injected one could not run either.
+fn externalize_loader(dist: &Path) -> Result {
+    const OPEN: &str = "<script type=\"module\">";
+    const CLOSE: &str = "</script>";
+    let index = dist.join("index.html");
+    let html = std::fs::read_to_string(&index).map_err(|e| format!("{}: {e}", index.display()))?;
+    let start = html.find(OPEN).ok_or("dist/index.html has no inline module script: has trunk's output changed?")?;
+    let end = start + html[start..].find(CLOSE).ok_or("dist/index.html: an unclosed script")?;
+    let loader = html[start + OPEN.len()..end].trim();
+    std::fs::write(dist.join("start.js"), format!("{loader}\n")).map_err(|e| format!("dist/start.js: {e}"))?;
+    let html =
+        format!("{}<script type=\"module\" src=\"start.js\"></script>{}", &html[..start], &html[end + CLOSE.len()..]);
+    if html.contains(OPEN) || html.contains("<script>") {
+        return Err("dist/index.html has another inline script, which its Content-Security-Policy would block".into());
+    }
+    std::fs::write(&index, html).map_err(|e| format!("{}: {e}", index.display()))
 }
 
 fn test() -> Result {

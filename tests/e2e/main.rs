@@ -851,6 +851,33 @@ fn a_person_publishes_a_run_to_the_gallery_and_opens_it_from_its_address() {
     assert_eq!(rows, 2);
     browser.screenshot(&screenshot_path("e2e-published-result.png"));
 
+    // The page ran, published and opened under the gallery's Content-Security-Policy, which it broke nowhere.
+    let console = browser.console();
+    let violations: Vec<&(String, String)> =
+        console.iter().filter(|(_, message)| message.contains("Content Security Policy")).collect();
+    assert!(violations.is_empty(), "{violations:#?}");
+
+    // A label with an inline script and markup in it, published by anyone: shown as text, never run.
+    let mut smuggled: Value = serde_json::from_str(&preview).unwrap();
+    smuggled["label"] = "<script>window.smuggled = 1</script><img src=x onerror=\"window.smuggled = 2\">".into();
+    let script = format!(
+        "return fetch('api/results', {{ method: 'POST', body: {} }}).then(r => r.json())",
+        serde_json::to_string(&smuggled.to_string()).unwrap()
+    );
+    let id = browser.eval(&script)["id"].as_str().expect("published").to_string();
+    browser.open(&format!("{}/#published={id}", gallery.url()));
+    browser.wait_for("the published result", "!document.getElementById('shared')?.hidden", Duration::from_secs(60));
+    assert!(browser.text("#shared-facts").contains("<script>window.smuggled = 1</script><img src=x"));
+    assert_eq!(browser.eval("return document.querySelector('#shared script, #shared img') === null"), Value::Bool(true));
+    assert_eq!(browser.eval("return window.smuggled === undefined"), Value::Bool(true));
+    let console = browser.console();
+    assert!(console.iter().all(|(_, m)| !m.contains("Content Security Policy")), "{console:#?}");
+    // The control: a script injected inline is refused, and the console says so.
+    browser.eval("const s = document.createElement('script'); s.textContent = 'window.injected = 1'; document.body.append(s); return 1");
+    assert_eq!(browser.eval("return window.injected === undefined"), Value::Bool(true));
+    let console = browser.console();
+    assert!(console.iter().any(|(_, m)| m.contains("violates the following Content Security Policy")), "{console:#?}");
+
     // An address the gallery does not know says so.
     browser.open(&format!("{}/index.html#published=0123456789abcdef", gallery.url()));
     browser.wait_for("the message", "!document.getElementById('message').hidden", Duration::from_secs(30));

@@ -65,6 +65,7 @@ impl Browser {
         let capabilities = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args},
+            "goog:loggingPrefs": {"browser": "ALL"},
         }}});
         let created = request(port, "POST", "/session", Some(&capabilities)).expect("a browser session");
         let session = created["sessionId"].as_str().expect("a session id").to_string();
@@ -90,6 +91,14 @@ impl Browser {
         let wrapped =
             format!("const done = arguments[arguments.length - 1]; (async () => {{ {script} }})().then(done)");
         self.call("POST", "/execute/async", Some(&json!({ "script": wrapped, "args": [] })))
+    }
+
+    /// What the page wrote to its console since this was last asked (chromedriver's log of the browser):
+    /// each entry's level and message.
+    pub fn console(&self) -> Vec<(String, String)> {
+        let entries = self.call("POST", "/se/log", Some(&json!({ "type": "browser" })));
+        let entries = entries.as_array().cloned().unwrap_or_default();
+        entries.iter().map(|e| (e["level"].as_str().unwrap_or("").into(), e["message"].as_str().unwrap_or("").into())).collect()
     }
 
     /// Waits until the JS expression is truthy.

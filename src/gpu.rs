@@ -162,7 +162,10 @@ impl Gpu {
         let lost_flag = lost.clone();
         device.set_device_lost_callback(move |reason, message| {
             if let Ok(mut slot) = lost_flag.lock() {
-                *slot = Some(format!("{reason:?}: {message}"));
+                *slot = Some(match message.as_str() {
+                    "" => format!("{reason:?}"),
+                    message => format!("{reason:?}: {message}"),
+                });
             }
         });
 
@@ -198,6 +201,10 @@ impl Gpu {
 
     /// Why the device was lost, once it has been.
     pub fn lost_reason(&self) -> Option<String> {
+        // Natively a destroyed or lost device calls its lost callback at its next poll; the browser calls
+        // it by itself.
+        #[cfg(not(target_arch = "wasm32"))]
+        let _ = self.device.poll(wgpu::PollType::Poll);
         self.lost.lock().ok().and_then(|slot| slot.clone())
     }
 }

@@ -14,7 +14,7 @@ use crate::result::{
     ConfigResult, Environment, Outcome, Pace, ParameterValue, Peaks, RunResult, SCHEMA_VERSION, Settings, Tool,
     gb_per_s, now_rfc3339,
 };
-use crate::{analysis, kernels, stats};
+use crate::{analysis, host, kernels, stats};
 
 /// Progress, as the runner reports it.
 pub enum Event<'a> {
@@ -135,6 +135,14 @@ pub async fn run(
                 record
             }
         };
+        // A device lost while this configuration ran leaves it unfinished, not failed: what it recorded (a
+        // readback that could not map, figures of work never done) is dropped. The browser reports a loss
+        // in a task of its own: it gets a turn first.
+        host::yield_now().await;
+        if let Some(reason) = gpu.lost_reason() {
+            result.notes.push(format!("the GPU device was lost after {index} of {total} configurations ({reason})"));
+            return finish(result, pace, started);
+        }
         result.results.push(record);
         let record = result.results.last().expect("just pushed");
         if report(Event::Finished { index, total, record }, &mut pace) == Flow::Stop {

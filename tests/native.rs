@@ -248,3 +248,29 @@ fn a_run_records_where_its_time_went_and_how_busy_the_gpu_was() {
     let reread = wgsweep::RunResult::from_json(&result.to_json()).unwrap();
     assert_eq!(reread.pace, result.pace, "the result file keeps it");
 }
+
+/// The device lost mid-run (destroyed by the CLI's test hook, as a driver reset would lose it): the CLI
+/// writes the configurations that finished, says why it stopped, and exits non-zero.
+#[test]
+fn the_cli_keeps_what_finished_when_the_device_is_lost_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("lost.json");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_wgsweep"))
+        .args(["run", "--kernels", "copy/scalar", "--workgroup-sizes", "64,128,256,512", "--size", "65536"])
+        .args(["--samples", "3", "--shader-checks", "default", "--lose-device-after", "2", "--json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "a lost device is a failed run: {stderr}");
+    assert!(stderr.contains("the GPU device was lost (Destroyed) after 2 of 4 configurations"), "{stderr}");
+    let kept = wgsweep::RunResult::from_json(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(kept.results.len(), 2);
+    assert!(kept.results.iter().all(|r| r.error().is_none()), "what finished finished well");
+    assert!(!kept.complete);
+    assert!(
+        kept.notes.iter().any(|n| n.contains("the GPU device was lost after 2 of 4 configurations")),
+        "{:?}",
+        kept.notes
+    );
+}

@@ -100,6 +100,10 @@ struct RunArgs {
     /// A label stored with the result.
     #[arg(long, default_value = "")]
     label: String,
+    /// A test hook: destroy the device once this many configurations have finished, as a driver reset
+    /// would lose it.
+    #[arg(long, hide = true)]
+    lose_device_after: Option<u64>,
 }
 
 #[derive(clap::Args)]
@@ -434,7 +438,12 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
         match event {
             Event::Preparing { family, size, unit } => bar.set_message(format!("preparing {family} ({size} {unit})")),
             Event::Measuring { configuration, .. } => bar.set_message(kernels::describe(configuration)),
-            Event::Finished { .. } => bar.inc(1),
+            Event::Finished { .. } => {
+                bar.inc(1);
+                if args.lose_device_after == Some(bar.position()) {
+                    gpu.device.destroy();
+                }
+            }
         }
         Flow::Continue
     })
@@ -445,6 +454,12 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
     if let Some(path) = &args.json {
         std::fs::write(path, result.to_json()).map_err(|e| format!("could not write {}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());
+    }
+    if let Some(reason) = gpu.lost_reason() {
+        eprintln!(
+            "wgsweep: the GPU device was lost ({reason}) after {} of {total} configurations; what finished is kept",
+            result.results.len()
+        );
     }
     let failed = result.results.iter().any(|r| r.error().is_some());
     Ok(if failed || !result.complete { ExitCode::FAILURE } else { ExitCode::SUCCESS })

@@ -94,8 +94,31 @@ fn start(task: Task) {
             }
             Task::Tune => tuning::tune(&gpu, plan).await,
         }
+        let gpu = match gpu.lost_reason() {
+            Some(_) => reopen_gpu().await.unwrap_or(gpu),
+            None => gpu,
+        };
         set_busy(&gpu, false);
     });
+}
+
+/// A fresh device after the last was lost, so that Run works again without a reload; `None`, with a
+/// message, where the browser gives none.
+async fn reopen_gpu() -> Option<Rc<crate::gpu::Gpu>> {
+    match adapter::open_gpu().await {
+        Ok((gpu, browser_features)) => {
+            let gpu = Rc::new(gpu);
+            state::with(|app| {
+                app.gpu = Some(gpu.clone());
+                app.browser_features = browser_features;
+            });
+            Some(gpu)
+        }
+        Err(message) => {
+            dom::show_message("error", &format!("The GPU device was lost and no fresh one could be opened: {message}"));
+            None
+        }
+    }
 }
 
 fn set_busy(gpu: &crate::gpu::Gpu, busy: bool) {

@@ -133,6 +133,9 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
     state::dispatch(Action::Summary(partial.clone())); // nothing measured yet: no earlier run's answers
     let long_tasks = dom::LongTaskWatch::start();
     let mut charts_drawn_ms = f64::MIN;
+    // A test hook, off unless the address asks for it: the device is destroyed once this many
+    // configurations have finished, as a driver reset or a hung kernel would lose it.
+    let lose_device_after: Option<usize> = dom::query("lose-device-after").and_then(|n| n.parse().ok());
     let mut result = runner::run(gpu, &plan, environment(gpu), |event| {
         match event {
             Event::Preparing { family, size, unit } => {
@@ -146,6 +149,9 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
             Event::Finished { record, .. } => {
                 with_results(|families| families.add_row(record));
                 finished.push(record.clone());
+                if lose_device_after == Some(finished.len()) {
+                    gpu.device.destroy();
+                }
                 if finished.len().is_multiple_of(HISTORY_EVERY) {
                     let result = RunResult { results: finished.clone(), ..partial.clone() };
                     state::dispatch(Action::Keep { id: history_id.clone(), result });
@@ -200,7 +206,8 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
         dom::show_message(
             "error",
             &format!(
-                "The GPU device was lost ({reason}). The results that finished are kept; reload the page to run again."
+                "The GPU device was lost ({reason}) after {done} configurations. Those results are kept below and in \
+                 the history, to share, compare or publish; Run starts again on a fresh device."
             ),
         );
     }

@@ -65,7 +65,12 @@ pub async fn tune(gpu: &Gpu, plan: Plan) {
         Err(error) => dom::show_message("error", &format!("Auto-tuning stopped: {error}")),
     }
     if let Some(reason) = gpu.lost_reason() {
-        dom::show_message("error", &format!("The GPU device was lost ({reason}); reload the page to go on."));
+        dom::show_message(
+            "error",
+            &format!(
+                "The GPU device was lost ({reason}); the kernels tuned so far are shown, and Auto-tune starts again on a fresh device."
+            ),
+        );
     }
 }
 

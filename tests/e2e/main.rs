@@ -794,6 +794,39 @@ fn a_person_auto_tunes_a_kernel_and_gets_its_best_shape_and_a_snippet() {
 
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_device_lost_mid_run_keeps_what_finished_and_run_works_again_on_a_fresh_device() {
+    // The test hook destroys the device once two configurations have finished.
+    let query = "kernels=copy/scalar&size=65536&wg=64,128,256&samples=3&lose-device-after=2";
+    let (_site, browser) = run_page(query);
+    let message = browser.text("#message");
+    let rows = "return [...document.querySelectorAll('#run-families tbody tr')].map(r => r.className)";
+    let statuses =
+        browser.eval("return [...document.querySelectorAll('#run-families tbody tr')].map(r => r.textContent)");
+    assert!(
+        message.contains("The GPU device was lost (") && message.contains("after 2 configurations"),
+        "{message} {statuses}"
+    );
+    assert_eq!(browser.eval(rows), serde_json::json!(["valid", "valid"]), "what finished is shown");
+    assert!(browser.text("#notes").contains("the GPU device was lost after 2 of 3 configurations"));
+    // Kept: in the history, and as a link that opens both configurations.
+    let history = browser.text("#history-list");
+    assert!(history.contains("2 (incomplete)"), "{history}");
+    let link = copied_link(&browser, "#copy-link", "share-link");
+    let shared = wgsweep::share::decode(&link).expect("a link of what finished");
+    assert_eq!((shared.results.len(), shared.complete), (2, false));
+    browser.screenshot(&screenshot_path("e2e-device-lost.png"));
+
+    // Run works again, on a fresh device: the same kernels without the hook run to the end.
+    browser.wait_for("Run enabled", "!document.getElementById('run').disabled", Duration::from_secs(30));
+    browser.eval("history.replaceState(null, '', '?kernels=copy/scalar&size=65536&wg=64,128,256&samples=3'); return 1");
+    browser.click("#run");
+    let done = "document.querySelector('#results[data-done]') && document.querySelectorAll('#run-families tbody tr').length === 3";
+    browser.wait_for("the second run", done, Duration::from_secs(300));
+    assert_eq!(browser.eval(rows), serde_json::json!(["valid", "valid", "valid"]));
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_browser_without_webgpu_gets_a_message_that_says_what_to_do() {
     let site = server::serve(dist());
     let browser = Browser::start(WebGpu::Disabled);
@@ -868,7 +901,10 @@ fn a_person_publishes_a_run_to_the_gallery_and_opens_it_from_its_address() {
     browser.open(&format!("{}/#published={id}", gallery.url()));
     browser.wait_for("the published result", "!document.getElementById('shared')?.hidden", Duration::from_secs(60));
     assert!(browser.text("#shared-facts").contains("<script>window.smuggled = 1</script><img src=x"));
-    assert_eq!(browser.eval("return document.querySelector('#shared script, #shared img') === null"), Value::Bool(true));
+    assert_eq!(
+        browser.eval("return document.querySelector('#shared script, #shared img') === null"),
+        Value::Bool(true)
+    );
     assert_eq!(browser.eval("return window.smuggled === undefined"), Value::Bool(true));
     let console = browser.console();
     assert!(console.iter().all(|(_, m)| !m.contains("Content Security Policy")), "{console:#?}");

@@ -98,7 +98,10 @@ impl Browser {
     pub fn console(&self) -> Vec<(String, String)> {
         let entries = self.call("POST", "/se/log", Some(&json!({ "type": "browser" })));
         let entries = entries.as_array().cloned().unwrap_or_default();
-        entries.iter().map(|e| (e["level"].as_str().unwrap_or("").into(), e["message"].as_str().unwrap_or("").into())).collect()
+        entries
+            .iter()
+            .map(|e| (e["level"].as_str().unwrap_or("").into(), e["message"].as_str().unwrap_or("").into()))
+            .collect()
     }
 
     /// Waits until the JS expression is truthy.

@@ -3,6 +3,7 @@
 //! together: each configuration's median with its spread, and the workgroup shapes they agree on (presets).
 //! Pure, so it is tested natively.
 
+use std::borrow::Borrow;
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
@@ -76,12 +77,12 @@ pub fn for_publishing(result: &RunResult) -> RunResult {
 /// their medians; its min and p95 times are the fastest and the slowest result's medians (the spread a
 /// comparison shows), its CV their spread. The device and environment are the first result's; the label
 /// names the class and says how many results it stands for.
-pub fn median_result(results: &[RunResult]) -> Option<RunResult> {
-    let first = results.first()?;
+pub fn median_result<R: Borrow<RunResult>>(results: &[R]) -> Option<RunResult> {
+    let first = results.first()?.borrow();
     let mut configurations: Vec<(ConfigResult, Vec<f64>)> = Vec::new();
     // Where each configuration is in `configurations`: a class's window holds some 200 × 1000 rows.
     let mut places: HashMap<_, usize> = HashMap::new();
-    for r in results.iter().flat_map(|result| &result.results).filter(|r| r.is_good()) {
+    for r in results.iter().flat_map(|result| &result.borrow().results).filter(|r| r.is_good()) {
         let Some(median) = r.median_ns else { continue };
         match places.get(&r.configuration_key()) {
             Some(&at) => configurations[at].1.push(median),
@@ -134,6 +135,21 @@ pub fn median_result(results: &[RunResult]) -> Option<RunResult> {
 /// How many of a device class's latest results its median, presets and headline figures stand for.
 pub const CLASS_WINDOW: usize = 200;
 
+/// A result as a class's figures use it: the result, and its best shapes worked out once (a server keeps
+/// members between publishes, so that a publish works out only its own).
+#[derive(Clone, Debug)]
+pub struct Member {
+    pub result: RunResult,
+    pub best: Vec<analysis::BestShape>,
+}
+
+impl Member {
+    pub fn new(result: RunResult) -> Self {
+        let best = analysis::best_shapes(&result.results);
+        Member { result, best }
+    }
+}
+
 /// What the gallery answers for a device class, kept with the class and made afresh from its latest
 /// results (at most `CLASS_WINDOW`) whenever one is published or deleted, so that no request computes it.
 #[derive(Clone, Debug)]
@@ -149,18 +165,19 @@ pub struct ClassFigures {
 
 impl ClassFigures {
     /// The figures of a class's latest results (the newest first), or `None` where there are none.
-    pub fn of(latest: &[RunResult]) -> Option<Self> {
+    pub fn of<M: Borrow<Member>>(latest: &[M]) -> Option<Self> {
         let latest = &latest[..latest.len().min(CLASS_WINDOW)];
+        let results: Vec<&RunResult> = latest.iter().map(|m| &m.borrow().result).collect();
         let median_of = |figure: fn(&RunResult) -> Option<f64>| {
-            let figures: Vec<f64> = latest.iter().filter_map(figure).collect();
+            let figures: Vec<f64> = results.iter().filter_map(|r| figure(r)).collect();
             crate::stats::summarize(&figures).map(|s| s.median)
         };
         Some(ClassFigures {
             results: latest.len(),
             copy_gbps: median_of(|r| r.peaks.copy_gbps),
             fma_gflops: median_of(|r| r.peaks.fma_gflops),
-            median: median_result(latest)?,
-            presets: presets(latest),
+            median: median_result(&results)?,
+            presets: presets_of(latest.iter().map(|m| m.borrow().best.as_slice())),
         })
     }
 }
@@ -191,16 +208,22 @@ struct Win {
 /// Each kernel's preset: the shape that was best in the most results (the smaller one where two tie), in
 /// the order of the kernel registry, then of parameter values: the same whatever order the results come in.
 pub fn presets(results: &[RunResult]) -> Vec<Preset> {
+    let best: Vec<Vec<analysis::BestShape>> = results.iter().map(|r| analysis::best_shapes(&r.results)).collect();
+    presets_of(best.iter().map(Vec::as_slice))
+}
+
+/// `presets` of results whose best shapes are worked out already, each result's in one slice.
+pub fn presets_of<'a>(results: impl Iterator<Item = &'a [analysis::BestShape]>) -> Vec<Preset> {
     // Per (kernel, parameter): every result's best shape and its gain.
     let mut kernels: Vec<((String, String), Vec<Win>)> = Vec::new();
-    for result in results {
-        for best in analysis::best_shapes(&result.results) {
+    for of_result in results {
+        for best in of_result {
             let won = Win {
                 shape: shape_text(best.shape),
                 gain: best.gain_over_64,
                 invocations: best.shape.iter().product::<u32>(),
             };
-            let key = (best.kernel, best.parameter);
+            let key = (best.kernel.clone(), best.parameter.clone());
             match kernels.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, wins)) => wins.push(won),
                 None => kernels.push((key, vec![won])),

@@ -4,9 +4,12 @@
 //! Bodies are stored deflated (a default suite's 187 KB of JSON in about 19 KB of text); bodies stored
 //! before, as plain JSON, read as they are.
 
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Executor, Row};
-use wgsweep::{RunResult, gallery, share};
+use wgsweep::{gallery, share};
 
 use crate::bounds::MAX_BODY_BYTES;
 
@@ -41,6 +44,38 @@ impl Kind {
 pub struct Store {
     pool: AnyPool,
     pub kind: Kind,
+    windows: Arc<Mutex<Windows>>,
+}
+
+/// How many classes' latest results `Windows` keeps decoded.
+const WINDOWS_KEPT: usize = 8;
+
+/// The latest results of the classes published to most recently, decoded (some 20 MB a class of 200
+/// default suites): a publish then decodes only its own result instead of 200. Every refresh checks them
+/// against the ids its transaction reads, so a result published or deleted through another server behind
+/// the same database is never missed, and one left here by a transaction that did not commit is never used.
+#[derive(Default)]
+struct Windows {
+    /// The most recently refreshed class last.
+    classes: VecDeque<(String, Vec<(String, Arc<gallery::Member>)>)>,
+}
+
+impl Windows {
+    /// The decoded results kept for `class_key`, by id.
+    fn take(&mut self, class_key: &str) -> HashMap<String, Arc<gallery::Member>> {
+        match self.classes.iter().position(|(key, _)| key == class_key) {
+            Some(at) => self.classes.remove(at).map(|(_, members)| members.into_iter().collect()).unwrap_or_default(),
+            None => HashMap::new(),
+        }
+    }
+
+    fn keep(&mut self, class_key: &str, members: Vec<(String, Arc<gallery::Member>)>) {
+        self.classes.retain(|(key, _)| key != class_key);
+        self.classes.push_back((class_key.to_string(), members));
+        while self.classes.len() > WINDOWS_KEPT {
+            self.classes.pop_front();
+        }
+    }
 }
 
 /// A result as stored, with the columns the gallery lists and searches by.
@@ -134,7 +169,7 @@ impl Store {
             .await
             .map_err(|e| format!("cannot open the database {url}: {e}"))?;
         MIGRATOR.run(&pool).await.map_err(|e| format!("cannot migrate the database {url}: {e}"))?;
-        let store = Store { pool, kind };
+        let store = Store { pool, kind, windows: Arc::default() };
         store.complete().await.map_err(|e| format!("cannot bring the database {url} up to date: {e}"))?;
         Ok(store)
     }
@@ -168,6 +203,16 @@ impl Store {
         )
         .fetch_all(&self.pool)
         .await?;
+        // Classes counted by a seeding that stopped before it made their figures.
+        let unmade: Vec<String> =
+            sqlx::query_scalar("SELECT class_key FROM classes WHERE window_results = 0 AND results > 0")
+                .fetch_all(&self.pool)
+                .await?;
+        for class_key in unmade {
+            let mut tx = self.pool.begin().await?;
+            self.refresh_class(&mut tx, &class_key).await?;
+            tx.commit().await?;
+        }
         for class_key in missing {
             let mut tx = self.pool.begin().await?;
             let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM results WHERE class_key = $1")
@@ -191,7 +236,7 @@ impl Store {
             .bind(count)
             .execute(&mut *tx)
             .await?;
-            refresh_class(&mut tx, &class_key).await?;
+            self.refresh_class(&mut tx, &class_key).await?;
             tx.commit().await?;
         }
         Ok(())
@@ -245,24 +290,60 @@ impl Store {
         }
         // Counting the result in its class also locks the class's row (PostgreSQL): publishes to one class
         // make its figures one after another, each from a window that holds the other's result.
-        sqlx::query(
-            "INSERT INTO classes (class_key, adapter, vendor, backend, runtime, results, window_results, median, \
-             presets) VALUES ($1, $2, $3, $4, $5, 0, 0, '', '[]') ON CONFLICT (class_key) DO NOTHING",
-        )
-        .bind(&r.class_key)
-        .bind(&r.adapter)
-        .bind(&r.vendor)
-        .bind(&r.backend)
-        .bind(&r.runtime)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("UPDATE classes SET results = results + 1 WHERE class_key = $1")
-            .bind(&r.class_key)
-            .execute(&mut *tx)
-            .await?;
-        refresh_class(&mut tx, &r.class_key).await?;
+        count_in_class(&mut tx, r).await?;
+        self.refresh_class(&mut tx, &r.class_key).await?;
         tx.commit().await?;
         Ok(Inserted::New)
+    }
+
+    /// Stores many results in one transaction, counting each in its class, without making the classes'
+    /// figures (`refresh_every_class` does, once): the gallery's load is measured on databases filled this
+    /// way (`wgsweep-seed`). Results stored before are left as they are.
+    pub async fn insert_batch(&self, batch: &[Stored]) -> Result<(), sqlx::Error> {
+        let mut tx = self.pool.begin().await?;
+        for r in batch {
+            let inserted = sqlx::query(
+                "INSERT INTO results (id, digest, class_key, adapter, vendor, backend, runtime, label, created, \
+                 published, copy_gbps, fma_gflops, configurations, token_digest, body, compact) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
+                 ON CONFLICT (digest) DO NOTHING",
+            )
+            .bind(&r.id)
+            .bind(&r.digest)
+            .bind(&r.class_key)
+            .bind(&r.adapter)
+            .bind(&r.vendor)
+            .bind(&r.backend)
+            .bind(&r.runtime)
+            .bind(&r.label)
+            .bind(&r.created)
+            .bind(&r.published)
+            .bind(r.copy_gbps)
+            .bind(r.fma_gflops)
+            .bind(r.configurations)
+            .bind(&r.token_digest)
+            .bind(&r.packed_body)
+            .bind(&r.compact)
+            .persistent(false)
+            .execute(&mut *tx)
+            .await?;
+            if inserted.rows_affected() == 0 {
+                continue;
+            }
+            count_in_class(&mut tx, r).await?;
+        }
+        tx.commit().await
+    }
+
+    /// Makes every class's figures afresh, each in a transaction of its own; how many classes there are.
+    pub async fn refresh_every_class(&self) -> Result<usize, sqlx::Error> {
+        let classes: Vec<String> = sqlx::query_scalar("SELECT class_key FROM classes").fetch_all(&self.pool).await?;
+        for class_key in &classes {
+            let mut tx = self.pool.begin().await?;
+            self.refresh_class(&mut tx, class_key).await?;
+            tx.commit().await?;
+        }
+        Ok(classes.len())
     }
 
     async fn id_of_digest(&self, digest: &str) -> Result<Option<String>, sqlx::Error> {
@@ -305,7 +386,7 @@ impl Store {
             .bind(&class_key)
             .execute(&mut *tx)
             .await?;
-        refresh_class(&mut tx, &class_key).await?;
+        self.refresh_class(&mut tx, &class_key).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -350,45 +431,85 @@ impl Store {
             .fetch_optional(&self.pool)
             .await
     }
+
+    /// Makes a class's figures afresh from its latest results, inside the transaction that changed them;
+    /// the CPU's part (decoding the results not kept decoded, their median and presets) runs off the async
+    /// runtime.
+    async fn refresh_class(&self, tx: &mut Transaction, class_key: &str) -> Result<(), sqlx::Error> {
+        let ids: Vec<String> =
+            sqlx::query_scalar("SELECT id FROM results WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2")
+                .bind(class_key)
+                .bind(gallery::CLASS_WINDOW as i64)
+                .fetch_all(&mut **tx)
+                .await?;
+        let mut known = self.windows.lock().expect("not poisoned").take(class_key);
+        let missing: Vec<&String> = ids.iter().filter(|id| !known.contains_key(*id)).collect();
+        let mut compacts: Vec<(String, String)> = Vec::new();
+        for id in missing {
+            let compact: String =
+                sqlx::query_scalar("SELECT compact FROM results WHERE id = $1").bind(id).fetch_one(&mut **tx).await?;
+            compacts.push((id.clone(), compact));
+        }
+        let computed = off_runtime(move || {
+            // Compact forms were made from checked results; one a later wgsweep cannot read is left out.
+            for (id, compact) in compacts {
+                if let Ok(result) = share::decode(&compact) {
+                    known.insert(id, Arc::new(gallery::Member::new(result)));
+                }
+            }
+            let members: Vec<(String, Arc<gallery::Member>)> =
+                ids.into_iter().filter_map(|id| Some((id.clone(), known.get(&id)?.clone()))).collect();
+            let latest: Vec<&gallery::Member> = members.iter().map(|(_, m)| m.as_ref()).collect();
+            let Some(figures) = gallery::ClassFigures::of(&latest) else { return Ok((members, None)) };
+            let presets = serde_json::to_string(&figures.presets).map_err(|e| damaged(e.to_string()))?;
+            let row =
+                (figures.results as i64, figures.copy_gbps, figures.fma_gflops, figures.median.to_json(), presets);
+            Ok((members, Some(row)))
+        })
+        .await?;
+        let (members, figures) = computed;
+        self.windows.lock().expect("not poisoned").keep(class_key, members);
+        let Some((window, copy_gbps, fma_gflops, median, presets)) = figures else {
+            sqlx::query("UPDATE classes SET window_results = 0, median = '', presets = '[]' WHERE class_key = $1")
+                .bind(class_key)
+                .execute(&mut **tx)
+                .await?;
+            return Ok(());
+        };
+        sqlx::query(
+            "UPDATE classes SET window_results = $1, copy_gbps = $2, fma_gflops = $3, median = $4, presets = $5 \
+             WHERE class_key = $6",
+        )
+        .bind(window)
+        .bind(copy_gbps)
+        .bind(fma_gflops)
+        .bind(median)
+        .bind(presets)
+        .bind(class_key)
+        .persistent(false) // as for publishes: NULL figures are typed as the driver likes
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
 }
 
-/// Makes a class's figures afresh from its latest results, inside the transaction that changed them; the
-/// CPU's part (reading some 200 compact results, their median and presets) runs off the async runtime.
-async fn refresh_class(tx: &mut Transaction, class_key: &str) -> Result<(), sqlx::Error> {
-    let compacts: Vec<String> =
-        sqlx::query_scalar("SELECT compact FROM results WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2")
-            .bind(class_key)
-            .bind(gallery::CLASS_WINDOW as i64)
-            .fetch_all(&mut **tx)
-            .await?;
-    let figures = off_runtime(move || {
-        // Compact forms were made from checked results; one a later wgsweep cannot read is left out.
-        let latest: Vec<RunResult> = compacts.iter().filter_map(|c| share::decode(c).ok()).collect();
-        let Some(figures) = gallery::ClassFigures::of(&latest) else { return Ok(None) };
-        let presets = serde_json::to_string(&figures.presets).map_err(|e| damaged(e.to_string()))?;
-        Ok(Some((figures.results as i64, figures.copy_gbps, figures.fma_gflops, figures.median.to_json(), presets)))
-    })
-    .await?;
-    let Some((window, copy_gbps, fma_gflops, median, presets)) = figures else {
-        sqlx::query("UPDATE classes SET window_results = 0, median = '', presets = '[]' WHERE class_key = $1")
-            .bind(class_key)
-            .execute(&mut **tx)
-            .await?;
-        return Ok(());
-    };
+/// Counts a stored result in its class, making the class's row where it is the first.
+async fn count_in_class(tx: &mut Transaction, r: &Stored) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "UPDATE classes SET window_results = $1, copy_gbps = $2, fma_gflops = $3, median = $4, presets = $5 \
-         WHERE class_key = $6",
+        "INSERT INTO classes (class_key, adapter, vendor, backend, runtime, results, window_results, median, \
+         presets) VALUES ($1, $2, $3, $4, $5, 0, 0, '', '[]') ON CONFLICT (class_key) DO NOTHING",
     )
-    .bind(window)
-    .bind(copy_gbps)
-    .bind(fma_gflops)
-    .bind(median)
-    .bind(presets)
-    .bind(class_key)
-    .persistent(false) // as for publishes: NULL figures are typed as the driver likes
+    .bind(&r.class_key)
+    .bind(&r.adapter)
+    .bind(&r.vendor)
+    .bind(&r.backend)
+    .bind(&r.runtime)
     .execute(&mut **tx)
     .await?;
+    sqlx::query("UPDATE classes SET results = results + 1 WHERE class_key = $1")
+        .bind(&r.class_key)
+        .execute(&mut **tx)
+        .await?;
     Ok(())
 }
 

@@ -351,6 +351,48 @@ async fn reads_are_limited_per_client_also_behind_a_proxy(url: &str) {
     assert_eq!(read("203.0.113.21").await, StatusCode::TOO_MANY_REQUESTS);
 }
 
+/// Two servers behind one database: each keeps the latest results of the classes it published to decoded,
+/// yet one's figures always count what the other published or deleted.
+async fn two_servers_on_one_database_keep_the_same_figures(url: &str) {
+    let (first, _dist) = gallery(url, 100).await;
+    let (second, _dist2) = gallery(url, 100).await;
+    let recorded: Vec<String> = [
+        "pace/h100-native-suite-5.json",
+        "pace/h100-native-suite-6.json",
+        "h100-native-stream.json",
+        "h100-native-access.json",
+    ]
+    .iter()
+    .map(|name| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/results").join(name);
+        std::fs::read_to_string(path).unwrap()
+    })
+    .collect();
+    let key = DeviceClass::of(&RunResult::from_json(&recorded[0]).unwrap()).key();
+    let label = |n: usize| format!("{key}: median of {n} result{}", if n == 1 { "" } else { "s" });
+    assert_eq!(publish(&first, &recorded[0]).await.status, StatusCode::CREATED);
+    let through_second = publish(&second, &recorded[1]).await.json();
+    assert_eq!(publish(&first, &recorded[2]).await.status, StatusCode::CREATED);
+    assert_eq!(kept_figures(&first, &key).await.unwrap().1, label(3), "the first server counts the second's");
+    let (id, token) = (through_second["id"].as_str().unwrap(), through_second["token"].as_str().unwrap());
+    let bearer = format!("Bearer {token}");
+    let uri = format!("/api/results/{id}");
+    let deleted = request(&second, "DELETE", &uri, Vec::new(), &[("authorization", &bearer)]).await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT);
+    assert_eq!(publish(&first, &recorded[3]).await.status, StatusCode::CREATED);
+    let (count, median, presets) = kept_figures(&first, &key).await.unwrap();
+    assert_eq!((count, median), (3, label(3)), "and forgets what the second deleted");
+    let kept: Vec<RunResult> =
+        [3, 2, 0].iter().map(|&i| as_kept(&RunResult::from_json(&recorded[i]).unwrap())).collect();
+    assert_eq!(serde_json::from_value::<Vec<core_gallery::Preset>>(presets).unwrap(), core_gallery::presets(&kept));
+}
+
+#[tokio::test]
+async fn on_sqlite_two_servers_on_one_database_keep_the_same_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    two_servers_on_one_database_keep_the_same_figures(&sqlite_url(dir.path())).await;
+}
+
 #[tokio::test]
 async fn on_sqlite_class_figures_follow_every_publish_and_delete() {
     let dir = tempfile::tempdir().unwrap();
@@ -418,4 +460,5 @@ async fn on_postgresql_the_same() {
     class_figures_follow_every_publish_and_delete(&cluster.database("figures")).await;
     results_stored_before_class_figures_get_them_at_start(&cluster.database("earlier")).await;
     reads_are_limited_per_client_also_behind_a_proxy(&cluster.database("reads")).await;
+    two_servers_on_one_database_keep_the_same_figures(&cluster.database("two")).await;
 }

@@ -57,8 +57,11 @@ const WINDOWS_KEPT: usize = 8;
 #[derive(Default)]
 struct Windows {
     /// The most recently refreshed class last.
-    classes: VecDeque<(String, Vec<(String, Arc<gallery::Member>)>)>,
+    classes: VecDeque<(String, Window)>,
 }
+
+/// A class's latest results, decoded, the newest first, each with its id.
+type Window = Vec<(String, Arc<gallery::Member>)>;
 
 impl Windows {
     /// The decoded results kept for `class_key`, by id.
@@ -69,7 +72,7 @@ impl Windows {
         }
     }
 
-    fn keep(&mut self, class_key: &str, members: Vec<(String, Arc<gallery::Member>)>) {
+    fn keep(&mut self, class_key: &str, members: Window) {
         self.classes.retain(|(key, _)| key != class_key);
         self.classes.push_back((class_key.to_string(), members));
         while self.classes.len() > WINDOWS_KEPT {
@@ -457,7 +460,7 @@ impl Store {
                     known.insert(id, Arc::new(gallery::Member::new(result)));
                 }
             }
-            let members: Vec<(String, Arc<gallery::Member>)> =
+            let members: Window =
                 ids.into_iter().filter_map(|id| Some((id.clone(), known.get(&id)?.clone()))).collect();
             let latest: Vec<&gallery::Member> = members.iter().map(|(_, m)| m.as_ref()).collect();
             let Some(figures) = gallery::ClassFigures::of(&latest) else { return Ok((members, None)) };

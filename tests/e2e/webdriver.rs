@@ -107,7 +107,9 @@ impl Browser {
     /// Waits until the JS expression is truthy.
     pub fn wait_for(&self, what: &str, expression: &str, timeout: Duration) {
         let deadline = Instant::now() + timeout;
-        while self.eval(&format!("return Boolean({expression})")) != Value::Bool(true) {
+        // An element the page has not made yet is "not yet", not an error.
+        let script = format!("try {{ return Boolean({expression}) }} catch (e) {{ return false }}");
+        while self.eval(&script) != Value::Bool(true) {
             assert!(Instant::now() < deadline, "timed out waiting for {what}: {expression}");
             std::thread::sleep(Duration::from_millis(100));
         }

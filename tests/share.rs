@@ -355,16 +355,7 @@ fn a_result_at_the_configuration_bound_opens_and_one_past_it_is_refused_everywhe
     use wgsweep::kernel::ShaderChecks;
     use wgsweep::plan::{Plan, ProblemSize, Shapes};
     let max = wgsweep::kernels::max_configurations();
-    let largest = wgsweep::gpu::ComputeLimits {
-        max_workgroup_size_x: 1024,
-        max_workgroup_size_y: 1024,
-        max_workgroup_size_z: 64,
-        max_invocations_per_workgroup: 1024,
-        max_workgroup_storage_bytes: 64 << 10,
-        max_workgroups_per_dimension: 65535,
-        max_storage_buffer_binding_size: 4 << 30,
-        max_buffer_size: 4 << 30,
-    };
+    let largest = wgsweep::kernels::LARGEST_WORKGROUPS;
     for shapes in [Shapes::Family, Shapes::Every] {
         let plan = Plan {
             kernels: wgsweep::kernels::all(),

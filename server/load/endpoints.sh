@@ -11,14 +11,8 @@ set -euo pipefail
 database=$1
 duration=${DURATION:-60s}
 connections=${CONNECTIONS:-32}
-work=$(mktemp -d)
-mkdir -p "$work/dist" && echo '<!doctype html>' > "$work/dist/index.html"
-target/release/wgsweep-server --listen 127.0.0.1:0 --publishes-per-minute 10000000 --reads-per-minute 10000000 \
-    --dist "$work/dist" --database "$database" > "$work/server.txt" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 600); do grep -q http "$work/server.txt" && break; sleep 0.1; done
-address=$(grep -o 'http://[^/]*' "$work/server.txt")
+source "$(dirname "$0")/server.sh"
+start_server "$database"
 cp docs/results/pace/h100-native-suite-5.json "$work/result.json"
 curl -s -X POST --data-binary @"$work/result.json" "$address/api/results" \
     | grep -o '"id":"[0-9a-f]*"' | cut -d'"' -f4 > "$work/id.txt"
@@ -29,17 +23,18 @@ cp server/load/mix.lua server/load/publish.lua "$work/"
 (cd "$work" && wrk --latency -t 2 -c "$connections" -d "$duration" -s mix.lua "$address" > mix.txt) &
 mix=$!
 sleep 2
+probes=()
 probe() {
     local name=$1; shift
     (cd "$work" && wrk --latency -t 1 -c 1 -d "$duration" "$@" > "probe-$name.txt") &
+    probes+=($!)
 }
 probe devices "$address/api/devices"
 probe results "$address/api/device/results?key=$key"
 probe median "$address/api/device/median?key=$key"
 probe presets "$address/api/device/presets?key=$key"
 probe publish -s publish.lua "$address"
-wait $mix
-wait
+wait "$mix" "${probes[@]}"
 echo "the mix:"; grep -E '^requests/s' "$work/mix.txt"
 for name in devices results median presets publish; do
     printf '%-8s ' "$name"

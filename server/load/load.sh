@@ -12,14 +12,8 @@ connections=${CONNECTIONS:-32}
 case $database in
     sqlite:*) file=${database#sqlite://}; file=${file%%\?*}; rm -f "$file" "$file-wal" "$file-shm" ;;
 esac
-work=$(mktemp -d)
-mkdir -p "$work/dist" && echo '<!doctype html>' > "$work/dist/index.html"
-target/release/wgsweep-server --listen 127.0.0.1:0 --publishes-per-minute 10000000 --reads-per-minute 10000000 --dist "$work/dist" \
-    --database "$database" > "$work/server.txt" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 100); do grep -q http "$work/server.txt" && break; sleep 0.1; done
-address=$(grep -o 'http://[^/]*' "$work/server.txt")
+source "$(dirname "$0")/server.sh"
+start_server "$database"
 # A published result to read, and the result the publishes vary (the H100's native default suite).
 cp docs/results/pace/h100-native-suite-5.json "$work/result.json"
 curl -s -X POST -H 'Content-Type: application/json' --data-binary @"$work/result.json" "$address/api/results" \

@@ -11,14 +11,8 @@ duration=${DURATION:-20s}
 case $database in
     sqlite:*) file=${database#sqlite://}; file=${file%%\?*}; rm -f "$file" "$file-wal" "$file-shm" ;;
 esac
-work=$(mktemp -d)
-mkdir -p "$work/dist" && echo '<!doctype html>' > "$work/dist/index.html"
-target/release/wgsweep-server --listen 127.0.0.1:0 --publishes-per-minute 10000000 --reads-per-minute 10000000 \
-    --dist "$work/dist" --database "$database" > "$work/server.txt" 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 100); do grep -q http "$work/server.txt" && break; sleep 0.1; done
-address=$(grep -o 'http://[^/]*' "$work/server.txt")
+source "$(dirname "$0")/server.sh"
+start_server "$database"
 for file in docs/results/h100-*.json docs/results/pace/h100-*.json docs/results/tune/*.json; do
     # Tuning records hold their result under "result".
     python3 -c 'import json,sys; v=json.load(open(sys.argv[1])); v=v.get("result",v) if isinstance(v,dict) else {}; print(json.dumps(v)) if "schema_version" in v else None' \

@@ -6,7 +6,8 @@ use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -90,10 +91,21 @@ impl Api {
         }
         peer
     }
+}
 
-    /// Refuses a read of stored results past the client's share.
-    fn allow_read(&self, client: IpAddr) -> Result<(), Refusal> {
-        limit(&self.reads, client, "too many reads of stored results from this address")
+/// A read of stored results (a result, a device's list, its median or presets) from a client within its
+/// share of `Settings::reads_per_minute`; refused with 429 past it.
+struct Read;
+
+impl FromRequestParts<Arc<Api>> for Read {
+    type Rejection = Refusal;
+
+    async fn from_request_parts(parts: &mut Parts, api: &Arc<Api>) -> Result<Self, Refusal> {
+        let ConnectInfo(socket) = ConnectInfo::<SocketAddr>::from_request_parts(parts, api)
+            .await
+            .map_err(|e| refuse(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        limit(&api.reads, api.client(socket, &parts.headers), "too many reads of stored results from this address")?;
+        Ok(Read)
     }
 }
 
@@ -216,13 +228,7 @@ fn address(id: &str) -> String {
     format!("/#published={id}")
 }
 
-async fn result(
-    State(api): State<Arc<Api>>,
-    ConnectInfo(socket): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Result<Response, Refusal> {
-    api.allow_read(api.client(socket, &headers))?;
+async fn result(State(api): State<Arc<Api>>, _: Read, Path(id): Path<String>) -> Result<Response, Refusal> {
     let Some(body) = api.store.body(&id).await? else {
         return Err(refuse(StatusCode::NOT_FOUND, format!("no published result {id}")));
     };
@@ -271,11 +277,9 @@ fn no_results(key: &str) -> Refusal {
 
 async fn device_results(
     State(api): State<Arc<Api>>,
-    ConnectInfo(socket): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    _: Read,
     Query(device): Query<Device>,
 ) -> Result<Json<Value>, Refusal> {
-    api.allow_read(api.client(socket, &headers))?;
     let listed = api.store.listed(&device.key, LISTED_RESULTS).await?;
     if listed.is_empty() {
         return Err(no_results(&device.key));
@@ -286,22 +290,18 @@ async fn device_results(
 /// The class's median result, as kept since its last publish or delete.
 async fn device_median(
     State(api): State<Arc<Api>>,
-    ConnectInfo(socket): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    _: Read,
     Query(device): Query<Device>,
 ) -> Result<Response, Refusal> {
-    api.allow_read(api.client(socket, &headers))?;
     let median = api.store.median(&device.key).await?.ok_or_else(|| no_results(&device.key))?;
     Ok(([(header::CONTENT_TYPE, "application/json")], median).into_response())
 }
 
 async fn device_presets(
     State(api): State<Arc<Api>>,
-    ConnectInfo(socket): ConnectInfo<SocketAddr>,
-    headers: HeaderMap,
+    _: Read,
     Query(device): Query<Device>,
 ) -> Result<Json<Value>, Refusal> {
-    api.allow_read(api.client(socket, &headers))?;
     let kept = api.store.presets(&device.key).await?.ok_or_else(|| no_results(&device.key))?;
     let presets: Value = serde_json::from_str(&kept.presets)
         .map_err(|e| refuse(StatusCode::INTERNAL_SERVER_ERROR, format!("the kept presets are damaged: {e}")))?;

@@ -253,43 +253,13 @@ impl Store {
         }
         let mut tx = self.pool.begin().await?;
         // The write comes first: SQLite then holds its one writer's lock for the whole transaction.
-        let inserted = sqlx::query(
-            "INSERT INTO results (id, digest, class_key, adapter, vendor, backend, runtime, label, created, published, \
-             copy_gbps, fma_gflops, configurations, token_digest, body, compact) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)",
-        )
-        .bind(&r.id)
-        .bind(&r.digest)
-        .bind(&r.class_key)
-        .bind(&r.adapter)
-        .bind(&r.vendor)
-        .bind(&r.backend)
-        .bind(&r.runtime)
-        .bind(&r.label)
-        .bind(&r.created)
-        .bind(&r.published)
-        .bind(r.copy_gbps)
-        .bind(r.fma_gflops)
-        .bind(r.configurations)
-        .bind(&r.token_digest)
-        .bind(&r.packed_body)
-        .bind(&r.compact)
-        // Prepared afresh each time: the Any driver types a NULL figure as it likes, and a statement kept
-        // from a publish without an FMA figure would refuse one with it (PostgreSQL).
-        .persistent(false)
-        .execute(&mut *tx)
-        .await;
-        match inserted {
-            Ok(_) => {}
+        if !insert_row(&mut tx, r).await? {
             // Published twice at once: the other one won.
-            Err(e) if is_unique_violation(&e) => {
-                drop(tx);
-                return match self.id_of_digest(&r.digest).await? {
-                    Some(id) => Ok(Inserted::Existing(id)),
-                    None => Err(e),
-                };
-            }
-            Err(e) => return Err(e),
+            drop(tx);
+            return match self.id_of_digest(&r.digest).await? {
+                Some(id) => Ok(Inserted::Existing(id)),
+                None => Err(sqlx::Error::RowNotFound),
+            };
         }
         // Counting the result in its class also locks the class's row (PostgreSQL): publishes to one class
         // make its figures one after another, each from a window that holds the other's result.
@@ -305,32 +275,7 @@ impl Store {
     pub async fn insert_batch(&self, batch: &[Stored]) -> Result<(), sqlx::Error> {
         let mut tx = self.pool.begin().await?;
         for r in batch {
-            let inserted = sqlx::query(
-                "INSERT INTO results (id, digest, class_key, adapter, vendor, backend, runtime, label, created, \
-                 published, copy_gbps, fma_gflops, configurations, token_digest, body, compact) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
-                 ON CONFLICT (digest) DO NOTHING",
-            )
-            .bind(&r.id)
-            .bind(&r.digest)
-            .bind(&r.class_key)
-            .bind(&r.adapter)
-            .bind(&r.vendor)
-            .bind(&r.backend)
-            .bind(&r.runtime)
-            .bind(&r.label)
-            .bind(&r.created)
-            .bind(&r.published)
-            .bind(r.copy_gbps)
-            .bind(r.fma_gflops)
-            .bind(r.configurations)
-            .bind(&r.token_digest)
-            .bind(&r.packed_body)
-            .bind(&r.compact)
-            .persistent(false)
-            .execute(&mut *tx)
-            .await?;
-            if inserted.rows_affected() == 0 {
+            if !insert_row(&mut tx, r).await? {
                 continue;
             }
             count_in_class(&mut tx, r).await?;
@@ -496,6 +441,38 @@ impl Store {
     }
 }
 
+/// Stores a result unless one with the same digest is stored; whether it was stored.
+async fn insert_row(tx: &mut Transaction, r: &Stored) -> Result<bool, sqlx::Error> {
+    let inserted = sqlx::query(
+        "INSERT INTO results (id, digest, class_key, adapter, vendor, backend, runtime, label, created, published, \
+         copy_gbps, fma_gflops, configurations, token_digest, body, compact) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
+         ON CONFLICT (digest) DO NOTHING",
+    )
+    .bind(&r.id)
+    .bind(&r.digest)
+    .bind(&r.class_key)
+    .bind(&r.adapter)
+    .bind(&r.vendor)
+    .bind(&r.backend)
+    .bind(&r.runtime)
+    .bind(&r.label)
+    .bind(&r.created)
+    .bind(&r.published)
+    .bind(r.copy_gbps)
+    .bind(r.fma_gflops)
+    .bind(r.configurations)
+    .bind(&r.token_digest)
+    .bind(&r.packed_body)
+    .bind(&r.compact)
+    // Prepared afresh each time: the Any driver types a NULL figure as it likes, and a statement kept from a
+    // publish without an FMA figure would refuse one with it (PostgreSQL).
+    .persistent(false)
+    .execute(&mut **tx)
+    .await?;
+    Ok(inserted.rows_affected() > 0)
+}
+
 /// Counts a stored result in its class, making the class's row where it is the first.
 async fn count_in_class(tx: &mut Transaction, r: &Stored) -> Result<(), sqlx::Error> {
     sqlx::query(
@@ -549,8 +526,4 @@ fn unpack(stored: &str) -> Result<String, sqlx::Error> {
 
 fn damaged(why: String) -> sqlx::Error {
     sqlx::Error::Decode(format!("a stored result is damaged: {why}").into())
-}
-
-fn is_unique_violation(e: &sqlx::Error) -> bool {
-    e.as_database_error().is_some_and(|d| d.is_unique_violation())
 }

@@ -53,22 +53,26 @@ pub fn all() -> Vec<KernelId> {
     FAMILIES.iter().flat_map(|f| f.kernels()).collect()
 }
 
+/// A device with the largest workgroups any adapter offers (1024 invocations), which the configuration
+/// bound is counted on.
+pub const LARGEST_WORKGROUPS: ComputeLimits = ComputeLimits {
+    max_workgroup_size_x: 1024,
+    max_workgroup_size_y: 1024,
+    max_workgroup_size_z: 64,
+    max_invocations_per_workgroup: 1024,
+    max_workgroup_storage_bytes: 64 << 10,
+    max_workgroups_per_dimension: 65535,
+    max_storage_buffer_binding_size: 4 << 30,
+    max_buffer_size: 4 << 30,
+};
+
 /// What the largest run makes: every kernel of every family at every workgroup shape 1024-invocation
 /// workgroups allow (the family's own, or every shape of its dimensions as the auto-tuner's exhaustive
 /// search opens them, whichever is more), at every value of its parameter, under all three shader checks.
 pub fn most_configurations() -> usize {
     static MOST: OnceLock<usize> = OnceLock::new();
     *MOST.get_or_init(|| {
-        let limits = ComputeLimits {
-            max_workgroup_size_x: 1024,
-            max_workgroup_size_y: 1024,
-            max_workgroup_size_z: 64,
-            max_invocations_per_workgroup: 1024,
-            max_workgroup_storage_bytes: 64 << 10,
-            max_workgroups_per_dimension: 65535,
-            max_storage_buffer_binding_size: 4 << 30,
-            max_buffer_size: 4 << 30,
-        };
+        let limits = LARGEST_WORKGROUPS;
         let checks = [ShaderChecks::Default, ShaderChecks::BoundsOnly, ShaderChecks::Unchecked].len();
         FAMILIES
             .iter()

@@ -194,7 +194,10 @@ pub fn plan_comparison(rows: &[compare::Row], names: &[String]) -> Vec<ChartSpec
         parameter => format!("{} · {parameter}", row.workgroup),
     };
     let mut planned = Vec::new();
-    for (kernel, of_kernel) in groups(rows, compare::Row::series).into_iter().take(max_comparison_charts()) {
+    for (kernel, mut of_kernel) in groups(rows, compare::Row::series).into_iter().take(max_comparison_charts()) {
+        // A crafted comparison may hold thousands of configurations of one kernel: the chart shows the first.
+        let configurations = of_kernel.len();
+        of_kernel.truncate(MAX_POINTS);
         let labels: Vec<String> = of_kernel.iter().map(|r| point(r)).collect();
         let datasets: Vec<Value> = names
             .iter()
@@ -217,8 +220,12 @@ pub fn plan_comparison(rows: &[compare::Row], names: &[String]) -> Vec<ChartSpec
         // Devices far apart (a laptop and a data-centre GPU) would flatten the slower one's line at zero.
         let log = high > 30.0 * low && low > 0.0;
         let scale = if log { " (log scale)" } else { "" };
-        let mut options =
-            common_options(json!(format!("{kernel}: {unit}{scale}")), "workgroup shape", &rate_axis(unit));
+        let first = match configurations > MAX_POINTS {
+            true => format!(" (the first {MAX_POINTS} of {configurations} configurations)"),
+            false => String::new(),
+        };
+        let title = json!(format!("{kernel}: {unit}{scale}{first}"));
+        let mut options = common_options(title, "workgroup shape", &rate_axis(unit));
         if log {
             options["scales"]["y"]["type"] = json!("logarithmic");
             options["scales"]["y"]["beginAtZero"] = json!(false);

@@ -2,15 +2,23 @@
 //! configuration with its ratio to the first result, charts overlaid per kernel) and a link that opens the
 //! same comparison. Results come from a run, the history, an opened file or link, or a pasted link.
 
+use std::cell::{Cell, RefCell};
+
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement};
 
 use super::chart::Charts;
 use super::dom::{self, append, by_id, fact};
-use super::state;
+use super::{state, table};
 use crate::compare::{self, Row};
 use crate::result::{RunResult, format_gbps};
 use crate::share;
+
+thread_local! {
+    /// The page of the comparison's table shown, and the pager under it.
+    static PAGE: Cell<usize> = const { Cell::new(0) };
+    static PAGER: RefCell<Option<table::Pager>> = const { RefCell::new(None) };
+}
 
 /// Builds the (hidden) card inside `root` and listens to its controls.
 pub fn build(root: &Element) {
@@ -39,6 +47,14 @@ pub fn build(root: &Element) {
     append(&card, "div", "charts", "").set_id("compare-charts");
     append(&card, "h3", "", "Every configuration");
     append(&card, "table", "results compare", "").set_id("compare-table");
+    let (pager, buttons) = table::Pager::new(&card);
+    for (button, step) in buttons {
+        dom::listen(&button, "click", move |_| {
+            PAGE.set(PAGE.get().saturating_add_signed(step));
+            show();
+        });
+    }
+    PAGER.set(Some(pager));
 
     dom::on("compare-add", "click", |_| {
         let field: HtmlInputElement = by_id("compare-link");
@@ -170,7 +186,11 @@ fn render(results: &[RunResult]) {
     table.set_inner_html("");
     header(&table, &["kernel", "workgroup", "parameter", "unit"], &names);
     let body = append(&table, "tbody", "", "");
-    for row in &rows {
+    // A page of rows at a time: a comparison of two results at the bound has tens of thousands.
+    let page = PAGE.get().min(table::last_page(rows.len()));
+    PAGE.set(page);
+    PAGER.with_borrow(|pager| pager.as_ref().map(|pager| pager.show(page, rows.len())));
+    for row in rows.iter().skip(page * table::PAGE_ROWS).take(table::PAGE_ROWS) {
         let tr = append(&body, "tr", "", "");
         append(&tr, "td", "", &row.series());
         append(&tr, "td", "", &row.workgroup);

@@ -47,7 +47,7 @@ pub struct Table {
     scope_id: String,
     head: Element,
     body: Element,
-    pager: Element,
+    pager: Pager,
     rows: Vec<Row>,
     /// Row indices in the order shown: as added, or sorted by a column.
     order: Vec<usize>,
@@ -97,11 +97,7 @@ pub fn results_table(parent: &Element, scope_id: &str) -> Rc<RefCell<Table>> {
         button.set_attribute("title", &format!("Sort by {column}")).ok();
     }
     let body = append(&table, "tbody", "", "");
-    let pager = append(parent, "div", "buttons pager", "");
-    pager.set_attribute("hidden", "").ok();
-    let previous = append(&pager, "button", "", "Previous rows");
-    append(&pager, "span", "pager-text", "").set_attribute("aria-live", "polite").ok();
-    let next = append(&pager, "button", "", "Next rows");
+    let (pager, buttons) = Pager::new(parent);
     let shared = Rc::new(RefCell::new(Table {
         scope_id: scope_id.to_string(),
         head: head.clone(),
@@ -126,8 +122,7 @@ pub fn results_table(parent: &Element, scope_id: &str) -> Rc<RefCell<Table>> {
             table.borrow_mut().sort(column);
         }
     });
-    for (button, step) in [(previous, -1), (next, 1)] {
-        button.set_attribute("type", "button").ok();
+    for (button, step) in buttons {
         let weak = Rc::downgrade(&shared);
         dom::listen(&button, "click", move |_| {
             if let Some(table) = weak.upgrade() {
@@ -159,8 +154,7 @@ impl Table {
                 let filter = Filter::of(&self.scope_id);
                 let on_page = self.body.child_element_count() as usize;
                 let shown = if filter.is_empty() { self.rows.len() } else { self.shown(&filter).len() };
-                let last_page = shown.div_ceil(PAGE_ROWS).max(1) - 1;
-                if filter.shows(&self.rows[index]) && on_page < PAGE_ROWS && self.page == last_page {
+                if filter.shows(&self.rows[index]) && on_page < PAGE_ROWS && self.page == last_page(shown) {
                     self.draw_row(index);
                 }
                 self.update_pager(&filter);
@@ -190,7 +184,7 @@ impl Table {
     fn render(&mut self) {
         let filter = Filter::of(&self.scope_id);
         let shown = self.shown(&filter);
-        self.page = self.page.min(shown.len().div_ceil(PAGE_ROWS).max(1) - 1);
+        self.page = self.page.min(last_page(shown.len()));
         self.body.set_inner_html("");
         for &i in shown.iter().skip(self.page * PAGE_ROWS).take(PAGE_ROWS) {
             self.draw_row(i);
@@ -198,25 +192,10 @@ impl Table {
         self.update_pager(&filter);
     }
 
-    /// Says which rows the page shows, with buttons to the others, where they do not fit on one page.
+    /// Says which rows the page shows, with buttons to the others.
     fn update_pager(&self, filter: &Filter) {
         let total = if filter.is_empty() { self.rows.len() } else { self.shown(filter).len() };
-        self.pager.toggle_attribute_with_force("hidden", total <= PAGE_ROWS).ok();
-        if total <= PAGE_ROWS {
-            return;
-        }
-        let first = self.page * PAGE_ROWS;
-        let text = format!("Rows {}–{} of {total}", first + 1, (first + PAGE_ROWS).min(total));
-        for element in dom::select_all(&self.pager, ".pager-text") {
-            element.set_text_content(Some(&text));
-        }
-        let buttons = dom::select_all(&self.pager, "button");
-        let ends = [self.page == 0, first + PAGE_ROWS >= total];
-        for (button, at_end) in buttons.iter().zip(ends) {
-            if let Some(button) = button.dyn_ref::<HtmlButtonElement>() {
-                button.set_disabled(at_end);
-            }
-        }
+        self.pager.show(self.page, total);
     }
 
     /// Appends row `index` to the page shown, every cell as text with the number it sorts by.
@@ -251,6 +230,49 @@ impl Table {
         self.page = 0;
         self.render();
     }
+}
+
+/// Previous and Next buttons under a table and the rows the page shows ("Rows 101–200 of 3000"), shown
+/// where the table's rows do not fit on one page.
+pub struct Pager(Element);
+
+impl Pager {
+    /// A pager inside `parent`, hidden, and its buttons with the step each takes (-1, +1).
+    pub fn new(parent: &Element) -> (Self, [(Element, isize); 2]) {
+        let pager = append(parent, "div", "buttons pager", "");
+        pager.set_attribute("hidden", "").ok();
+        let previous = append(&pager, "button", "", "Previous rows");
+        append(&pager, "span", "pager-text", "").set_attribute("aria-live", "polite").ok();
+        let next = append(&pager, "button", "", "Next rows");
+        for button in [&previous, &next] {
+            button.set_attribute("type", "button").ok();
+        }
+        (Pager(pager), [(previous, -1), (next, 1)])
+    }
+
+    /// Shows page `page` of `total` rows, or nothing where they fit on one page.
+    pub fn show(&self, page: usize, total: usize) {
+        self.0.toggle_attribute_with_force("hidden", total <= PAGE_ROWS).ok();
+        if total <= PAGE_ROWS {
+            return;
+        }
+        let first = page * PAGE_ROWS;
+        let text = format!("Rows {}–{} of {total}", first + 1, (first + PAGE_ROWS).min(total));
+        for element in dom::select_all(&self.0, ".pager-text") {
+            element.set_text_content(Some(&text));
+        }
+        let ends = [page == 0, first + PAGE_ROWS >= total];
+        for (button, at_end) in dom::select_all(&self.0, "button").iter().zip(ends) {
+            if let Some(button) = button.dyn_ref::<HtmlButtonElement>() {
+                button.set_disabled(at_end);
+            }
+        }
+    }
+}
+
+/// The last page `total` rows fill (0 where there are none).
+pub fn last_page(total: usize) -> usize {
+    total.div_ceil(PAGE_ROWS).max(1) - 1
 }
 
 /// A cell's value to sort by: its number where it has one, else its text.

@@ -617,6 +617,23 @@ fn a_link_at_the_configuration_bound_opens_a_page_of_rows_at_a_time_and_one_past
     browser.scroll_to("#shared");
     browser.screenshot(&screenshot_path("e2e-bound-link.png"));
 
+    // A comparison of two results at the bound: its table a page at a time, every row counted.
+    let mut second = crafted::crafted(max);
+    second.label = "the same, again".into();
+    let comparison =
+        wgsweep::share::comparison_link(&format!("{}/index.html", site.url()), &[crafted::crafted(max), second]);
+    let comparing = std::time::Instant::now();
+    browser.open(&comparison);
+    browser.wait_for("the comparison", "document.querySelector('#compare-table tbody tr')", Duration::from_secs(60));
+    let compare_ms = comparing.elapsed().as_secs_f64() * 1000.0;
+    assert_eq!(browser.eval("return document.querySelectorAll('#compare-table tbody tr').length"), 100);
+    let pager = browser.text("#compare .pager");
+    assert!(pager.starts_with("Previous rows Rows 1–100 of "), "{pager}");
+    eprintln!(
+        "a comparison of two results at the bound ({} bytes): open {compare_ms:.0} ms; {pager}",
+        comparison.len()
+    );
+
     // One configuration more: refused, with the bound in the message, and the page goes on.
     let past = wgsweep::share::link(&format!("{}/index.html", site.url()), &crafted::crafted(max + 1));
     let refusing = std::time::Instant::now();

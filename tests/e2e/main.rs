@@ -628,7 +628,7 @@ fn a_link_at_the_configuration_bound_opens_a_page_of_rows_at_a_time_and_one_past
     let compare_ms = comparing.elapsed().as_secs_f64() * 1000.0;
     assert_eq!(browser.eval("return document.querySelectorAll('#compare-table tbody tr').length"), 100);
     let pager = browser.text("#compare .pager");
-    assert!(pager.starts_with("Previous rows Rows 1–100 of "), "{pager}");
+    assert!(pager.contains("Rows 1–100 of "), "{pager}");
     eprintln!(
         "a comparison of two results at the bound ({} bytes): open {compare_ms:.0} ms; {pager}",
         comparison.len()

@@ -616,6 +616,13 @@ fn a_link_at_the_configuration_bound_opens_a_page_of_rows_at_a_time_and_one_past
     assert!(browser.text(&format!("{family} .pager")).contains("Rows 1–100 of"));
     browser.scroll_to("#shared");
     browser.screenshot(&screenshot_path("e2e-bound-link.png"));
+    // At a phone's width the pager fits and the page does not scroll sideways.
+    browser.set_window_size(390, 844);
+    browser.scroll_to(&format!("{family} .pager"));
+    browser.screenshot(&screenshot_path("e2e-bound-link-390.png"));
+    let sideways = browser.eval("return document.documentElement.scrollWidth > window.innerWidth");
+    assert_eq!(sideways, Value::Bool(false), "the page scrolls sideways at 390 px");
+    browser.set_window_size(1280, 1700);
 
     // A comparison of two results at the bound: its table a page at a time, every row counted.
     let mut second = crafted::crafted(max);

@@ -167,12 +167,17 @@ impl Table {
         let start = self.rows.len();
         self.rows.extend(results.into_iter().map(row));
         self.order.extend(start..self.rows.len());
+        self.sort_order();
+        self.render();
+    }
+
+    /// Puts the rows in the order of the column sorted by, if any (stable: ties keep their order).
+    fn sort_order(&mut self) {
         if let Some((column, descending)) = self.sorted {
             let rows = &self.rows;
             self.order
                 .sort_by(|&a, &b| SortKey::of(&rows[a], column).compare(&SortKey::of(&rows[b], column), descending));
         }
-        self.render();
     }
 
     /// The rows the filter shows, in order.
@@ -223,10 +228,8 @@ impl Table {
             header.set_attribute("aria-sort", if i == column { direction } else { "none" }).ok();
         }
         self.sorted = Some((column, descending));
-        let rows = &self.rows;
-        let mut order: Vec<usize> = (0..rows.len()).collect();
-        order.sort_by(|&a, &b| SortKey::of(&rows[a], column).compare(&SortKey::of(&rows[b], column), descending));
-        self.order = order;
+        self.order = (0..self.rows.len()).collect();
+        self.sort_order();
         self.page = 0;
         self.render();
     }

@@ -213,7 +213,7 @@ async fn publish(
     let published = wgsweep::result::now_rfc3339();
     let (stored, token) = store::off_runtime(move || Ok(prepare(&body, published))).await.map_err(Refusal::from)??;
     let id = stored.id.clone();
-    Ok(match api.store.insert(&stored).await? {
+    Ok(match api.store.insert(stored).await? {
         Inserted::New => {
             (StatusCode::CREATED, Json(json!({ "id": id, "address": address(&id), "token": token }))).into_response()
         }

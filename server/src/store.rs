@@ -1,6 +1,8 @@
 //! The gallery's database: SQLite (one file, the default) or PostgreSQL, chosen by the URL, through the same
 //! queries and migrations (sqlx's `Any` driver). A publish returns only after its transaction commits, and
-//! that transaction also makes the class's figures (median, presets, headline figures) afresh.
+//! that transaction also makes the class's figures (median, presets, headline figures) afresh. Publishes
+//! that arrive together are stored together (`Writer`): one transaction, one sync to disk and one making of
+//! each class's figures for all of them.
 //! Bodies are stored deflated (a default suite's 187 KB of JSON in about 19 KB of text); bodies stored
 //! before, as plain JSON, read as they are.
 
@@ -9,6 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use sqlx::any::AnyPoolOptions;
 use sqlx::{AnyPool, Executor, Row};
+use tokio::sync::{mpsc, oneshot};
 use wgsweep::{gallery, share};
 
 use crate::bounds::MAX_BODY_BYTES;
@@ -45,7 +48,17 @@ pub struct Store {
     pool: AnyPool,
     pub kind: Kind,
     windows: Arc<Mutex<Windows>>,
+    /// Publishes on their way to the `Writer`.
+    publishes: mpsc::Sender<Waiting>,
 }
+
+/// A publish waiting for the writer, with where to say what became of it.
+type Waiting = (Stored, oneshot::Sender<Result<Inserted, sqlx::Error>>);
+
+/// The most publishes stored in one transaction, and the most that wait for one (a publish past that waits
+/// to be queued: some 30 KB each).
+const GROUP_MOST: usize = 64;
+const WAITING_MOST: usize = 256;
 
 /// How many classes' latest results `Windows` keeps decoded.
 const WINDOWS_KEPT: usize = 8;
@@ -172,7 +185,10 @@ impl Store {
             .await
             .map_err(|e| format!("cannot open the database {url}: {e}"))?;
         MIGRATOR.run(&pool).await.map_err(|e| format!("cannot migrate the database {url}: {e}"))?;
-        let store = Store { pool, kind, windows: Arc::default() };
+        let windows = Arc::default();
+        let (publishes, waiting) = mpsc::channel(WAITING_MOST);
+        tokio::spawn(Writer { pool: pool.clone(), windows: Arc::clone(&windows) }.run(waiting));
+        let store = Store { pool, kind, windows, publishes };
         store.complete().await.map_err(|e| format!("cannot bring the database {url} up to date: {e}"))?;
         Ok(store)
     }
@@ -213,7 +229,7 @@ impl Store {
                 .await?;
         for class_key in unmade {
             let mut tx = self.pool.begin().await?;
-            self.refresh_class(&mut tx, &class_key).await?;
+            refresh_class(&self.windows, &mut tx, &class_key).await?;
             tx.commit().await?;
         }
         for class_key in missing {
@@ -239,34 +255,21 @@ impl Store {
             .bind(count)
             .execute(&mut *tx)
             .await?;
-            self.refresh_class(&mut tx, &class_key).await?;
+            refresh_class(&self.windows, &mut tx, &class_key).await?;
             tx.commit().await?;
         }
         Ok(())
     }
 
-    /// Stores a result unless one with the same digest is there already, and makes its class's figures
-    /// afresh in the same transaction: a publish is acknowledged with both or neither.
-    pub async fn insert(&self, r: &Stored) -> Result<Inserted, sqlx::Error> {
+    /// Stores a result unless one with the same digest is there already, with its class's figures made
+    /// afresh in the same transaction (`Writer`): a publish is acknowledged with both or neither.
+    pub async fn insert(&self, r: Stored) -> Result<Inserted, sqlx::Error> {
         if let Some(id) = self.id_of_digest(&r.digest).await? {
             return Ok(Inserted::Existing(id));
         }
-        let mut tx = self.pool.begin().await?;
-        // The write comes first: SQLite then holds its one writer's lock for the whole transaction.
-        if !insert_row(&mut tx, r).await? {
-            // Published twice at once: the other one won.
-            drop(tx);
-            return match self.id_of_digest(&r.digest).await? {
-                Some(id) => Ok(Inserted::Existing(id)),
-                None => Err(sqlx::Error::RowNotFound),
-            };
-        }
-        // Counting the result in its class also locks the class's row (PostgreSQL): publishes to one class
-        // make its figures one after another, each from a window that holds the other's result.
-        count_in_class(&mut tx, r).await?;
-        self.refresh_class(&mut tx, &r.class_key).await?;
-        tx.commit().await?;
-        Ok(Inserted::New)
+        let (answer, answered) = oneshot::channel();
+        self.publishes.send((r, answer)).await.map_err(|_| writer_gone())?;
+        answered.await.map_err(|_| writer_gone())?
     }
 
     /// Stores many results in one transaction, counting each in its class, without making the classes'
@@ -288,16 +291,14 @@ impl Store {
         let classes: Vec<String> = sqlx::query_scalar("SELECT class_key FROM classes").fetch_all(&self.pool).await?;
         for class_key in &classes {
             let mut tx = self.pool.begin().await?;
-            self.refresh_class(&mut tx, class_key).await?;
+            refresh_class(&self.windows, &mut tx, class_key).await?;
             tx.commit().await?;
         }
         Ok(classes.len())
     }
 
     async fn id_of_digest(&self, digest: &str) -> Result<Option<String>, sqlx::Error> {
-        let row =
-            sqlx::query("SELECT id FROM results WHERE digest = $1").bind(digest).fetch_optional(&self.pool).await?;
-        row.map(|row| row.try_get("id")).transpose()
+        id_of_digest(&self.pool, digest).await
     }
 
     /// A result's body, as published.
@@ -334,7 +335,7 @@ impl Store {
             .bind(&class_key)
             .execute(&mut *tx)
             .await?;
-        self.refresh_class(&mut tx, &class_key).await?;
+        refresh_class(&self.windows, &mut tx, &class_key).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -379,65 +380,137 @@ impl Store {
             .fetch_optional(&self.pool)
             .await
     }
+}
 
-    /// Makes a class's figures afresh from its latest results, inside the transaction that changed them;
-    /// the CPU's part (decoding the results not kept decoded, their median and presets) runs off the async
-    /// runtime.
-    async fn refresh_class(&self, tx: &mut Transaction, class_key: &str) -> Result<(), sqlx::Error> {
-        let ids: Vec<String> =
-            sqlx::query_scalar("SELECT id FROM results WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2")
-                .bind(class_key)
-                .bind(gallery::CLASS_WINDOW as i64)
-                .fetch_all(&mut **tx)
-                .await?;
-        let mut known = self.windows.lock().expect("not poisoned").take(class_key);
-        let missing: Vec<&String> = ids.iter().filter(|id| !known.contains_key(*id)).collect();
-        let mut compacts: Vec<(String, String)> = Vec::new();
-        for id in missing {
-            let compact: String =
-                sqlx::query_scalar("SELECT compact FROM results WHERE id = $1").bind(id).fetch_one(&mut **tx).await?;
-            compacts.push((id.clone(), compact));
+/// Makes a class's figures afresh from its latest results, inside the transaction that changed them;
+/// the CPU's part (decoding the results not kept decoded, their median and presets) runs off the async
+/// runtime.
+async fn refresh_class(windows: &Mutex<Windows>, tx: &mut Transaction, class_key: &str) -> Result<(), sqlx::Error> {
+    let ids: Vec<String> =
+        sqlx::query_scalar("SELECT id FROM results WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2")
+            .bind(class_key)
+            .bind(gallery::CLASS_WINDOW as i64)
+            .fetch_all(&mut **tx)
+            .await?;
+    let mut known = windows.lock().expect("not poisoned").take(class_key);
+    let missing: Vec<&String> = ids.iter().filter(|id| !known.contains_key(*id)).collect();
+    let mut compacts: Vec<(String, String)> = Vec::new();
+    for id in missing {
+        let compact: String =
+            sqlx::query_scalar("SELECT compact FROM results WHERE id = $1").bind(id).fetch_one(&mut **tx).await?;
+        compacts.push((id.clone(), compact));
+    }
+    let computed = off_runtime(move || {
+        // Compact forms were made from checked results; one a later wgsweep cannot read is left out.
+        for (id, compact) in compacts {
+            if let Ok(result) = share::decode(&compact) {
+                known.insert(id, Arc::new(gallery::Member::new(result)));
+            }
         }
-        let computed = off_runtime(move || {
-            // Compact forms were made from checked results; one a later wgsweep cannot read is left out.
-            for (id, compact) in compacts {
-                if let Ok(result) = share::decode(&compact) {
-                    known.insert(id, Arc::new(gallery::Member::new(result)));
+        let members: Window = ids.into_iter().filter_map(|id| Some((id.clone(), known.get(&id)?.clone()))).collect();
+        let latest: Vec<&gallery::Member> = members.iter().map(|(_, m)| m.as_ref()).collect();
+        let Some(figures) = gallery::ClassFigures::of(&latest) else { return Ok((members, None)) };
+        let presets = serde_json::to_string(&figures.presets).map_err(|e| damaged(e.to_string()))?;
+        let row = (figures.results as i64, figures.copy_gbps, figures.fma_gflops, figures.median.to_json(), presets);
+        Ok((members, Some(row)))
+    })
+    .await?;
+    let (members, figures) = computed;
+    windows.lock().expect("not poisoned").keep(class_key, members);
+    let Some((window, copy_gbps, fma_gflops, median, presets)) = figures else {
+        sqlx::query("UPDATE classes SET window_results = 0, median = '', presets = '[]' WHERE class_key = $1")
+            .bind(class_key)
+            .execute(&mut **tx)
+            .await?;
+        return Ok(());
+    };
+    sqlx::query(
+        "UPDATE classes SET window_results = $1, copy_gbps = $2, fma_gflops = $3, median = $4, presets = $5 \
+         WHERE class_key = $6",
+    )
+    .bind(window)
+    .bind(copy_gbps)
+    .bind(fma_gflops)
+    .bind(median)
+    .bind(presets)
+    .bind(class_key)
+    .persistent(false) // as for publishes: NULL figures are typed as the driver likes
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Stores publishes as they come, all those waiting in one transaction: a sync to disk and each class's
+/// figures made once for the group instead of once a publish, and, on PostgreSQL, a class's row locked once.
+/// Under a steady stream of publishes to one class this is what keeps each one's wait short.
+struct Writer {
+    pool: AnyPool,
+    windows: Arc<Mutex<Windows>>,
+}
+
+impl Writer {
+    async fn run(self, mut waiting: mpsc::Receiver<Waiting>) {
+        let mut group = Vec::with_capacity(GROUP_MOST);
+        while waiting.recv_many(&mut group, GROUP_MOST).await > 0 {
+            let results: Vec<&Stored> = group.iter().map(|(r, _)| r).collect();
+            match self.store(&results).await {
+                Ok(outcomes) => {
+                    for ((_, answer), outcome) in group.drain(..).zip(outcomes) {
+                        let _ = answer.send(Ok(outcome)); // the client may have gone
+                    }
+                }
+                // One result that cannot be stored must not fail the others: each on its own.
+                Err(_) if group.len() > 1 => {
+                    for (r, answer) in group.drain(..) {
+                        let outcome = self.store(&[&r]).await.map(|mut outcomes| outcomes.remove(0));
+                        let _ = answer.send(outcome);
+                    }
+                }
+                Err(e) => {
+                    if let Some((_, answer)) = group.pop() {
+                        let _ = answer.send(Err(e));
+                    }
                 }
             }
-            let members: Window =
-                ids.into_iter().filter_map(|id| Some((id.clone(), known.get(&id)?.clone()))).collect();
-            let latest: Vec<&gallery::Member> = members.iter().map(|(_, m)| m.as_ref()).collect();
-            let Some(figures) = gallery::ClassFigures::of(&latest) else { return Ok((members, None)) };
-            let presets = serde_json::to_string(&figures.presets).map_err(|e| damaged(e.to_string()))?;
-            let row =
-                (figures.results as i64, figures.copy_gbps, figures.fma_gflops, figures.median.to_json(), presets);
-            Ok((members, Some(row)))
-        })
-        .await?;
-        let (members, figures) = computed;
-        self.windows.lock().expect("not poisoned").keep(class_key, members);
-        let Some((window, copy_gbps, fma_gflops, median, presets)) = figures else {
-            sqlx::query("UPDATE classes SET window_results = 0, median = '', presets = '[]' WHERE class_key = $1")
-                .bind(class_key)
-                .execute(&mut **tx)
-                .await?;
-            return Ok(());
-        };
-        sqlx::query(
-            "UPDATE classes SET window_results = $1, copy_gbps = $2, fma_gflops = $3, median = $4, presets = $5 \
-             WHERE class_key = $6",
-        )
-        .bind(window)
-        .bind(copy_gbps)
-        .bind(fma_gflops)
-        .bind(median)
-        .bind(presets)
-        .bind(class_key)
-        .persistent(false) // as for publishes: NULL figures are typed as the driver likes
-        .execute(&mut **tx)
-        .await?;
-        Ok(())
+        }
+    }
+
+    /// Stores a group of results in one transaction, counting each in its class and making every class
+    /// they are in afresh once; what became of each, in order.
+    async fn store(&self, group: &[&Stored]) -> Result<Vec<Inserted>, sqlx::Error> {
+        // Classes locked in one order by every server, so that two groups never wait for each other.
+        let mut order: Vec<usize> = (0..group.len()).collect();
+        order.sort_by(|&a, &b| group[a].class_key.cmp(&group[b].class_key));
+        let mut tx = self.pool.begin().await?;
+        let mut stored = vec![false; group.len()];
+        let mut classes: Vec<&str> = Vec::new();
+        for at in order {
+            let r = group[at];
+            // The write comes first: SQLite then holds its one writer's lock for the whole transaction.
+            // Counting the result in its class also locks the class's row (PostgreSQL): groups that publish
+            // to one class make its figures one after another, each from a window with the other's results.
+            if insert_row(&mut tx, r).await? {
+                count_in_class(&mut tx, r).await?;
+                stored[at] = true;
+                if classes.last() != Some(&r.class_key.as_str()) {
+                    classes.push(&r.class_key);
+                }
+            }
+        }
+        for class_key in classes {
+            refresh_class(&self.windows, &mut tx, class_key).await?;
+        }
+        tx.commit().await?;
+        let mut outcomes = Vec::with_capacity(group.len());
+        for (r, stored) in group.iter().zip(stored) {
+            outcomes.push(if stored {
+                Inserted::New
+            } else {
+                // Published twice at once: the other one won.
+                Inserted::Existing(id_of_digest(&self.pool, &r.digest).await?.ok_or(sqlx::Error::RowNotFound)?)
+            });
+        }
+        Ok(outcomes)
     }
 }
 
@@ -491,6 +564,16 @@ async fn count_in_class(tx: &mut Transaction, r: &Stored) -> Result<(), sqlx::Er
         .execute(&mut **tx)
         .await?;
     Ok(())
+}
+
+async fn id_of_digest(pool: &AnyPool, digest: &str) -> Result<Option<String>, sqlx::Error> {
+    let row = sqlx::query("SELECT id FROM results WHERE digest = $1").bind(digest).fetch_optional(pool).await?;
+    row.map(|row| row.try_get("id")).transpose()
+}
+
+fn writer_gone() -> sqlx::Error {
+    eprintln!("wgsweep-server: the writer of publishes has stopped");
+    sqlx::Error::WorkerCrashed
 }
 
 /// Runs CPU-heavy work (inflating, parsing, medians) on the blocking pool, so that the async runtime's few

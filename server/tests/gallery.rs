@@ -9,7 +9,8 @@ use serde_json::Value;
 use support::{Postgres, client, gallery, gallery_with, get, key_query, publish, recorded_h100, request, sqlite_url};
 use wgsweep::gallery::{self as core_gallery, DeviceClass};
 use wgsweep::{RunResult, analysis};
-use wgsweep_server::api::Settings;
+use wgsweep_server::api::{self, Settings};
+use wgsweep_server::store::{Inserted, Store};
 
 /// The native default suite on the H100, as `wgsweep run --json` wrote it.
 fn h100_native() -> String {
@@ -387,6 +388,65 @@ async fn two_servers_on_one_database_keep_the_same_figures(url: &str) {
     assert_eq!(serde_json::from_value::<Vec<core_gallery::Preset>>(presets).unwrap(), core_gallery::presets(&kept));
 }
 
+/// Publishes that arrive together are stored together (one transaction): each is answered as if it came
+/// alone, a result sent twice at once is stored once, the class counts every one, and one that cannot be
+/// stored fails alone.
+async fn publishes_sent_together_are_each_answered(url: &str) {
+    let (app, _dist) = gallery(url, 1000).await;
+    let recorded = RunResult::from_json(&h100_native()).unwrap();
+    let key = DeviceClass::of(&recorded).key();
+    let labelled = |label: String| RunResult { label, ..recorded.clone() }.to_json();
+    let bodies: Vec<String> = (0..16).map(|n| labelled(format!("together {n}"))).collect();
+    let mut sending = tokio::task::JoinSet::new();
+    for body in bodies.iter().chain([&bodies[0]]) {
+        let (app, body) = (app.clone(), body.clone());
+        sending.spawn(async move { publish(&app, &body).await });
+    }
+    let answers = sending.join_all().await;
+    let created: Vec<String> = answers
+        .iter()
+        .filter(|a| a.status == StatusCode::CREATED)
+        .map(|a| a.json()["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(created.len(), 16, "every distinct result is stored");
+    let twice: Vec<Value> = answers.iter().filter(|a| a.status == StatusCode::OK).map(|a| a.json()).collect();
+    assert_eq!(twice.len(), 1, "the one sent twice is stored once");
+    assert_eq!(twice[0]["duplicate"], true);
+    assert!(created.contains(&twice[0]["id"].as_str().unwrap().to_string()), "and answered with its id");
+    let (count, median, _) = kept_figures(&app, &key).await.unwrap();
+    assert_eq!((count, median), (16, format!("{key}: median of 16 results")));
+
+    // A result whose id is taken by another (a digest that differs past the id's 16 digits) cannot be stored.
+    let store = Store::open(url).await.unwrap();
+    let prepare = |label: String| {
+        let Ok((stored, _token)) = api::prepare(labelled(label).as_bytes(), wgsweep::result::now_rfc3339()) else {
+            panic!("a recorded result is refused")
+        };
+        stored
+    };
+    let mut clash = prepare("the clash".into());
+    clash.id = created[0].clone();
+    let mut storing = tokio::task::JoinSet::new();
+    for (n, stored) in (0..5).map(|n| prepare(format!("beside the clash {n}"))).chain([clash]).enumerate() {
+        let store = store.clone();
+        storing.spawn(async move { (n, store.insert(stored).await) });
+    }
+    let mut outcomes = storing.join_all().await;
+    outcomes.sort_by_key(|(n, _)| *n);
+    for (n, outcome) in &outcomes[..5] {
+        assert!(matches!(outcome, Ok(Inserted::New)), "result {n} beside the clash: {outcome:?}");
+    }
+    assert!(outcomes[5].1.is_err(), "the clash is refused");
+    let (count, median, _) = kept_figures(&app, &key).await.unwrap();
+    assert_eq!((count, median), (21, format!("{key}: median of 21 results")));
+}
+
+#[tokio::test]
+async fn on_sqlite_publishes_sent_together_are_each_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    publishes_sent_together_are_each_answered(&sqlite_url(dir.path())).await;
+}
+
 #[tokio::test]
 async fn on_sqlite_two_servers_on_one_database_keep_the_same_figures() {
     let dir = tempfile::tempdir().unwrap();
@@ -461,4 +521,5 @@ async fn on_postgresql_the_same() {
     results_stored_before_class_figures_get_them_at_start(&cluster.database("earlier")).await;
     reads_are_limited_per_client_also_behind_a_proxy(&cluster.database("reads")).await;
     two_servers_on_one_database_keep_the_same_figures(&cluster.database("two")).await;
+    publishes_sent_together_are_each_answered(&cluster.database("together")).await;
 }

@@ -166,7 +166,12 @@ fn refuse(status: StatusCode, why: impl Into<String>) -> Refusal {
 }
 
 async fn health(State(api): State<Arc<Api>>) -> Json<Value> {
-    Json(json!({ "gallery": "wgsweep", "version": env!("CARGO_PKG_VERSION"), "database": api.store.kind.name() }))
+    Json(json!({
+        "gallery": "wgsweep",
+        "version": env!("CARGO_PKG_VERSION"),
+        "database": api.store.kind.name(),
+        "read_replica": api.store.has_replica(),
+    }))
 }
 
 /// What a publish stores, made from the body a client sent: refused unless it is a believable result.

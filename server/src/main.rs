@@ -18,6 +18,11 @@ struct Args {
     /// The database: an SQLite file (created where missing) or a PostgreSQL URL.
     #[arg(long, env = "WGSWEEP_DATABASE", default_value = "sqlite://wgsweep-gallery.db?mode=rwc")]
     database: String,
+    /// A PostgreSQL read replica of --database (streaming replication), which then answers the device list,
+    /// a device's results, median and presets, and stored results; what it has not replayed yet is read
+    /// from --database. Publishes and deletes go to --database.
+    #[arg(long, env = "WGSWEEP_READ_DATABASE", value_name = "URL")]
+    read_database: Option<String>,
     /// Publishes each client address may make a minute.
     #[arg(long, default_value = "10")]
     publishes_per_minute: NonZeroU32,
@@ -47,7 +52,10 @@ async fn serve(args: Args) -> Result<(), String> {
     if !args.dist.join("index.html").is_file() {
         return Err(format!("{} holds no built page: run `cargo xtask dist` first", args.dist.display()));
     }
-    let store = wgsweep_server::store::Store::open(&args.database).await?;
+    let mut store = wgsweep_server::store::Store::open(&args.database).await?;
+    if let Some(replica) = &args.read_database {
+        store = store.with_replica(replica).await?;
+    }
     let settings = wgsweep_server::api::Settings {
         publishes_per_minute: args.publishes_per_minute,
         reads_per_minute: args.reads_per_minute,
@@ -59,7 +67,8 @@ async fn serve(args: Args) -> Result<(), String> {
         .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;
     // One line that scripts (and the tests) wait for.
-    println!("wgsweep-server: http://{address}/ (the page and its gallery, on {})", store.kind.name());
+    let replica = if store.has_replica() { ", reads from its replica" } else { "" };
+    println!("wgsweep-server: http://{address}/ (the page and its gallery, on {}{replica})", store.kind.name());
     axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(async {
             tokio::signal::ctrl_c().await.ok();

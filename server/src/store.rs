@@ -46,6 +46,8 @@ impl Kind {
 #[derive(Clone)]
 pub struct Store {
     pool: AnyPool,
+    /// A read replica of the database (`with_replica`), which the read paths ask first.
+    replica: Option<AnyPool>,
     pub kind: Kind,
     windows: Arc<Mutex<Windows>>,
     /// Publishes on their way to the `Writer`.
@@ -188,9 +190,49 @@ impl Store {
         let windows = Arc::default();
         let (publishes, waiting) = mpsc::channel(WAITING_MOST);
         tokio::spawn(Writer { pool: pool.clone(), windows: Arc::clone(&windows) }.run(waiting));
-        let store = Store { pool, kind, windows, publishes };
+        let store = Store { pool, replica: None, kind, windows, publishes };
         store.complete().await.map_err(|e| format!("cannot bring the database {url} up to date: {e}"))?;
         Ok(store)
+    }
+
+    /// Sends the read paths (the device list, a device's results, median and presets, a result) to a
+    /// PostgreSQL read replica of this database: they touch no row a request writes. Publishes and deletes,
+    /// whose one transaction writes a result and its class's figures, stay on the primary, and so does a
+    /// read the replica cannot answer yet (it lags: a result just published is on the primary first).
+    pub async fn with_replica(mut self, url: &str) -> Result<Self, String> {
+        if self.kind != Kind::Postgres || Kind::of(url)? != Kind::Postgres {
+            return Err(format!("{url}: a read replica is PostgreSQL's, of a PostgreSQL database"));
+        }
+        let replica = AnyPoolOptions::new()
+            .max_connections(16)
+            .connect(url)
+            .await
+            .map_err(|e| format!("cannot open the read replica {url}: {e}"))?;
+        // A replica has the primary's schema; migrations run on the primary only.
+        sqlx::query("SELECT class_key FROM classes LIMIT 1")
+            .fetch_optional(&replica)
+            .await
+            .map_err(|e| format!("{url} is not a replica of the gallery's database: {e}"))?;
+        self.replica = Some(replica);
+        Ok(self)
+    }
+
+    pub fn has_replica(&self) -> bool {
+        self.replica.is_some()
+    }
+
+    /// What `read` finds on the read replica, or on the primary where there is no replica or it found
+    /// nothing.
+    async fn read_through<'a, T, Found>(&'a self, read: impl Fn(&'a AnyPool) -> Found) -> Result<Option<T>, sqlx::Error>
+    where
+        Found: Future<Output = Result<Option<T>, sqlx::Error>> + 'a,
+    {
+        if let Some(replica) = &self.replica
+            && let Some(found) = read(replica).await?
+        {
+            return Ok(Some(found));
+        }
+        read(&self.pool).await
     }
 
     /// Gives every result its compact form and every class its figures where they are missing.
@@ -303,12 +345,13 @@ impl Store {
 
     /// A result's body, as published.
     pub async fn body(&self, id: &str) -> Result<Option<String>, sqlx::Error> {
-        let row = sqlx::query("SELECT body FROM results WHERE id = $1").bind(id).fetch_optional(&self.pool).await?;
-        match row {
-            Some(row) => {
-                let stored: String = row.try_get("body")?;
-                Ok(Some(off_runtime(move || unpack(&stored)).await?))
-            }
+        let stored: Option<String> = self
+            .read_through(|pool| {
+                sqlx::query_scalar("SELECT body FROM results WHERE id = $1").bind(id).fetch_optional(pool)
+            })
+            .await?;
+        match stored {
+            Some(stored) => Ok(Some(off_runtime(move || unpack(&stored)).await?)),
             None => Ok(None),
         }
     }
@@ -346,39 +389,47 @@ impl Store {
             "SELECT class_key, adapter, vendor, backend, runtime, results, copy_gbps, fma_gflops FROM classes \
              WHERE window_results > 0 ORDER BY class_key",
         )
-        .fetch_all(&self.pool)
+        .fetch_all(self.replica.as_ref().unwrap_or(&self.pool))
         .await
     }
 
     /// A device class's results, the latest published first, at most `limit`.
     pub async fn listed(&self, class_key: &str, limit: i64) -> Result<Vec<Listed>, sqlx::Error> {
-        sqlx::query_as(
-            "SELECT id, label, created, published, copy_gbps, fma_gflops, configurations FROM results \
-             WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2",
-        )
-        .bind(class_key)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await
+        let listed = self
+            .read_through(|pool| async move {
+                let listed: Vec<Listed> = sqlx::query_as(
+                    "SELECT id, label, created, published, copy_gbps, fma_gflops, configurations FROM results \
+                     WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2",
+                )
+                .bind(class_key)
+                .bind(limit)
+                .fetch_all(pool)
+                .await?;
+                Ok((!listed.is_empty()).then_some(listed))
+            })
+            .await?;
+        Ok(listed.unwrap_or_default())
     }
 
     /// A device class's median result as JSON, as kept (plain: a class's one median is read far more often
     /// than it is written, and there are few classes).
     pub async fn median(&self, class_key: &str) -> Result<Option<String>, sqlx::Error> {
-        let median: Option<String> =
+        self.read_through(|pool| {
             sqlx::query_scalar("SELECT median FROM classes WHERE class_key = $1 AND window_results > 0")
                 .bind(class_key)
-                .fetch_optional(&self.pool)
-                .await?;
-        Ok(median)
+                .fetch_optional(pool)
+        })
+        .await
     }
 
     /// A device class's presets, as kept.
     pub async fn presets(&self, class_key: &str) -> Result<Option<ClassPresets>, sqlx::Error> {
-        sqlx::query_as("SELECT window_results, presets FROM classes WHERE class_key = $1 AND window_results > 0")
-            .bind(class_key)
-            .fetch_optional(&self.pool)
-            .await
+        self.read_through(|pool| {
+            sqlx::query_as("SELECT window_results, presets FROM classes WHERE class_key = $1 AND window_results > 0")
+                .bind(class_key)
+                .fetch_optional(pool)
+        })
+        .await
     }
 }
 

@@ -27,9 +27,13 @@ pub async fn gallery(url: &str, publishes_per_minute: u32) -> (Router, tempfile:
 
 /// A gallery over the database at `url` with these settings, every request from `from`.
 pub async fn gallery_with(url: &str, settings: Settings, from: SocketAddr) -> (Router, tempfile::TempDir) {
+    gallery_of(Store::open(url).await.unwrap(), settings, from)
+}
+
+/// A gallery over `store` with these settings, every request from `from`.
+pub fn gallery_of(store: Store, settings: Settings, from: SocketAddr) -> (Router, tempfile::TempDir) {
     let dist = tempfile::tempdir().unwrap();
     std::fs::write(dist.path().join("index.html"), "<!doctype html><title>wgsweep</title>").unwrap();
-    let store = Store::open(url).await.unwrap();
     let app = wgsweep_server::app(store, dist.path(), settings).layer(MockConnectInfo(from));
     (app, dist)
 }
@@ -141,6 +145,30 @@ impl Postgres {
         cluster
     }
 
+    /// A hot standby of this cluster (streaming replication from a base backup), listening in a directory
+    /// of its own: a read replica, as a gallery that grows past one machine has.
+    pub fn replica(&self) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        if as_root() {
+            let status = Command::new("chown").args(["-R", "postgres:postgres"]).arg(dir.path()).status().unwrap();
+            assert!(status.success());
+        }
+        let replica = Postgres { dir, bin: self.bin.clone() };
+        let data = replica.path("data");
+        self.run(
+            "pg_basebackup",
+            &["-h", &self.path(""), "-U", "postgres", "-D", &data, "-R", "-X", "stream", "-c", "fast"],
+        );
+        let options = format!("-k {} -c listen_addresses=''", replica.path(""));
+        replica.run("pg_ctl", &["-D", &data, "-l", &replica.path("log"), "-o", &options, "-w", "start"]);
+        replica
+    }
+
+    /// The URL of a database that is in the cluster already (made on a primary, replayed on a replica).
+    pub fn url(&self, name: &str) -> String {
+        format!("postgres://postgres@localhost/{name}?host={}", self.path(""))
+    }
+
     fn path(&self, name: &str) -> String {
         self.dir.path().join(name).display().to_string().trim_end_matches('/').to_string()
     }
@@ -166,7 +194,7 @@ impl Postgres {
     /// A new database in the cluster, and its URL.
     pub fn database(&self, name: &str) -> String {
         self.run("createdb", &["-h", &self.path(""), "-U", "postgres", name]);
-        format!("postgres://postgres@localhost/{name}?host={}", self.path(""))
+        self.url(name)
     }
 }
 

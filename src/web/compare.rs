@@ -3,6 +3,7 @@
 //! same comparison. Results come from a run, the history, an opened file or link, or a pasted link.
 
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlInputElement};
@@ -18,6 +19,10 @@ thread_local! {
     /// The page of the comparison's table shown, and the pager under it.
     static PAGE: Cell<usize> = const { Cell::new(0) };
     static PAGER: RefCell<Option<table::Pager>> = const { RefCell::new(None) };
+    /// The comparison shown: its results' names and rows, which its pages and its charts are made from.
+    static SHOWN: RefCell<Rc<(Vec<String>, Vec<Row>)>> = RefCell::default();
+    /// How many times a comparison was shown: charts drawn after a paint are the latest comparison's only.
+    static SHOWINGS: Cell<u64> = const { Cell::new(0) };
 }
 
 /// Builds the (hidden) card inside `root` and listens to its controls.
@@ -51,7 +56,7 @@ pub fn build(root: &Element) {
     for (button, step) in buttons {
         dom::listen(&button, "click", move |_| {
             PAGE.set(PAGE.get().saturating_add_signed(step));
-            show();
+            show_page();
         });
     }
     PAGER.set(Some(pager));
@@ -182,9 +187,27 @@ fn render(results: &[RunResult]) {
         ratio_cells(&tr, row);
     }
 
+    SHOWN.set(Rc::new((names, rows)));
+    show_page();
+    // Charts after the tables are painted: a comparison of results at the bound draws for a while.
+    let showing = SHOWINGS.get() + 1;
+    SHOWINGS.set(showing);
+    let compared = results.len();
+    wasm_bindgen_futures::spawn_local(async move {
+        dom::after_paint().await;
+        if SHOWINGS.get() == showing {
+            draw_charts(compared);
+        }
+    });
+}
+
+/// The page of the comparison's table that `PAGE` says.
+fn show_page() {
+    let shown = SHOWN.with_borrow(Rc::clone);
+    let (names, rows) = shown.as_ref();
     let table: Element = by_id("compare-table");
     table.set_inner_html("");
-    header(&table, &["kernel", "workgroup", "parameter", "unit"], &names);
+    header(&table, &["kernel", "workgroup", "parameter", "unit"], names);
     let body = append(&table, "tbody", "", "");
     // A page of rows at a time: a comparison of two results at the bound has tens of thousands.
     let page = PAGE.get().min(table::last_page(rows.len()));
@@ -201,14 +224,19 @@ fn render(results: &[RunResult]) {
         }
         ratio_cells(&tr, row);
     }
+}
 
+/// The comparison's charts, a kernel's lines overlaid (none for a single result).
+fn draw_charts(compared: usize) {
+    let shown = SHOWN.with_borrow(Rc::clone);
+    let (names, rows) = shown.as_ref();
     let drawn = state::with(|app| {
         let charts = app.compare_charts.get_or_insert_with(|| Charts::new(by_id("compare-charts")));
-        if results.len() < 2 {
+        if compared < 2 {
             charts.clear();
             Ok(())
         } else {
-            charts.show_comparison(&rows, &names)
+            charts.show_comparison(rows, names)
         }
     });
     if let Err(e) = drawn {

@@ -155,6 +155,19 @@ pub fn page_address() -> String {
     format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())
 }
 
+/// Waits until the browser has painted what the page built so far: its next animation frame, then a task
+/// after it. (A hidden tab paints nothing, so what waits here waits until the tab is shown.)
+pub async fn after_paint() {
+    let frame = js_sys::Promise::new(&mut |resolve, _| {
+        let asked = web_sys::window().and_then(|window| window.request_animation_frame(&resolve).ok());
+        if asked.is_none() {
+            resolve.call0(&JsValue::NULL).ok();
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(frame).await;
+    crate::host::yield_now().await;
+}
+
 /// Shows `link` in the field `field_id` (made by `link_output`) and puts it in the clipboard, saying
 /// whether that worked; `what` names what the link opens.
 pub async fn copy_link(link: String, field_id: &str, what: &str) {

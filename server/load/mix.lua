@@ -4,6 +4,8 @@
 local result = io.open("result.json"):read("*a")
 local id = io.open("id.txt"):read("*l")
 local counter = 0
+-- Labels differ from every earlier run's, so that each publish stores a result (not a duplicate).
+local run = tostring(os.time())
 thread_id = 0 -- set per thread by setup()
 local threads = {}
 
@@ -16,7 +18,7 @@ function request()
   counter = counter + 1
   local pick = counter % 10
   if pick == 0 then
-    local body = result:gsub('"label": ""', '"label": "load ' .. thread_id .. '.' .. counter .. '"', 1)
+    local body = result:gsub('"label": ""', '"label": "load ' .. run .. '.' .. thread_id .. '.' .. counter .. '"', 1)
     return wrk.format("POST", "/api/results", { ["Content-Type"] = "application/json" }, body)
   elseif pick == 1 then
     return wrk.format("GET", "/api/results/" .. id)

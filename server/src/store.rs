@@ -179,6 +179,8 @@ impl Store {
                         connection.execute("PRAGMA journal_mode = WAL").await?;
                         connection.execute("PRAGMA synchronous = FULL").await?;
                         connection.execute("PRAGMA busy_timeout = 10000").await?;
+                        // Checkpoints are `checkpoint_now_and_then`'s: none in a publish's commit.
+                        connection.execute("PRAGMA wal_autocheckpoint = 0").await?;
                     }
                     Ok(())
                 })
@@ -190,6 +192,9 @@ impl Store {
         let windows = Arc::default();
         let (publishes, waiting) = mpsc::channel(WAITING_MOST);
         tokio::spawn(Writer { pool: pool.clone(), windows: Arc::clone(&windows) }.run(waiting));
+        if kind == Kind::Sqlite {
+            tokio::spawn(checkpoint_now_and_then(pool.clone()));
+        }
         let store = Store { pool, replica: None, kind, windows, publishes };
         store.complete().await.map_err(|e| format!("cannot bring the database {url} up to date: {e}"))?;
         Ok(store)
@@ -615,6 +620,23 @@ async fn count_in_class(tx: &mut Transaction, r: &Stored) -> Result<(), sqlx::Er
         .execute(&mut **tx)
         .await?;
     Ok(())
+}
+
+/// Copies SQLite's write-ahead log into the database file a few times a second, beside the publishes rather
+/// than in the commit of whichever publish filled the log (SQLite's own way, which made that publish and
+/// every one waiting behind it wait for the copy and its sync to disk). A passive checkpoint waits for no one
+/// and no one waits for it; what it cannot copy yet, the next one does. Stops when the pool is closed.
+async fn checkpoint_now_and_then(pool: AnyPool) {
+    let mut every = tokio::time::interval(std::time::Duration::from_millis(250));
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    while !pool.is_closed() {
+        every.tick().await;
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&pool).await
+            && !pool.is_closed()
+        {
+            eprintln!("wgsweep-server: a checkpoint of the database failed (the next one tries again): {e}");
+        }
+    }
 }
 
 async fn id_of_digest(pool: &AnyPool, digest: &str) -> Result<Option<String>, sqlx::Error> {

@@ -6,7 +6,7 @@
 //! Bodies are stored deflated (a default suite's 187 KB of JSON in about 19 KB of text); bodies stored
 //! before, as plain JSON, read as they are.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use sqlx::any::AnyPoolOptions;
@@ -117,6 +117,9 @@ pub struct Stored {
     pub packed_body: String,
     /// The result as a share link's payload, which the class's figures are made from.
     pub compact: String,
+    /// The compact form decoded, as the class's figures use it: made with the rest of a publish's work,
+    /// before it waits for the writer.
+    pub member: Arc<gallery::Member>,
 }
 
 /// One result in a device's list: what the gallery shows of it without its body.
@@ -276,7 +279,7 @@ impl Store {
                 .await?;
         for class_key in unmade {
             let mut tx = self.pool.begin().await?;
-            refresh_class(&self.windows, &mut tx, &class_key).await?;
+            refresh_class(&self.windows, &mut tx, &class_key, &[]).await?;
             tx.commit().await?;
         }
         for class_key in missing {
@@ -302,7 +305,7 @@ impl Store {
             .bind(count)
             .execute(&mut *tx)
             .await?;
-            refresh_class(&self.windows, &mut tx, &class_key).await?;
+            refresh_class(&self.windows, &mut tx, &class_key, &[]).await?;
             tx.commit().await?;
         }
         Ok(())
@@ -324,11 +327,10 @@ impl Store {
     /// way (`wgsweep-seed`). Results stored before are left as they are.
     pub async fn insert_batch(&self, batch: &[Stored]) -> Result<(), sqlx::Error> {
         let mut tx = self.pool.begin().await?;
-        for r in batch {
-            if !insert_row(&mut tx, r).await? {
-                continue;
-            }
-            count_in_class(&mut tx, r).await?;
+        for rows in batch.chunks(GROUP_MOST) {
+            let rows: Vec<&Stored> = rows.iter().collect();
+            let stored = insert_rows(&mut tx, &rows).await?;
+            count_in_classes(&mut tx, stored_once(&rows, &stored).into_iter()).await?;
         }
         tx.commit().await
     }
@@ -338,7 +340,7 @@ impl Store {
         let classes: Vec<String> = sqlx::query_scalar("SELECT class_key FROM classes").fetch_all(&self.pool).await?;
         for class_key in &classes {
             let mut tx = self.pool.begin().await?;
-            refresh_class(&self.windows, &mut tx, class_key).await?;
+            refresh_class(&self.windows, &mut tx, class_key, &[]).await?;
             tx.commit().await?;
         }
         Ok(classes.len())
@@ -383,7 +385,7 @@ impl Store {
             .bind(&class_key)
             .execute(&mut *tx)
             .await?;
-        refresh_class(&self.windows, &mut tx, &class_key).await?;
+        refresh_class(&self.windows, &mut tx, &class_key, &[]).await?;
         tx.commit().await?;
         Ok(true)
     }
@@ -441,7 +443,13 @@ impl Store {
 /// Makes a class's figures afresh from its latest results, inside the transaction that changed them;
 /// the CPU's part (decoding the results not kept decoded, their median and presets) runs off the async
 /// runtime.
-async fn refresh_class(windows: &Mutex<Windows>, tx: &mut Transaction, class_key: &str) -> Result<(), sqlx::Error> {
+/// `fresh` are results of the class this transaction stored, decoded already.
+async fn refresh_class(
+    windows: &Mutex<Windows>,
+    tx: &mut Transaction,
+    class_key: &str,
+    fresh: &[(&str, &Arc<gallery::Member>)],
+) -> Result<(), sqlx::Error> {
     let ids: Vec<String> =
         sqlx::query_scalar("SELECT id FROM results WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2")
             .bind(class_key)
@@ -449,6 +457,7 @@ async fn refresh_class(windows: &Mutex<Windows>, tx: &mut Transaction, class_key
             .fetch_all(&mut **tx)
             .await?;
     let mut known = windows.lock().expect("not poisoned").take(class_key);
+    known.extend(fresh.iter().map(|(id, member)| (id.to_string(), Arc::clone(member))));
     let missing: Vec<&String> = ids.iter().filter(|id| !known.contains_key(*id)).collect();
     let mut compacts: Vec<(String, String)> = Vec::new();
     for id in missing {
@@ -534,32 +543,26 @@ impl Writer {
     /// Stores a group of results in one transaction, counting each in its class and making every class
     /// they are in afresh once; what became of each, in order.
     async fn store(&self, group: &[&Stored]) -> Result<Vec<Inserted>, sqlx::Error> {
-        // Classes locked in one order by every server, so that two groups never wait for each other.
-        let mut order: Vec<usize> = (0..group.len()).collect();
-        order.sort_by(|&a, &b| group[a].class_key.cmp(&group[b].class_key));
         let mut tx = self.pool.begin().await?;
-        let mut stored = vec![false; group.len()];
-        let mut classes: Vec<&str> = Vec::new();
-        for at in order {
-            let r = group[at];
-            // The write comes first: SQLite then holds its one writer's lock for the whole transaction.
-            // Counting the result in its class also locks the class's row (PostgreSQL): groups that publish
-            // to one class make its figures one after another, each from a window with the other's results.
-            if insert_row(&mut tx, r).await? {
-                count_in_class(&mut tx, r).await?;
-                stored[at] = true;
-                if classes.last() != Some(&r.class_key.as_str()) {
-                    classes.push(&r.class_key);
-                }
-            }
-        }
-        for class_key in classes {
-            refresh_class(&self.windows, &mut tx, class_key).await?;
+        // The write comes first: SQLite then holds its one writer's lock for the whole transaction.
+        let stored = insert_rows(&mut tx, group).await?;
+        let mut new = stored_once(group, &stored);
+        // Counting results in their classes also locks the classes' rows (PostgreSQL): groups that publish to
+        // one class make its figures one after another, each from a window with the other's results. Every
+        // server locks classes in one order, so that two groups never wait for each other.
+        new.sort_by(|a, b| a.class_key.cmp(&b.class_key));
+        count_in_classes(&mut tx, new.iter().copied()).await?;
+        for of_class in new.chunk_by(|a, b| a.class_key == b.class_key) {
+            let fresh: Vec<(&str, &Arc<gallery::Member>)> =
+                of_class.iter().map(|r| (r.id.as_str(), &r.member)).collect();
+            refresh_class(&self.windows, &mut tx, &of_class[0].class_key, &fresh).await?;
         }
         tx.commit().await?;
         let mut outcomes = Vec::with_capacity(group.len());
-        for (r, stored) in group.iter().zip(stored) {
-            outcomes.push(if stored {
+        let mut answered: HashSet<&str> = HashSet::new();
+        for r in group {
+            // The same result twice in one group is stored once, for the first.
+            outcomes.push(if stored.contains(&r.id) && answered.insert(&r.id) {
                 Inserted::New
             } else {
                 // Published twice at once: the other one won.
@@ -570,55 +573,101 @@ impl Writer {
     }
 }
 
-/// Stores a result unless one with the same digest is stored; whether it was stored.
-async fn insert_row(tx: &mut Transaction, r: &Stored) -> Result<bool, sqlx::Error> {
-    let inserted = sqlx::query(
-        "INSERT INTO results (id, digest, class_key, adapter, vendor, backend, runtime, label, created, published, \
-         copy_gbps, fma_gflops, configurations, token_digest, body, compact) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
-         ON CONFLICT (digest) DO NOTHING",
-    )
-    .bind(&r.id)
-    .bind(&r.digest)
-    .bind(&r.class_key)
-    .bind(&r.adapter)
-    .bind(&r.vendor)
-    .bind(&r.backend)
-    .bind(&r.runtime)
-    .bind(&r.label)
-    .bind(&r.created)
-    .bind(&r.published)
-    .bind(r.copy_gbps)
-    .bind(r.fma_gflops)
-    .bind(r.configurations)
-    .bind(&r.token_digest)
-    .bind(&r.packed_body)
-    .bind(&r.compact)
+/// The columns of a stored result, in the order `insert_rows` binds them.
+const RESULT_COLUMNS: [&str; 16] = [
+    "id",
+    "digest",
+    "class_key",
+    "adapter",
+    "vendor",
+    "backend",
+    "runtime",
+    "label",
+    "created",
+    "published",
+    "copy_gbps",
+    "fma_gflops",
+    "configurations",
+    "token_digest",
+    "body",
+    "compact",
+];
+
+/// Stores results, in one statement, except those whose digest is stored already (or comes earlier in
+/// `rows`); the ids of those stored.
+async fn insert_rows(tx: &mut Transaction, rows: &[&Stored]) -> Result<HashSet<String>, sqlx::Error> {
+    if rows.is_empty() {
+        return Ok(HashSet::new());
+    }
+    let width = RESULT_COLUMNS.len();
+    let values: Vec<String> = (0..rows.len())
+        .map(|row| {
+            let places: Vec<String> = (1..=width).map(|column| format!("${}", row * width + column)).collect();
+            format!("({})", places.join(", "))
+        })
+        .collect();
+    let sql = format!(
+        "INSERT INTO results ({}) VALUES {} ON CONFLICT (digest) DO NOTHING RETURNING id",
+        RESULT_COLUMNS.join(", "),
+        values.join(", ")
+    );
+    let mut query = sqlx::query_scalar::<_, String>(&sql);
+    for r in rows {
+        query = query
+            .bind(&r.id)
+            .bind(&r.digest)
+            .bind(&r.class_key)
+            .bind(&r.adapter)
+            .bind(&r.vendor)
+            .bind(&r.backend)
+            .bind(&r.runtime)
+            .bind(&r.label)
+            .bind(&r.created)
+            .bind(&r.published)
+            .bind(r.copy_gbps)
+            .bind(r.fma_gflops)
+            .bind(r.configurations)
+            .bind(&r.token_digest)
+            .bind(&r.packed_body)
+            .bind(&r.compact);
+    }
     // Prepared afresh each time: the Any driver types a NULL figure as it likes, and a statement kept from a
     // publish without an FMA figure would refuse one with it (PostgreSQL).
-    .persistent(false)
-    .execute(&mut **tx)
-    .await?;
-    Ok(inserted.rows_affected() > 0)
+    let stored = query.persistent(false).fetch_all(&mut **tx).await?;
+    Ok(stored.into_iter().collect())
 }
 
-/// Counts a stored result in its class, making the class's row where it is the first.
-async fn count_in_class(tx: &mut Transaction, r: &Stored) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "INSERT INTO classes (class_key, adapter, vendor, backend, runtime, results, window_results, median, \
-         presets) VALUES ($1, $2, $3, $4, $5, 0, 0, '', '[]') ON CONFLICT (class_key) DO NOTHING",
-    )
-    .bind(&r.class_key)
-    .bind(&r.adapter)
-    .bind(&r.vendor)
-    .bind(&r.backend)
-    .bind(&r.runtime)
-    .execute(&mut **tx)
-    .await?;
-    sqlx::query("UPDATE classes SET results = results + 1 WHERE class_key = $1")
+/// The rows `insert_rows` stored: each stored id's first row (the same result twice in `rows` is stored once).
+fn stored_once<'a>(rows: &[&'a Stored], stored: &HashSet<String>) -> Vec<&'a Stored> {
+    let mut seen: HashSet<&str> = HashSet::new();
+    rows.iter().copied().filter(|r| stored.contains(&r.id) && seen.insert(&r.id)).collect()
+}
+
+/// Counts stored results in their classes (sorted by class), making a class's row where it is the first.
+async fn count_in_classes<'a>(
+    tx: &mut Transaction,
+    stored: impl Iterator<Item = &'a Stored>,
+) -> Result<(), sqlx::Error> {
+    let stored: Vec<&Stored> = stored.collect();
+    for of_class in stored.chunk_by(|a, b| a.class_key == b.class_key) {
+        let r = of_class[0];
+        sqlx::query(
+            "INSERT INTO classes (class_key, adapter, vendor, backend, runtime, results, window_results, median, \
+             presets) VALUES ($1, $2, $3, $4, $5, 0, 0, '', '[]') ON CONFLICT (class_key) DO NOTHING",
+        )
         .bind(&r.class_key)
+        .bind(&r.adapter)
+        .bind(&r.vendor)
+        .bind(&r.backend)
+        .bind(&r.runtime)
         .execute(&mut **tx)
         .await?;
+        sqlx::query("UPDATE classes SET results = results + $1 WHERE class_key = $2")
+            .bind(of_class.len() as i64)
+            .bind(&r.class_key)
+            .execute(&mut **tx)
+            .await?;
+    }
     Ok(())
 }
 

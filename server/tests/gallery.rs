@@ -439,6 +439,13 @@ async fn publishes_sent_together_are_each_answered(url: &str) {
     assert!(outcomes[5].1.is_err(), "the clash is refused");
     let (count, median, _) = kept_figures(&app, &key).await.unwrap();
     assert_eq!((count, median), (21, format!("{key}: median of 21 results")));
+
+    // A result twice in one statement (as a group may hold it) is stored and counted once.
+    let twice = prepare("twice in a batch".into());
+    store.insert_batch(&[twice.clone(), twice, prepare("once in a batch".into())]).await.unwrap();
+    store.refresh_every_class().await.unwrap();
+    let (count, median, _) = kept_figures(&app, &key).await.unwrap();
+    assert_eq!((count, median), (23, format!("{key}: median of 23 results")));
 }
 
 #[tokio::test]

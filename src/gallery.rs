@@ -82,13 +82,20 @@ pub fn median_result<R: Borrow<RunResult>>(results: &[R]) -> Option<RunResult> {
     let mut configurations: Vec<(ConfigResult, Vec<f64>)> = Vec::new();
     // Where each configuration is in `configurations`: a class's window holds some 200 × 1000 rows.
     let mut places: HashMap<_, usize> = HashMap::new();
-    for r in results.iter().flat_map(|result| &result.borrow().results).filter(|r| r.is_good()) {
-        let Some(median) = r.median_ns else { continue };
-        match places.get(&r.configuration_key()) {
-            Some(&at) => configurations[at].1.push(median),
-            None => {
-                places.insert(r.configuration_key(), configurations.len());
-                configurations.push((r.clone(), vec![median]));
+    for result in results {
+        for (i, r) in result.borrow().results.iter().enumerate() {
+            let Some(median) = r.median_ns.filter(|_| r.is_good()) else { continue };
+            // A class's results mostly ran one suite: a configuration is usually where it was in the others.
+            let at = match configurations.get(i) {
+                Some((template, _)) if template.configuration_key() == r.configuration_key() => Some(i),
+                _ => places.get(&r.configuration_key()).copied(),
+            };
+            match at {
+                Some(at) => configurations[at].1.push(median),
+                None => {
+                    places.insert(r.configuration_key(), configurations.len());
+                    configurations.push((r.clone(), vec![median]));
+                }
             }
         }
     }
@@ -216,6 +223,7 @@ pub fn presets(results: &[RunResult]) -> Vec<Preset> {
 pub fn presets_of<'a>(results: impl Iterator<Item = &'a [analysis::BestShape]>) -> Vec<Preset> {
     // Per (kernel, parameter): every result's best shape and its gain.
     let mut kernels: Vec<((String, String), Vec<Win>)> = Vec::new();
+    let mut places: HashMap<(&str, &str), usize> = HashMap::new();
     for of_result in results {
         for best in of_result {
             let won = Win {
@@ -223,10 +231,12 @@ pub fn presets_of<'a>(results: impl Iterator<Item = &'a [analysis::BestShape]>) 
                 gain: best.gain_over_64,
                 invocations: best.shape.iter().product::<u32>(),
             };
-            let key = (best.kernel.clone(), best.parameter.clone());
-            match kernels.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, wins)) => wins.push(won),
-                None => kernels.push((key, vec![won])),
+            match places.get(&(best.kernel.as_str(), best.parameter.as_str())) {
+                Some(&at) => kernels[at].1.push(won),
+                None => {
+                    places.insert((&best.kernel, &best.parameter), kernels.len());
+                    kernels.push(((best.kernel.clone(), best.parameter.clone()), vec![won]));
+                }
             }
         }
     }
@@ -235,19 +245,21 @@ pub fn presets_of<'a>(results: impl Iterator<Item = &'a [analysis::BestShape]>) 
     let mut presets: Vec<Preset> = kernels
         .into_iter()
         .filter_map(|((kernel, parameter), won)| {
-            let wins = |shape: &str| won.iter().filter(|w| w.shape == shape).count();
+            let mut wins: HashMap<&str, (usize, u32)> = HashMap::new();
+            for w in &won {
+                wins.entry(&w.shape).or_insert((0, w.invocations)).0 += 1;
+            }
             // Ties go to the fewer invocations, then to the shape that sorts first ("128" before "8×16").
-            let best = won.iter().max_by_key(|w| {
-                (wins(&w.shape), std::cmp::Reverse(w.invocations), std::cmp::Reverse(w.shape.clone()))
+            let (shape, (count, _)) = wins.into_iter().max_by_key(|&(shape, (count, invocations))| {
+                (count, std::cmp::Reverse(invocations), std::cmp::Reverse(shape))
             })?;
-            let shape = &best.shape;
-            let gains: Vec<f64> = won.iter().filter(|w| w.shape == *shape).filter_map(|w| w.gain).collect();
+            let gains: Vec<f64> = won.iter().filter(|w| w.shape == shape).filter_map(|w| w.gain).collect();
             Some(Preset {
                 kernel,
                 parameter,
-                shape: shape.clone(),
+                shape: shape.to_string(),
                 results: won.len() as u32,
-                wins: wins(shape) as u32,
+                wins: count as u32,
                 median_gain_over_64: crate::stats::summarize(&gains).map(|s| s.median),
             })
         })

@@ -62,3 +62,38 @@ fn a_run_beside_a_device_classs_median_shows_the_spread_of_its_results() {
         assert!(close(slowest, row.figures[1].unwrap() / 1.25) && close(fastest, row.figures[1].unwrap() / 0.9));
     }
 }
+
+/// A kernel's preset is the shape best in the most results; a tie goes to the fewer invocations, then to
+/// the shape that sorts first; its gain is the median over the results it won in.
+#[test]
+fn a_preset_is_the_shape_best_in_the_most_results_and_ties_go_to_the_smaller() {
+    let best = |kernel: &str, shape: [u32; 3], gain: f64| wgsweep::analysis::BestShape {
+        kernel: kernel.into(),
+        parameter: String::new(),
+        shape,
+        figure: 1.0,
+        unit: wgsweep::result::Unit::GbPerS,
+        gain_over_64: Some(gain),
+    };
+    let results = [
+        vec![best("copy/vec4", [256, 1, 1], 1.1), best("tiled/padded", [16, 16, 1], 1.0)],
+        vec![best("copy/vec4", [256, 1, 1], 1.3), best("tiled/padded", [32, 8, 1], 1.0)],
+        vec![best("copy/vec4", [128, 1, 1], 1.2), best("tiled/padded", [8, 32, 1], 1.0)],
+        vec![best("copy/vec4", [256, 1, 1], 1.2), best("tiled/padded", [8, 8, 1], 1.0)],
+        vec![best("copy/vec4", [128, 1, 1], 1.0), best("tiled/padded", [8, 8, 1], 1.0)],
+    ];
+    let presets = gallery::presets_of(results.iter().map(Vec::as_slice));
+    let copy = presets.iter().find(|p| p.kernel == "copy/vec4").unwrap();
+    assert_eq!((copy.shape.as_str(), copy.wins, copy.results), ("256", 3, 5));
+    assert_eq!(copy.median_gain_over_64, Some(1.2));
+    // 8×8 twice: more than any other.
+    let tiled = presets.iter().find(|p| p.kernel == "tiled/padded").unwrap();
+    assert_eq!((tiled.shape.as_str(), tiled.wins), ("8×8", 2));
+    // Each of three 256-invocation shapes once: the one that sorts first.
+    let tied = gallery::presets_of(results[..3].iter().map(Vec::as_slice));
+    let tiled = tied.iter().find(|p| p.kernel == "tiled/padded").unwrap();
+    assert_eq!((tiled.shape.as_str(), tiled.wins), ("16×16", 1));
+    // 256 and 128 once each: the fewer invocations.
+    let tied = gallery::presets_of([&results[0][..1], &results[2][..1]].into_iter());
+    assert_eq!((tied[0].shape.as_str(), tied[0].wins), ("128", 1));
+}

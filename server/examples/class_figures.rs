@@ -23,10 +23,23 @@ fn main() {
         let started = Instant::now();
         let presets = gallery::presets(&latest);
         let preset = started.elapsed();
+        let started = Instant::now();
+        let members: Vec<gallery::Member> = latest.into_iter().map(gallery::Member::new).collect();
+        let made_members = started.elapsed();
+        let started = Instant::now();
+        let figures = gallery::ClassFigures::of(&members).expect("figures");
+        let figured = started.elapsed();
+        let started = Instant::now();
+        let written = (figures.median.to_json().len(), serde_json::to_string(&figures.presets).expect("JSON").len());
+        let wrote = started.elapsed();
         println!(
-            "{window} results: decoded in {decoded:.1?}, median ({} configurations) in {medianed:.1?}, {} presets in {preset:.1?}",
+            "{window} results: decoded in {decoded:.1?}, median ({} configurations) in {medianed:.1?}, {} presets in \
+             {preset:.1?}; as a publish pays it: their best shapes in {made_members:.1?} (once, each kept), the \
+             class's figures in {figured:.1?}, written as JSON ({} + {} bytes) in {wrote:.1?}",
             median.results.len(),
-            presets.len()
+            presets.len(),
+            written.0,
+            written.1,
         );
     }
 }

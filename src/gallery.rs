@@ -139,6 +139,9 @@ pub fn median_result<R: Borrow<RunResult>>(results: &[R]) -> Option<RunResult> {
     Some(median)
 }
 
+/// The longest label the gallery keeps, in characters: a name in a list, not a note.
+pub const MAX_LABEL_CHARS: usize = 200;
+
 /// How many of a device class's latest results its median, presets and headline figures stand for.
 pub const CLASS_WINDOW: usize = 200;
 

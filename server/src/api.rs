@@ -182,6 +182,14 @@ pub fn prepare(body: &[u8], published: String) -> Result<(Stored, String), Refus
     if result.results.is_empty() {
         return Err(refuse(StatusCode::UNPROCESSABLE_ENTITY, "the result has no configurations"));
     }
+    let label_chars = result.label.chars().count();
+    if label_chars > gallery::MAX_LABEL_CHARS {
+        let most = gallery::MAX_LABEL_CHARS;
+        return Err(refuse(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("the label is {label_chars} characters long; the gallery keeps labels of at most {most}"),
+        ));
+    }
     let result = gallery::for_publishing(&result);
     let body = result.to_json();
     let digest = hex(&Sha256::digest(body.as_bytes()));
@@ -293,12 +301,12 @@ async fn device_results(
     State(api): State<Arc<Api>>,
     _: Read,
     Query(device): Query<Device>,
-) -> Result<Json<Value>, Refusal> {
-    let listed = api.store.listed(&device.key, LISTED_RESULTS).await?;
-    if listed.is_empty() {
-        return Err(no_results(&device.key));
-    }
-    Ok(Json(json!({ "key": device.key, "results": listed })))
+) -> Result<Response, Refusal> {
+    let listed = api.store.listed(&device.key, LISTED_RESULTS).await?.ok_or_else(|| no_results(&device.key))?;
+    let key =
+        serde_json::to_string(&device.key).map_err(|e| refuse(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let body = format!(r#"{{"key":{key},"results":{listed}}}"#);
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 /// The class's median result, as kept since its last publish or delete.

@@ -122,18 +122,6 @@ pub struct Stored {
     pub member: Arc<gallery::Member>,
 }
 
-/// One result in a device's list: what the gallery shows of it without its body.
-#[derive(Clone, Debug, serde::Serialize, sqlx::FromRow)]
-pub struct Listed {
-    pub id: String,
-    pub label: String,
-    pub created: String,
-    pub published: String,
-    pub copy_gbps: Option<f64>,
-    pub fma_gflops: Option<f64>,
-    pub configurations: i64,
-}
-
 /// A device class as the device list shows it: its parts, how many results it has, and the median of its
 /// latest results' headline figures.
 #[derive(Clone, Debug, serde::Serialize, sqlx::FromRow)]
@@ -400,22 +388,30 @@ impl Store {
         .await
     }
 
-    /// A device class's results, the latest published first, at most `limit`.
-    pub async fn listed(&self, class_key: &str, limit: i64) -> Result<Vec<Listed>, sqlx::Error> {
-        let listed = self
-            .read_through(|pool| async move {
-                let listed: Vec<Listed> = sqlx::query_as(
-                    "SELECT id, label, created, published, copy_gbps, fma_gflops, configurations FROM results \
-                     WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2",
-                )
-                .bind(class_key)
-                .bind(limit)
-                .fetch_all(pool)
-                .await?;
-                Ok((!listed.is_empty()).then_some(listed))
-            })
-            .await?;
-        Ok(listed.unwrap_or_default())
+    /// A device class's results, the latest published first, at most `limit`, as a JSON array of what the
+    /// gallery lists of each (id, label, created, published, copy_gbps, fma_gflops, configurations), or
+    /// `None` where the class has none. The database writes the JSON: a list of 1 000 is then
+    /// one row to fetch instead of 1 000 (which on SQLite cost a quarter of a millisecond each under load).
+    pub async fn listed(&self, class_key: &str, limit: i64) -> Result<Option<String>, sqlx::Error> {
+        let sql = match self.kind {
+            Kind::Sqlite => {
+                "SELECT json_group_array(json_object('id', id, 'label', label, 'created', created, \
+                 'published', published, 'copy_gbps', copy_gbps, 'fma_gflops', fma_gflops, \
+                 'configurations', configurations) ORDER BY published DESC, id) \
+                 FROM (SELECT id, label, created, published, copy_gbps, fma_gflops, configurations FROM results \
+                 WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2)"
+            }
+            Kind::Postgres => {
+                "SELECT json_agg(listed ORDER BY published DESC, id)::text \
+                 FROM (SELECT id, label, created, published, copy_gbps, fma_gflops, configurations FROM results \
+                 WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2) AS listed"
+            }
+        };
+        self.read_through(|pool| async move {
+            let listed: Option<String> = sqlx::query_scalar(sql).bind(class_key).bind(limit).fetch_one(pool).await?;
+            Ok(listed.filter(|listed| listed != "[]"))
+        })
+        .await
     }
 
     /// A device class's median result as JSON, as kept (plain: a class's one median is read far more often

@@ -107,6 +107,17 @@ async fn bad_requests_get_a_clear_4xx(url: &str) {
     let shapeless = refused(crafted.to_string().into_bytes()).await;
     assert!(shapeless.error().contains("at least one invocation along each axis"), "{}", shapeless.error());
 
+    let mut long_label: Value = serde_json::from_str(&h100_native()).unwrap();
+    long_label["label"] = Value::from("é".repeat(core_gallery::MAX_LABEL_CHARS + 1));
+    let refused_label = refused(long_label.to_string().into_bytes()).await;
+    assert_eq!(
+        (refused_label.status, refused_label.error()),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "the label is 201 characters long; the gallery keeps labels of at most 200".into()
+        )
+    );
+
     let mut newer: Value = serde_json::from_str(&h100_native()).unwrap();
     newer["schema_version"] = Value::from(9);
     assert!(refused(newer.to_string().into_bytes()).await.error().contains("newer wgsweep"));

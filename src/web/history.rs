@@ -39,6 +39,7 @@ pub fn show() {
             append(&append(&row, "td", "", ""), "input", "history-label", "").unchecked_into();
         label.set_value(&entry.label);
         label.set_attribute("placeholder", "add a label").ok();
+        label.set_attribute("maxlength", &crate::gallery::MAX_LABEL_CHARS.to_string()).ok();
         label.set_attribute("data-id", &entry.id).ok();
         let actions = append(&row, "td", "", "");
         for (action, text) in [("open", "Open"), ("compare", "Compare"), ("delete", "Delete")] {

@@ -103,20 +103,19 @@ pub fn rows(results: &[RunResult]) -> Vec<Row> {
 /// which shape gave it: the headline of a comparison.
 pub fn best_rows(rows: &[Row]) -> Vec<(Row, Vec<Option<String>>)> {
     let mut best: Vec<(Row, Vec<Option<String>>)> = Vec::new();
+    // Where each kernel's best is in `best`: a comparison at the bound has thousands of them.
+    let mut places: HashMap<(&str, ShaderChecks, &str), usize> = HashMap::new();
     for row in rows {
-        let at = best
-            .iter()
-            .position(|(b, _)| b.kernel == row.kernel && b.checks == row.checks && b.parameter == row.parameter)
-            .unwrap_or_else(|| {
-                let blank = Row {
-                    workgroup: String::new(),
-                    figures: vec![None; row.figures.len()],
-                    ranges: vec![None; row.figures.len()],
-                    ..row.clone()
-                };
-                best.push((blank, vec![None; row.figures.len()]));
-                best.len() - 1
-            });
+        let at = *places.entry((&row.kernel, row.checks, &row.parameter)).or_insert_with(|| {
+            let blank = Row {
+                workgroup: String::new(),
+                figures: vec![None; row.figures.len()],
+                ranges: vec![None; row.figures.len()],
+                ..row.clone()
+            };
+            best.push((blank, vec![None; row.figures.len()]));
+            best.len() - 1
+        });
         let (b, shapes) = &mut best[at];
         for (i, figure) in row.figures.iter().enumerate() {
             if let Some(f) = *figure

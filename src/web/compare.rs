@@ -15,12 +15,40 @@ use crate::compare::{self, Row};
 use crate::result::{RunResult, format_gbps};
 use crate::share;
 
+/// A table of the card shown a page at a time: the page shown, and the pager under the table.
+#[derive(Default)]
+struct Paged {
+    page: Cell<usize>,
+    pager: RefCell<Option<table::Pager>>,
+}
+
+impl Paged {
+    /// The page to show of `total` rows (the last one where fewer rows are left), shown in the pager.
+    fn show(&self, total: usize) -> usize {
+        let page = self.page.get().min(table::last_page(total));
+        self.page.set(page);
+        if let Some(pager) = self.pager.borrow().as_ref() {
+            pager.show(page, total);
+        }
+        page
+    }
+}
+
+/// The comparison shown: its results' names, every configuration's row and the best of each kernel, which
+/// its pages and its charts are made from.
+#[derive(Default)]
+struct Shown {
+    names: Vec<String>,
+    rows: Vec<Row>,
+    best: Vec<(Row, Vec<Option<String>>)>,
+}
+
 thread_local! {
-    /// The page of the comparison's table shown, and the pager under it.
-    static PAGE: Cell<usize> = const { Cell::new(0) };
-    static PAGER: RefCell<Option<table::Pager>> = const { RefCell::new(None) };
-    /// The comparison shown: its results' names and rows, which its pages and its charts are made from.
-    static SHOWN: RefCell<Rc<(Vec<String>, Vec<Row>)>> = RefCell::default();
+    /// The best of each kernel and every configuration, a page at a time: a comparison of two results at the
+    /// bound has thousands of the one and tens of thousands of the other.
+    static BEST: Paged = Paged::default();
+    static EVERY: Paged = Paged::default();
+    static SHOWN: RefCell<Rc<Shown>> = RefCell::default();
     /// How many times a comparison was shown: charts drawn after a paint are the latest comparison's only.
     static SHOWINGS: Cell<u64> = const { Cell::new(0) };
 }
@@ -49,17 +77,11 @@ pub fn build(root: &Element) {
     dom::link_output(&card, "compare-share-link", "comparison link");
     append(&card, "h3", "", "Best of each kernel (over every workgroup shape)");
     append(&card, "table", "results compare", "").set_id("compare-best");
+    paged(&card, &BEST, show_best);
     append(&card, "div", "charts", "").set_id("compare-charts");
     append(&card, "h3", "", "Every configuration");
     append(&card, "table", "results compare", "").set_id("compare-table");
-    let (pager, buttons) = table::Pager::new(&card);
-    for (button, step) in buttons {
-        dom::listen(&button, "click", move |_| {
-            PAGE.set(PAGE.get().saturating_add_signed(step));
-            show_page();
-        });
-    }
-    PAGER.set(Some(pager));
+    paged(&card, &EVERY, show_every);
 
     dom::on("compare-add", "click", |_| {
         let field: HtmlInputElement = by_id("compare-link");
@@ -171,24 +193,9 @@ fn render(results: &[RunResult]) {
 
     let rows = compare::rows(results);
     let best = compare::best_rows(&rows);
-    let best_table: Element = by_id("compare-best");
-    best_table.set_inner_html("");
-    header(&best_table, &["kernel", "parameter", "unit"], &names);
-    let body = append(&best_table, "tbody", "", "");
-    for (row, shapes) in &best {
-        let tr = append(&body, "tr", "", "");
-        append(&tr, "td", "", &row.series());
-        append(&tr, "td", "", &row.parameter);
-        append(&tr, "td", "", row.unit);
-        for ((figure, range), shape) in row.figures.iter().zip(&row.ranges).zip(shapes) {
-            let at = shape.as_ref().map(|shape| format!(" at {shape}")).unwrap_or_default();
-            figure_cell(&tr, *figure, *range, &at);
-        }
-        ratio_cells(&tr, row);
-    }
-
-    SHOWN.set(Rc::new((names, rows)));
-    show_page();
+    SHOWN.set(Rc::new(Shown { names, rows, best }));
+    show_best();
+    show_every();
     // Charts after the tables are painted: a comparison of results at the bound draws for a while.
     let showing = SHOWINGS.get() + 1;
     SHOWINGS.set(showing);
@@ -201,19 +208,48 @@ fn render(results: &[RunResult]) {
     });
 }
 
-/// The page of the comparison's table that `PAGE` says.
-fn show_page() {
+/// A pager under the table just appended to `card`, whose buttons turn `table`'s pages, shown by `show`.
+fn paged(card: &Element, table: &'static std::thread::LocalKey<Paged>, show: fn()) {
+    let (pager, buttons) = table::Pager::new(card);
+    for (button, step) in buttons {
+        dom::listen(&button, "click", move |_| {
+            table.with(|table| table.page.set(table.page.get().saturating_add_signed(step)));
+            show();
+        });
+    }
+    table.with(|table| table.pager.replace(Some(pager)));
+}
+
+/// The page of the best of each kernel that `BEST` says.
+fn show_best() {
     let shown = SHOWN.with_borrow(Rc::clone);
-    let (names, rows) = shown.as_ref();
+    let table: Element = by_id("compare-best");
+    table.set_inner_html("");
+    header(&table, &["kernel", "parameter", "unit"], &shown.names);
+    let body = append(&table, "tbody", "", "");
+    let page = BEST.with(|best| best.show(shown.best.len()));
+    for (row, shapes) in shown.best.iter().skip(page * table::PAGE_ROWS).take(table::PAGE_ROWS) {
+        let tr = append(&body, "tr", "", "");
+        append(&tr, "td", "", &row.series());
+        append(&tr, "td", "", &row.parameter);
+        append(&tr, "td", "", row.unit);
+        for ((figure, range), shape) in row.figures.iter().zip(&row.ranges).zip(shapes) {
+            let at = shape.as_ref().map(|shape| format!(" at {shape}")).unwrap_or_default();
+            figure_cell(&tr, *figure, *range, &at);
+        }
+        ratio_cells(&tr, row);
+    }
+}
+
+/// The page of every configuration that `EVERY` says.
+fn show_every() {
+    let shown = SHOWN.with_borrow(Rc::clone);
     let table: Element = by_id("compare-table");
     table.set_inner_html("");
-    header(&table, &["kernel", "workgroup", "parameter", "unit"], names);
+    header(&table, &["kernel", "workgroup", "parameter", "unit"], &shown.names);
     let body = append(&table, "tbody", "", "");
-    // A page of rows at a time: a comparison of two results at the bound has tens of thousands.
-    let page = PAGE.get().min(table::last_page(rows.len()));
-    PAGE.set(page);
-    PAGER.with_borrow(|pager| pager.as_ref().map(|pager| pager.show(page, rows.len())));
-    for row in rows.iter().skip(page * table::PAGE_ROWS).take(table::PAGE_ROWS) {
+    let page = EVERY.with(|every| every.show(shown.rows.len()));
+    for row in shown.rows.iter().skip(page * table::PAGE_ROWS).take(table::PAGE_ROWS) {
         let tr = append(&body, "tr", "", "");
         append(&tr, "td", "", &row.series());
         append(&tr, "td", "", &row.workgroup);
@@ -229,14 +265,13 @@ fn show_page() {
 /// The comparison's charts, a kernel's lines overlaid (none for a single result).
 fn draw_charts(compared: usize) {
     let shown = SHOWN.with_borrow(Rc::clone);
-    let (names, rows) = shown.as_ref();
     let drawn = state::with(|app| {
         let charts = app.compare_charts.get_or_insert_with(|| Charts::new(by_id("compare-charts")));
         if compared < 2 {
             charts.clear();
             Ok(())
         } else {
-            charts.show_comparison(rows, names)
+            charts.show_comparison(&shown.rows, &shown.names)
         }
     });
     if let Err(e) = drawn {

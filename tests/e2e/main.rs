@@ -634,8 +634,12 @@ fn a_link_at_the_configuration_bound_opens_a_page_of_rows_at_a_time_and_one_past
     browser.wait_for("the comparison", "document.querySelector('#compare-table tbody tr')", Duration::from_secs(60));
     let compare_ms = comparing.elapsed().as_secs_f64() * 1000.0;
     assert_eq!(browser.eval("return document.querySelectorAll('#compare-table tbody tr').length"), 100);
-    let pager = browser.text("#compare .pager");
+    let pager = browser.text("#compare-table + .pager");
     assert!(pager.contains("Rows 1–100 of "), "{pager}");
+    // The best of each kernel is paged too: thousands of kernel and parameter pairs.
+    assert_eq!(browser.eval("return document.querySelectorAll('#compare-best tbody tr').length"), 100);
+    let best_pager = browser.text("#compare-best + .pager");
+    assert!(best_pager.contains("Rows 1–100 of "), "{best_pager}");
     browser.wait_for(
         "the comparison's charts",
         "document.querySelector('#compare-charts canvas')",
@@ -645,7 +649,7 @@ fn a_link_at_the_configuration_bound_opens_a_page_of_rows_at_a_time_and_one_past
     let longest = long_tasks(&browser).into_iter().fold(0.0, f64::max);
     eprintln!(
         "a comparison of two results at the bound ({} bytes): open {compare_ms:.0} ms, its charts drawn at \
-         {charts_ms:.0} ms, the longest main-thread task {longest:.0} ms; {pager}",
+         {charts_ms:.0} ms, the longest main-thread task {longest:.0} ms; {pager}; best: {best_pager}",
         comparison.len()
     );
 

@@ -391,7 +391,7 @@ impl Store {
     /// A device class's results, the latest published first, at most `limit`, as a JSON array of what the
     /// gallery lists of each (id, label, created, published, copy_gbps, fma_gflops, configurations), or
     /// `None` where the class has none. The database writes the JSON: a list of 1 000 is then
-    /// one row to fetch instead of 1 000 (which on SQLite cost a quarter of a millisecond each under load).
+    /// one row to fetch instead of 1 000 (on SQLite some 20 µs each under load).
     pub async fn listed(&self, class_key: &str, limit: i64) -> Result<Option<String>, sqlx::Error> {
         let sql = match self.kind {
             Kind::Sqlite => {

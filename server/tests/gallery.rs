@@ -319,6 +319,38 @@ async fn results_stored_before_class_figures_get_them_at_start(url: &str) {
     assert_eq!(kept_figures(&restarted, &key).await, Some(kept));
 }
 
+/// A label longer than the gallery keeps now, stored before it kept labels short (as an earlier
+/// wgsweep-server did): the migration that lists results from an index cuts it there in the list, and the
+/// server starts; on PostgreSQL the index could not be made with it (an index entry holds at most 2 704
+/// bytes).
+async fn labels_stored_before_their_bound_are_cut_in_the_list(url: &str) {
+    let (app, _dist) = gallery(url, 100).await;
+    let sent = h100_native();
+    assert_eq!(publish(&app, &sent).await.status, StatusCode::CREATED);
+    let key = DeviceClass::of(&RunResult::from_json(&sent).unwrap()).key();
+    // Letters with no repeats for a compressor to fold, as a person's long note would have.
+    let mut state = 12345u32;
+    let long: String = (0..4000)
+        .map(|_| {
+            state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            char::from(b'a' + (state >> 16) as u8 % 26)
+        })
+        .collect();
+    let database = sqlx::AnyPool::connect(url).await.unwrap();
+    for statement in [
+        "DROP INDEX results_listed",
+        "CREATE INDEX results_by_class ON results (class_key, published)",
+        "DELETE FROM _sqlx_migrations WHERE version = 3",
+    ] {
+        sqlx::query(statement).execute(&database).await.unwrap();
+    }
+    sqlx::query("UPDATE results SET label = $1").bind(&long).execute(&database).await.unwrap();
+    database.close().await;
+    let (restarted, _dist) = gallery(url, 100).await;
+    let listed = get(&restarted, &format!("/api/device/results?{}", key_query(&key))).await.json();
+    assert_eq!(listed["results"][0]["label"].as_str(), Some(&long[..core_gallery::MAX_LABEL_CHARS]));
+}
+
 /// Reads of stored results are limited per client (429 with when to come back); the device list is not.
 /// Behind a trusted proxy each client that the proxy names has its own share; from anyone else the header
 /// is ignored.
@@ -484,6 +516,12 @@ async fn on_sqlite_results_stored_before_class_figures_get_them_at_start() {
 }
 
 #[tokio::test]
+async fn on_sqlite_labels_stored_before_their_bound_are_cut_in_the_list() {
+    let dir = tempfile::tempdir().unwrap();
+    labels_stored_before_their_bound_are_cut_in_the_list(&sqlite_url(dir.path())).await;
+}
+
+#[tokio::test]
 async fn on_sqlite_reads_are_limited_per_client_also_behind_a_proxy() {
     let dir = tempfile::tempdir().unwrap();
     reads_are_limited_per_client_also_behind_a_proxy(&sqlite_url(dir.path())).await;
@@ -540,4 +578,5 @@ async fn on_postgresql_the_same() {
     reads_are_limited_per_client_also_behind_a_proxy(&cluster.database("reads")).await;
     two_servers_on_one_database_keep_the_same_figures(&cluster.database("two")).await;
     publishes_sent_together_are_each_answered(&cluster.database("together")).await;
+    labels_stored_before_their_bound_are_cut_in_the_list(&cluster.database("labels")).await;
 }

@@ -208,16 +208,17 @@ fn render(results: &[RunResult]) {
     });
 }
 
-/// A pager under the table just appended to `card`, whose buttons turn `table`'s pages, shown by `show`.
-fn paged(card: &Element, table: &'static std::thread::LocalKey<Paged>, show: fn()) {
+/// A pager under the table just appended to `card`, whose buttons turn the pages that `paging` keeps,
+/// shown by `show`.
+fn paged(card: &Element, paging: &'static std::thread::LocalKey<Paged>, show: fn()) {
     let (pager, buttons) = table::Pager::new(card);
     for (button, step) in buttons {
         dom::listen(&button, "click", move |_| {
-            table.with(|table| table.page.set(table.page.get().saturating_add_signed(step)));
+            paging.with(|paged| paged.page.set(paged.page.get().saturating_add_signed(step)));
             show();
         });
     }
-    table.with(|table| table.pager.replace(Some(pager)));
+    paging.with(|paged| paged.pager.replace(Some(pager)));
 }
 
 /// The page of the best of each kernel that `BEST` says.

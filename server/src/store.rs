@@ -302,7 +302,7 @@ impl Store {
     /// Stores a result unless one with the same digest is there already, with its class's figures made
     /// afresh in the same transaction (`Writer`): a publish is acknowledged with both or neither.
     pub async fn insert(&self, r: Stored) -> Result<Inserted, sqlx::Error> {
-        if let Some(id) = self.id_of_digest(&r.digest).await? {
+        if let Some(id) = id_of_digest(&self.pool, &r.digest).await? {
             return Ok(Inserted::Existing(id));
         }
         let (answer, answered) = oneshot::channel();
@@ -318,7 +318,7 @@ impl Store {
         for rows in batch.chunks(GROUP_MOST) {
             let rows: Vec<&Stored> = rows.iter().collect();
             let stored = insert_rows(&mut tx, &rows).await?;
-            count_in_classes(&mut tx, stored_once(&rows, &stored).into_iter()).await?;
+            count_in_classes(&mut tx, &stored_once(&rows, &stored)).await?;
         }
         tx.commit().await
     }
@@ -332,10 +332,6 @@ impl Store {
             tx.commit().await?;
         }
         Ok(classes.len())
-    }
-
-    async fn id_of_digest(&self, digest: &str) -> Result<Option<String>, sqlx::Error> {
-        id_of_digest(&self.pool, digest).await
     }
 
     /// A result's body, as published.
@@ -393,20 +389,19 @@ impl Store {
     /// `None` where the class has none. The database writes the JSON: a list of 1 000 is then
     /// one row to fetch instead of 1 000 (on SQLite some 20 µs each under load).
     pub async fn listed(&self, class_key: &str, limit: i64) -> Result<Option<String>, sqlx::Error> {
+        let latest = "SELECT id, label, created, published, copy_gbps, fma_gflops, configurations FROM results \
+                      WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2";
         let sql = match self.kind {
-            Kind::Sqlite => {
+            Kind::Sqlite => format!(
                 "SELECT json_group_array(json_object('id', id, 'label', label, 'created', created, \
                  'published', published, 'copy_gbps', copy_gbps, 'fma_gflops', fma_gflops, \
-                 'configurations', configurations) ORDER BY published DESC, id) \
-                 FROM (SELECT id, label, created, published, copy_gbps, fma_gflops, configurations FROM results \
-                 WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2)"
-            }
+                 'configurations', configurations) ORDER BY published DESC, id) FROM ({latest})"
+            ),
             Kind::Postgres => {
-                "SELECT json_agg(listed ORDER BY published DESC, id)::text \
-                 FROM (SELECT id, label, created, published, copy_gbps, fma_gflops, configurations FROM results \
-                 WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2) AS listed"
+                format!("SELECT json_agg(listed ORDER BY published DESC, id)::text FROM ({latest}) AS listed")
             }
         };
+        let sql = sql.as_str();
         self.read_through(|pool| async move {
             let listed: Option<String> = sqlx::query_scalar(sql).bind(class_key).bind(limit).fetch_one(pool).await?;
             Ok(listed.filter(|listed| listed != "[]"))
@@ -444,7 +439,7 @@ async fn refresh_class(
     windows: &Mutex<Windows>,
     tx: &mut Transaction,
     class_key: &str,
-    fresh: &[(&str, &Arc<gallery::Member>)],
+    fresh: &[&Stored],
 ) -> Result<(), sqlx::Error> {
     let ids: Vec<String> =
         sqlx::query_scalar("SELECT id FROM results WHERE class_key = $1 ORDER BY published DESC, id LIMIT $2")
@@ -453,7 +448,7 @@ async fn refresh_class(
             .fetch_all(&mut **tx)
             .await?;
     let mut known = windows.lock().expect("not poisoned").take(class_key);
-    known.extend(fresh.iter().map(|(id, member)| (id.to_string(), Arc::clone(member))));
+    known.extend(fresh.iter().map(|r| (r.id.clone(), Arc::clone(&r.member))));
     let missing: Vec<&String> = ids.iter().filter(|id| !known.contains_key(*id)).collect();
     let mut compacts: Vec<(String, String)> = Vec::new();
     for id in missing {
@@ -542,23 +537,17 @@ impl Writer {
         let mut tx = self.pool.begin().await?;
         // The write comes first: SQLite then holds its one writer's lock for the whole transaction.
         let stored = insert_rows(&mut tx, group).await?;
-        let mut new = stored_once(group, &stored);
+        let new = stored_once(group, &stored);
         // Counting results in their classes also locks the classes' rows (PostgreSQL): groups that publish to
-        // one class make its figures one after another, each from a window with the other's results. Every
-        // server locks classes in one order, so that two groups never wait for each other.
-        new.sort_by(|a, b| a.class_key.cmp(&b.class_key));
-        count_in_classes(&mut tx, new.iter().copied()).await?;
+        // one class make its figures one after another, each from a window with the other's results.
+        count_in_classes(&mut tx, &new).await?;
         for of_class in new.chunk_by(|a, b| a.class_key == b.class_key) {
-            let fresh: Vec<(&str, &Arc<gallery::Member>)> =
-                of_class.iter().map(|r| (r.id.as_str(), &r.member)).collect();
-            refresh_class(&self.windows, &mut tx, &of_class[0].class_key, &fresh).await?;
+            refresh_class(&self.windows, &mut tx, &of_class[0].class_key, of_class).await?;
         }
         tx.commit().await?;
         let mut outcomes = Vec::with_capacity(group.len());
-        let mut answered: HashSet<&str> = HashSet::new();
         for r in group {
-            // The same result twice in one group is stored once, for the first.
-            outcomes.push(if stored.contains(&r.id) && answered.insert(&r.id) {
+            outcomes.push(if new.iter().any(|n| std::ptr::eq(*n, *r)) {
                 Inserted::New
             } else {
                 // Published twice at once: the other one won.
@@ -633,18 +622,20 @@ async fn insert_rows(tx: &mut Transaction, rows: &[&Stored]) -> Result<HashSet<S
     Ok(stored.into_iter().collect())
 }
 
-/// The rows `insert_rows` stored: each stored id's first row (the same result twice in `rows` is stored once).
+/// The rows `insert_rows` stored: each stored id's first row (the same result twice in `rows` is stored once),
+/// sorted by class: the order in which every server locks classes, so that two groups never wait for each
+/// other.
 fn stored_once<'a>(rows: &[&'a Stored], stored: &HashSet<String>) -> Vec<&'a Stored> {
     let mut seen: HashSet<&str> = HashSet::new();
-    rows.iter().copied().filter(|r| stored.contains(&r.id) && seen.insert(&r.id)).collect()
+    let mut once: Vec<&Stored> =
+        rows.iter().copied().filter(|r| stored.contains(&r.id) && seen.insert(&r.id)).collect();
+    once.sort_by(|a, b| a.class_key.cmp(&b.class_key));
+    once
 }
 
-/// Counts stored results in their classes (sorted by class), making a class's row where it is the first.
-async fn count_in_classes<'a>(
-    tx: &mut Transaction,
-    stored: impl Iterator<Item = &'a Stored>,
-) -> Result<(), sqlx::Error> {
-    let stored: Vec<&Stored> = stored.collect();
+/// Counts stored results (sorted by class, as `stored_once` gives them) in their classes, making a class's
+/// row where it is the first.
+async fn count_in_classes(tx: &mut Transaction, stored: &[&Stored]) -> Result<(), sqlx::Error> {
     for of_class in stored.chunk_by(|a, b| a.class_key == b.class_key) {
         let r = of_class[0];
         sqlx::query(

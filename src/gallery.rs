@@ -85,15 +85,16 @@ pub fn median_result<R: Borrow<RunResult>>(results: &[R]) -> Option<RunResult> {
     for result in results {
         for (i, r) in result.borrow().results.iter().enumerate() {
             let Some(median) = r.median_ns.filter(|_| r.is_good()) else { continue };
+            let key = r.configuration_key();
             // A class's results mostly ran one suite: a configuration is usually where it was in the others.
             let at = match configurations.get(i) {
-                Some((template, _)) if template.configuration_key() == r.configuration_key() => Some(i),
-                _ => places.get(&r.configuration_key()).copied(),
+                Some((template, _)) if template.configuration_key() == key => Some(i),
+                _ => places.get(&key).copied(),
             };
             match at {
                 Some(at) => configurations[at].1.push(median),
                 None => {
-                    places.insert(r.configuration_key(), configurations.len());
+                    places.insert(key, configurations.len());
                     configurations.push((r.clone(), vec![median]));
                 }
             }

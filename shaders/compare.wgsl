@@ -124,3 +124,35 @@ fn compare(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
         atomicMax(&summary.largest_error, atomicLoad(&group_largest_error));
     }
 }
+
+// A reference made on the GPU from an output a trusted run wrote (a user's reference entry point, or the
+// first configuration that ran): each word of `found` becomes the element it must match. Kinds: 0, the
+// very bits (integers); 1, an f32 within tolerance × max(|want|, 1); 2, two f16 elements within tolerance
+// × the larger magnitude (at least 1), as an f16.
+struct Encoding {
+    count: u32,
+    kind: u32,
+    tolerance: f32,
+}
+
+@group(0) @binding(4) var<storage, read_write> encoded: array<vec2<u32>>;
+@group(0) @binding(5) var<uniform> encoding: Encoding;
+
+@compute @workgroup_size(WG)
+fn encode(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+          @builtin(local_invocation_index) lid: u32) {
+    let i = invocation_index(wid, nwg, lid);
+    if i >= encoding.count {
+        return;
+    }
+    let bits = found[i];
+    switch encoding.kind {
+        case 0u: { encoded[i] = vec2(bits, bitcast<u32>(WORD)); }
+        case 1u: { encoded[i] = vec2(bits, bitcast<u32>(encoding.tolerance * max(abs(bitcast<f32>(bits)), 1.0))); }
+        default: {
+            let pair = abs(unpack2x16float(bits));
+            let tolerance = encoding.tolerance * max(max(pair.x, pair.y), 1.0);
+            encoded[i] = vec2(bits, HALVES | (pack2x16float(vec2(tolerance, 0.0)) & 0xffffu));
+        }
+    }
+}

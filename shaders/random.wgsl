@@ -11,6 +11,10 @@ override WG: u32 = 256;
 struct Fill {
     seed: u32,
     word: u32,
+    // fill_pattern's: what to write (the PATTERN_ constants) and its range's ends, as bits.
+    kind: u32,
+    low: u32,
+    high: u32,
 }
 
 @group(0) @binding(0) var<storage, read_write> words: array<u32>;
@@ -52,4 +56,44 @@ fn fill_word(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
     if i < arrayLength(&words) {
         words[i] = fill.word;
     }
+}
+
+// A user's buffer (src/spec.rs, `Fill`): random floats in [low, high), random integers in [low, high] (as
+// wrapping u32 arithmetic, which serves i32 too), or element i holding i; f16 elements two to a word.
+const PATTERN_RANDOM_F32: u32 = 0u;
+const PATTERN_RANDOM_INT: u32 = 1u;
+const PATTERN_RANDOM_F16: u32 = 2u;
+const PATTERN_IOTA_U32: u32 = 3u;
+const PATTERN_IOTA_F32: u32 = 4u;
+const PATTERN_IOTA_F16: u32 = 5u;
+
+fn in_range(r: f32) -> f32 {
+    let low = bitcast<f32>(fill.low);
+    return low + (r + 1.0) * 0.5 * (bitcast<f32>(fill.high) - low);
+}
+
+@compute @workgroup_size(WG)
+fn fill_pattern(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+    let i = invocation_index(wid, nwg, lid);
+    if i >= arrayLength(&words) {
+        return;
+    }
+    var word = 0u;
+    switch fill.kind {
+        case PATTERN_RANDOM_F32: { word = bitcast<u32>(in_range(random_f32(i, fill.seed))); }
+        case PATTERN_RANDOM_INT: {
+            let h = hash_u32(i ^ hash_u32(fill.seed));
+            let span = fill.high - fill.low + 1u;
+            word = fill.low + select(h % span, h, span == 0u);
+        }
+        case PATTERN_RANDOM_F16: {
+            word = pack2x16float(vec2(in_range(random_f32(2u * i, fill.seed)), in_range(random_f32(2u * i + 1u, fill.seed))));
+        }
+        case PATTERN_IOTA_U32: { word = i; }
+        case PATTERN_IOTA_F32: { word = bitcast<u32>(f32(i)); }
+        case PATTERN_IOTA_F16: { word = pack2x16float(vec2(f32(2u * i), f32(2u * i + 1u))); }
+        default: {}
+    }
+    words[i] = word;
 }

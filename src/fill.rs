@@ -51,11 +51,53 @@ pub fn fresh_seed() -> u32 {
     hash_u32((nanos ^ (nanos >> 32)) as u32)
 }
 
+/// What a user's buffer holds before a kernel runs (`spec::Fill` for its element type), as the GPU writes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Pattern {
+    /// These bits in every 32-bit word (zeros, a constant, two f16 constants).
+    Word(u32),
+    /// Uniformly random f32 in [low, high), from `random_f32`.
+    RandomF32 {
+        low: f32,
+        high: f32,
+    },
+    /// Uniformly random 32-bit integers in [low, high], as bits (i32 in two's complement).
+    RandomInt {
+        low: u32,
+        high: u32,
+    },
+    /// Uniformly random f16 in [low, high), two to a word.
+    RandomF16 {
+        low: f32,
+        high: f32,
+    },
+    /// Element i holds i: u32, f32 or f16 (two to a word).
+    IotaU32,
+    IotaF32,
+    IotaF16,
+}
+
+impl Pattern {
+    /// fill_pattern's kind and range, as random.wgsl reads them.
+    fn words(self) -> [u32; 3] {
+        match self {
+            Pattern::Word(_) => unreachable!("a word is written by fill_word"),
+            Pattern::RandomF32 { low, high } => [0, low.to_bits(), high.to_bits()],
+            Pattern::RandomInt { low, high } => [1, low, high],
+            Pattern::RandomF16 { low, high } => [2, low.to_bits(), high.to_bits()],
+            Pattern::IotaU32 => [3, 0, 0],
+            Pattern::IotaF32 => [4, 0, 0],
+            Pattern::IotaF16 => [5, 0, 0],
+        }
+    }
+}
+
 /// The fill pipelines, built once per device.
 pub struct Filler {
     random: wgpu::ComputePipeline,
     random_f16: wgpu::ComputePipeline,
     word: wgpu::ComputePipeline,
+    pattern: wgpu::ComputePipeline,
 }
 
 impl Filler {
@@ -77,12 +119,17 @@ impl Filler {
                 cache: None,
             })
         };
-        Self { random: pipeline("fill_random"), random_f16: pipeline("fill_random_f16"), word: pipeline("fill_word") }
+        Self {
+            random: pipeline("fill_random"),
+            random_f16: pipeline("fill_random_f16"),
+            word: pipeline("fill_word"),
+            pattern: pipeline("fill_pattern"),
+        }
     }
 
     /// Records writing `random_f32(i, seed)` into every element of `buffer`.
     pub fn random(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, buffer: &wgpu::Buffer, seed: u32) {
-        self.encode(device, encoder, &self.random, buffer, [seed, 0]);
+        self.encode(device, encoder, &self.random, buffer, [seed, 0, 0, 0, 0]);
     }
 
     /// Records writing `random_f16(i, seed)` into every 16-bit element of `buffer`, as f16.
@@ -93,12 +140,30 @@ impl Filler {
         buffer: &wgpu::Buffer,
         seed: u32,
     ) {
-        self.encode(device, encoder, &self.random_f16, buffer, [seed, 0]);
+        self.encode(device, encoder, &self.random_f16, buffer, [seed, 0, 0, 0, 0]);
     }
 
     /// Records writing `word` into every 32-bit element of `buffer`.
     pub fn word(&self, device: &wgpu::Device, encoder: &mut wgpu::CommandEncoder, buffer: &wgpu::Buffer, word: u32) {
-        self.encode(device, encoder, &self.word, buffer, [0, word]);
+        self.encode(device, encoder, &self.word, buffer, [0, word, 0, 0, 0]);
+    }
+
+    /// Records writing `pattern` (random ones from `seed`) into `buffer`.
+    pub fn pattern(
+        &self,
+        device: &wgpu::Device,
+        encoder: &mut wgpu::CommandEncoder,
+        buffer: &wgpu::Buffer,
+        pattern: Pattern,
+        seed: u32,
+    ) {
+        match pattern {
+            Pattern::Word(word) => self.word(device, encoder, buffer, word),
+            _ => {
+                let [kind, low, high] = pattern.words();
+                self.encode(device, encoder, &self.pattern, buffer, [seed, 0, kind, low, high]);
+            }
+        }
     }
 
     fn encode(
@@ -107,11 +172,11 @@ impl Filler {
         encoder: &mut wgpu::CommandEncoder,
         pipeline: &wgpu::ComputePipeline,
         buffer: &wgpu::Buffer,
-        params: [u32; 2],
+        params: [u32; 5],
     ) {
         let uniform = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
             label: Some("fill parameters"),
-            contents: &[params[0].to_le_bytes(), params[1].to_le_bytes()].concat(),
+            contents: &params.iter().flat_map(|p| p.to_le_bytes()).collect::<Vec<u8>>(),
             usage: wgpu::BufferUsages::UNIFORM,
         });
         let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {

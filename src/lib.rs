@@ -29,6 +29,7 @@ pub mod plan;
 pub mod result;
 pub mod runner;
 pub mod share;
+pub mod spec;
 pub mod stats;
 pub mod tune;
 

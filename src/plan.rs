@@ -64,7 +64,8 @@ impl Plan {
             };
             // Shapes vary fastest: configurations that share a parameter value share the CPU reference of
             // their output, which a family keeps only while they run.
-            for &checks in &self.shader_checks {
+            let checks = self.shader_checks.iter().filter(|&&c| c == ShaderChecks::Default || family.runs_unchecked());
+            for &checks in checks {
                 for &parameter in &parameters {
                     configurations.extend(shapes.iter().map(|&workgroup| Configuration {
                         kernel,

@@ -320,7 +320,8 @@ pub(crate) async fn measure_one(
     pace: &mut Pace,
 ) -> ConfigResult {
     let workgroup = configuration.workgroup;
-    let mut record = blank(configuration, workload.size(), workload.bytes_per_dispatch(configuration));
+    let mut record =
+        blank(configuration, workload.problem_size(configuration), workload.bytes_per_dispatch(configuration));
     record.moved_bytes_per_dispatch = workload.moved_bytes_per_dispatch(configuration);
     record.flops_per_dispatch = workload.flops_per_dispatch(configuration);
     if let Err(skip) =
@@ -443,7 +444,7 @@ pub async fn check_output(
     pace: &mut Pace,
 ) -> Result<(), String> {
     let started = Instant::now();
-    let reference = workload.reference(gpu, configuration).await;
+    let reference = workload.reference(gpu, configuration).await?;
     let referencing_s = started.elapsed().as_secs_f64();
     pace.references_s += referencing_s;
     log::debug!("{}: reference ready in {referencing_s:.3} s", kernels::describe(configuration));

@@ -9,6 +9,7 @@ const CRATE_LAYERS: &[(&str, u32)] = &[
     ("grid", 0),
     ("stats", 0),
     ("host", 0),
+    ("spec", 0),
     ("fill", 1),
     ("gpu", 2),
     ("kernel", 3),

@@ -137,6 +137,7 @@ fn every_stream_kernel_checked_on_the_gpu_agrees_with_the_cpu_and_catches_a_corr
         let prepared = workload.prepare(&gpu, &configuration).unwrap();
         kernel::submit_once(&gpu, &prepared);
         let reference = pollster::block_on(workload.reference(&gpu, &configuration))
+            .unwrap()
             .expect("STREAM's elementwise kernels have one");
         pollster::block_on(check.check(&gpu, &prepared.output, &reference)).unwrap();
         let output = pollster::block_on(read_buffer(&gpu, &prepared.output)).unwrap();
@@ -154,7 +155,10 @@ fn every_stream_kernel_checked_on_the_gpu_agrees_with_the_cpu_and_catches_a_corr
         workgroup: [64, 1, 1],
         parameter: None,
     };
-    assert!(pollster::block_on(workload.reference(&gpu, &dot)).is_none(), "dot's partial sums are checked on the CPU");
+    assert!(
+        pollster::block_on(workload.reference(&gpu, &dot)).unwrap().is_none(),
+        "dot's partial sums are checked on the CPU"
+    );
 }
 
 #[test]

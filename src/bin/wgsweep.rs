@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use wgsweep::gallery::{self, DeviceClass, Preset};
 use wgsweep::gpu::{self, Gpu};
-use wgsweep::kernel::{KernelId, ShaderChecks};
+use wgsweep::kernel::{Family, KernelId, ShaderChecks};
 use wgsweep::measure::MeasureOptions;
 use wgsweep::plan::{self, Plan, ProblemSize, Shapes};
 use wgsweep::result::{Environment, RunResult};
@@ -49,6 +49,9 @@ enum Command {
     },
     /// Find the best workgroup shape for kernels without measuring every shape.
     Tune(TuneArgs),
+    /// Run your own kernel, WGSL and its specification (docs/your-kernel.md), as the built-in families run:
+    /// every combination of its tunables and workgroup shapes, validated and timed; or auto-tuned.
+    Kernel(KernelArgs),
     /// Put results side by side: each one's figure for every configuration and its ratio to the first.
     Compare(CompareArgs),
     /// The workgroup shape each kernel's results agree on for a device: learned by a results gallery
@@ -119,6 +122,29 @@ struct TuneArgs {
     /// Write the tunings (every trial, validated and measured) as JSON here.
     #[arg(long)]
     json: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct KernelArgs {
+    /// The WGSL file; its specification opens it in a /* wgsweep { … } */ comment unless --spec gives one.
+    wgsl: PathBuf,
+    /// The specification, a JSON file.
+    #[arg(long)]
+    spec: Option<PathBuf>,
+    /// Search the combinations with the auto-tuner instead of measuring every one.
+    #[arg(long)]
+    tune: bool,
+    /// With --tune: also measure every combination, and say how close the tuner came in what share of the time.
+    #[arg(long, requires = "tune")]
+    exhaustive: bool,
+    #[command(flatten)]
+    plan: PlanArgs,
+    /// Write the result file (or, with --tune, the tunings) here.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// A label stored with the result.
+    #[arg(long, default_value = "")]
+    label: String,
 }
 
 /// What `run` and `tune` share: the device, the problem and how to measure.
@@ -213,6 +239,7 @@ fn main() -> ExitCode {
         Command::Share { file, page } => share(&file, &page),
         Command::Compare(args) => compare(&args),
         Command::Tune(args) => pollster::block_on(tune(args)),
+        Command::Kernel(args) => pollster::block_on(user_kernel(args)),
         Command::Presets(args) => pollster::block_on(presets(args)),
     };
     match outcome {
@@ -426,7 +453,44 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
     };
     let plan = args.plan.plan(kernels);
     let gpu = args.plan.open_gpu().await?;
+    sweep(&gpu, &plan, args.json.as_deref(), args.label, args.lose_device_after).await
+}
 
+/// Reads the user's kernel, registers it and checks that it compiles, then runs or tunes it.
+async fn user_kernel(args: KernelArgs) -> Result<ExitCode, String> {
+    let read = |path: &std::path::Path| {
+        std::fs::read_to_string(path).map_err(|e| format!("could not read {}: {e}", path.display()))
+    };
+    let source = read(&args.wgsl)?;
+    let spec = args.spec.as_deref().map(read).transpose()?;
+    let named = |problems: Vec<wgsweep::spec::Problem>| {
+        let file = args.spec.as_ref().unwrap_or(&args.wgsl).display().to_string();
+        let lines: Vec<String> = problems.iter().map(|p| format!("{file}: {p}")).collect();
+        lines.join("\n")
+    };
+    let kernel = wgsweep::spec::UserKernel::read(&source, spec.as_deref()).map_err(named)?;
+    let family = kernels::register(kernel)?;
+    let gpu = args.plan.open_gpu().await?;
+    let problems = kernels::user::compilation_problems(&gpu, family).await;
+    if !problems.is_empty() {
+        let lines: Vec<String> = problems.iter().map(|p| format!("{}: {p}", args.wgsl.display())).collect();
+        return Err(lines.join("\n"));
+    }
+    let plan = args.plan.plan(family.kernels());
+    match args.tune {
+        true => tune_plan(&gpu, &plan, args.exhaustive, args.json.as_deref()).await,
+        false => sweep(&gpu, &plan, args.json.as_deref(), args.label, None).await,
+    }
+}
+
+/// Runs `plan`, prints its table and writes its result file where asked.
+async fn sweep(
+    gpu: &Gpu,
+    plan: &Plan,
+    json: Option<&std::path::Path>,
+    label: String,
+    lose_device_after: Option<u64>,
+) -> Result<ExitCode, String> {
     let total = plan.count(&gpu.info.limits)? as u64;
     let expected_s = plan::expected_duration_s(total as usize, &gpu.info, None);
     eprintln!("{total} configurations on {}: {} expected", gpu.info.name(), plan::about(expected_s));
@@ -434,13 +498,13 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
         ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} [{elapsed} elapsed, {eta} left]")
             .expect("a valid template"),
     );
-    let mut result = runner::run(&gpu, &plan, native_environment(&gpu), |event| {
+    let mut result = runner::run(gpu, plan, native_environment(gpu), |event| {
         match event {
             Event::Preparing { family, size, unit } => bar.set_message(format!("preparing {family} ({size} {unit})")),
             Event::Measuring { configuration, .. } => bar.set_message(kernels::describe(configuration)),
             Event::Finished { .. } => {
                 bar.inc(1);
-                if args.lose_device_after == Some(bar.position()) {
+                if lose_device_after == Some(bar.position()) {
                     gpu.device.destroy();
                 }
             }
@@ -449,9 +513,9 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
     })
     .await;
     bar.finish_and_clear();
-    result.label = args.label;
+    result.label = label;
     print_table(&result);
-    if let Some(path) = &args.json {
+    if let Some(path) = json {
         std::fs::write(path, result.to_json()).map_err(|e| format!("could not write {}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());
     }
@@ -468,10 +532,20 @@ async fn run(args: RunArgs) -> Result<ExitCode, String> {
 async fn tune(args: TuneArgs) -> Result<ExitCode, String> {
     let plan = args.plan.plan(kernels::select(&args.kernels)?);
     let gpu = args.plan.open_gpu().await?;
+    tune_plan(&gpu, &plan, args.exhaustive, args.json.as_deref()).await
+}
+
+/// Tunes `plan`'s kernels, prints each tuning and writes them where asked.
+async fn tune_plan(
+    gpu: &Gpu,
+    plan: &Plan,
+    exhaustive: bool,
+    json: Option<&std::path::Path>,
+) -> Result<ExitCode, String> {
     plan.count(&gpu.info.limits)?;
-    let options = TuneOptions { exhaustive: args.exhaustive.then(|| plan.measure.clone()), ..TuneOptions::default() };
+    let options = TuneOptions { exhaustive: exhaustive.then(|| plan.measure.clone()), ..TuneOptions::default() };
     let bar = ProgressBar::new_spinner();
-    let tunings = tune::tune(&gpu, &plan, &options, &native_environment(&gpu), |event| {
+    let tunings = tune::tune(gpu, plan, &options, &native_environment(gpu), |event| {
         match event {
             TuneEvent::Tuning { index, total, kernel } => {
                 bar.set_prefix(format!("{}/{total} {}", index + 1, kernel.label()))
@@ -491,7 +565,7 @@ async fn tune(args: TuneArgs) -> Result<ExitCode, String> {
     {
         println!("\n{snippet}");
     }
-    if let Some(path) = &args.json {
+    if let Some(path) = json {
         let json = serde_json::to_string_pretty(&tunings).expect("tunings serialize");
         std::fs::write(path, json).map_err(|e| format!("could not write {}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());

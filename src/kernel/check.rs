@@ -231,6 +231,17 @@ impl Expected {
     }
 }
 
+/// How the words of a trusted output are matched (`Reference::of_output`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Words {
+    /// The very bits: integers.
+    Exact,
+    /// f32 within `tolerance` × max(|want|, 1).
+    F32 { tolerance: f32 },
+    /// Two f16 elements a word, within `tolerance` × the larger magnitude (at least 1).
+    F16Pairs { tolerance: f32 },
+}
+
 /// The expected output of one kernel on one input, on the GPU: what each word must hold. Made once per
 /// input and kept while configurations use it. At 8 bytes a word it is twice the output, so it is stored
 /// in parts that each fit one binding, and compared part by part.
@@ -314,6 +325,72 @@ impl Reference {
             parts.push(part);
         }
         Reference { what, parts, part_len, count, period }
+    }
+
+    /// A reference made on the GPU from `raw`, the `count` words a trusted run wrote (a user's reference
+    /// entry point, or the first configuration): each word must be matched as `words` says.
+    pub async fn of_output(
+        gpu: &Gpu,
+        what: &'static str,
+        raw: &wgpu::Buffer,
+        count: u64,
+        words: Words,
+    ) -> Result<Self, String> {
+        let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("compare.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(CHECK_WGSL.into()),
+        });
+        let pipeline = gpu.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("encode"),
+            layout: None,
+            module: &module,
+            entry_point: Some("encode"),
+            compilation_options: wgpu::PipelineCompilationOptions {
+                constants: &[("WG", CHECK_WORKGROUP as f64)],
+                ..Default::default()
+            },
+            cache: None,
+        });
+        let (kind, tolerance) = match words {
+            Words::Exact => (0u32, 0.0f32),
+            Words::F32 { tolerance } => (1, tolerance),
+            Words::F16Pairs { tolerance } => (2, tolerance),
+        };
+        let part_len = (gpu.info.limits.max_binding_bytes() / 8 / 64 * 64).max(64);
+        let mut parts = Vec::new();
+        for part_start in (0..count.max(1)).step_by(part_len as usize) {
+            let words = (part_start + part_len).min(count.max(1)) - part_start;
+            let part = storage_buffer(gpu, "reference", words * 8);
+            let params = [words as u32, kind, tolerance.to_bits(), 0];
+            let params = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some("encoding"),
+                contents: &params.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>(),
+                usage: wgpu::BufferUsages::UNIFORM,
+            });
+            let found =
+                wgpu::BufferBinding { buffer: raw, offset: part_start * 4, size: wgpu::BufferSize::new(words * 4) };
+            let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("encode"),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &[
+                    wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::Buffer(found) },
+                    wgpu::BindGroupEntry { binding: 4, resource: part.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 5, resource: params.as_entire_binding() },
+                ],
+            });
+            let groups = words.div_ceil(CHECK_WORKGROUP as u64);
+            let [x, y, _] = grid::dispatch_grid(groups, gpu.info.limits.max_workgroups_per_dimension)
+                .ok_or("the output is too large to compare on the GPU")?;
+            super::submit(gpu, |encoder| {
+                let mut pass = encoder.begin_compute_pass(&Default::default());
+                pass.set_pipeline(&pipeline);
+                pass.set_bind_group(0, &bind_group, &[]);
+                pass.dispatch_workgroups(x, y, 1);
+            });
+            parts.push(part);
+        }
+        readback::idle(gpu).await?;
+        Ok(Reference { what, parts, part_len, count, period: count })
     }
 
     /// The words each comparison pass covers: (first word, words, the part it reads).

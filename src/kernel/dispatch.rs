@@ -42,6 +42,9 @@ pub fn submit_once(gpu: &Gpu, prepared: &Prepared) {
         match prepared.before {
             Before::Poison => gpu.filler().word(&gpu.device, encoder, &prepared.output, fill::POISON),
             Before::Zero => gpu.filler().word(&gpu.device, encoder, &prepared.output, 0),
+            Before::Pattern(pattern, seed) => {
+                gpu.filler().pattern(&gpu.device, encoder, &prepared.output, pattern, seed)
+            }
             Before::State(_) => {}
         }
         let mut pass = encoder.begin_compute_pass(&Default::default());

@@ -21,8 +21,8 @@ pub use buffers::{
     ImageBuffers, OwnedBuffer, bind_group, check_binding, random_buffer, random_f16_buffer, storage_buffer,
 };
 pub use check::{
-    Comparison, Expected, GpuCheck, KeptReference, Mismatch, Recipe, Reference, Summary, ValidationError, f32s, passes,
-    recipe_bytes,
+    Comparison, Expected, GpuCheck, KeptReference, Mismatch, Recipe, Reference, Summary, ValidationError, Words, f32s,
+    passes, recipe_bytes,
 };
 pub use dispatch::{Step, encode_steps, linear_grid, matrix_shape, plane_grid, submit, submit_once, submit_steps};
 pub use readback::{idle, map_read, read_buffer, read_range};
@@ -68,18 +68,42 @@ pub struct Configuration {
 }
 
 /// A kernel's own swept parameter: its name as shown ("stride") and the values tried; where the values
-/// stand for choices rather than amounts, `labels[value]` names each.
+/// stand for choices rather than amounts, `labels[value]` names each. Where they stand for combinations
+/// (a user's kernel: its sizes and tunables), `axes` are the lists combined, the first varying slowest, so
+/// that the auto-tuner can move along each.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Parameter {
     pub name: &'static str,
     pub values: Vec<u32>,
     pub labels: &'static [&'static str],
+    pub axes: &'static [Axis],
+}
+
+/// One list a parameter's combinations are made of.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    pub name: &'static str,
+    /// How many values it has.
+    pub len: usize,
+    /// Whether the auto-tuner searches along it; the problem sizes it keeps apart, as a family's parameter.
+    pub tuned: bool,
 }
 
 impl Parameter {
     /// A parameter whose values are amounts, shown as numbers.
     pub fn amounts(name: &'static str, values: Vec<u32>) -> Self {
-        Self { name, values, labels: &[] }
+        Self { name, values, labels: &[], axes: &[] }
+    }
+
+    /// The index along each axis of combination `value`, where the values are combinations.
+    pub fn position(&self, value: u32) -> Vec<usize> {
+        let mut rest = value as usize;
+        let mut at = vec![0; self.axes.len()];
+        for (axis, Axis { len, .. }) in self.axes.iter().enumerate().rev() {
+            at[axis] = rest % len.max(&1);
+            rest /= len.max(&1);
+        }
+        at
     }
 
     /// How `value` is shown: "stride 8", or "matrix square" where the value has a label.
@@ -199,6 +223,11 @@ pub trait Family: Sync {
     fn gbps_is_device_memory(&self) -> bool {
         true
     }
+    /// Whether a configuration may also run through a trusted shader module, without wgpu's runtime checks:
+    /// not a user's kernel, which may index out of bounds.
+    fn runs_unchecked(&self) -> bool {
+        true
+    }
     /// Whether the problem size only sets how long one dispatch lasts (no cache to outgrow, no matrix to
     /// fit): on a device slow for it, the runner shrinks a default-sized problem to a short dispatch, and a
     /// size asked for in bytes per buffer leaves it at its default.
@@ -220,6 +249,12 @@ pub trait Family: Sync {
 /// The inputs of one problem, on the GPU, shared by every configuration run on them.
 pub trait Workload {
     fn size(&self) -> u64;
+    /// The problem size a configuration runs at, for its record: `size`, unless the configuration's
+    /// parameter picks one (a user's kernel).
+    fn problem_size(&self, configuration: &Configuration) -> u64 {
+        let _ = configuration;
+        self.size()
+    }
     /// Bytes one dispatch reads and writes, by the family's stated formula.
     fn bytes_per_dispatch(&self, configuration: &Configuration) -> u64;
     /// Bytes in the whole memory sectors one dispatch touches, where a layout makes that differ from the
@@ -251,7 +286,8 @@ pub trait Workload {
 }
 
 /// What `Workload::reference` makes, boxed so that `Workload` stays a trait object.
-pub type ReferenceFuture<'a> = Pin<Box<dyn Future<Output = Option<Rc<Reference>>> + 'a>>;
+/// `Err` says why no reference could be made (a user's reference entry point that failed to run).
+pub type ReferenceFuture<'a> = Pin<Box<dyn Future<Output = Result<Option<Rc<Reference>>, String>> + 'a>>;
 
 /// What a configuration's output holds before the run that is validated.
 pub enum Before {
@@ -261,6 +297,8 @@ pub enum Before {
     Zero,
     /// The state these steps write: a kernel that updates its output in place starts from it.
     State(Vec<Step>),
+    /// This pattern, from this seed: a user's output that holds initial contents.
+    Pattern(crate::fill::Pattern, u32),
 }
 
 /// A prepared configuration, ready to run: its dispatches in order, and the buffer that holds its answer.

@@ -52,9 +52,22 @@ impl ShaderModules {
         entry: &str,
         constants: &[(&str, f64)],
     ) -> wgpu::ComputePipeline {
+        self.pipeline_in(gpu, checks, entry, constants, None)
+    }
+
+    /// As `pipeline`, with the bindings `layout` states rather than those the entry point uses: a user's
+    /// kernel binds every buffer its specification names, whichever entry point runs.
+    pub fn pipeline_in(
+        &self,
+        gpu: &Gpu,
+        checks: ShaderChecks,
+        entry: &str,
+        constants: &[(&str, f64)],
+        layout: Option<&wgpu::PipelineLayout>,
+    ) -> wgpu::ComputePipeline {
         gpu.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
             label: Some(entry),
-            layout: None,
+            layout,
             module: self.get(gpu, checks),
             entry_point: Some(entry),
             compilation_options: wgpu::PipelineCompilationOptions {

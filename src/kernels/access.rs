@@ -306,7 +306,7 @@ impl Workload for AccessWorkload {
             let width = width(&configuration.kernel);
             let words = self.inputs.copied(configuration) * width;
             let dst = Reference::build(gpu, "dst", words, self.inputs.copied_words(configuration));
-            Some(self.reference.get_or_build((configuration.kernel, configuration.parameter), dst).await)
+            Ok(Some(self.reference.get_or_build((configuration.kernel, configuration.parameter), dst).await))
         })
     }
 

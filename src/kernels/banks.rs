@@ -160,7 +160,7 @@ impl Workload for BanksWorkload {
         Box::pin(async move {
             let (wg, stride) = (configuration.workgroup[0], configuration.parameter.unwrap_or(1));
             let sums = Reference::periodic(gpu, "sums", self.invocations, wg as u64, Sums { stride });
-            Some(self.reference.get_or_build((wg, stride), sums).await)
+            Ok(Some(self.reference.get_or_build((wg, stride), sums).await))
         })
     }
 

@@ -218,7 +218,7 @@ impl Workload for BlurWorkload {
         Box::pin(async move {
             let r = configuration.parameter.unwrap_or(0);
             let blurred = Reference::build(gpu, "dst", self.size(), Blurred { inputs: self.inputs, r });
-            Some(self.reference.get_or_build(r, blurred).await)
+            Ok(Some(self.reference.get_or_build(r, blurred).await))
         })
     }
 

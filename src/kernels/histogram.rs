@@ -239,7 +239,7 @@ impl Workload for HistogramWorkload {
             let counts = Counts { counts: counts.into_iter().map(|count| count as u32).collect() };
             let key = (skewed, counts.counts.len());
             let bins = Reference::build(gpu, "bin", counts.counts.len() as u64, counts);
-            Some(self.reference.get_or_build(key, bins).await)
+            Ok(Some(self.reference.get_or_build(key, bins).await))
         })
     }
 

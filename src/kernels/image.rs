@@ -143,7 +143,7 @@ impl Workload for ImageWorkload {
     fn reference<'a>(&'a self, gpu: &'a Gpu, _: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let gray = Reference::build(gpu, "dst", self.size(), Grayscale { seed: self.seed });
-            Some(self.reference.get_or_build((), gray).await)
+            Ok(Some(self.reference.get_or_build((), gray).await))
         })
     }
 

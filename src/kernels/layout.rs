@@ -316,7 +316,7 @@ impl Workload for LayoutWorkload {
             let KernelId { kernel, variant, .. } = configuration.kernel;
             let stepped = Stepped { update: kernel.into(), layout: variant.into(), count: self.count, seed: self.seed };
             let state = Reference::build(gpu, "particles", words(variant, self.count), stepped);
-            Some(self.reference.get_or_build(configuration.kernel, state).await)
+            Ok(Some(self.reference.get_or_build(configuration.kernel, state).await))
         })
     }
 

@@ -371,7 +371,7 @@ impl Workload for MatmulWorkload {
             let n = configuration.parameter.unwrap_or(0);
             let half = f16_inputs(configuration.kernel.variant);
             let c = Reference::build(gpu, "C", n as u64 * n as u64, Product::new(self.seeds, n, half));
-            Some(self.reference.get_or_build((n, half), c).await)
+            Ok(Some(self.reference.get_or_build((n, half), c).await))
         })
     }
 

@@ -1,10 +1,13 @@
 //! The kernel families: one module per shaders/*.wgsl file, each an entry of `families!`. The registry sits
 //! above the families and the contract (`kernel`) below them: neither the contract nor a family knows it.
 
-use std::sync::OnceLock;
+use std::sync::{OnceLock, RwLock};
 
 use crate::gpu::ComputeLimits;
 use crate::kernel::{Configuration, Family, KernelId, ShaderChecks, shapes};
+use crate::spec::UserKernel;
+
+pub mod user;
 
 /// Declares each family's module and lists the families, in one place: a new family is one entry.
 macro_rules! families {
@@ -31,8 +34,39 @@ families![
     peak::Peak,
 ];
 
+/// The families made at run time from users' kernels, the newest of each name last.
+static REGISTERED: RwLock<Vec<&'static user::UserFamily>> = RwLock::new(Vec::new());
+
+/// A built-in family, or the user's kernel registered under `name`.
 pub fn family(name: &str) -> Option<&'static dyn Family> {
-    FAMILIES.iter().copied().find(|f| f.name() == name)
+    let built_in = FAMILIES.iter().copied().find(|f| f.name() == name);
+    built_in.or_else(|| registered(name).map(|f| f as &'static dyn Family))
+}
+
+/// The user's kernel registered under `name`, where there is one.
+pub fn registered(name: &str) -> Option<&'static user::UserFamily> {
+    let registered = REGISTERED.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+    registered.iter().rev().copied().find(|f| f.name() == name)
+}
+
+/// Makes a user's kernel a family that runs, is found by its name and is listed like the built-in ones. A
+/// kernel registered before (the same digest) is that family again; a new one under a name registered
+/// before takes the name over. Built-in families' names are refused.
+pub fn register(kernel: UserKernel) -> Result<&'static user::UserFamily, String> {
+    let name = kernel.spec.name.clone();
+    if FAMILIES.iter().any(|f| f.name() == name) {
+        return Err(format!("`{name}` is the name of a built-in family: give your kernel another name"));
+    }
+    let mut registered = REGISTERED.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(at) = registered.iter().position(|f| f.kernel.digest == kernel.digest) {
+        let family = registered.remove(at);
+        registered.push(family);
+        return Ok(family);
+    }
+    // A family lives as long as the program: plans and results in flight may name it.
+    let family: &'static user::UserFamily = Box::leak(Box::new(user::UserFamily::new(kernel)));
+    registered.push(family);
+    Ok(family)
 }
 
 /// E.g. "strided/vec4 at workgroup size 256, stride 8", "(unchecked)" added for a trusted module.

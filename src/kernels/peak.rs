@@ -173,7 +173,7 @@ impl Workload for PeakWorkload {
         Box::pin(async move {
             let chains = Chains { variant: configuration.kernel.variant.into() };
             let sums = Reference::periodic(gpu, "sums", self.count as u64, 1024, chains);
-            Some(self.reference.get_or_build(configuration.kernel.variant, sums).await)
+            Ok(Some(self.reference.get_or_build(configuration.kernel.variant, sums).await))
         })
     }
 

@@ -250,7 +250,7 @@ impl Workload for ReduceWorkload {
     fn reference<'a>(&'a self, _: &'a Gpu, _: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             host::once(&self.sums, self.sum_input()).await;
-            None
+            Ok(None)
         })
     }
 

@@ -196,10 +196,10 @@ impl Workload for SaturationWorkload {
             let n = configuration.parameter.unwrap_or(0) as u64;
             if configuration.kernel.kernel == "sum_by_size" {
                 host::once(&self.prefix_sums, self.prefix_sums()).await;
-                return None;
+                return Ok(None);
             }
             let c = Reference::build(gpu, "c", n, Triad { seed: self.seed });
-            Some(self.reference.get_or_build(n, c).await)
+            Ok(Some(self.reference.get_or_build(n, c).await))
         })
     }
 

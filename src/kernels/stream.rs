@@ -367,13 +367,13 @@ impl Workload for StreamWorkload {
             if kernel == "dot" {
                 let reference = if half { &self.half_dot_reference } else { &self.dot_reference };
                 host::once(reference, self.dot_product(half)).await;
-                return None;
+                return Ok(None);
             }
             let recipe = Elementwise { inputs: self.inputs, kernel: kernel.into(), half };
             // Two f16 elements a word.
             let words = if half { self.n / 2 } else { self.n };
             let c = Reference::build(gpu, "c", words, recipe);
-            Some(self.reference.get_or_build((kernel, half), c).await)
+            Ok(Some(self.reference.get_or_build((kernel, half), c).await))
         })
     }
 

@@ -112,7 +112,7 @@ impl Family for Transpose {
 
     fn parameter(&self, kernel: &KernelId) -> Option<Parameter> {
         let values = if walks_tiles(kernel) { vec![0, 1, 2] } else { vec![0] };
-        Some(Parameter { name: "matrix", values, labels: &MATRICES })
+        Some(Parameter { name: "matrix", values, labels: &MATRICES, axes: &[] })
     }
 
     fn default_size(&self, limits: &ComputeLimits) -> Sizing {
@@ -309,7 +309,7 @@ impl Workload for TransposeWorkload {
             let copy = configuration.kernel.kernel == "copy2d";
             let moved = Moved { matrix: self.matrix(configuration), copy, seed: self.seed };
             let dst = Reference::build(gpu, "dst", moved.out_shape().0 * moved.matrix.dst_pitch as u64, moved);
-            Some(self.reference.get_or_build((copy, configuration.parameter), dst).await)
+            Ok(Some(self.reference.get_or_build((copy, configuration.parameter), dst).await))
         })
     }
 

@@ -1,0 +1,546 @@
+//! A user's kernel as a family: made at run time from its WGSL and specification (`spec::UserKernel`) and
+//! registered with `kernels::register`, it is run, measured, validated, charted, shared and tuned as the
+//! built-in families are.
+//!
+//! Its configurations are its workgroup shapes (the WG_X × WG_Y × WG_Z tunables) times its parameter, whose
+//! values are the combinations of its sizes and other tunables (`Parameter::axes`). Inputs are written on
+//! the GPU as the specification says; the output is compared on the GPU with a reference made on the GPU:
+//! the user's reference entry point run once, or the first configuration that ran.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::fill::Pattern;
+use crate::gpu::{ComputeLimits, Gpu};
+use crate::kernel::{
+    self, Axis, Before, ChartKind, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, Reference,
+    ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Words, Workload,
+};
+use crate::spec::{self, Check, Fill, Problem, Scalar, UserKernel, Values};
+
+/// What the family's name and labels are made of, kept for the life of the program: a family is
+/// `&'static`, and a user's kernel is registered once per digest.
+fn keep(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
+pub struct UserFamily {
+    pub kernel: UserKernel,
+    id: KernelId,
+    source: &'static str,
+    about: &'static str,
+    labels: &'static [&'static str],
+    axes: &'static [Axis],
+}
+
+impl UserFamily {
+    pub fn new(kernel: UserKernel) -> UserFamily {
+        let name = keep(kernel.spec.name.clone());
+        let id = KernelId {
+            family: name,
+            kernel: keep(kernel.spec.entry_point.clone()),
+            variant: keep(kernel.digest[..8].into()),
+        };
+        let axes = kernel.axes();
+        let labels: Vec<&'static str> = (0..kernel.combinations())
+            .map(|index| {
+                let at = spec::position(&axes.iter().map(|a| a.labels.len()).collect::<Vec<_>>(), index);
+                let parts: Vec<&str> = axes.iter().zip(at).map(|(axis, i)| axis.labels[i].as_str()).collect();
+                keep(parts.join(" "))
+            })
+            .collect();
+        let contract_axes: Vec<Axis> =
+            axes.iter().map(|a| Axis { name: keep(a.name.clone()), len: a.labels.len(), tuned: a.tuned }).collect();
+        let validation = match &kernel.check {
+            Check::Reference { entry_point, tolerance } => {
+                format!("against its reference entry point `{entry_point}` (tolerance {tolerance:e})")
+            }
+            Check::Agreement { tolerance } => {
+                format!("by agreement with the first configuration that ran (tolerance {tolerance:e})")
+            }
+        };
+        let about = format!(
+            "Your kernel `{}` (entry point `{}`, digest {}): {} combination(s) of sizes and tunables, each at \
+             every workgroup shape it lists; every output validated on the GPU {validation}.",
+            kernel.spec.name,
+            kernel.spec.entry_point,
+            kernel.digest,
+            kernel.combinations()
+        );
+        UserFamily {
+            source: keep(kernel.source.clone()),
+            about: keep(about),
+            labels: Box::leak(labels.into_boxed_slice()),
+            axes: Box::leak(contract_axes.into_boxed_slice()),
+            id,
+            kernel,
+        }
+    }
+
+    /// The combination and workgroup shape of a configuration, as the expressions' variables.
+    fn values(&self, configuration: &Configuration) -> Values {
+        self.kernel.values(configuration.parameter.unwrap_or(0) as usize, configuration.workgroup)
+    }
+
+    /// The size index of a configuration.
+    fn size_index(&self, configuration: &Configuration) -> usize {
+        self.kernel.position(configuration.parameter.unwrap_or(0) as usize)[0]
+    }
+}
+
+/// A problem with the specification met while running (checked when the kernel was read, so not expected).
+fn not_applicable(problem: Problem) -> Skip {
+    Skip::NotApplicable(problem.to_string())
+}
+
+impl Family for UserFamily {
+    fn name(&self) -> &'static str {
+        self.id.family
+    }
+
+    fn about(&self) -> &'static str {
+        self.about
+    }
+
+    fn kernels(&self) -> Vec<KernelId> {
+        vec![self.id]
+    }
+
+    fn size_unit(&self) -> &'static str {
+        "problem sizes of its specification"
+    }
+
+    fn default_size(&self, _: &ComputeLimits) -> Sizing {
+        Sizing { size: self.kernel.sizes.len() as u64, note: None }
+    }
+
+    fn round_size(&self, size: u64) -> u64 {
+        size
+    }
+
+    fn workgroup_shapes(&self, _: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
+        self.kernel.workgroup_shapes(limits.max_invocations_per_workgroup.max(limits.max_workgroup_size_x))
+    }
+
+    fn parameter(&self, _: &KernelId) -> Option<Parameter> {
+        let values = (0..self.labels.len() as u32).collect();
+        Some(Parameter { name: "tunables", values, labels: self.labels, axes: self.axes })
+    }
+
+    fn chart(&self) -> ChartKind {
+        match self.kernel.workgroup_shapes(1024).iter().any(|w| w[1] > 1) {
+            true => ChartKind::Heatmap,
+            false => ChartKind::Lines,
+        }
+    }
+
+    fn runs_unchecked(&self) -> bool {
+        false
+    }
+
+    fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64 {
+        let memory = self.kernel.workgroup_memory.as_ref();
+        memory.and_then(|m| m.count(&self.values(configuration)).ok()).unwrap_or(0)
+    }
+
+    fn setup(&self, gpu: &Gpu, _: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+        let family: &'static UserFamily = crate::kernels::registered(self.id.family)
+            .filter(|f| f.kernel.digest == self.kernel.digest)
+            .ok_or("this kernel is not registered")?;
+        Ok(Box::new(UserWorkload::new(gpu, family, seed)))
+    }
+}
+
+/// The buffers of one size, made when a configuration of that size first runs: `None` where a buffer's
+/// length depends on a tunable, and each configuration makes its own.
+struct SizedBuffers {
+    size_index: usize,
+    buffers: Vec<Option<OwnedBuffer>>,
+}
+
+struct UserWorkload {
+    family: &'static UserFamily,
+    seed: u32,
+    modules: ShaderModules,
+    layout: wgpu::PipelineLayout,
+    sized: RefCell<Option<SizedBuffers>>,
+    reference: RefCell<Option<SizedReference>>,
+}
+
+/// The reference of one size (its index), or why it could not be made.
+type SizedReference = (usize, Result<Rc<Reference>, String>);
+
+impl UserWorkload {
+    fn new(gpu: &Gpu, family: &'static UserFamily, seed: u32) -> Self {
+        let entries: Vec<wgpu::BindGroupLayoutEntry> = family
+            .kernel
+            .buffers
+            .iter()
+            .map(|b| wgpu::BindGroupLayoutEntry {
+                binding: b.binding,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Storage { read_only: !(b.output || b.written) },
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            })
+            .collect();
+        let group = gpu.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(family.id.family),
+            entries: &entries,
+        });
+        let layout = gpu.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some(family.id.family),
+            bind_group_layouts: &[Some(&group)],
+            immediate_size: 0,
+        });
+        UserWorkload {
+            family,
+            seed,
+            modules: ShaderModules::new(family.id.family, family.source),
+            layout,
+            sized: RefCell::default(),
+            reference: RefCell::default(),
+        }
+    }
+
+    fn kernel(&self) -> &UserKernel {
+        &self.family.kernel
+    }
+
+    /// A buffer of `elements` of this spec buffer, filled as its specification says, or why not.
+    fn make_buffer(&self, gpu: &Gpu, index: usize, values: &Values) -> Result<OwnedBuffer, Skip> {
+        let spec = &self.kernel().buffers[index];
+        let elements = spec.length.count(values).map_err(not_applicable)?;
+        let bytes = (elements * spec.element.bytes()).div_ceil(4) * 4;
+        let limit = gpu.info.limits.max_binding_bytes();
+        if bytes > limit {
+            return Err(Skip::ExceedsLimit { limit: "max_storage_buffer_binding_size", device: limit, needed: bytes });
+        }
+        let buffer = kernel::storage_buffer(gpu, &spec.name, bytes.max(4));
+        if let Some(pattern) = spec.fill.map(|fill| pattern(fill, spec.element.scalar)) {
+            let seed = self.seed.wrapping_add(index as u32);
+            kernel::submit(gpu, |encoder| gpu.filler().pattern(&gpu.device, encoder, &buffer, pattern, seed));
+        }
+        Ok(buffer)
+    }
+
+    /// The buffers of `configuration`'s size (made now where they are another size's) and those it makes
+    /// for itself, in the specification's order, as handles; and those it owns.
+    fn buffers(
+        &self,
+        gpu: &Gpu,
+        configuration: &Configuration,
+        values: &Values,
+    ) -> Result<(Vec<wgpu::Buffer>, Vec<OwnedBuffer>), Skip> {
+        let size_index = self.family.size_index(configuration);
+        let kernel = self.kernel();
+        let mut sized = self.sized.borrow_mut();
+        if sized.as_ref().is_none_or(|s| s.size_index != size_index) {
+            *sized = None; // free the last size's buffers first
+            *self.reference.borrow_mut() = None;
+            let mut buffers = Vec::new();
+            for (index, buffer) in kernel.buffers.iter().enumerate() {
+                let shared = !buffer.per_configuration(&kernel.size_names);
+                buffers.push(if shared { Some(self.make_buffer(gpu, index, values)?) } else { None });
+            }
+            *sized = Some(SizedBuffers { size_index, buffers });
+        }
+        let mut handles = Vec::new();
+        let mut owned = Vec::new();
+        for (index, shared) in sized.as_ref().expect("just made").buffers.iter().enumerate() {
+            match shared {
+                Some(buffer) => handles.push(buffer.handle()),
+                None => {
+                    let buffer = self.make_buffer(gpu, index, values)?;
+                    handles.push(buffer.handle());
+                    owned.push(buffer);
+                }
+            }
+        }
+        Ok((handles, owned))
+    }
+
+    /// The pipeline of `entry_point` at these values, with every buffer bound: the output at `output`.
+    fn step(
+        &self,
+        gpu: &Gpu,
+        entry_point: &str,
+        values: &Values,
+        buffers: &[wgpu::Buffer],
+        grid: [u32; 3],
+    ) -> Result<Step, Skip> {
+        let overrides = self.kernel().overrides(values).map_err(not_applicable)?;
+        let constants: Vec<(&str, f64)> = overrides.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+        let pipeline =
+            self.modules.pipeline_in(gpu, ShaderChecks::Default, entry_point, &constants, Some(&self.layout));
+        let entries: Vec<wgpu::BindGroupEntry> = self
+            .kernel()
+            .buffers
+            .iter()
+            .zip(buffers)
+            .map(|(spec, buffer)| wgpu::BindGroupEntry { binding: spec.binding, resource: buffer.as_entire_binding() })
+            .collect();
+        let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(entry_point),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        });
+        Ok(Step { pipeline, bind_group, grid })
+    }
+
+    /// The dispatch grid at these values, or the limit it is over.
+    fn grid(&self, gpu: &Gpu, values: &Values) -> Result<[u32; 3], Skip> {
+        let grid = self.kernel().grid(values).map_err(not_applicable)?;
+        let max = gpu.info.limits.max_workgroups_per_dimension;
+        if let Some(&needed) = grid.iter().find(|&&g| g > max as u64) {
+            return Err(Skip::ExceedsLimit {
+                limit: "max_compute_workgroups_per_dimension",
+                device: max as u64,
+                needed,
+            });
+        }
+        Ok(grid.map(|g| g as u32))
+    }
+
+    /// How the output's words are matched.
+    fn words(&self) -> Words {
+        let output = self.kernel().output();
+        let tolerance = match &self.kernel().check {
+            Check::Reference { tolerance, .. } | Check::Agreement { tolerance } => *tolerance as f32,
+        };
+        match output.element.scalar {
+            Scalar::F32 => Words::F32 { tolerance },
+            Scalar::F16 => Words::F16Pairs { tolerance },
+            Scalar::U32 | Scalar::I32 => Words::Exact,
+        }
+    }
+
+    /// The reference of `configuration`'s size: the reference entry point's output at the first
+    /// combination of that size the device runs, or (by agreement) what this configuration wrote.
+    async fn make_reference(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Rc<Reference>, String> {
+        let kernel = self.kernel();
+        let output = self.sized.borrow().as_ref().and_then(|s| {
+            let index = kernel.buffers.iter().position(|b| b.output)?;
+            s.buffers[index].as_ref().map(OwnedBuffer::handle)
+        });
+        let output = output.ok_or("the output was not made")?;
+        let words = output.size() / 4;
+        let raw = kernel::storage_buffer(gpu, "reference output", output.size());
+        match &kernel.check {
+            Check::Agreement { .. } => {
+                kernel::submit(gpu, |encoder| encoder.copy_buffer_to_buffer(&output, 0, &raw, 0, output.size()));
+            }
+            Check::Reference { entry_point, .. } => {
+                let at = self.reference_configuration(gpu, configuration).ok_or(
+                    "no combination of this size meets the restrictions within this device's limits, to run the reference at",
+                )?;
+                let values = self.family.values(&at);
+                let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+                let prepared = self.buffers(gpu, &at, &values).and_then(|(mut handles, owned)| {
+                    let index = kernel.buffers.iter().position(|b| b.output).expect("one output");
+                    handles[index] = raw.handle();
+                    let grid = self.reference_grid(gpu, &values)?;
+                    Ok((self.step(gpu, entry_point, &values, &handles, grid)?, owned))
+                });
+                let (step, _owned) = match prepared {
+                    Ok(prepared) => prepared,
+                    Err(skip) => {
+                        return Err(format!("the reference entry point `{entry_point}` could not run: {skip}"));
+                    }
+                };
+                let before = self.before();
+                kernel::submit(gpu, |encoder| {
+                    match before {
+                        Before::Pattern(pattern, seed) => {
+                            gpu.filler().pattern(&gpu.device, encoder, &raw, pattern, seed)
+                        }
+                        _ => gpu.filler().word(&gpu.device, encoder, &raw, crate::fill::POISON),
+                    }
+                    kernel::encode_steps(
+                        &mut encoder.begin_compute_pass(&Default::default()),
+                        std::slice::from_ref(&step),
+                    );
+                });
+                if let Some(error) = scope.pop().await {
+                    return Err(format!("the reference entry point `{entry_point}` could not run: {error}"));
+                }
+            }
+        }
+        Reference::of_output(gpu, "output", &raw, words, self.words()).await.map(Rc::new)
+    }
+
+    /// The configuration the reference entry point runs at: the first combination of `configuration`'s
+    /// size, at the first workgroup shape, that the restrictions and the device's limits admit.
+    fn reference_configuration(&self, gpu: &Gpu, configuration: &Configuration) -> Option<Configuration> {
+        let size_index = self.family.size_index(configuration);
+        let limits = &gpu.info.limits;
+        let shapes = self.family.workgroup_shapes(&configuration.kernel, limits);
+        (0..self.kernel().combinations() as u32)
+            .filter(|&c| self.kernel().position(c as usize)[0] == size_index)
+            .flat_map(|c| {
+                shapes.iter().map(move |&w| Configuration { parameter: Some(c), workgroup: w, ..*configuration })
+            })
+            .find(|c| {
+                let values = self.family.values(c);
+                let memory = self.family.workgroup_storage_bytes(c);
+                matches!(self.kernel().excluded_by(&values), Ok(None))
+                    && kernel::shapes::check_workgroup(limits, c.workgroup, memory).is_ok()
+            })
+    }
+
+    /// The reference entry point's grid: its own where the specification gives one, else the kernel's.
+    fn reference_grid(&self, gpu: &Gpu, values: &Values) -> Result<[u32; 3], Skip> {
+        match &self.kernel().reference_grid {
+            Some(grid) => {
+                let mut sizes = [1u32; 3];
+                for (axis, expression) in grid.iter().enumerate() {
+                    let count = expression.count(values).map_err(not_applicable)?;
+                    sizes[axis] = u32::try_from(count).map_err(|_| {
+                        not_applicable(Problem {
+                            place: expression.place.clone(),
+                            message: "over 2^32 workgroups".into(),
+                        })
+                    })?;
+                }
+                let max = gpu.info.limits.max_workgroups_per_dimension;
+                match sizes.iter().find(|&&g| g > max) {
+                    Some(&needed) => Err(Skip::ExceedsLimit {
+                        limit: "max_compute_workgroups_per_dimension",
+                        device: max as u64,
+                        needed: needed as u64,
+                    }),
+                    None => Ok(sizes),
+                }
+            }
+            None => self.grid(gpu, values),
+        }
+    }
+
+    /// What the output holds before a validated run: its initial contents, or poison.
+    fn before(&self) -> Before {
+        let output = self.kernel().output();
+        match output.fill {
+            Some(fill) => Before::Pattern(
+                pattern(fill, output.element.scalar),
+                self.seed.wrapping_add(self.output_index() as u32),
+            ),
+            None => Before::Poison,
+        }
+    }
+
+    fn output_index(&self) -> usize {
+        self.kernel().buffers.iter().position(|b| b.output).expect("one output")
+    }
+}
+
+/// The GPU's fill for a specification's `Fill` of elements of `scalar`.
+fn pattern(fill: Fill, scalar: Scalar) -> Pattern {
+    let half = |v: f64| half::f16::from_f64(v).to_bits() as u32;
+    match (fill, scalar) {
+        (Fill::Zeros, _) => Pattern::Word(0),
+        (Fill::Constant(v), Scalar::F32) => Pattern::Word((v as f32).to_bits()),
+        (Fill::Constant(v), Scalar::F16) => Pattern::Word(half(v) | half(v) << 16),
+        (Fill::Constant(v), _) => Pattern::Word(v as i64 as u32),
+        (Fill::Iota, Scalar::F32) => Pattern::IotaF32,
+        (Fill::Iota, Scalar::F16) => Pattern::IotaF16,
+        (Fill::Iota, _) => Pattern::IotaU32,
+        (Fill::Random([low, high]), Scalar::F32) => Pattern::RandomF32 { low: low as f32, high: high as f32 },
+        (Fill::Random([low, high]), Scalar::F16) => Pattern::RandomF16 { low: low as f32, high: high as f32 },
+        (Fill::Random([low, high]), _) => Pattern::RandomInt { low: low as i64 as u32, high: high as i64 as u32 },
+    }
+}
+
+impl Workload for UserWorkload {
+    fn size(&self) -> u64 {
+        self.kernel().sizes.len() as u64
+    }
+
+    /// The product of the size's dimensions (n; w × h).
+    fn problem_size(&self, configuration: &Configuration) -> u64 {
+        self.kernel().sizes[self.family.size_index(configuration)].iter().product()
+    }
+
+    fn bytes_per_dispatch(&self, configuration: &Configuration) -> u64 {
+        self.kernel().bytes(&self.family.values(configuration)).unwrap_or(0)
+    }
+
+    fn flops_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
+        self.kernel().flops.as_ref()?.count(&self.family.values(configuration)).ok()
+    }
+
+    fn notes(&self) -> Vec<String> {
+        let mut notes = vec![format!("digest {}", self.kernel().digest)];
+        if self.kernel().bytes.is_none() {
+            notes.push("GB/s counts every buffer once per dispatch: the specification gives no \"bytes\"".into());
+        }
+        notes
+    }
+
+    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+        let kernel = self.kernel();
+        let values = self.family.values(configuration);
+        if let Some(restriction) = kernel.excluded_by(&values).map_err(not_applicable)? {
+            return Err(Skip::NotApplicable(format!("the restriction `{}` excludes it", restriction.text)));
+        }
+        if kernel.buffers.iter().any(|b| b.element.scalar == Scalar::F16) && !gpu.shader_f16 {
+            return Err(Skip::needs_f16());
+        }
+        let grid = self.grid(gpu, &values)?;
+        let (buffers, owned) = self.buffers(gpu, configuration, &values)?;
+        let output = buffers[self.output_index()].clone();
+        let step = self.step(gpu, &kernel.spec.entry_point, &values, &buffers, grid)?;
+        Ok(Prepared { steps: vec![step], output, before: self.before(), grid, owned })
+    }
+
+    fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
+        Box::pin(async move {
+            let size_index = self.family.size_index(configuration);
+            if let Some((kept, reference)) = self.reference.borrow().as_ref()
+                && *kept == size_index
+            {
+                return reference.clone().map(Some);
+            }
+            let made = self.make_reference(gpu, configuration).await;
+            *self.reference.borrow_mut() = Some((size_index, made.clone()));
+            made.map(Some)
+        })
+    }
+
+    /// Never called: the output is always compared on the GPU, with the reference `reference` makes.
+    fn check(&self, _: &Configuration, _: &Prepared, _: &[u8]) -> Result<(), ValidationError> {
+        Err(ValidationError { what: "output (compared on the GPU only)", first: Vec::new(), wrong: 0, checked: 0 })
+    }
+}
+
+/// What the GPU's compiler finds wrong with the kernel's WGSL, each at its line and column (the browser's
+/// compilation messages; natively naga's); empty where it compiles.
+pub async fn compilation_problems(gpu: &Gpu, family: &UserFamily) -> Vec<Problem> {
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(family.name()),
+        source: wgpu::ShaderSource::Wgsl(family.source.into()),
+    });
+    let info = module.get_compilation_info().await;
+    let error = scope.pop().await;
+    let mut problems: Vec<Problem> = info
+        .messages
+        .iter()
+        .filter(|m| m.message_type == wgpu::CompilationMessageType::Error)
+        .map(|m| {
+            let place = match &m.location {
+                Some(at) => format!("WGSL line {}, column {}", at.line_number, at.line_position),
+                None => "WGSL".into(),
+            };
+            Problem { place, message: m.message.lines().next().unwrap_or("").trim().to_string() }
+        })
+        .collect();
+    if problems.is_empty()
+        && let Some(error) = error
+    {
+        problems.push(Problem { place: "WGSL".into(), message: error.to_string() });
+    }
+    problems
+}

@@ -534,7 +534,10 @@ pub async fn compilation_problems(gpu: &Gpu, family: &UserFamily) -> Vec<Problem
                 Some(at) => format!("WGSL line {}, column {}", at.line_number, at.line_position),
                 None => "WGSL".into(),
             };
-            Problem { place, message: m.message.lines().next().unwrap_or("").trim().to_string() }
+            // naga's message draws the line after its first; the browser's is the sentence alone.
+            let first = m.message.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+            let label = format!("Shader '{}' ", family.name());
+            Problem { place, message: first.strip_prefix(&label).unwrap_or(first).to_string() }
         })
         .collect();
     if problems.is_empty()

@@ -1,0 +1,220 @@
+//! A user's kernel (spec.rs, kernels/user.rs), on whatever native adapter is present (lavapipe in CI): the
+//! starters run and validate at every combination; a wrong element fails validation by a reference entry
+//! point and by agreement; an out-of-bounds write fails; every problem of a specification or of the WGSL is
+//! named at its place; restrictions skip with their reason.
+#![cfg(not(target_arch = "wasm32"))]
+
+#[expect(dead_code, reason = "the runner helpers the other test binaries use")]
+mod support;
+
+use serde_json::{Value, json};
+use support::{assert_good, environment, open_gpu, quick_plan};
+use wgsweep::gpu::Gpu;
+use wgsweep::kernel::Family;
+use wgsweep::result::RunResult;
+use wgsweep::spec::{Problem, UserKernel, leading_spec};
+use wgsweep::{kernels, runner};
+
+fn starter(name: &str) -> String {
+    std::fs::read_to_string(format!("{}/shaders/starters/{name}.wgsl", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// The starter's specification, changed by `change`, as JSON text.
+fn spec_of(source: &str, change: impl FnOnce(&mut Value)) -> String {
+    let mut spec: Value = serde_json::from_str(leading_spec(source).unwrap()).unwrap();
+    change(&mut spec);
+    spec.to_string()
+}
+
+/// Reads, registers and runs a kernel; every configuration validated, timed briefly. (The tests run at
+/// once: each names its kernels its own way, as the newest kernel registered under a name is the one run.)
+fn run(gpu: &Gpu, source: &str, spec: &str) -> RunResult {
+    let kernel = UserKernel::read(source, Some(spec)).unwrap_or_else(|problems| panic!("{problems:?}"));
+    let family = kernels::register(kernel).unwrap();
+    assert!(pollster::block_on(kernels::user::compilation_problems(gpu, family)).is_empty());
+    let plan = quick_plan(family.kernels(), 0, None);
+    pollster::block_on(runner::run(gpu, &plan, environment(gpu), |_| runner::Flow::Continue))
+}
+
+fn problems(source: &str, spec: &str) -> Vec<Problem> {
+    UserKernel::read(source, Some(spec)).err().unwrap_or_default()
+}
+
+#[test]
+fn the_triad_starter_validates_at_every_combination_and_counts_what_the_built_in_triad_counts() {
+    let gpu = open_gpu();
+    let source = starter("triad");
+    let n = 3 * 65536 + 4; // a whole number of vec4s, as the built-in wants, but of no workgroup
+    let spec = spec_of(&source, |s| {
+        s["name"] = json!("triad_as_built_in");
+        s["sizes"] = json!([n]);
+        s["tunables"]["WG_X"] = json!([32, 256]);
+    });
+    let result = run(&gpu, &source, &spec);
+    assert!(result.complete);
+    assert_eq!(result.results.len(), 2 * 3);
+    result.results.iter().for_each(assert_good);
+    let built_in = kernels::select("triad/scalar").unwrap();
+    let plan = quick_plan(built_in, n, Some(vec![256]));
+    let triad = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| runner::Flow::Continue));
+    let (ours, theirs) = (&result.results[1], &triad.results[0]);
+    assert_good(theirs);
+    assert_eq!(ours.problem_size, theirs.problem_size);
+    assert_eq!(ours.bytes_per_dispatch, theirs.bytes_per_dispatch);
+    assert_eq!(ours.flops_per_dispatch, theirs.flops_per_dispatch);
+    assert_eq!(ours.parameter_text(), format!("tunables n={n} ELEMENTS=1"));
+}
+
+#[test]
+fn the_sum_and_stencil_starters_validate_where_the_restrictions_admit_and_skip_the_rest_with_the_reason() {
+    let gpu = open_gpu();
+    let source = starter("sum");
+    let spec = spec_of(&source, |s| {
+        s["sizes"] = json!([100_003]);
+        s["tunables"] = json!({ "WG_X": [64, 1024], "ELEMENTS": [1, 16] });
+    });
+    let result = run(&gpu, &source, &spec);
+    assert_eq!(result.results.len(), 4);
+    result.results.iter().for_each(assert_good);
+
+    let source = starter("stencil");
+    let spec = spec_of(&source, |s| {
+        s["sizes"] = json!([{ "w": 203, "h": 101 }]);
+        s["tunables"] = json!({ "WG_X": [4, 32], "WG_Y": [2, 16], "TILE": [1, 4] });
+    });
+    let result = run(&gpu, &source, &spec);
+    assert_eq!(result.results.len(), 8);
+    for r in &result.results {
+        match r.workgroup_size {
+            [4, 2, 1] => assert_eq!(r.skipped(), Some("the restriction `WG_X * WG_Y >= 16` excludes it")),
+            [32, 16, 1] => assert_eq!(r.skipped(), Some("the restriction `WG_X * WG_Y <= 256` excludes it")),
+            _ => assert_good(r),
+        }
+    }
+}
+
+/// The triad starter with `c[77]` written wrong where `wrong_where` holds.
+fn triad_wrong_at_77(wrong_where: &str) -> String {
+    starter("triad").replace(
+        "            c[i] = a[i] + SCALAR * b[i];\n        }\n    }\n}",
+        &format!(
+            "            c[i] = a[i] + SCALAR * b[i];\n            if i == 77u && {wrong_where} {{ c[i] = 1.5; }}\n        }}\n    }}\n}}"
+        ),
+    )
+}
+
+#[test]
+fn one_wrong_element_fails_validation_against_the_reference_and_by_agreement() {
+    let gpu = open_gpu();
+    let source = triad_wrong_at_77("true");
+    assert_ne!(source, starter("triad"), "the kernel was changed");
+    let spec = spec_of(&source, |s| {
+        s["name"] = json!("wrong_against_reference");
+        s["sizes"] = json!([4096]);
+        s["tunables"] = json!({ "WG_X": [64], "ELEMENTS": [1, 2] });
+    });
+    let result = run(&gpu, &source, &spec);
+    for r in &result.results {
+        let error = r.error().unwrap_or_else(|| panic!("{} {} passed", r.workgroup_text(), r.parameter_text()));
+        assert!(error.starts_with("FAILED validation: output[77]: 1.5e0 (is) != "), "{error}");
+        assert!(error.contains("1 of 4096 wrong"), "{error}");
+    }
+
+    // By agreement: the first configuration is right, the second wrong at one element.
+    let source = triad_wrong_at_77("ELEMENTS == 2u");
+    let spec = spec_of(&source, |s| {
+        s["name"] = json!("wrong_by_agreement");
+        s["sizes"] = json!([4096]);
+        s["tunables"] = json!({ "WG_X": [64], "ELEMENTS": [1, 2] });
+        s["validation"] = json!({ "tolerance": 0 });
+    });
+    let result = run(&gpu, &source, &spec);
+    assert_good(&result.results[0]);
+    let error = result.results[1].error().expect("ELEMENTS=2 disagrees with the first");
+    assert!(error.starts_with("FAILED validation: output[77]: 1.5e0 (is) != "), "{error}");
+}
+
+#[test]
+fn an_out_of_bounds_write_fails_validation() {
+    let gpu = open_gpu();
+    // Every element one place on: the last write lands past the end, where WebGPU clamps it.
+    let source = starter("triad").replace(
+        "            c[i] = a[i] + SCALAR * b[i];\n        }\n    }\n}",
+        "            c[i + 1u] = a[i] + SCALAR * b[i];\n        }\n    }\n}",
+    );
+    let spec = spec_of(&source, |s| {
+        s["name"] = json!("out_of_bounds");
+        s["sizes"] = json!([1000]);
+        s["tunables"] = json!({ "WG_X": [64], "ELEMENTS": [1] });
+    });
+    let result = run(&gpu, &source, &spec);
+    let error = result.results[0].error().expect("a shifted output fails");
+    assert!(error.starts_with("FAILED validation: output[0]: "), "{error}");
+}
+
+#[test]
+fn a_compile_error_is_named_at_its_line_and_column() {
+    let gpu = open_gpu();
+    let source = starter("triad")
+        .replace("c[i] = a[i] + SCALAR * b[i];", "c[i] = a[i] + SCALR * b[i];")
+        .replace("my_triad", "typo");
+    let line = source.lines().position(|l| l.contains("SCALR")).unwrap() + 1;
+    let column = source.lines().nth(line - 1).unwrap().find("SCALR").unwrap() + 1;
+    let kernel = UserKernel::read(&source, None).unwrap();
+    let family = kernels::register(kernel).unwrap();
+    let problems = pollster::block_on(kernels::user::compilation_problems(&gpu, family));
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].place, format!("WGSL line {line}, column {column}"));
+    assert!(problems[0].message.contains("SCALR"), "{:?}", problems[0]);
+}
+
+#[test]
+fn every_problem_of_a_specification_is_named_at_its_place() {
+    let source = starter("triad");
+    let cases: Vec<(Box<dyn Fn(&mut Value)>, &str, &str)> = vec![
+        (
+            Box::new(|s| s["tunables"]["TILE"] = json!([4])),
+            "tunables.TILE",
+            "`TILE` is not an `override` the WGSL declares",
+        ),
+        (
+            Box::new(|s| s["buffers"][0]["binding"] = json!(7)),
+            "buffers[0] (a).binding",
+            "no storage buffer at @group(0) @binding(7)",
+        ),
+        (
+            Box::new(|s| s["buffers"][0]["written"] = json!(true)),
+            "buffers[0] (a).binding",
+            "declared var<storage, read>",
+        ),
+        (Box::new(|s| s["buffers"][2]["output"] = json!(false)), "buffers[2] (c).binding", "declared read_write"),
+        (Box::new(|s| s["buffers"][1]["type"] = json!("vec3<f32>")), "buffers[1] (b).type", "not an element type"),
+        (Box::new(|s| s["buffers"][1]["length"] = json!("n * m")), "buffers[1] (b).length", "names `m`"),
+        (Box::new(|s| s["grid"][0] = json!("n / (ELEMENTS - 1)")), "grid[0]", "at n=16777216, ELEMENTS=1"),
+        (Box::new(|s| s["bytes"] = json!("n * n * n * n")), "bytes", "Error multiplying"),
+        (Box::new(|s| s["flops"] = json!("0 - n")), "flops", "is not a count"),
+        (Box::new(|s| s["restrictions"] = json!(["ELEMENTS > 8"])), "restrictions", "no combination"),
+        (Box::new(|s| s["entry_point"] = json!("triads")), "entry_point", "`triads` is not a @compute entry point"),
+        (Box::new(|s| s["validation"]["reference"] = json!("refer")), "validation.reference", "`refer` is not"),
+        (Box::new(|s| s["name"] = json!("a name")), "name", "letters, digits"),
+        (
+            Box::new(|s| s["tunables"]["ELEMENTS"] = json!((1..=5000).collect::<Vec<u32>>())),
+            "tunables",
+            "a kernel may have 4096",
+        ),
+        (Box::new(|s| s["colour"] = json!("blue")), "spec, line 1", "unknown field `colour`"),
+    ];
+    for (change, place, message) in cases {
+        let found = problems(&source, &spec_of(&source, change));
+        assert!(
+            found.iter().any(|p| p.place.starts_with(place) && p.to_string().contains(message)),
+            "expected {place}: …{message}…, found {found:?}"
+        );
+    }
+    let found = problems(&source, "{ \"name\": \"x\",\n  \"buffers\": [ }");
+    assert_eq!(found[0].place, "spec, line 2, column 16");
+    assert_eq!(UserKernel::read("fn main() {}", None).unwrap_err()[0].place, "spec");
+    let named_stream = UserKernel::read(&source, Some(&spec_of(&source, |s| s["name"] = json!("stream")))).unwrap();
+    let refused = kernels::register(named_stream).err().expect("a built-in family's name is refused");
+    assert!(refused.contains("built-in family"), "{refused}");
+}

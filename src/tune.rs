@@ -59,6 +59,13 @@ pub struct Tuning {
     pub candidates: usize,
     /// The common default the speed-up is measured against: 64, or 8×8 for 2-D kernels.
     pub default_workgroup: [u32; 3],
+    /// Whether the search also moved along the parameter's tunables (a user's kernel): then each trial's
+    /// parameter is part of its configuration, and the default is at the first value of each.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub searches_parameter: bool,
+    /// The default's parameter value, where the search moves along the parameter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_parameter: Option<u32>,
     /// Every shape tried, in the order tried; the best that validates, and the default, have `valid` set.
     pub trials: Vec<ConfigResult>,
     /// Wall-clock seconds the search took: trials, pipeline builds and validation.
@@ -96,7 +103,12 @@ impl Tuning {
 
     /// The trial at the common default shape, where the device can run it.
     pub fn default_trial(&self) -> Option<&ConfigResult> {
-        self.trials.iter().find(|r| r.workgroup_size == self.default_workgroup && score(r).is_some())
+        self.trials.iter().find(|r| self.is_default(r) && score(r).is_some())
+    }
+
+    fn is_default(&self, r: &ConfigResult) -> bool {
+        r.workgroup_size == self.default_workgroup
+            && (!self.searches_parameter || r.parameter_value() == self.default_parameter)
     }
 
     /// How much faster the best shape is than the common default.
@@ -108,8 +120,8 @@ impl Tuning {
     /// the best; 0.97: within 3 %), where the sweep was run.
     pub fn share_of_exhaustive_best(&self) -> Option<f64> {
         let exhaustive = &self.exhaustive.as_ref()?.results;
-        let chosen = self.best()?.workgroup_size;
-        let chosen = exhaustive.iter().find(|r| r.workgroup_size == chosen).and_then(score)?;
+        let chosen = self.best()?;
+        let chosen = exhaustive.iter().find(|r| r.same_configuration(chosen)).and_then(score)?;
         Some(chosen / score(best_of(exhaustive)?)?)
     }
 
@@ -120,8 +132,12 @@ impl Tuning {
             (1, 1) => (format!("{x}"), format!("override WG_X: u32 = {x};")),
             _ => (format!("{x}, {y}, {z}"), format!("override WG_X: u32 = {x};\noverride WG_Y: u32 = {y};")),
         };
+        let tunables = match self.searches_parameter {
+            true => format!("\n// with {}", self.best()?.parameter_text()),
+            false => String::new(),
+        };
         Some(format!(
-            "// {kernel}: the best workgroup shape wgsweep found on this device\n\
+            "// {kernel}: the best workgroup shape wgsweep found on this device{tunables}\n\
              @compute @workgroup_size({attribute})\n\
              // or as constants the pipeline overrides:\n{overrides}\n\
              // Rust\nconst WORKGROUP_SIZE: [u32; 3] = [{x}, {y}, {z}];",
@@ -140,18 +156,26 @@ impl Tuning {
             (None, _) => format!("the default {} did not run", shape_text(self.default_workgroup)),
         };
         let figure = best.headline_text();
+        let chosen = match self.searches_parameter {
+            true => format!("{}, {}", best.workgroup_text(), best.parameter_text()),
+            false => best.workgroup_text(),
+        };
         let mut line = format!(
-            "{} {}{}: best {} at {figure} ({speedup}); {} of {} shapes in {:.1} s",
+            "{} {}{}: best {chosen} at {figure} ({speedup}); {} of {} {} in {:.1} s",
             self.kernel,
             self.checks.name(),
             if self.parameter.is_empty() { String::new() } else { format!(", {}", self.parameter) },
-            best.workgroup_text(),
             self.trials.len(),
             self.candidates,
+            if self.searches_parameter { "configurations" } else { "shapes" },
             self.seconds,
         );
         if let (Some(exhaustive), Some(share)) = (&self.exhaustive, self.share_of_exhaustive_best()) {
-            let best = best_of(&exhaustive.results).map(ConfigResult::workgroup_text).unwrap_or_default();
+            let text = |r: &ConfigResult| match self.searches_parameter {
+                true => format!("{}, {}", r.workgroup_text(), r.parameter_text()),
+                false => r.workgroup_text(),
+            };
+            let best = best_of(&exhaustive.results).map(text).unwrap_or_default();
             line += &format!(
                 "; the exhaustive sweep: best {best}, the tuner's choice at {:.1} % of it, in {:.1} s ({:.0} % of its time)",
                 share * 100.0,
@@ -200,10 +224,10 @@ pub async fn tune(
             let bench = Bench { gpu, harness: &harness, family, workload: inputs.get(family, fresh).await? };
             let start = Instant::now();
             let mut results = Vec::new();
-            for &workgroup in &target.candidates {
+            for &candidate in &target.candidates {
                 let config_start = Instant::now();
-                let measured = bench.measure(target.at(workgroup), full, Validation::First, &mut on_event).await;
-                log::debug!("sweep {workgroup:?}: {:.3} s", config_start.elapsed().as_secs_f64());
+                let measured = bench.measure(target.at(candidate), full, Validation::First, &mut on_event).await;
+                log::debug!("sweep {candidate:?}: {:.3} s", config_start.elapsed().as_secs_f64());
                 match measured {
                     Some(record) => results.push(record),
                     None => break,
@@ -214,13 +238,19 @@ pub async fn tune(
             }
             exhaustive = Some(Exhaustive { results, seconds: start.elapsed().as_secs_f64() });
         }
+        let searches_parameter = target.searches_parameter;
         tunings.push(Tuning {
             family: family.name().into(),
             kernel: target.kernel.label(),
             checks: target.checks,
-            parameter: trials.first().map(ConfigResult::parameter_text).unwrap_or_default(),
+            parameter: match searches_parameter {
+                true => String::new(),
+                false => trials.first().map(ConfigResult::parameter_text).unwrap_or_default(),
+            },
             candidates: target.candidates.len(),
-            default_workgroup: target.default_workgroup,
+            default_workgroup: target.default.0,
+            searches_parameter,
+            default_parameter: searches_parameter.then_some(target.default.1).flatten(),
             trials,
             seconds,
             exhaustive,
@@ -287,16 +317,17 @@ impl Bench<'_> {
     ) -> Option<(Vec<ConfigResult>, f64)> {
         let start = Instant::now();
         let mut trials: Vec<ConfigResult> = Vec::new();
-        let mut search = Search::new(&target.candidates, target.default_workgroup, options.min_gain);
-        while let Some(workgroup) = search.next() {
+        let mut search =
+            Search::on_grid(&target.candidates, target.positions.clone(), target.default, options.min_gain);
+        while let Some(candidate) = search.next() {
             let trial_options = match trials.is_empty() {
                 true => MeasureOptions { warm_up_ns: options.first_warm_up_ns, ..options.trial.clone() },
                 false => options.trial.clone(),
             };
             let trial_start = Instant::now();
-            let record = self.measure(target.at(workgroup), &trial_options, Validation::Later, on_event).await?;
-            log::debug!("trial {workgroup:?}: {:.3} s", trial_start.elapsed().as_secs_f64());
-            search.record(workgroup, trial_score(&record));
+            let record = self.measure(target.at(candidate), &trial_options, Validation::Later, on_event).await?;
+            log::debug!("trial {candidate:?}: {:.3} s", trial_start.elapsed().as_secs_f64());
+            search.record(candidate, trial_score(&record));
             trials.push(record);
         }
         // Only what is reported needs checking: the fastest trial that validates, and the default.
@@ -304,127 +335,195 @@ impl Bench<'_> {
         by_speed.sort_by(|&a, &b| trial_score(&trials[b]).partial_cmp(&trial_score(&trials[a])).expect("finite"));
         let validation_start = Instant::now();
         for i in by_speed {
-            runner::validate(
-                self.gpu,
-                self.harness,
-                self.workload,
-                &target.at(trials[i].workgroup_size),
-                &mut trials[i],
-            )
-            .await;
+            let candidate = (trials[i].workgroup_size, trials[i].parameter_value());
+            runner::validate(self.gpu, self.harness, self.workload, &target.at(candidate), &mut trials[i]).await;
             if trials[i].is_validated() {
                 break;
             }
         }
         let not_yet_validated = |r: &&mut ConfigResult| r.outcome == Outcome::Measured;
-        if let Some(default) =
-            trials.iter_mut().find(|r| r.workgroup_size == target.default_workgroup).filter(not_yet_validated)
-        {
-            runner::validate(self.gpu, self.harness, self.workload, &target.at(target.default_workgroup), default)
-                .await;
+        let is_default = |r: &&mut ConfigResult| (r.workgroup_size, r.parameter_value()) == target.default;
+        if let Some(default) = trials.iter_mut().find(is_default).filter(not_yet_validated) {
+            runner::validate(self.gpu, self.harness, self.workload, &target.at(target.default), default).await;
         }
         log::debug!("validation: {:.3} s", validation_start.elapsed().as_secs_f64());
         Some((trials, start.elapsed().as_secs_f64()))
     }
 }
 
-/// One kernel, checks and parameter value to tune, and the shapes the device can run for it.
+/// A configuration the search may pick: a workgroup shape, and the parameter's value.
+type Candidate = ([u32; 3], Option<u32>);
+
+/// One kernel, checks and parameter value to tune (or, where the parameter combines tunables, every value
+/// of one problem size), the configurations the device can run for it, and where each sits on the grid
+/// the search moves on.
 struct Target {
     kernel: KernelId,
     checks: ShaderChecks,
-    parameter: Option<u32>,
-    candidates: Vec<[u32; 3]>,
-    default_workgroup: [u32; 3],
+    candidates: Vec<Candidate>,
+    /// Each candidate's position: along x, y and z among the distinct workgroup sizes, then along each
+    /// tuned axis of the parameter.
+    positions: Vec<Vec<i32>>,
+    /// The common default shape (64, or 8×8) at the first value of each tunable.
+    default: Candidate,
+    searches_parameter: bool,
 }
 
 impl Target {
-    fn at(&self, workgroup: [u32; 3]) -> Configuration {
-        Configuration { kernel: self.kernel, checks: self.checks, workgroup, parameter: self.parameter }
+    fn at(&self, (workgroup, parameter): Candidate) -> Configuration {
+        Configuration { kernel: self.kernel, checks: self.checks, workgroup, parameter }
     }
 }
 
-/// The plan's configurations grouped by everything but the workgroup shape, each keeping the shapes
+/// The plan's configurations grouped by everything the search does not move along, each keeping those
 /// within the device's limits.
 fn targets(gpu: &Gpu, plan: &Plan) -> Vec<Target> {
-    let mut targets: Vec<Target> = Vec::new();
-    for c in plan.configurations(&gpu.info.limits) {
+    let limits = &gpu.info.limits;
+    let mut groups: Vec<(Target, Vec<usize>)> = Vec::new();
+    for c in plan.configurations(limits) {
         let family = kernels::family(c.kernel.family).expect("plans only hold registered kernels");
-        let fits = shapes::check_workgroup(&gpu.info.limits, c.workgroup, family.workgroup_storage_bytes(&c)).is_ok();
-        let same = |t: &Target| t.kernel == c.kernel && t.checks == c.checks && t.parameter == c.parameter;
-        let at = targets.iter().position(same).unwrap_or_else(|| {
-            let two_d = plan::is_two_dimensional(family, &c.kernel, &gpu.info.limits);
-            targets.push(Target {
+        let fits = shapes::check_workgroup(limits, c.workgroup, family.workgroup_storage_bytes(&c)).is_ok();
+        let parameter = family.parameter(&c.kernel);
+        let searched = parameter.as_ref().is_some_and(|p| p.axes.iter().any(|a| a.tuned));
+        // What tells targets apart: the parameter's value, or where the search moves along the parameter,
+        // its position on the axes it does not tune (the problem size).
+        let (kept, tuned): (Vec<usize>, Vec<usize>) = match (&parameter, c.parameter) {
+            (Some(p), Some(value)) if searched => {
+                let at = p.position(value);
+                let kept = p.axes.iter().zip(&at).filter(|(a, _)| !a.tuned).map(|(_, &i)| i).collect();
+                (kept, p.axes.iter().zip(&at).filter(|(a, _)| a.tuned).map(|(_, &i)| i).collect())
+            }
+            _ => (c.parameter.map(|v| v as usize).into_iter().collect(), Vec::new()),
+        };
+        let same = |(t, key): &(Target, Vec<usize>)| t.kernel == c.kernel && t.checks == c.checks && *key == kept;
+        let at = groups.iter().position(same).unwrap_or_else(|| {
+            let two_d = plan::is_two_dimensional(family, &c.kernel, limits);
+            let default_shape = if two_d { [8, 8, 1] } else { [64, 1, 1] };
+            let target = Target {
                 kernel: c.kernel,
                 checks: c.checks,
-                parameter: c.parameter,
                 candidates: Vec::new(),
-                default_workgroup: if two_d { [8, 8, 1] } else { [64, 1, 1] },
-            });
-            targets.len() - 1
+                positions: Vec::new(),
+                // The first value of each tunable comes first among a target's configurations.
+                default: (default_shape, c.parameter),
+                searches_parameter: searched,
+            };
+            groups.push((target, kept.clone()));
+            groups.len() - 1
         });
         if fits {
-            targets[at].candidates.push(c.workgroup);
+            let target = &mut groups[at].0;
+            target.candidates.push((c.workgroup, c.parameter));
+            target.positions.push(tuned.iter().map(|&i| i as i32).collect());
         }
     }
-    targets.retain(|t| !t.candidates.is_empty());
+    let mut targets: Vec<Target> = groups.into_iter().map(|(t, _)| t).filter(|t| !t.candidates.is_empty()).collect();
+    for target in &mut targets {
+        // Each axis of the workgroup shape: the position of its size among the distinct sizes.
+        for axis in (0..3).rev() {
+            let mut sizes: Vec<u32> = target.candidates.iter().map(|(w, _)| w[axis]).collect();
+            sizes.sort_unstable();
+            sizes.dedup();
+            for ((w, _), position) in target.candidates.iter().zip(&mut target.positions) {
+                position.insert(0, sizes.iter().position(|&s| s == w[axis]).unwrap_or(0) as i32);
+            }
+        }
+    }
     targets
 }
 
 /// Up to this many candidates, the search tries them all.
 const MEASURE_ALL_UP_TO: usize = 6;
 
-/// The pattern search over candidate shapes, on the grid of their positions among the distinct widths
-/// and heights (for powers of two: log2 x, log2 y).
-pub struct Search {
-    /// Each candidate's grid position.
-    points: Vec<([u32; 3], (i32, i32))>,
+/// The pattern search over candidates on a grid: each candidate's position along each axis (for
+/// workgroup shapes of powers of two: log2 x, log2 y; for a user's kernel also the index of each tunable's
+/// value). It moves along every axis with more than one position, and for shapes also to the same-size
+/// neighbours (x×2 y÷2, x÷2 y×2).
+pub struct Search<P> {
+    points: Vec<(P, Vec<i32>)>,
     /// Scores measured so far (`None`: tried, no valid figure).
-    measured: Vec<([u32; 3], Option<f64>)>,
-    best: [u32; 3],
+    measured: Vec<(P, Option<f64>)>,
+    best: P,
     step: i32,
     min_gain: f64,
-    two_d: bool,
+    /// The axes with more than one position.
+    moving: Vec<usize>,
     /// Shapes to try before the search decides its next move.
-    queue: Vec<[u32; 3]>,
+    queue: Vec<P>,
 }
 
-impl Search {
+impl Search<[u32; 3]> {
+    /// The search over workgroup shapes, from the candidate nearest `default`.
     pub fn new(candidates: &[[u32; 3]], default: [u32; 3], min_gain: f64) -> Self {
-        let position = |values: Vec<u32>, v: u32| values.iter().position(|&x| x == v).unwrap_or(0) as i32;
-        let distinct = |axis: usize| {
+        let position = |axis: usize, v: u32| {
             let mut values: Vec<u32> = candidates.iter().map(|w| w[axis]).collect();
             values.sort_unstable();
             values.dedup();
-            values
+            values.iter().position(|&x| x == v).unwrap_or(0) as i32
         };
-        let (xs, ys) = (distinct(0), distinct(1));
-        let points: Vec<([u32; 3], (i32, i32))> =
-            candidates.iter().map(|&w| (w, (position(xs.clone(), w[0]), position(ys.clone(), w[1])))).collect();
-        // The candidate nearest the default in log space: the default itself where the device runs it.
+        let positions = candidates.iter().map(|w| vec![position(0, w[0]), position(1, w[1])]).collect();
+        Search::on_grid(candidates, positions, default, min_gain)
+    }
+}
+
+/// What the search needs of a candidate: its workgroup shape, to start near the common default.
+pub trait Shaped: Copy + PartialEq {
+    fn shape(&self) -> [u32; 3];
+}
+
+impl Shaped for ([u32; 3], Option<u32>) {
+    fn shape(&self) -> [u32; 3] {
+        self.0
+    }
+}
+
+impl Shaped for [u32; 3] {
+    fn shape(&self) -> [u32; 3] {
+        *self
+    }
+}
+
+impl<P: Shaped> Search<P> {
+    /// The search over `candidates` at `positions`, from `default` where it is a candidate, else from the
+    /// candidate whose shape is nearest the default's, at the lowest position on every other axis.
+    pub fn on_grid(candidates: &[P], positions: Vec<Vec<i32>>, default: P, min_gain: f64) -> Self {
         let log = |v: u32| (v.max(1) as f64).log2();
-        let distance = |w: [u32; 3]| (log(w[0]) - log(default[0])).abs() + (log(w[1]) - log(default[1])).abs();
-        let start = candidates
-            .iter()
-            .copied()
-            .min_by(|&a, &b| distance(a).partial_cmp(&distance(b)).expect("finite"))
-            .expect("a target has candidates");
+        let wanted = default.shape();
+        let distance = |(p, at): &(P, Vec<i32>)| {
+            let w = p.shape();
+            let shape = (log(w[0]) - log(wanted[0])).abs() + (log(w[1]) - log(wanted[1])).abs();
+            shape + at.iter().skip(3).map(|&i| i as f64).sum::<f64>()
+        };
+        let points: Vec<(P, Vec<i32>)> = candidates.iter().copied().zip(positions).collect();
+        let start = match points.iter().find(|(p, _)| *p == default) {
+            Some((p, _)) => *p,
+            None => {
+                points
+                    .iter()
+                    .min_by(|a, b| distance(a).partial_cmp(&distance(b)).expect("finite"))
+                    .expect("a target has candidates")
+                    .0
+            }
+        };
+        let axes = points.first().map_or(0, |(_, at)| at.len());
+        let moving = (0..axes).filter(|&axis| points.iter().any(|(_, at)| at[axis] != points[0].1[axis])).collect();
         // So few shapes that the search would save little and its grid has gaps (transpose's tiles): all.
         let mut queue = Vec::new(); // popped from the end: the start first
         if candidates.len() <= MEASURE_ALL_UP_TO {
             queue.extend(candidates.iter().rev().filter(|&&w| w != start));
         }
         queue.push(start);
-        Self { points, measured: Vec::new(), best: start, step: 2, min_gain, two_d: ys.len() > 1, queue }
+        Self { points, measured: Vec::new(), best: start, step: 2, min_gain, moving, queue }
     }
 
-    /// The next shape to measure, or `None` when the search is done.
+    /// The next candidate to measure, or `None` when the search is done.
     #[allow(clippy::should_implement_trait)]
-    pub fn next(&mut self) -> Option<[u32; 3]> {
+    pub fn next(&mut self) -> Option<P> {
         loop {
             if let Some(w) = self.queue.pop() {
                 return Some(w);
             }
-            let untried: Vec<[u32; 3]> =
+            let untried: Vec<P> =
                 self.neighbours(self.best, self.step).into_iter().filter(|&w| !self.tried(w)).rev().collect();
             if !untried.is_empty() {
                 self.queue = untried; // popped in poll order
@@ -445,30 +544,37 @@ impl Search {
         }
     }
 
-    pub fn record(&mut self, workgroup: [u32; 3], score: Option<f64>) {
-        self.measured.push((workgroup, score));
+    pub fn record(&mut self, candidate: P, score: Option<f64>) {
+        self.measured.push((candidate, score));
     }
 
-    fn tried(&self, w: [u32; 3]) -> bool {
+    fn tried(&self, w: P) -> bool {
         self.measured.iter().any(|(m, _)| *m == w)
     }
 
-    fn score(&self, w: [u32; 3]) -> Option<f64> {
+    fn score(&self, w: P) -> Option<f64> {
         self.measured.iter().find(|(m, _)| *m == w).and_then(|(_, s)| *s)
     }
 
-    fn neighbours(&self, w: [u32; 3], step: i32) -> Vec<[u32; 3]> {
-        let (x, y) = self.points.iter().find(|(p, _)| *p == w).expect("the best is a candidate").1;
-        let mut moves = vec![(step, 0), (-step, 0)];
-        if self.two_d {
-            moves.extend([(0, step), (0, -step)]);
-            if step == 1 {
-                moves.extend([(1, -1), (-1, 1)]);
+    fn neighbours(&self, w: P, step: i32) -> Vec<P> {
+        let at = &self.points.iter().find(|(p, _)| *p == w).expect("the best is a candidate").1;
+        let mut moves: Vec<Vec<i32>> = Vec::new();
+        for &axis in &self.moving {
+            for delta in [step, -step] {
+                let mut to = at.clone();
+                to[axis] += delta;
+                moves.push(to);
             }
         }
-        moves
-            .into_iter()
-            .filter_map(|(dx, dy)| self.points.iter().find(|(_, p)| *p == (x + dx, y + dy)).map(|(w, _)| *w))
-            .collect()
+        // The same number of invocations in another shape: x×2 y÷2, x÷2 y×2.
+        if step == 1 && self.moving.contains(&0) && self.moving.contains(&1) {
+            for (dx, dy) in [(1, -1), (-1, 1)] {
+                let mut to = at.clone();
+                to[0] += dx;
+                to[1] += dy;
+                moves.push(to);
+            }
+        }
+        moves.into_iter().filter_map(|to| self.points.iter().find(|(_, p)| *p == to).map(|(w, _)| *w)).collect()
     }
 }

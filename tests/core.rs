@@ -517,6 +517,41 @@ fn tuner_search_leaves_a_default_that_does_not_run_and_tries_small_sets_whole() 
     assert_eq!((best, tried), ([16, 4, 1], 6));
 }
 
+#[test]
+fn tuner_search_finds_a_single_peak_over_a_shape_and_two_tunables_in_a_fraction_of_them() {
+    // 11 sizes × 5 × 4 values: a user's kernel's WG_X and two tunables, positions by index.
+    let mut candidates: Vec<([u32; 3], Option<u32>)> = Vec::new();
+    let mut positions = Vec::new();
+    for (xi, x) in (0..11).map(|p| (p, 1u32 << p)) {
+        for tile in 0..5 {
+            for epi in 0..4 {
+                candidates.push(([x, 1, 1], Some(tile * 4 + epi)));
+                positions.push(vec![xi, 0, 0, tile as i32, epi as i32]);
+            }
+        }
+    }
+    for peak in [[8, 4, 3], [2, 0, 0], [10, 2, 1], [6, 3, 2]] {
+        let figure = |at: &[i32]| {
+            let d = (at[0] - peak[0]).abs() as f64
+                + 1.3 * (at[3] - peak[1]).abs() as f64
+                + 0.8 * (at[4] - peak[2]).abs() as f64;
+            100.0 / (1.0 + d)
+        };
+        let mut search = Search::on_grid(&candidates, positions.clone(), ([64, 1, 1], Some(0)), 0.02);
+        let mut tried = Vec::new();
+        while let Some(c) = search.next() {
+            assert!(!tried.contains(&c), "{c:?} tried twice");
+            tried.push(c);
+            let at = &positions[candidates.iter().position(|&k| k == c).unwrap()];
+            search.record(c, Some(figure(at)));
+        }
+        let at = |c: &([u32; 3], Option<u32>)| positions[candidates.iter().position(|k| k == c).unwrap()].clone();
+        let best = tried.iter().max_by(|a, b| figure(&at(a)).total_cmp(&figure(&at(b)))).unwrap();
+        assert_eq!(at(best), vec![peak[0], 0, 0, peak[1], peak[2]], "peak {peak:?}");
+        assert!(tried.len() * 4 <= candidates.len(), "peak {peak:?}: tried {} of {}", tried.len(), candidates.len());
+    }
+}
+
 /// A recorded result under docs/results.
 fn recorded(name: &str) -> RunResult {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/results").join(name);

@@ -38,3 +38,39 @@ fn auto_tune_lands_near_the_exhaustive_best_in_fewer_measurements() {
     assert!(share > 0.5, "{}", tuning.summary());
     assert!(tuning.snippet().unwrap().contains(&format!("@workgroup_size({})", best.workgroup_size[0])));
 }
+
+#[test]
+fn auto_tune_of_a_users_kernel_moves_along_its_tunables_and_validates_what_it_reports() {
+    let gpu = support::open_gpu();
+    let source =
+        std::fs::read_to_string(format!("{}/shaders/starters/triad.wgsl", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let mut spec: serde_json::Value = serde_json::from_str(wgsweep::spec::leading_spec(&source).unwrap()).unwrap();
+    spec["name"] = "tuned_triad".into();
+    spec["sizes"] = serde_json::json!([1 << 20, 1 << 16]);
+    spec["tunables"]["ELEMENTS"] = serde_json::json!([1, 2, 4, 8]);
+    let kernel = wgsweep::spec::UserKernel::read(&source, Some(&spec.to_string())).unwrap();
+    let family = kernels::register(kernel).unwrap();
+    let plan = support::quick_plan(wgsweep::kernel::Family::kernels(family), 0, None);
+    let tunings =
+        pollster::block_on(tune::tune(&gpu, &plan, &TuneOptions::default(), &support::environment(&gpu), |_| {
+            Flow::Continue
+        }))
+        .unwrap();
+    // One search per size, over 6 workgroup sizes × 4 values of ELEMENTS.
+    assert_eq!(tunings.len(), 2, "{tunings:?}");
+    for (tuning, n) in tunings.iter().zip([1 << 20, 1 << 16]) {
+        assert!(tuning.searches_parameter);
+        assert_eq!(tuning.candidates, 24);
+        assert!(tuning.trials.len() < tuning.candidates, "{}", tuning.summary());
+        assert!(tuning.trials.iter().all(|t| t.parameter_text().starts_with(&format!("tunables n={n} "))));
+        let best = tuning.best().expect("a valid best");
+        assert!(best.is_validated());
+        let default = tuning.default_trial().expect("the default ran");
+        assert_eq!(
+            (default.workgroup_size, default.parameter_text()),
+            ([64, 1, 1], format!("tunables n={n} ELEMENTS=1"))
+        );
+        assert!(default.is_validated());
+        assert!(tuning.summary().contains(&best.parameter_text()), "{}", tuning.summary());
+    }
+}

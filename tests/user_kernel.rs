@@ -171,7 +171,8 @@ fn a_compile_error_is_named_at_its_line_and_column() {
 #[test]
 fn every_problem_of_a_specification_is_named_at_its_place() {
     let source = starter("triad");
-    let cases: Vec<(Box<dyn Fn(&mut Value)>, &str, &str)> = vec![
+    type Case = (Box<dyn Fn(&mut Value)>, &'static str, &'static str);
+    let cases: Vec<Case> = vec![
         (
             Box::new(|s| s["tunables"]["TILE"] = json!([4])),
             "tunables.TILE",

@@ -24,6 +24,8 @@ pub const LINK_VERSION: u32 = 1;
 pub const FRAGMENT_KEY: &str = "run";
 /// The field of a comparison's link: `#compare=1.…`, several results in one payload.
 pub const COMPARE_KEY: &str = "compare";
+/// The field of a kernel's link: `#kernel=1.…`, a user's WGSL and specification (no result).
+pub const KERNEL_KEY: &str = "kernel";
 /// The most results one comparison holds (its link, and the page's comparison card): a table column and a
 /// chart line each, and a ratio column for each after the first.
 pub const MAX_COMPARED: usize = 8;
@@ -220,6 +222,39 @@ fn shared(result: &RunResult) -> Shared {
     Shared { header, strings: strings.0, rows }
 }
 
+/// What a kernel's link carries: the WGSL and the specification, as the page's two fields hold them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SharedKernel {
+    pub source: String,
+    pub spec: String,
+}
+
+/// A link that opens a user's kernel in the page at `base`, ready to run; refused past
+/// `spec::MAX_SOURCE_BYTES` of WGSL and specification together.
+pub fn kernel_link(base: &str, kernel: &SharedKernel) -> Result<String, String> {
+    let bytes = kernel.source.len() + kernel.spec.len();
+    if bytes > crate::spec::MAX_SOURCE_BYTES {
+        return Err(format!(
+            "the WGSL and the specification take {bytes} bytes; a kernel's link carries at most {}",
+            crate::spec::MAX_SOURCE_BYTES
+        ));
+    }
+    Ok(with_fragment(base, KERNEL_KEY, &pack(kernel)))
+}
+
+/// The kernel a `#kernel=` link carries.
+pub fn decode_kernel(text: &str) -> Result<SharedKernel, ShareError> {
+    let value = fragment_value(text, KERNEL_KEY)?;
+    let kernel: SharedKernel = unpack_within(value, crate::spec::MAX_SOURCE_BYTES + 64)?;
+    match kernel.source.len() + kernel.spec.len() {
+        bytes if bytes > crate::spec::MAX_SOURCE_BYTES => Err(ShareError::Unreadable(format!(
+            "its kernel takes {bytes} bytes; a kernel may take {}",
+            crate::spec::MAX_SOURCE_BYTES
+        ))),
+        _ => Ok(kernel),
+    }
+}
+
 /// `1.` and the base64url of the zlib-compressed postcard encoding of `value`.
 fn pack(value: &impl Serialize) -> String {
     let binary = postcard::to_allocvec(value).expect("shared results always serialize");
@@ -228,6 +263,11 @@ fn pack(value: &impl Serialize) -> String {
 }
 
 fn unpack<T: serde::de::DeserializeOwned>(value: &str) -> Result<T, ShareError> {
+    unpack_within(value, MAX_PAYLOAD_BYTES)
+}
+
+/// `unpack`, refusing a payload that decompresses to more than `limit` bytes.
+fn unpack_within<T: serde::de::DeserializeOwned>(value: &str, limit: usize) -> Result<T, ShareError> {
     let (version, payload) = value.split_once('.').ok_or(ShareError::NotALink)?;
     let version: u32 = version.parse().map_err(|_| ShareError::NotALink)?;
     if version > LINK_VERSION {
@@ -235,7 +275,7 @@ fn unpack<T: serde::de::DeserializeOwned>(value: &str) -> Result<T, ShareError> 
     }
     let corrupt = |what: &str, e: &dyn fmt::Display| ShareError::Corrupt(format!("{what} ({e})"));
     let compressed = URL_SAFE_NO_PAD.decode(payload).map_err(|e| corrupt("not base64url", &e))?;
-    let binary = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&compressed, MAX_PAYLOAD_BYTES)
+    let binary = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&compressed, limit)
         .map_err(|e| corrupt("does not decompress", &e))?;
     postcard::from_bytes(&binary).map_err(|e| corrupt("does not decode", &e))
 }

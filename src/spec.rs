@@ -4,14 +4,14 @@
 //! It names the buffers (binding, element type, length, initial contents), the problem sizes, the
 //! tunables (override constants, each with its values, and restrictions between them), the dispatch grid,
 //! the bytes and flops a dispatch counts, and how the output is validated. Lengths, the grid, the counts
-//! and restrictions are expressions of the size's variables and the tunables, evaluated by `evalexpr` in
+//! and restrictions are expressions of the size's variables and the tunables, evaluated by `nanoexpr` in
 //! 64-bit integers: an overflow or a division by zero is an error, never a wrapped number. Everything is
 //! checked when the kernel is read, at every combination, so that a run never meets a bad expression.
 
 use std::collections::BTreeSet;
 use std::fmt;
 
-use evalexpr::{ContextWithMutableFunctions, ContextWithMutableVariables, EvalexprError, Function, Node, Value};
+use nanoexpr::{ErrorKind, Functions, Variables};
 use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -278,55 +278,58 @@ impl fmt::Display for Problem {
     }
 }
 
-/// An expression of the specification, parsed once.
+/// An expression of the specification: integers, the size's dimensions and the tunables as variables,
+/// + - * / % (integer division and remainder), comparisons, && || ! and c ? a : b, and the functions
+/// `ceil_div(a, b)`, `min(a, b)` and `max(a, b)`.
 #[derive(Clone, Debug)]
 pub struct Expression {
     /// Where it stands in the specification ("grid[0]").
     pub place: String,
     pub text: String,
-    tree: Node,
 }
 
 /// The values of the variables at one configuration: the size's dimensions, then the tunables.
 pub type Values = Vec<(String, i64)>;
 
+/// The functions an expression may call.
+fn call(name: &str, arguments: &[i64]) -> Option<Result<i64, ErrorKind>> {
+    let &[a, b] = arguments else {
+        return ["ceil_div", "min", "max"].contains(&name).then_some(Err(ErrorKind::ArgumentCount));
+    };
+    match name {
+        "ceil_div" if b == 0 => Some(Err(ErrorKind::DivisionByZero)),
+        "ceil_div" => Some(Ok(a.div_euclid(b) + i64::from(a.rem_euclid(b) != 0))),
+        "min" => Some(Ok(a.min(b))),
+        "max" => Some(Ok(a.max(b))),
+        _ => None,
+    }
+}
+
 impl Expression {
-    /// Parses `text`, refusing variables that are not among `known`.
+    /// Checks `text` at once for what no value of the variables mends: its syntax, names that are neither
+    /// among `known` nor a function (arithmetic is checked at every combination, `check_combinations`).
     fn parse(place: String, text: &str, known: &[&str]) -> Result<Expression, Problem> {
-        let tree = evalexpr::build_operator_tree(text).map_err(|e| Problem::at(&place, format!("`{text}`: {e}")))?;
-        if let Some(unknown) = tree.iter_variable_identifiers().find(|v| !known.contains(v)) {
-            let message =
-                format!("`{text}` names `{unknown}`, which is neither a size nor a tunable ({})", known.join(", "));
-            return Err(Problem::at(&place, message));
+        let probe: Values = known.iter().map(|name| (name.to_string(), 1)).collect();
+        let expression = Expression { place, text: text.into() };
+        match expression.evaluate(&probe) {
+            Err(error) if error.kind == ErrorKind::UnknownVariable => {
+                let name = &text[error.span.start..error.span.end];
+                let message =
+                    format!("`{text}` names `{name}`, which is neither a size nor a tunable ({})", known.join(", "));
+                Err(Problem::at(&expression.place, message))
+            }
+            Err(error) if !matches!(error.kind, ErrorKind::DivisionByZero | ErrorKind::Overflow) => {
+                let at = &text[error.span.start.min(text.len())..error.span.end.min(text.len())];
+                Err(Problem::at(&expression.place, format!("`{text}`: {} at `{at}`", error.kind)))
+            }
+            _ => Ok(expression),
         }
-        if let Some(unknown) = tree.iter_function_identifiers().find(|f| *f != "ceil_div" && *f != "min" && *f != "max")
-        {
-            return Err(Problem::at(
-                &place,
-                format!("`{text}` calls `{unknown}`; expressions may call ceil_div, min and max"),
-            ));
-        }
-        Ok(Expression { place, text: text.into(), tree })
     }
 
-    fn context(values: &Values) -> evalexpr::HashMapContext {
-        let mut context = evalexpr::HashMapContext::new();
-        for (name, value) in values {
-            context.set_value(name.clone(), Value::Int(*value)).expect("a plain context takes any variable");
-        }
-        let ceil_div = Function::new(|arguments| {
-            let arguments = arguments.as_fixed_len_tuple(2)?;
-            let (a, b) = (arguments[0].as_int()?, arguments[1].as_int()?);
-            if b == 0 {
-                return Err(EvalexprError::DivisionError {
-                    dividend: arguments[0].clone(),
-                    divisor: arguments[1].clone(),
-                });
-            }
-            Ok(Value::Int(a.div_euclid(b) + i64::from(a.rem_euclid(b) != 0)))
-        });
-        context.set_function("ceil_div".into(), ceil_div).expect("a plain context takes any function");
-        context
+    fn evaluate(&self, values: &Values) -> Result<i64, nanoexpr::Error> {
+        let variables = Variables(|name: &str| values.iter().find(|(n, _)| n == name).map(|(_, v)| *v));
+        let context = (variables, Functions(call));
+        nanoexpr::evaluate_with(&self.text, &context)
     }
 
     fn failed(&self, values: &Values, error: impl fmt::Display) -> Problem {
@@ -336,16 +339,24 @@ impl Expression {
 
     /// Its value as a count: a whole number from 0 up to 2^53 (what a result's figures hold exactly).
     pub fn count(&self, values: &Values) -> Result<u64, Problem> {
-        let value = self.tree.eval_int_with_context(&Self::context(values)).map_err(|e| self.failed(values, e))?;
+        let value = self.evaluate(values).map_err(|e| self.failed(values, e.kind))?;
         u64::try_from(value)
             .ok()
             .filter(|&v| v <= 1 << 53)
             .ok_or_else(|| self.failed(values, format!("{value} is not a count from 0 to 2^53")))
     }
 
-    /// Whether a restriction holds.
+    /// Whether a restriction holds (a value other than 0).
     pub fn holds(&self, values: &Values) -> Result<bool, Problem> {
-        self.tree.eval_boolean_with_context(&Self::context(values)).map_err(|e| self.failed(values, e))
+        self.evaluate(values).map(|v| v != 0).map_err(|e| self.failed(values, e.kind))
+    }
+
+    /// The variables it names: the words of its text that are neither numbers nor functions.
+    fn variables(&self) -> impl Iterator<Item = &str> {
+        let words = self.text.split(|c: char| !(c.is_alphanumeric() || c == '_'));
+        words.filter(|w| {
+            w.starts_with(|c: char| c.is_alphabetic() || c == '_') && !matches!(*w, "ceil_div" | "min" | "max")
+        })
     }
 }
 
@@ -365,7 +376,7 @@ pub struct Buffer {
 impl Buffer {
     /// Whether its length depends on a tunable, so that each configuration makes its own.
     pub fn per_configuration(&self, sizes: &[String]) -> bool {
-        self.length.tree.iter_variable_identifiers().any(|v| !sizes.iter().any(|s| s == v))
+        self.length.variables().any(|v| !sizes.iter().any(|s| s == v))
     }
 }
 
@@ -422,17 +433,27 @@ pub const LEADING_COMMENT: &str = "wgsweep";
 
 /// The specification in the WGSL's leading `/* wgsweep … */` comment, where it has one.
 pub fn leading_spec(source: &str) -> Option<&str> {
+    split_leading_spec(source).map(|(spec, _)| spec)
+}
+
+/// The specification in the WGSL's leading comment and the WGSL after it: what the page shows side by
+/// side, and what a kernel's digest is taken of, so that a file and its two halves pasted into the page
+/// are the same kernel.
+pub fn split_leading_spec(source: &str) -> Option<(&str, &str)> {
     let body = source.trim_start().strip_prefix("/*")?.trim_start().strip_prefix(LEADING_COMMENT)?;
-    Some(&body[..body.find("*/")?])
+    let end = body.find("*/")?;
+    Some((&body[..end], body[end + 2..].trim_start()))
 }
 
 impl UserKernel {
     /// Reads a kernel: `spec` where given, else the WGSL's leading comment. Every problem found, each at
     /// its place, or the kernel.
     pub fn read(source: &str, spec: Option<&str>) -> Result<UserKernel, Vec<Problem>> {
-        let spec_text = match spec.or_else(|| leading_spec(source)) {
-            Some(text) => text,
-            None => {
+        // The digest is of the WGSL without the specification's comment, which a file may carry or not.
+        let (spec_text, body) = match (spec, split_leading_spec(source)) {
+            (Some(text), _) => (text, source),
+            (None, Some((text, rest))) => (text, rest),
+            (None, None) => {
                 let message = "no specification: give one, or open the WGSL with a /* wgsweep { … } */ comment";
                 return Err(vec![Problem::at("spec", message)]);
             }
@@ -446,7 +467,7 @@ impl UserKernel {
         }
         let spec: Spec = serde_json::from_str(spec_text)
             .map_err(|e| vec![Problem::at(format!("spec, line {}, column {}", e.line(), e.column()), e.to_string())])?;
-        let digest = digest(source, &spec);
+        let digest = digest(body, spec_text.trim());
         Checker::default().check(source, spec, digest)
     }
 
@@ -568,10 +589,9 @@ pub fn position(lengths: &[usize], mut index: usize) -> Vec<usize> {
     at
 }
 
-/// 16 hex digits of the SHA-256 of the source and the specification as wgsweep writes it back.
-fn digest(source: &str, spec: &Spec) -> String {
+/// 16 hex digits of the SHA-256 of the WGSL and the specification, as written.
+fn digest(source: &str, spec: &str) -> String {
     use sha2::Digest;
-    let spec = serde_json::to_string(spec).expect("a specification is plain data");
     let hash = sha2::Sha256::new().chain_update(source).chain_update([0]).chain_update(spec).finalize();
     hash[..8].iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -40,6 +40,7 @@ const WEB_LAYERS: &[(&str, u32)] = &[
     ("state", 3),
     ("device", 4),
     ("controls", 4),
+    ("your_kernel", 4),
     ("run", 4),
     ("tuning", 4),
     ("summary", 4),

@@ -9,7 +9,7 @@ use web_sys::Element;
 
 use super::dom::{self, append, by_id};
 use super::state::{self, Action};
-use super::{adapter, compare, controls, device, gallery, history, opened, run, summary, tuning};
+use super::{adapter, compare, controls, device, gallery, history, opened, run, summary, tuning, your_kernel};
 use crate::{host, share};
 
 pub async fn main() {
@@ -23,6 +23,7 @@ pub async fn main() {
         Ok((gpu, browser_features)) => {
             device::show(&gpu, &browser_features);
             controls::show(&gpu);
+            your_kernel::show(&gpu);
             state::with(|app| {
                 app.gpu = Some(Rc::new(gpu));
                 app.browser_features = browser_features;
@@ -49,6 +50,7 @@ fn build_page() {
     compare::build(&root);
     device::build(&root);
     controls::build(&root);
+    your_kernel::build(&root);
     gallery::build_recommendations(&root);
     tuning::build(&root);
     summary::build(&root);
@@ -63,8 +65,10 @@ fn handle(action: Action) {
         Action::Open { result, title } => opened::show(&result, &title),
         Action::Compare(result) => compare::add(result),
         Action::Keep { id, result } => history::keep(&id, &result),
-        Action::Run => start(Task::Run),
-        Action::Tune => start(Task::Tune),
+        Action::Run => start(Task::Run, None),
+        Action::Tune => start(Task::Tune, None),
+        Action::RunPlan(plan) => start(Task::Run, Some(plan)),
+        Action::TunePlan(plan) => start(Task::Tune, Some(plan)),
         Action::Peaks(text) => device::show_peaks(&text),
         Action::Summary(result) => summary::show(&result),
         Action::Publish(result) => gallery::offer(&result),
@@ -77,10 +81,10 @@ enum Task {
     Tune,
 }
 
-/// Starts a run or a tuning with the controls' plan, unless one is going on or the GPU is gone.
-fn start(task: Task) {
+/// Starts a run or a tuning of `plan` (else the controls' plan), unless one is going on or the GPU is gone.
+fn start(task: Task, plan: Option<crate::plan::Plan>) {
     let Some(gpu) = state::with(|app| if app.busy { None } else { app.gpu.clone() }) else { return };
-    let Some(plan) = controls::plan() else { return };
+    let Some(plan) = plan.or_else(controls::plan) else { return };
     if let Err(why) = plan.count(&gpu.info.limits) {
         dom::show_message("error", &format!("This cannot run: {why}."));
         return;
@@ -129,6 +133,7 @@ fn set_busy(gpu: &crate::gpu::Gpu, busy: bool) {
         }
     });
     controls::set_busy(busy, gpu.lost_reason().is_some());
+    your_kernel::set_busy(busy, gpu.lost_reason().is_some());
 }
 
 /// Shows the result in the page's `#run=` fragment, the comparison in its `#compare=` fragment, or the
@@ -145,6 +150,13 @@ fn open_shared_link() {
     let Ok(hash) = window.location().hash() else { return };
     if let Some(id) = hash.strip_prefix(&format!("#{}=", gallery::PUBLISHED_KEY)) {
         wasm_bindgen_futures::spawn_local(gallery::open_published(id.to_string()));
+        return;
+    }
+    if hash.contains(&format!("{}=", share::KERNEL_KEY)) {
+        match share::decode_kernel(&hash) {
+            Ok(kernel) => your_kernel::open(kernel),
+            Err(error) => dom::show_message("error", &format!("The shared kernel could not be opened: {error}")),
+        }
         return;
     }
     // Reading, showing and keeping a large result are tasks of their own, with turns for input between.

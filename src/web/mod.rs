@@ -1,7 +1,7 @@
 //! The page: a thin shell over `runner::run`, started by trunk's generated loader.
 //!
 //! Layers: widgets (`dom`, `chart`, `table`), the browser's storage and GPU (`storage`, `adapter`), the
-//! state (`state`), the views (`device`, `controls`, `run`, `tuning`, `opened`, `history`, `compare`),
+//! state (`state`), the views (`device`, `controls`, `your_kernel`, `run`, `tuning`, `opened`, `history`, `compare`),
 //! which import none of one another, and `app`, which wires them.
 
 pub mod adapter;
@@ -21,6 +21,7 @@ mod storage;
 mod summary;
 mod table;
 mod tuning;
+mod your_kernel;
 
 use wasm_bindgen::prelude::*;
 

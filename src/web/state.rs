@@ -49,6 +49,10 @@ pub enum Action {
     Run,
     /// Auto-tune the picked kernels.
     Tune,
+    /// Run this plan (a user's kernel) rather than the controls'.
+    RunPlan(crate::plan::Plan),
+    /// Auto-tune this plan's kernels.
+    TunePlan(crate::plan::Plan),
     /// A run measured the device's peaks: show them, in words, on the device card.
     Peaks(String),
     /// Show what a run (finished or going) says at a glance.

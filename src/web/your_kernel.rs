@@ -1,0 +1,220 @@
+//! The "Your kernel" card: a person's WGSL and its specification side by side, three starting points, every
+//! problem at its place (the specification's field; the WGSL's line and column, from the browser's
+//! compiler), and Run and Auto-tune through the same runner, results and tuning card as the built-in
+//! families. A link carries the kernel, and opening one offers to run it.
+
+use web_sys::{Element, HtmlButtonElement, HtmlSelectElement, HtmlTextAreaElement};
+
+use super::dom::{self, append, by_id, hidden_card};
+use super::state::{self, Action};
+use crate::gpu::Gpu;
+use crate::kernel::{Family, ShaderChecks};
+use crate::kernels::{self, user::UserFamily};
+use crate::measure::MeasureOptions;
+use crate::plan::{Plan, ProblemSize, Shapes};
+use crate::share::{self, SharedKernel};
+use crate::spec::{self, Problem, UserKernel};
+
+/// The starting points: the WGSL with its specification in the leading comment, as `wgsweep kernel` reads it.
+const STARTERS: [(&str, &str); 3] = [
+    (
+        "A 1-D elementwise kernel: STREAM's triad, ELEMENTS per invocation",
+        include_str!("../../shaders/starters/triad.wgsl"),
+    ),
+    ("A 2-D stencil: five points, TILE rows per invocation", include_str!("../../shaders/starters/stencil.wgsl")),
+    ("A reduction: a u32 sum, ELEMENTS per invocation", include_str!("../../shaders/starters/sum.wgsl")),
+];
+
+pub fn build(root: &Element) {
+    let card = hidden_card(root, "your-kernel", "Your kernel");
+    append(
+        &card,
+        "p",
+        "about",
+        "Paste a WGSL compute kernel and say in its specification what it needs: its buffers, problem sizes, \
+         tunables (override constants, WG_X and WG_Y for the workgroup's shape) and how its output is \
+         validated. wgsweep runs it at every combination, validates every output on the GPU and times it, as \
+         it does its own kernels; Auto-tune finds the best combination without trying every one.",
+    );
+    let offer = append(&card, "div", "kernel-offer", "");
+    offer.set_id("kernel-offer");
+    offer.set_attribute("hidden", "").ok();
+    append(&offer, "p", "", "").set_id("kernel-offer-text");
+    append(&offer, "button", "primary", "Run this kernel on your device").set_id("run-shared-kernel");
+
+    // Folded until opened: the page's first screen stays the device and Run.
+    let editor_fold = append(&card, "details", "kernel-fold", "");
+    editor_fold.set_id("kernel-fold");
+    append(&editor_fold, "summary", "", "Write or paste a kernel");
+    let card = editor_fold;
+    let starter_label = append(&card, "label", "starter", "Start from ");
+    let starters = append(&starter_label, "select", "", "");
+    starters.set_id("kernel-starter");
+    append(&starters, "option", "", "a starting point…").set_attribute("value", "").ok();
+    for (index, (title, _)) in STARTERS.iter().enumerate() {
+        append(&starters, "option", "", title).set_attribute("value", &index.to_string()).ok();
+    }
+    let editor = append(&card, "div", "kernel-editor", "");
+    for (id, title) in [("kernel-wgsl", "WGSL"), ("kernel-spec", "Specification (JSON)")] {
+        let field = append(&editor, "label", "kernel-field", title);
+        let area = append(&field, "textarea", "", "");
+        area.set_id(id);
+        for (name, value) in [("spellcheck", "false"), ("autocomplete", "off"), ("wrap", "off"), ("rows", "24")] {
+            area.set_attribute(name, value).ok();
+        }
+    }
+    let problems = append(&card, "ul", "kernel-problems", "");
+    problems.set_id("kernel-problems");
+    problems.set_attribute("role", "alert").ok();
+    let buttons = append(&card, "div", "buttons", "");
+    for (id, text) in
+        [("run-kernel", "Run your kernel"), ("tune-kernel", "Auto-tune it"), ("copy-kernel-link", "Copy kernel link")]
+    {
+        let button = append(&buttons, "button", if id == "run-kernel" { "primary" } else { "" }, text);
+        button.set_id(id);
+        button.set_attribute("disabled", "").ok();
+    }
+    dom::link_output(&card, "kernel-link", "kernel link");
+
+    dom::on("kernel-starter", "change", |_| {
+        let select: HtmlSelectElement = by_id("kernel-starter");
+        if let Some((_, source)) = select.value().parse::<usize>().ok().and_then(|i| STARTERS.get(i)) {
+            load(source);
+        }
+        select.set_value("");
+    });
+    dom::on("run-kernel", "click", |_| start(false));
+    dom::on("run-shared-kernel", "click", |_| {
+        dom::set_hidden("kernel-offer", true);
+        start(false);
+    });
+    dom::on("tune-kernel", "click", |_| start(true));
+    dom::on("copy-kernel-link", "click", |_| {
+        let kernel = SharedKernel { source: field("kernel-wgsl").value(), spec: field("kernel-spec").value() };
+        match share::kernel_link(&dom::page_address(), &kernel) {
+            Ok(link) => wasm_bindgen_futures::spawn_local(dom::copy_link(link, "kernel-link", "your kernel")),
+            Err(why) => show_problems(&[Problem { place: "link".into(), message: why }]),
+        }
+    });
+}
+
+/// Shows the card with the first starter in it, and enables its buttons now that `gpu` is open.
+pub fn show(gpu: &Gpu) {
+    if field("kernel-wgsl").value().is_empty() {
+        load(STARTERS[0].1);
+    }
+    dom::set_hidden("your-kernel", false);
+    set_busy(false, gpu.lost_reason().is_some());
+}
+
+/// Disables Run and Auto-tune while the GPU is busy (or lost).
+pub fn set_busy(busy: bool, lost: bool) {
+    for id in ["run-kernel", "tune-kernel", "run-shared-kernel"] {
+        by_id::<HtmlButtonElement>(id).set_disabled(busy || lost);
+    }
+    by_id::<HtmlButtonElement>("copy-kernel-link").set_disabled(false);
+}
+
+/// Opens a kernel from a link: in the fields, with the offer to run it on this device.
+pub fn open(kernel: SharedKernel) {
+    field("kernel-wgsl").set_value(&kernel.source);
+    field("kernel-spec").set_value(&kernel.spec);
+    #[derive(serde::Deserialize)]
+    struct Named {
+        name: String,
+    }
+    let name = serde_json::from_str::<Named>(&kernel.spec).map_or_else(|_| "a kernel".into(), |spec| spec.name);
+    dom::set_text(
+        "kernel-offer-text",
+        &format!("Someone shared {name} with you: its WGSL and specification are below."),
+    );
+    dom::set_hidden("kernel-offer", false);
+    dom::set_hidden("your-kernel", false);
+    by_id::<Element>("kernel-fold").set_attribute("open", "").ok();
+    by_id::<Element>("your-kernel").scroll_into_view();
+}
+
+fn field(id: &str) -> HtmlTextAreaElement {
+    by_id(id)
+}
+
+/// Puts a WGSL file's specification (its leading comment) and the WGSL after it in the two fields.
+fn load(source: &str) {
+    let (spec, wgsl) = spec::split_leading_spec(source).unwrap_or(("", source));
+    field("kernel-wgsl").set_value(wgsl);
+    field("kernel-spec").set_value(spec.trim());
+    show_problems(&[]);
+}
+
+/// Lists the problems, each at its place; a WGSL line and column is a button that puts the cursor there.
+fn show_problems(problems: &[Problem]) {
+    let list: Element = by_id("kernel-problems");
+    list.set_inner_html("");
+    for problem in problems {
+        let item = append(&list, "li", "", "");
+        match wgsl_place(&problem.place) {
+            Some((line, column)) => {
+                let button = append(&item, "button", "link", &problem.place);
+                dom::listen(&button, "click", move |_| put_cursor(line, column));
+            }
+            None => {
+                append(&item, "strong", "", &problem.place);
+            }
+        }
+        append(&item, "span", "", &format!(": {}", problem.message));
+    }
+}
+
+/// The line and column of a "WGSL line 12, column 5" place.
+fn wgsl_place(place: &str) -> Option<(usize, usize)> {
+    let (line, column) = place.strip_prefix("WGSL line ")?.split_once(", column ")?;
+    Some((line.parse().ok()?, column.parse().ok()?))
+}
+
+/// Selects the WGSL field's text at `line`, `column` (both from 1) and focuses it.
+fn put_cursor(line: usize, column: usize) {
+    let area = field("kernel-wgsl");
+    let text = area.value();
+    // The browser counts the selection in UTF-16 code units.
+    let offset: usize = text.split('\n').take(line.saturating_sub(1)).map(|l| l.encode_utf16().count() + 1).sum();
+    let at = (offset + column.saturating_sub(1)) as u32;
+    area.focus().ok();
+    area.set_selection_range(at, at + 1).ok();
+}
+
+/// Reads, registers and compiles the kernel in the fields, then asks the page to run or tune it.
+fn start(tune: bool) {
+    let Some(gpu) = state::with(|app| if app.busy { None } else { app.gpu.clone() }) else { return };
+    let source = field("kernel-wgsl").value();
+    let spec = field("kernel-spec").value();
+    let family = match UserKernel::read(&source, Some(&spec)) {
+        Ok(kernel) => kernels::register(kernel).map_err(|message| vec![Problem { place: "name".into(), message }]),
+        Err(problems) => Err(problems),
+    };
+    let family = match family {
+        Ok(family) => family,
+        Err(problems) => return show_problems(&problems),
+    };
+    show_problems(&[]);
+    wasm_bindgen_futures::spawn_local(async move {
+        let problems = kernels::user::compilation_problems(&gpu, family).await;
+        if !problems.is_empty() {
+            return show_problems(&problems);
+        }
+        let plan = plan(family);
+        state::dispatch(if tune { Action::TunePlan(plan) } else { Action::RunPlan(plan) });
+    });
+}
+
+/// Every combination of the kernel, timed as the controls' default times a run.
+fn plan(family: &UserFamily) -> Plan {
+    Plan {
+        kernels: family.kernels(),
+        problem_size: ProblemSize::Default,
+        shapes: Shapes::Family,
+        parameter_values: None,
+        shader_checks: vec![ShaderChecks::Default],
+        measure: MeasureOptions::default(),
+        seed: crate::fill::fresh_seed(),
+    }
+}

@@ -278,9 +278,9 @@ impl fmt::Display for Problem {
     }
 }
 
-/// An expression of the specification: integers, the size's dimensions and the tunables as variables,
-/// + - * / % (integer division and remainder), comparisons, && || ! and c ? a : b, and the functions
-/// `ceil_div(a, b)`, `min(a, b)` and `max(a, b)`.
+/// An expression of the specification: integers, the size's dimensions and the tunables as variables, the
+/// operators `+ - * / %` (integer division and remainder), comparisons, `&& || !` and `c ? a : b`, and the
+/// functions `ceil_div(a, b)`, `min(a, b)` and `max(a, b)`.
 #[derive(Clone, Debug)]
 pub struct Expression {
     /// Where it stands in the specification ("grid[0]").

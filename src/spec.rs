@@ -22,7 +22,8 @@ pub const MAX_SOURCE_BYTES: usize = 48 << 10;
 pub const MAX_COMBINATIONS: usize = 4096;
 /// The problem size where the specification names none: 2^24 elements (64 MiB of f32).
 pub const DEFAULT_SIZE: u64 = 1 << 24;
-/// The names of the tunables that set the workgroup's shape (`@workgroup_size(WG_X, WG_Y, WG_Z)`).
+/// The tunables that set the workgroup's shape (`@workgroup_size(WG_X, WG_Y, WG_Z)`) where the
+/// specification does not say otherwise in "workgroup_size".
 pub const WORKGROUP_TUNABLES: [&str; 3] = ["WG_X", "WG_Y", "WG_Z"];
 /// The tolerance of validation by agreement where the specification states none: the configurations may
 /// add in different orders.
@@ -97,9 +98,10 @@ pub struct Spec {
     /// Further override constants, as expressions (`{"N": "n"}`).
     #[serde(default)]
     pub constants: Ordered<String>,
-    /// The workgroup shape of a kernel whose `@workgroup_size` is written out, not overridden.
+    /// The workgroup's shape along x, y and z: numbers, or expressions of the tunables its
+    /// `@workgroup_size` overrides name (`["blockSize", "blockSize"]`). By default WG_X, WG_Y and WG_Z.
     #[serde(default)]
-    pub workgroup_size: Option<Vec<u32>>,
+    pub workgroup_size: Option<Vec<Dimension>>,
     /// Workgroups along x, y and z; by default each size dimension over the workgroup's, rounded up.
     #[serde(default)]
     pub grid: Option<Vec<String>>,
@@ -114,6 +116,23 @@ pub struct Spec {
     pub workgroup_memory: Option<String>,
     #[serde(default)]
     pub validation: ValidationSpec,
+}
+
+/// One dimension of the workgroup's shape, as written: a number or an expression.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Dimension {
+    Size(u32),
+    Expression(String),
+}
+
+impl Dimension {
+    fn text(&self) -> String {
+        match self {
+            Dimension::Size(size) => size.to_string(),
+            Dimension::Expression(text) => text.clone(),
+        }
+    }
 }
 
 fn main_entry_point() -> String {
@@ -414,8 +433,11 @@ pub struct UserKernel {
     pub sizes: Vec<Vec<u64>>,
     /// The tunables other than the workgroup's shape, in the order written.
     pub tunables: Vec<(String, Vec<u32>)>,
-    /// The values of WG_X, WG_Y and WG_Z where they are tunables.
-    pub workgroup_tunables: [Option<Vec<u32>>; 3],
+    /// The workgroup's shape along x (and y, z): expressions of `shape_tunables`.
+    pub workgroup: Vec<Expression>,
+    /// The tunables the workgroup's shape names, with their values; no values for a WG_X the
+    /// specification does not list, which is swept over every power of two the device allows.
+    pub shape_tunables: Vec<(String, Vec<u32>)>,
     pub restrictions: Vec<Expression>,
     pub constants: Vec<(String, Expression)>,
     pub grid: Vec<Expression>,
@@ -506,32 +528,61 @@ impl UserKernel {
         for ((name, list), &i) in self.tunables.iter().zip(&at[1..]) {
             values.push((name.clone(), list[i] as i64));
         }
-        for (axis, name) in WORKGROUP_TUNABLES.iter().enumerate() {
-            if self.workgroup_tunables[axis].is_some() {
-                values.push((name.to_string(), workgroup[axis] as i64));
-            }
+        // The shape's tunables: those that make this shape (1024 covers any shape a device runs).
+        let shapes = self.shapes(workgroup[0].max(1024));
+        if let Some((_, of_shape)) = shapes.into_iter().find(|(shape, _)| *shape == workgroup) {
+            values.extend(of_shape);
         }
         values
     }
 
-    /// The workgroup shapes the kernel is swept over: the WG_X × WG_Y × WG_Z values, the shape written out
-    /// in the specification, or every power of two up to `largest` invocations along x.
+    /// Every combination of the values of the tunables that make the workgroup's shape; a WG_X the
+    /// specification does not list takes every power of two up to `largest`.
+    fn shape_values(&self, largest: u32) -> Vec<Values> {
+        let lists: Vec<Vec<u32>> = self
+            .shape_tunables
+            .iter()
+            .map(|(_, values)| match values.is_empty() {
+                true => (0..32).map(|p| 1u32 << p).take_while(|&s| s <= largest.max(1)).collect(),
+                false => values.clone(),
+            })
+            .collect();
+        let lengths: Vec<usize> = lists.iter().map(Vec::len).collect();
+        let combinations: usize = lengths.iter().product();
+        let names = self.shape_tunables.iter().map(|(name, _)| name);
+        (0..combinations)
+            .map(|index| {
+                names
+                    .clone()
+                    .zip(&lists)
+                    .zip(position(&lengths, index))
+                    .map(|((n, l), i)| (n.clone(), l[i] as i64))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The workgroup's shape where its tunables take `values`.
+    fn shape_of(&self, values: &Values) -> Result<[u32; 3], Problem> {
+        let mut shape = [1u32; 3];
+        for (axis, expression) in self.workgroup.iter().enumerate() {
+            let size = expression.count(values)?;
+            shape[axis] = u32::try_from(size).map_err(|_| expression.failed(values, "over 2^32 invocations"))?;
+        }
+        Ok(shape)
+    }
+
+    /// The workgroup shapes the kernel is swept over, each with the values of the tunables that make it.
+    fn shapes(&self, largest: u32) -> Vec<([u32; 3], Values)> {
+        self.shape_values(largest)
+            .into_iter()
+            .filter_map(|values| Some((self.shape_of(&values).ok()?, values)))
+            .collect()
+    }
+
+    /// The workgroup shapes the kernel is swept over (`shapes`).
     pub fn workgroup_shapes(&self, largest: u32) -> Vec<[u32; 3]> {
-        if let Some(fixed) = &self.spec.workgroup_size {
-            return vec![[0, 1, 2].map(|i| fixed.get(i).copied().unwrap_or(1))];
-        }
-        let [x, y, z] = self.workgroup_tunables.clone().map(|values| values.unwrap_or_else(|| vec![1]));
-        let x = match &self.workgroup_tunables[0] {
-            Some(_) => x,
-            None => (0..32).map(|p| 1u32 << p).take_while(|&s| s <= largest.max(1)).collect(),
-        };
-        let mut shapes = Vec::new();
-        for &x in &x {
-            for &y in &y {
-                shapes.extend(z.iter().map(|&z| [x, y, z]));
-            }
-        }
-        shapes
+        self.shapes(largest).into_iter().map(|(shape, _)| shape).collect()
     }
 
     /// The first restriction a configuration breaks, where it breaks one.
@@ -748,8 +799,6 @@ impl Checker {
         let size_values: Vec<Vec<u64>> = sizes.iter().map(|s| s.0.0.iter().map(|(_, v)| *v).collect()).collect();
 
         // Tunables: overrides the WGSL declares, each with values.
-        let mut tunables = Vec::new();
-        let mut workgroup_tunables: [Option<Vec<u32>>; 3] = [None, None, None];
         for (name, values) in &spec.tunables.0 {
             let place = format!("tunables.{name}");
             if !declared.overrides.contains(name) {
@@ -761,32 +810,53 @@ impl Checker {
             if size_names.contains(name) {
                 self.problem(&place, "a tunable may not share its name with a size dimension");
             }
-            match WORKGROUP_TUNABLES.iter().position(|w| w == name) {
-                Some(axis) => workgroup_tunables[axis] = Some(values.clone()),
-                None => tunables.push((name.clone(), values.clone())),
-            }
         }
-        if spec.workgroup_size.is_some() && workgroup_tunables.iter().any(Option::is_some) {
-            self.problem(
-                "workgroup_size",
-                "give the workgroup's shape either as WG_X/WG_Y/WG_Z tunables or here, not both",
-            );
+        // The workgroup's shape: the specification's, else WG_X (WG_Y, WG_Z) where they are tunables, else
+        // WG_X over every power of two where the WGSL declares it.
+        let listed = |name: &&str| spec.tunables.get(name).is_some();
+        let workgroup_texts: Vec<String> = match &spec.workgroup_size {
+            Some(dimensions) => dimensions.iter().map(Dimension::text).collect(),
+            None => match WORKGROUP_TUNABLES.iter().rposition(|name| listed(name)) {
+                Some(last) => WORKGROUP_TUNABLES[..=last]
+                    .iter()
+                    .map(|n| if listed(n) { n.to_string() } else { "1".into() })
+                    .collect(),
+                None if declared.overrides.contains("WG_X") => vec!["WG_X".into()],
+                None => {
+                    let message = "say what sets the workgroup's shape: the WGSL declares no `override WG_X` \
+                                   (@workgroup_size(WG_X)); name its override here (\"workgroup_size\": [\"blockSize\"]) \
+                                   or give the sizes written in it (\"workgroup_size\": [64])";
+                    self.problem("workgroup_size", message);
+                    Vec::new()
+                }
+            },
+        };
+        if workgroup_texts.len() > 3 {
+            self.problem("workgroup_size", "one to three dimensions: x, y and z");
         }
-        if spec.workgroup_size.is_none() && workgroup_tunables[0].is_none() && !declared.overrides.contains("WG_X") {
-            let message = "the WGSL declares no `override WG_X` for the workgroup size: declare one \
-                           (@workgroup_size(WG_X)) or give the shape in \"workgroup_size\"";
-            self.problem("workgroup_size", message);
+        let tunable_names: Vec<&str> =
+            spec.tunables.names().chain(["WG_X"].into_iter().filter(|_| !listed(&"WG_X"))).collect();
+        let workgroup: Vec<Expression> = workgroup_texts
+            .iter()
+            .take(3)
+            .enumerate()
+            .filter_map(|(axis, text)| {
+                self.note(Expression::parse(format!("workgroup_size[{axis}]"), text, &tunable_names))
+            })
+            .collect();
+        let named_by_shape = |name: &str| workgroup.iter().any(|w| w.variables().any(|v| v == name));
+        let mut shape_tunables: Vec<(String, Vec<u32>)> =
+            spec.tunables.0.iter().filter(|(name, _)| named_by_shape(name)).cloned().collect();
+        if !listed(&"WG_X") && named_by_shape("WG_X") {
+            shape_tunables.push(("WG_X".into(), Vec::new())); // every power of two the device allows
         }
-        if let Some(fixed) = &spec.workgroup_size
-            && (fixed.is_empty() || fixed.len() > 3 || fixed.contains(&0))
-        {
-            self.problem("workgroup_size", "one to three sizes, none of them 0");
-        }
+        let tunables: Vec<(String, Vec<u32>)> =
+            spec.tunables.0.iter().filter(|(name, _)| !named_by_shape(name)).cloned().collect();
 
         let mut known: Vec<&str> = size_names.iter().map(String::as_str).collect();
         known.extend(spec.tunables.names());
-        if spec.workgroup_size.is_none() && workgroup_tunables[0].is_none() {
-            known.push("WG_X"); // swept over every power of two
+        if shape_tunables.iter().any(|(name, values)| name == "WG_X" && values.is_empty()) {
+            known.push("WG_X");
         }
         let expression =
             |place: String, text: &str, checker: &mut Checker| checker.note(Expression::parse(place, text, &known));
@@ -865,16 +935,12 @@ impl Checker {
             self.problem(format!("buffers ({}).length", output.name), message);
         }
 
+        // By default each size dimension over the workgroup's, rounded up.
         let default_grid: Vec<String> = size_names
             .iter()
             .take(3)
-            .zip(["WG_X", "WG_Y", "WG_Z"])
-            .enumerate()
-            .map(|(axis, (size, wg))| match (&spec.workgroup_size, workgroup_tunables[axis].is_some() || axis == 0) {
-                (Some(fixed), _) => format!("ceil_div({size}, {})", fixed.get(axis).copied().unwrap_or(1)),
-                (None, true) => format!("ceil_div({size}, {wg})"),
-                (None, false) => size.clone(),
-            })
+            .zip(&workgroup_texts)
+            .map(|(size, dimension)| format!("ceil_div({size}, {dimension})"))
             .collect();
         let grid_texts = spec.grid.clone().unwrap_or(default_grid);
         if grid_texts.is_empty() || grid_texts.len() > 3 {
@@ -931,7 +997,8 @@ impl Checker {
             size_names,
             sizes: size_values,
             tunables,
-            workgroup_tunables,
+            workgroup,
+            shape_tunables,
             restrictions,
             constants,
             grid,
@@ -954,6 +1021,29 @@ impl Checker {
                 format!("{combinations} combinations of sizes and tunables; a kernel may have {MAX_COMBINATIONS}");
             self.problem("tunables", message);
             return;
+        }
+        for values in kernel.shape_values(1024) {
+            if let Err(problem) = kernel.shape_of(&values) {
+                self.problems.push(problem);
+                return;
+            }
+        }
+        let shapes = kernel.shapes(1024);
+        let shown = |values: &Values| values.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(", ");
+        for (i, (shape, values)) in shapes.iter().enumerate() {
+            if shape.contains(&0) {
+                self.problem("workgroup_size", format!("the shape at {} has a dimension of 0", shown(values)));
+                return;
+            }
+            if let Some((_, other)) = shapes[..i].iter().find(|(s, _)| s == shape) {
+                let message = format!(
+                    "{} and {} make the same shape {shape:?}: the shape must tell its tunables' values apart",
+                    shown(other),
+                    shown(values)
+                );
+                self.problem("workgroup_size", message);
+                return;
+            }
         }
         let mut admitted = 0;
         for index in 0..combinations {

@@ -230,3 +230,28 @@ fn every_problem_of_a_specification_is_named_at_its_place() {
     let refused = kernels::register(named_stream).err().expect("a built-in family's name is refused");
     assert!(refused.contains("built-in family"), "{refused}");
 }
+
+#[test]
+fn a_kernel_whose_workgroup_shape_is_its_own_override_runs_every_shape_and_agrees() {
+    let gpu = open_gpu();
+    let source = std::fs::read_to_string(format!("{}/tests/kernels/life.wgsl", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let spec = leading_spec(&source).unwrap().to_string();
+    let result = run(&gpu, &source, &spec);
+    // block 4, 8, 16 (shapes 4×4, 8×8, 16×16) × ROWS 1, 3.
+    assert_eq!(result.results.len(), 6);
+    result.results.iter().for_each(assert_good);
+    let shapes: Vec<String> =
+        result.results.iter().map(|r| format!("{} {}", r.workgroup_text(), r.parameter_text())).collect();
+    assert_eq!(
+        shapes[..3],
+        ["4×4 tunables side=96 ROWS=1", "8×8 tunables side=96 ROWS=1", "16×16 tunables side=96 ROWS=1"]
+    );
+
+    // A shape that does not tell its tunables apart is refused.
+    let spec = spec_of(&source, |s| s["workgroup_size"] = json!(["block - block + 4"]));
+    let found = problems(&source, &spec);
+    assert!(
+        found.iter().any(|p| p.place == "workgroup_size" && p.message.contains("make the same shape")),
+        "{found:?}"
+    );
+}

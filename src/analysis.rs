@@ -145,9 +145,12 @@ fn figure_in(r: &ConfigResult, unit: Unit) -> Option<f64> {
 pub struct BestShape {
     /// `kernel/variant`.
     pub kernel: String,
-    /// The parameter value compared at ("stride 8"; empty where the kernel has none).
+    /// The parameter value compared at ("stride 8"; empty where the kernel has none); for a user's kernel,
+    /// the problem size ("n=16777216").
     pub parameter: String,
     pub shape: [u32; 3],
+    /// A user's kernel's tunables at the best ("ELEMENTS=4"), found with the shape; empty for the others.
+    pub tunables: String,
     /// The best figure, in `unit`: GFLOP/s for a kernel that does at least a flop per byte it moves, else
     /// GB/s (a triad counts flops, but its bandwidth is its point).
     pub figure: f64,
@@ -158,7 +161,8 @@ pub struct BestShape {
 
 /// Each kernel's best workgroup shape among the valid results, in the order the kernels first appear. A
 /// kernel swept over a parameter is compared at the value that ran at the most shapes (the largest of
-/// those that tie: a larger matrix, a wider stride), since shapes compare only on the same work.
+/// those that tie: a larger matrix, a wider stride), since shapes compare only on the same work; a user's
+/// kernel at the size that ran the most configurations, its best shape and tunables together.
 pub fn best_shapes(results: &[ConfigResult]) -> Vec<BestShape> {
     // The valid results of each kernel (family, kernel, variant), in the order the kernels first appear.
     let mut kernels: Vec<Vec<&ConfigResult>> = Vec::new();
@@ -175,21 +179,31 @@ pub fn best_shapes(results: &[ConfigResult]) -> Vec<BestShape> {
     kernels
         .into_iter()
         .filter_map(|of_kernel| {
-            let mut shapes_at: HashMap<Option<u32>, usize> = HashMap::new();
+            // What configurations compare at: the parameter's value, or a user's kernel's size.
+            let at = |r: &ConfigResult| match r.size_and_tunables() {
+                Some((size, _)) => (None, Some(size.to_string())),
+                None => (r.parameter_value(), None),
+            };
+            let mut shapes_at: HashMap<(Option<u32>, Option<String>), usize> = HashMap::new();
             for r in &of_kernel {
-                *shapes_at.entry(r.parameter_value()).or_default() += 1;
+                *shapes_at.entry(at(r)).or_default() += 1;
             }
-            let value = shapes_at.iter().map(|(&v, &shapes)| (shapes, v)).max()?.1;
-            let at_value: Vec<&&ConfigResult> = of_kernel.iter().filter(|r| r.parameter_value() == value).collect();
+            let value = shapes_at.into_iter().map(|(v, shapes)| (shapes, v)).max()?.1;
+            let at_value: Vec<&&ConfigResult> = of_kernel.iter().filter(|r| at(r) == value).collect();
             let unit = telling_unit(of_kernel[0]);
             let figure = |r: &&&ConfigResult| figure_in(r, unit).unwrap_or(0.0);
             let best = at_value.iter().max_by(|a, b| figure(a).total_cmp(&figure(b)))?;
             let at_64 = at_value.iter().filter(|r| r.workgroup_size.iter().product::<u32>() == 64).map(figure);
             let best_at_64 = at_64.reduce(f64::max).filter(|&f| f > 0.0);
+            let (parameter, tunables) = match best.size_and_tunables() {
+                Some((size, tunables)) => (size.to_string(), tunables.to_string()),
+                None => (best.parameter_text(), String::new()),
+            };
             Some(BestShape {
                 kernel: best.label(),
-                parameter: best.parameter_text(),
+                parameter,
                 shape: best.workgroup_size,
+                tunables,
                 figure: figure(best),
                 unit,
                 gain_over_64: best_at_64.map(|at_64| figure(best) / at_64),

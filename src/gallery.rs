@@ -200,7 +200,7 @@ pub struct Preset {
     pub kernel: String,
     /// The parameter value the shapes were compared at ("stride 8"; empty where the kernel has none).
     pub parameter: String,
-    /// As tables show it: "256", "16×4".
+    /// As tables show it: "256", "16×4"; for a user's kernel with its tunables, "16×4 · TILE=8".
     pub shape: String,
     /// Results that ran the kernel, and in how many of them this shape was the best.
     pub results: u32,
@@ -231,7 +231,15 @@ pub fn presets_of<'a>(results: impl Iterator<Item = &'a [analysis::BestShape]>) 
     for of_result in results {
         for best in of_result {
             let won = Win {
-                shape: shape_text(best.shape),
+                shape: match best.tunables.is_empty() {
+                    true => shape_text(best.shape),
+                    false => format!(
+                        "{}{}{}",
+                        shape_text(best.shape),
+                        crate::kernel::Parameter::TUNABLES_SEPARATOR,
+                        best.tunables
+                    ),
+                },
                 gain: best.gain_over_64,
                 invocations: best.shape.iter().product::<u32>(),
             };

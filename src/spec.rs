@@ -816,7 +816,7 @@ impl Checker {
         let listed = |name: &&str| spec.tunables.get(name).is_some();
         let workgroup_texts: Vec<String> = match &spec.workgroup_size {
             Some(dimensions) => dimensions.iter().map(Dimension::text).collect(),
-            None => match WORKGROUP_TUNABLES.iter().rposition(|name| listed(name)) {
+            None => match WORKGROUP_TUNABLES.iter().rposition(&listed) {
                 Some(last) => WORKGROUP_TUNABLES[..=last]
                     .iter()
                     .map(|n| if listed(n) { n.to_string() } else { "1".into() })

@@ -264,6 +264,7 @@ fn each_kernels_best_shape_is_compared_on_the_same_work_and_against_64_invocatio
         kernel: format!("{kernel}/{}", template.variant),
         parameter: parameter.into(),
         shape,
+        tunables: String::new(),
         figure,
         unit: Unit::GbPerS,
         gain_over_64,

@@ -71,6 +71,7 @@ fn a_preset_is_the_shape_best_in_the_most_results_and_ties_go_to_the_smaller() {
         kernel: kernel.into(),
         parameter: String::new(),
         shape,
+        tunables: String::new(),
         figure: 1.0,
         unit: wgsweep::result::Unit::GbPerS,
         gain_over_64: Some(gain),

@@ -62,13 +62,13 @@ fn auto_tune_of_a_users_kernel_moves_along_its_tunables_and_validates_what_it_re
         assert!(tuning.searches_parameter);
         assert_eq!(tuning.candidates, 24);
         assert!(tuning.trials.len() < tuning.candidates, "{}", tuning.summary());
-        assert!(tuning.trials.iter().all(|t| t.parameter_text().starts_with(&format!("tunables n={n} "))));
+        assert!(tuning.trials.iter().all(|t| t.parameter_text().starts_with(&format!("tunables n={n} · "))));
         let best = tuning.best().expect("a valid best");
         assert!(best.is_validated());
         let default = tuning.default_trial().expect("the default ran");
         assert_eq!(
             (default.workgroup_size, default.parameter_text()),
-            ([64, 1, 1], format!("tunables n={n} ELEMENTS=1"))
+            ([64, 1, 1], format!("tunables n={n} · ELEMENTS=1"))
         );
         assert!(default.is_validated());
         assert!(tuning.summary().contains(&best.parameter_text()), "{}", tuning.summary());

@@ -62,7 +62,7 @@ fn the_triad_starter_validates_at_every_combination_and_counts_what_the_built_in
     assert_eq!(ours.problem_size, theirs.problem_size);
     assert_eq!(ours.bytes_per_dispatch, theirs.bytes_per_dispatch);
     assert_eq!(ours.flops_per_dispatch, theirs.flops_per_dispatch);
-    assert_eq!(ours.parameter_text(), format!("tunables n={n} ELEMENTS=1"));
+    assert_eq!(ours.parameter_text(), format!("tunables n={n} · ELEMENTS=1"));
 }
 
 #[test]
@@ -244,8 +244,14 @@ fn a_kernel_whose_workgroup_shape_is_its_own_override_runs_every_shape_and_agree
         result.results.iter().map(|r| format!("{} {}", r.workgroup_text(), r.parameter_text())).collect();
     assert_eq!(
         shapes[..3],
-        ["4×4 tunables side=96 ROWS=1", "8×8 tunables side=96 ROWS=1", "16×16 tunables side=96 ROWS=1"]
+        ["4×4 tunables side=96 · ROWS=1", "8×8 tunables side=96 · ROWS=1", "16×16 tunables side=96 · ROWS=1"]
     );
+    // The summary's best: one of the six, shape and tunables together, at the size.
+    let [best] = wgsweep::analysis::best_shapes(&result.results).try_into().unwrap();
+    assert_eq!(best.parameter, "side=96");
+    let fastest = result.results.iter().max_by(|a, b| a.gbps.partial_cmp(&b.gbps).unwrap()).unwrap();
+    let tunables = format!("tunables side=96 · {}", best.tunables);
+    assert_eq!((best.shape, tunables), (fastest.workgroup_size, fastest.parameter_text()));
 
     // A shape that does not tell its tunables apart is refused.
     let spec = spec_of(&source, |s| s["workgroup_size"] = json!(["block - block + 4"]));

@@ -90,6 +90,11 @@ pub struct Axis {
 }
 
 impl Parameter {
+    /// The name of a parameter whose values are combinations of a user's kernel's sizes and tunables; each
+    /// label is the size, then `TUNABLES_SEPARATOR`, then the tunables ("n=16777216 · ELEMENTS=4").
+    pub const TUNABLES: &'static str = "tunables";
+    pub const TUNABLES_SEPARATOR: &'static str = " · ";
+
     /// A parameter whose values are amounts, shown as numbers.
     pub fn amounts(name: &'static str, values: Vec<u32>) -> Self {
         Self { name, values, labels: &[], axes: &[] }

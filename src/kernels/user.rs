@@ -42,11 +42,17 @@ impl UserFamily {
             variant: keep(kernel.digest[..8].into()),
         };
         let axes = kernel.axes();
+        let lengths: Vec<usize> = axes.iter().map(|a| a.labels.len()).collect();
         let labels: Vec<&'static str> = (0..kernel.combinations())
             .map(|index| {
-                let at = spec::position(&axes.iter().map(|a| a.labels.len()).collect::<Vec<_>>(), index);
-                let parts: Vec<&str> = axes.iter().zip(at).map(|(axis, i)| axis.labels[i].as_str()).collect();
-                keep(parts.join(" "))
+                let at = spec::position(&lengths, index);
+                let tunables: Vec<&str> =
+                    axes[1..].iter().zip(&at[1..]).map(|(axis, &i)| axis.labels[i].as_str()).collect();
+                let size = &axes[0].labels[at[0]];
+                match tunables.is_empty() {
+                    true => keep(size.clone()),
+                    false => keep(format!("{size}{}{}", Parameter::TUNABLES_SEPARATOR, tunables.join(" "))),
+                }
             })
             .collect();
         let contract_axes: Vec<Axis> =
@@ -124,7 +130,7 @@ impl Family for UserFamily {
 
     fn parameter(&self, _: &KernelId) -> Option<Parameter> {
         let values = (0..self.labels.len() as u32).collect();
-        Some(Parameter { name: "tunables", values, labels: self.labels, axes: self.axes })
+        Some(Parameter { name: Parameter::TUNABLES, values, labels: self.labels, axes: self.axes })
     }
 
     fn chart(&self) -> ChartKind {

@@ -394,6 +394,14 @@ impl ConfigResult {
         self.parameter.as_ref().map(|p| p.value)
     }
 
+    /// Where the parameter combines a user's kernel's size and tunables: the size ("n=16777216") and the
+    /// tunables ("ELEMENTS=4"; empty where the workgroup's shape is the only one).
+    pub fn size_and_tunables(&self) -> Option<(&str, &str)> {
+        let parameter = self.parameter.as_ref().filter(|p| p.name == crate::kernel::Parameter::TUNABLES)?;
+        let label = parameter.label.as_deref()?;
+        Some(label.split_once(crate::kernel::Parameter::TUNABLES_SEPARATOR).unwrap_or((label, "")))
+    }
+
     /// The kernel's own parameter as shown in tables, e.g. "stride 8"; empty where it has none.
     pub fn parameter_text(&self) -> String {
         let text = |p: &ParameterValue| match &p.label {

@@ -71,7 +71,11 @@ pub fn show(result: &RunResult) {
             None => "64 did not run".to_string(),
         };
         let figure = format!("{} {}", format_gbps(shape.figure), shape.unit.name());
-        for cell in [shape.kernel, shape.parameter, shape_text(shape.shape), figure, gain] {
+        let best = match shape.tunables.is_empty() {
+            true => shape_text(shape.shape),
+            false => format!("{}, {}", shape_text(shape.shape), shape.tunables),
+        };
+        for cell in [shape.kernel, shape.parameter, best, figure, gain] {
             append(&row, "td", "", &cell);
         }
     }

@@ -103,7 +103,10 @@ pub fn plan_and_count(results: &[ConfigResult], peaks: &Peaks) -> (Vec<ChartSpec
     for (family, of_family) in groups(results, |r| r.family.clone()) {
         let kind = kernels::family(&family).map_or(ChartKind::Lines, |f| f.chart());
         let mut of_this = Vec::new();
+        // A user's kernel: its chart follows what its configurations vary, known from the results alone.
+        let users = of_family.iter().all(|r| r.size_and_tunables().is_some());
         match kind {
+            _ if users => of_this = tunables_charts(&family, &of_family),
             ChartKind::Lines => {
                 for (x_name, on_axis) in groups(of_family.iter().copied(), x_axis) {
                     for (part, of_part) in few_lines(&on_axis) {
@@ -153,6 +156,84 @@ pub fn plan_and_count(results: &[ConfigResult], peaks: &Peaks) -> (Vec<ChartSpec
         planned.push(ChartSpec { config, key, family: None, cells: None, point_text: true });
     }
     (planned, left_out)
+}
+
+/// A user's kernel's charts, one per problem size: a line over the one thing its configurations vary
+/// (the workgroup's shape or a tunable), or a heatmap over the first two (the workgroup's shape, if it
+/// varies, along x; the other tunables together up the y axis).
+fn tunables_charts(family: &str, results: &[&ConfigResult]) -> Vec<ChartSpec> {
+    let size = |r: &ConfigResult| r.size_and_tunables().map_or(String::new(), |(size, _)| size.to_string());
+    let mut charts = Vec::new();
+    for (size, at_size) in groups(results.iter().copied(), size) {
+        if !at_size.iter().any(|r| r.is_good()) {
+            continue;
+        }
+        // Along dimension 0 the workgroup's shape; along d the (d-1)th tunable ("TILE=8").
+        let value = |r: &ConfigResult, d: usize| match d {
+            0 => r.workgroup_text(),
+            d => r.size_and_tunables().and_then(|(_, t)| t.split(' ').nth(d - 1)).unwrap_or("").to_string(),
+        };
+        let name = |d: usize| match d {
+            0 => "workgroup".to_string(),
+            d => value(at_size[0], d).split_once('=').map_or(String::new(), |(n, _)| n.to_string()),
+        };
+        let dimensions =
+            1 + at_size[0].size_and_tunables().map_or(0, |(_, t)| t.split(' ').filter(|p| !p.is_empty()).count());
+        let varying: Vec<usize> =
+            (0..dimensions).filter(|&d| unique(at_size.iter().map(|r| value(r, d))).len() > 1).collect();
+        let key = format!("{family} · {size}");
+        let rate = rate(&at_size);
+        let config = match varying.as_slice() {
+            [] | [_] => {
+                let along = varying.first().copied().unwrap_or(0);
+                let points = groups(at_size.iter().copied(), |r| value(r, along));
+                let labels: Vec<&String> = points.iter().map(|(label, _)| label).collect();
+                let best = |rows: &Vec<&ConfigResult>| {
+                    rows.iter().filter(|r| r.is_good()).filter_map(|r| (rate.1)(r)).reduce(f64::max)
+                };
+                let data: Vec<Option<f64>> = points.iter().map(|(_, rows)| best(rows)).collect();
+                let colour = kernel_colour(family, &at_size[0].kernel);
+                let mut options = common_options(json!(key.clone()), &name(along), &rate_axis(rate.0));
+                options["plugins"]["legend"] = json!({ "display": false });
+                let dataset = json!({ "label": series(at_size[0]), "data": data, "borderColor": colour,
+                                      "backgroundColor": colour, "spanGaps": false });
+                json!({ "type": "line", "data": { "labels": labels, "datasets": [dataset] }, "options": options })
+            }
+            [x, rest @ ..] => {
+                let across = |r: &ConfigResult| rest.iter().map(|&d| value(r, d)).collect::<Vec<_>>().join(" ");
+                let cells: Vec<Cell> = at_size
+                    .iter()
+                    .map(|r| Cell {
+                        x: value(r, *x),
+                        y: across(r),
+                        result: r,
+                        name: format!("{} {}", value(r, *x), across(r)),
+                    })
+                    .collect();
+                let labels = (unique(cells.iter().map(|c| c.x.clone())), unique(cells.iter().map(|c| c.y.clone())));
+                let best = at_size.iter().filter(|r| r.is_good()).filter_map(|r| (rate.1)(r)).fold(0.0, f64::max);
+                let y_name = rest.iter().map(|&d| name(d)).collect::<Vec<_>>().join(", ");
+                let heading = format!(
+                    "{} by {} and {y_name}: dark is slow, yellow is {} {}",
+                    rate.0,
+                    name(*x),
+                    format_gbps(best),
+                    rate.0
+                );
+                let (config, cells) = matrix_config(&key, &heading, (&name(*x), &y_name), labels, &cells, best, rate);
+                charts.push(ChartSpec {
+                    key,
+                    config,
+                    family: Some(family.to_string()),
+                    cells: Some(cells),
+                    point_text: true,
+                });
+                continue;
+            }
+        };
+        charts.push(ChartSpec::of_family(key, config, family));
+    }
+    charts
 }
 
 /// The most lines a chart draws: more than a person tells apart by colour and dash.
@@ -389,42 +470,67 @@ fn heatmap_config(title: &str, results: &[&ConfigResult], best: f64) -> (Value, 
     let mut ys: Vec<u32> = unique(results.iter().map(|r| r.workgroup_size[1]));
     xs.sort_unstable();
     ys.sort_unstable(); // the category axis puts its first label at the bottom
-    let mut data = Vec::new();
-    let mut colours = Vec::new();
-    for r in results {
-        let [x, y, _] = r.workgroup_size;
-        let (value, colour, what) = match r.gbps.filter(|_| r.is_good()) {
-            Some(gbps) => {
-                (Some(gbps), viridis(gbps / best.max(f64::MIN_POSITIVE)), format!("{} GB/s", format_gbps(gbps)))
-            }
-            None if r.skipped().is_some() => (None, "#eef0f3".to_string(), "skipped".to_string()),
-            None => (None, "#b3261e".to_string(), r.status()),
-        };
-        data.push(json!({ "x": x.to_string(), "y": y.to_string(), "v": value, "text": format!("{x}×{y}: {what}") }));
-        colours.push(colour);
-    }
+    let cells: Vec<Cell> = results
+        .iter()
+        .map(|r| {
+            let [x, y, _] = r.workgroup_size;
+            Cell { x: x.to_string(), y: y.to_string(), result: r, name: format!("{x}×{y}") }
+        })
+        .collect();
     let at = match results.first().map(|r| r.parameter_text()) {
         Some(parameter) if !parameter.is_empty() => format!(" at {parameter}"),
         _ => String::new(),
     };
-    let heading = json!([
-        title,
-        format!("GB/s by workgroup shape: dark is slow, yellow is {} GB/s (the family's best{at})", format_gbps(best))
-    ]);
-    let mut options = common_options(heading, "workgroup x", "workgroup y");
+    let heading =
+        format!("GB/s by workgroup shape: dark is slow, yellow is {} GB/s (the family's best{at})", format_gbps(best));
+    let labels = |values: Vec<u32>| values.iter().map(u32::to_string).collect();
+    let rate = (Unit::GbPerS.name(), (|r| r.gbps) as fn(&ConfigResult) -> Option<f64>);
+    matrix_config(title, &heading, ("workgroup x", "workgroup y"), (labels(xs), labels(ys)), &cells, best, rate)
+}
+
+/// One cell of a heatmap: where it sits, the configuration it shows, and how its tooltip names it.
+struct Cell<'a> {
+    x: String,
+    y: String,
+    result: &'a ConfigResult,
+    name: String,
+}
+
+/// A heatmap of `cells` over the categories `labels` (x, then y from the bottom), each coloured by its
+/// figure (`rate`: the unit's name and the figure) against `best`.
+fn matrix_config(
+    title: &str,
+    heading: &str,
+    axes: (&str, &str),
+    labels: (Vec<String>, Vec<String>),
+    cells: &[Cell],
+    best: f64,
+    (unit, figure): (&str, fn(&ConfigResult) -> Option<f64>),
+) -> (Value, (usize, usize)) {
+    let mut data = Vec::new();
+    let mut colours = Vec::new();
+    for Cell { x, y, result: r, name } in cells {
+        let (value, colour, what) = match figure(r).filter(|_| r.is_good()) {
+            Some(v) => (Some(v), viridis(v / best.max(f64::MIN_POSITIVE)), format!("{} {unit}", format_gbps(v))),
+            None if r.skipped().is_some() => (None, "#eef0f3".to_string(), "skipped".to_string()),
+            None => (None, "#b3261e".to_string(), r.status()),
+        };
+        data.push(json!({ "x": x, "y": y, "v": value, "text": format!("{name}: {what}") }));
+        colours.push(colour);
+    }
+    let mut options = common_options(json!([title, heading]), axes.0, axes.1);
     options["plugins"]["legend"] = json!({ "display": false });
     // The cell's text, set in `tooltip_text_callback`.
     options["plugins"]["tooltip"] = json!({ "callbacks": {} });
-    options["scales"]["x"]["type"] = json!("category");
-    options["scales"]["x"]["labels"] = json!(xs.iter().map(u32::to_string).collect::<Vec<_>>());
-    options["scales"]["x"]["offset"] = json!(true);
-    options["scales"]["x"]["grid"] = json!({ "display": false });
-    options["scales"]["y"]["type"] = json!("category");
-    options["scales"]["y"]["labels"] = json!(ys.iter().map(u32::to_string).collect::<Vec<_>>());
-    options["scales"]["y"]["offset"] = json!(true);
-    options["scales"]["y"]["grid"] = json!({ "display": false });
+    let size = (labels.0.len(), labels.1.len());
+    for (axis, labels) in [("x", labels.0), ("y", labels.1)] {
+        options["scales"][axis]["type"] = json!("category");
+        options["scales"][axis]["labels"] = json!(labels);
+        options["scales"][axis]["offset"] = json!(true);
+        options["scales"][axis]["grid"] = json!({ "display": false });
+    }
     let dataset = json!({ "label": title, "data": data, "backgroundColor": colours, "borderWidth": 0 });
-    (json!({ "type": "matrix", "data": { "datasets": [dataset] }, "options": options }), (xs.len(), ys.len()))
+    (json!({ "type": "matrix", "data": { "datasets": [dataset] }, "options": options }), size)
 }
 
 /// The roofline: every kernel that counts flops at its flops per byte (x) and GFLOP/s (y), the best

@@ -213,3 +213,55 @@ fn template_run() -> String {
 }"#
     .to_string()
 }
+
+/// A user's kernel's configuration: its size and tunables in the parameter's label, as the family writes it.
+fn users(workgroup: [u32; 3], label: &str, bytes: u64) -> ConfigResult {
+    let mut r = record("mine", "main/0123abcd", workgroup, bytes, None);
+    r.parameter =
+        Some(wgsweep::result::ParameterValue { name: "tunables".into(), value: 0, label: Some(label.into()) });
+    r
+}
+
+#[test]
+fn a_users_kernel_charts_a_line_over_the_one_thing_it_varies_and_a_heatmap_over_two() {
+    // Over the workgroup size alone: a line with a point per size, at each problem size.
+    let results: Vec<ConfigResult> =
+        [64, 256].iter().flat_map(|&wg| ["n=1024", "n=4096"].map(|size| users([wg, 1, 1], size, wg as u64))).collect();
+    let specs = charts::plan(&results, &Peaks::default());
+    let keys: Vec<&str> = specs.iter().map(|s| s.key.as_str()).collect();
+    assert_eq!(keys, ["mine · n=1024", "mine · n=4096"]);
+    assert_eq!(specs[0].config["type"], "line");
+    assert_eq!(specs[0].config["data"]["labels"], json!(["64", "256"]));
+    assert_eq!(specs[0].config["options"]["scales"]["x"]["title"]["text"], "workgroup");
+
+    // One shape, one tunable: a line over the tunable.
+    let results: Vec<ConfigResult> =
+        [1, 2, 4].iter().map(|&e| users([256, 1, 1], &format!("n=1024 · ELEMENTS={e}"), 10 * e)).collect();
+    let specs = charts::plan(&results, &Peaks::default());
+    assert_eq!(specs[0].config["data"]["labels"], json!(["ELEMENTS=1", "ELEMENTS=2", "ELEMENTS=4"]));
+    assert_eq!(specs[0].config["data"]["datasets"][0]["data"], json!([10.0, 20.0, 40.0]));
+    assert_eq!(specs[0].config["options"]["scales"]["x"]["title"]["text"], "ELEMENTS");
+
+    // Shapes and two tunables: a heatmap, shapes along x, the tunables together up y.
+    let mut results = Vec::new();
+    for wg in [[8, 8, 1], [16, 4, 1]] {
+        for tile in [1, 2] {
+            for rows in [1, 4] {
+                results.push(users(wg, &format!("w=64 h=64 · TILE={tile} ROWS={rows}"), (tile * rows) as u64));
+            }
+        }
+    }
+    results[3].outcome = Outcome::Skipped { reason: "the restriction `TILE * ROWS < 8` excludes it".into() };
+    let specs = charts::plan(&results, &Peaks::default());
+    let [heatmap] = specs.as_slice() else { panic!("{specs:?}") };
+    assert_eq!(heatmap.config["type"], "matrix");
+    assert_eq!(heatmap.cells, Some((2, 4)));
+    assert_eq!(heatmap.config["options"]["scales"]["x"]["labels"], json!(["8×8", "16×4"]));
+    assert_eq!(
+        heatmap.config["options"]["scales"]["y"]["labels"],
+        json!(["TILE=1 ROWS=1", "TILE=1 ROWS=4", "TILE=2 ROWS=1", "TILE=2 ROWS=4"])
+    );
+    assert_eq!(heatmap.config["options"]["scales"]["y"]["title"]["text"], "TILE, ROWS");
+    let cell = &heatmap.config["data"]["datasets"][0]["data"][3];
+    assert_eq!((cell["v"].clone(), cell["text"].clone()), (Value::Null, json!("8×8 TILE=2 ROWS=4: skipped")));
+}

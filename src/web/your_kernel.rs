@@ -131,7 +131,9 @@ pub fn open(kernel: SharedKernel) {
     dom::set_hidden("kernel-offer", false);
     dom::set_hidden("your-kernel", false);
     by_id::<Element>("kernel-fold").set_attribute("open", "").ok();
-    by_id::<Element>("your-kernel").scroll_into_view();
+    // What the link is for comes first: above the device card, on the first screen at any width.
+    let card: Element = by_id("your-kernel");
+    by_id::<Element>("device").before_with_node_1(&card).ok();
 }
 
 fn field(id: &str) -> HtmlTextAreaElement {

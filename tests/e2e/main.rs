@@ -1080,3 +1080,84 @@ fn a_person_finds_a_device_in_the_gallery_compares_with_its_median_and_sees_its_
     assert_eq!(message, "This gallery address is damaged: a result's id is letters and digits, not “<img src=x>”.");
     assert_eq!(browser.eval("return document.getElementById('shared').hidden"), Value::Bool(true));
 }
+
+/// Puts `text` into the field `selector` as a paste does: the whole text at once, then an input event.
+fn paste(browser: &Browser, selector: &str, text: &str) {
+    let script = format!(
+        "const field = document.querySelector({}); field.value = {}; \
+         field.dispatchEvent(new Event('input', {{ bubbles: true }})); return true",
+        serde_json::json!(selector),
+        serde_json::json!(text)
+    );
+    browser.eval(&script);
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_person_pastes_a_kernel_runs_it_reads_its_best_configuration_and_shares_it() {
+    let (_site, browser) = open_page("samples=2");
+    let ready = "!document.getElementById('run-kernel').disabled";
+    browser.wait_for("Run your kernel to be enabled", ready, Duration::from_secs(30));
+    browser.eval("document.getElementById('kernel-fold').open = true; return true");
+    // A Game of Life step, as a WebGPU sample writes one, with its workgroup (block × block) and ROWS tunable.
+    let life =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/life.wgsl")).unwrap();
+    let (spec, wgsl) = wgsweep::spec::split_leading_spec(&life).unwrap();
+    paste(&browser, "#kernel-wgsl", wgsl);
+    paste(&browser, "#kernel-spec", spec);
+    browser.scroll_to("#your-kernel");
+    browser.screenshot(&screenshot_path("e2e-your-kernel.png"));
+    browser.click("#run-kernel");
+    browser.wait_for("the run to finish", "document.querySelector('#results[data-done]')", Duration::from_secs(300));
+    let statuses =
+        browser.eval("return [...document.querySelectorAll('#run-families tbody tr')].map(r => r.className)");
+    assert_eq!(statuses, serde_json::json!(vec!["valid"; 6]), "every configuration validated");
+    // The summary names the best configuration: its shape and its tunables, at the size.
+    let best = browser.eval("return [...document.querySelector('#summary-shapes tr').cells].map(c => c.textContent)");
+    assert!(best[0].as_str().unwrap().starts_with("step/"), "{best}");
+    assert_eq!(best[1], "side=96");
+    assert!(best[2].as_str().unwrap().contains(", ROWS="), "{best}");
+    let heatmap = "document.querySelector('canvas[data-chart=\"life · side=96\"]')";
+    browser.wait_for("the heatmap over shapes and ROWS", heatmap, Duration::from_secs(10));
+    browser.scroll_to("#summary");
+    browser.screenshot(&screenshot_path("e2e-your-kernel-run.png"));
+
+    // A typo: the browser's compiler's message, at its line and column, and nothing runs.
+    let typo = wgsl.replacen("neighbours += cell(", "neighbours += cel(", 1);
+    let line = typo.lines().position(|l| l.contains("cel(")).unwrap() + 1;
+    paste(&browser, "#kernel-wgsl", &typo);
+    browser.click("#run-kernel");
+    browser.wait_for("the compile error", "document.querySelector('#kernel-problems li')", Duration::from_secs(30));
+    let problem = browser.text("#kernel-problems");
+    assert!(problem.contains(&format!("WGSL line {line}, column ")), "{problem}");
+    browser.click("#kernel-problems button");
+    let cursor = browser.eval("const f = document.getElementById('kernel-wgsl'); return [document.activeElement === f, f.value.slice(0, f.selectionStart).split('\\n').length]");
+    assert_eq!(cursor, serde_json::json!([true, line]), "the cursor is put at the error");
+    browser.scroll_to("#your-kernel");
+    browser.screenshot(&screenshot_path("e2e-your-kernel-typo.png"));
+
+    // Shared: the link opens the kernel on another page load, offering to run it before anything runs.
+    paste(&browser, "#kernel-wgsl", wgsl);
+    let link = copied_link(&browser, "#copy-kernel-link", "kernel-link");
+    assert!(link.contains("#kernel="), "{link}");
+    browser.open(&link);
+    browser.wait_for("the offer", "!document.getElementById('kernel-offer').hidden", Duration::from_secs(60));
+    assert!(browser.text("#kernel-offer").contains("Someone shared life with you"));
+    assert_eq!(browser.eval("return document.getElementById('kernel-wgsl').value"), serde_json::json!(wgsl));
+    assert_eq!(browser.eval("return document.getElementById('results').hidden"), serde_json::json!(true));
+    browser.set_window_size(390, 844);
+    browser.screenshot(&screenshot_path("e2e-your-kernel-shared-390.png"));
+    browser.set_window_size(1280, 900);
+    browser.wait_for(
+        "Run this kernel",
+        "!document.getElementById('run-shared-kernel').disabled",
+        Duration::from_secs(30),
+    );
+    browser.click("#run-shared-kernel");
+    browser.wait_for(
+        "the shared kernel's run",
+        "document.querySelector('#results[data-done]')",
+        Duration::from_secs(300),
+    );
+    assert_accessible(&browser, "your kernel, run");
+}

@@ -261,3 +261,23 @@ fn a_kernel_whose_workgroup_shape_is_its_own_override_runs_every_shape_and_agree
         "{found:?}"
     );
 }
+
+#[test]
+fn the_matmul_starter_has_697_combinations_the_restrictions_admit_and_validates_on_a_small_matrix() {
+    let gpu = open_gpu();
+    let source = starter("matmul");
+    let kernel = UserKernel::read(&source, None).unwrap();
+    let admitted = (0..kernel.combinations())
+        .flat_map(|c| kernel.workgroup_shapes(1024).into_iter().map(move |w| (c, w)))
+        .filter(|&(c, w)| kernel.excluded_by(&kernel.values(c, w)).unwrap().is_none())
+        .count();
+    assert_eq!(admitted, 697);
+    let spec = spec_of(&source, |s| {
+        s["name"] = json!("small_matmul");
+        s["sizes"] = json!([128]);
+        s["tunables"] = json!({ "WG_X": [8, 16], "WG_Y": [8], "TM": [1, 4], "TN": [2], "TK": [4, 16] });
+    });
+    let result = run(&gpu, &source, &spec);
+    assert_eq!(result.results.len(), 8);
+    result.results.iter().for_each(assert_good);
+}

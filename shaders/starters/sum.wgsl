@@ -8,7 +8,8 @@
   ],
   "sizes": [16777216],
   "tunables": { "WG_X": [32, 64, 128, 256, 512, 1024], "ELEMENTS": [1, 2, 4, 8, 16] },
-  "grid": ["min(ceil_div(n, WG_X * ELEMENTS), 65535)", "ceil_div(ceil_div(n, WG_X * ELEMENTS), 65535)"],
+  "grid": ["ceil_div(ceil_div(n, WG_X * ELEMENTS), ceil_div(ceil_div(n, WG_X * ELEMENTS), 65535))",
+           "ceil_div(ceil_div(n, WG_X * ELEMENTS), 65535)"],
   "bytes": "4 * n",
   "workgroup_memory": "4 * WG_X",
   "validation": { "reference": "reference", "grid": ["4096", "ceil_div(n, 4096 * 64)"] }

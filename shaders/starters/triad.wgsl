@@ -9,7 +9,8 @@
   ],
   "sizes": [16777216],
   "tunables": { "WG_X": [32, 64, 128, 256, 512, 1024], "ELEMENTS": [1, 2, 4] },
-  "grid": ["min(ceil_div(n, WG_X * ELEMENTS), 65535)", "ceil_div(ceil_div(n, WG_X * ELEMENTS), 65535)"],
+  "grid": ["ceil_div(ceil_div(n, WG_X * ELEMENTS), ceil_div(ceil_div(n, WG_X * ELEMENTS), 65535))",
+           "ceil_div(ceil_div(n, WG_X * ELEMENTS), 65535)"],
   "bytes": "12 * n",
   "flops": "2 * n",
   "validation": { "reference": "reference", "tolerance": 1e-6, "grid": ["4096", "ceil_div(n, 4096 * 64)"] }
@@ -17,7 +18,7 @@
 */
 // STREAM's triad, c = a + s·b, as a 1-D elementwise kernel: each invocation handles ELEMENTS elements, a
 // workgroup's WG_X × ELEMENTS consecutive ones, so neighbouring invocations touch neighbouring addresses.
-// A grid of more than 65535 workgroups spills into y. `reference` is the obvious version validation trusts.
+// A grid of more than 65535 workgroups is spread over x and y. `reference` is the obvious version validation trusts.
 
 override WG_X: u32 = 64;
 override ELEMENTS: u32 = 1;

@@ -137,6 +137,9 @@ struct KernelArgs {
     /// With --tune: also measure every combination, and say how close the tuner came in what share of the time.
     #[arg(long, requires = "tune")]
     exhaustive: bool,
+    /// Print a link that opens the kernel in the page at this address, ready to run there, and stop.
+    #[arg(long, value_name = "PAGE")]
+    link: Option<String>,
     #[command(flatten)]
     plan: PlanArgs,
     /// Write the result file (or, with --tune, the tunings) here.
@@ -469,6 +472,16 @@ async fn user_kernel(args: KernelArgs) -> Result<ExitCode, String> {
         lines.join("\n")
     };
     let kernel = wgsweep::spec::UserKernel::read(&source, spec.as_deref()).map_err(named)?;
+    if let Some(page) = &args.link {
+        // The page's two fields: the specification, and the WGSL after its leading comment.
+        let (spec, source) = match (&spec, wgsweep::spec::split_leading_spec(&source)) {
+            (Some(spec), _) => (spec.trim().to_string(), source.clone()),
+            (None, Some((spec, rest))) => (spec.trim().to_string(), rest.to_string()),
+            (None, None) => unreachable!("a kernel read has a specification"),
+        };
+        println!("{}", wgsweep::share::kernel_link(page, &wgsweep::share::SharedKernel { source, spec })?);
+        return Ok(ExitCode::SUCCESS);
+    }
     let family = kernels::register(kernel)?;
     let gpu = args.plan.open_gpu().await?;
     let problems = kernels::user::compilation_problems(&gpu, family).await;

@@ -16,13 +16,17 @@ use crate::share::{self, SharedKernel};
 use crate::spec::{self, Problem, UserKernel};
 
 /// The starting points: the WGSL with its specification in the leading comment, as `wgsweep kernel` reads it.
-const STARTERS: [(&str, &str); 3] = [
+const STARTERS: [(&str, &str); 4] = [
     (
         "A 1-D elementwise kernel: STREAM's triad, ELEMENTS per invocation",
         include_str!("../../shaders/starters/triad.wgsl"),
     ),
     ("A 2-D stencil: five points, TILE rows per invocation", include_str!("../../shaders/starters/stencil.wgsl")),
     ("A reduction: a u32 sum, ELEMENTS per invocation", include_str!("../../shaders/starters/sum.wgsl")),
+    (
+        "A tiled matrix multiply: 697 combinations of shape, outputs per invocation and tile depth",
+        include_str!("../../shaders/starters/matmul.wgsl"),
+    ),
 ];
 
 pub fn build(root: &Element) {

@@ -450,7 +450,25 @@ pub struct Search<P> {
     moving: Vec<usize>,
     /// Shapes to try before the search decides its next move.
     queue: Vec<P>,
+    phase: Phase,
+    /// Where the sample's trials start among `measured`.
+    sampled_from: usize,
 }
+
+/// Where a search over many tunables is: a pattern search finds a local best, a sample spread over the
+/// whole space looks for a better region, and a second pattern search refines the best it found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Local,
+    Sampling,
+    Refining,
+}
+
+/// A search over more axes than a workgroup's two, with more candidates than this, samples the space once
+/// its first pattern search ends: a tiled kernel's landscape has local bests a pattern search stops at.
+const SAMPLE_OVER: usize = 64;
+/// The share of the candidates the sample measures.
+const SAMPLE_SHARE: usize = 10;
 
 impl Search<[u32; 3]> {
     /// The search over workgroup shapes, from the candidate nearest `default`.
@@ -513,7 +531,17 @@ impl<P: Shaped> Search<P> {
             queue.extend(candidates.iter().rev().filter(|&&w| w != start));
         }
         queue.push(start);
-        Self { points, measured: Vec::new(), best: start, step: 2, min_gain, moving, queue }
+        Self {
+            points,
+            measured: Vec::new(),
+            best: start,
+            step: 2,
+            min_gain,
+            moving,
+            queue,
+            phase: Phase::Local,
+            sampled_from: 0,
+        }
     }
 
     /// The next candidate to measure, or `None` when the search is done.
@@ -539,9 +567,36 @@ impl<P: Shaped> Search<P> {
                 (Some((w, s)), Some(best)) if s > best * (1.0 + self.min_gain) => self.best = w,
                 (Some((w, _)), None) => self.best = w,
                 _ if self.step > 1 => self.step = 1,
-                _ => return None,
+                _ => match self.phase {
+                    Phase::Local if self.moving.len() > 2 && self.points.len() > SAMPLE_OVER => {
+                        self.phase = Phase::Sampling;
+                        self.sampled_from = self.measured.len();
+                        self.queue = self.sample();
+                    }
+                    // A second pattern search from the best of the sample, which may lie on another slope.
+                    Phase::Sampling => {
+                        self.phase = Phase::Refining;
+                        let sampled = self.measured[self.sampled_from..].iter().filter_map(|&(p, s)| Some((p, s?)));
+                        match sampled.max_by(|a, b| a.1.total_cmp(&b.1)) {
+                            Some((p, _)) => (self.best, self.step) = (p, 2),
+                            None => return None,
+                        }
+                    }
+                    _ => return None,
+                },
             }
         }
+    }
+
+    /// A tenth of the untried candidates, spread over the space: a fixed pseudo-random pick (by a hash of
+    /// each one's place), so that a tuning can be repeated.
+    fn sample(&self) -> Vec<P> {
+        let mut untried: Vec<(u32, P)> = (0..self.points.len())
+            .filter(|&i| !self.tried(self.points[i].0))
+            .map(|i| (crate::fill::hash_u32(i as u32 ^ 0x9e37_79b9), self.points[i].0))
+            .collect();
+        untried.sort_by_key(|&(hash, _)| hash);
+        untried.into_iter().take(self.points.len() / SAMPLE_SHARE).map(|(_, p)| p).collect()
     }
 
     pub fn record(&mut self, candidate: P, score: Option<f64>) {

@@ -553,6 +553,38 @@ fn tuner_search_finds_a_single_peak_over_a_shape_and_two_tunables_in_a_fraction_
     }
 }
 
+#[test]
+fn tuner_search_over_many_tunables_samples_the_space_and_leaves_a_local_peak_for_a_higher_one() {
+    // 8 × 8 × 8 positions: a local peak by the start, and a higher one, with a broader slope, far from it.
+    let mut candidates: Vec<([u32; 3], Option<u32>)> = Vec::new();
+    let mut positions = Vec::new();
+    for x in 0..8 {
+        for a in 0..8 {
+            for b in 0..8 {
+                candidates.push(([1 << x, 1, 1], Some(a * 8 + b)));
+                positions.push(vec![x, 0, 0, a as i32, b as i32]);
+            }
+        }
+    }
+    let figure = |at: &[i32]| {
+        let near = 100.0 / (1.0 + ((at[0] - 6).abs() + at[3].abs() + at[4].abs()) as f64);
+        let far = 130.0 / (1.0 + 0.5 * ((at[0] - 2).abs() + (at[3] - 6).abs() + (at[4] - 7).abs()) as f64);
+        near.max(far)
+    };
+    let mut search = Search::on_grid(&candidates, positions.clone(), ([64, 1, 1], Some(0)), 0.02);
+    let mut tried = Vec::new();
+    while let Some(c) = search.next() {
+        assert!(!tried.contains(&c), "{c:?} tried twice");
+        tried.push(c);
+        let f = figure(&positions[candidates.iter().position(|&k| k == c).unwrap()]);
+        search.record(c, Some(f));
+    }
+    let at = |c: &([u32; 3], Option<u32>)| positions[candidates.iter().position(|k| k == c).unwrap()].clone();
+    let best = tried.iter().max_by(|a, b| figure(&at(a)).total_cmp(&figure(&at(b)))).unwrap();
+    assert_eq!(at(best), vec![2, 0, 0, 6, 7], "the higher peak, found through the sample");
+    assert!(tried.len() * 4 <= candidates.len(), "tried {} of {}", tried.len(), candidates.len());
+}
+
 /// A recorded result under docs/results.
 fn recorded(name: &str) -> RunResult {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/results").join(name);

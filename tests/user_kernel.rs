@@ -281,3 +281,15 @@ fn the_matmul_starter_has_697_combinations_the_restrictions_admit_and_validates_
     assert_eq!(result.results.len(), 8);
     result.results.iter().for_each(assert_good);
 }
+
+#[test]
+fn the_example_in_docs_your_kernel_runs_as_the_document_says() {
+    let gpu = open_gpu();
+    let doc = std::fs::read_to_string(format!("{}/docs/your-kernel.md", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let start = doc.find("```wgsl\n").expect("the document's example") + "```wgsl\n".len();
+    let source = &doc[start..start + doc[start..].find("```").unwrap()];
+    let spec = spec_of(source, |s| s["name"] = json!("documented_triad"));
+    let result = run(&gpu, source, &spec);
+    assert_eq!(result.results.len(), 12, "4 workgroup sizes × 3 values of ELEMENTS, as the document says");
+    result.results.iter().for_each(assert_good);
+}

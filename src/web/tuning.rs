@@ -21,8 +21,9 @@ pub fn build(root: &Element) {
         "about",
         "Each kernel's best workgroup shape, found by a search that starts at the common default (64, or 8×8), \
          tries shapes four times larger and smaller along each axis, moves while that gains 2 % or more, then \
-         tries the shapes twice and half as large. Trials take 5 samples; the shape reported, and the \
-         default, are validated against the CPU reference.",
+         tries the shapes twice and half as large. Your kernel is searched along its tunables too, and a space of \
+         many is sampled (a tenth) and searched again from the sample's best. Trials take 5 samples; the \
+         configuration reported, and the default, are validated.",
     );
     let table = append(&card, "table", "results", "");
     let head = append(&append(&table, "thead", "", ""), "tr", "", "");
@@ -80,10 +81,19 @@ fn show(tunings: &[Tuning]) {
     for tuning in tunings {
         let row = append(&body, "tr", "", "");
         append(&row, "td", "", &tuning.kernel);
-        append(&row, "td", "", &tuning.parameter);
         let best = tuning.best();
+        // A user's kernel: the size it was tuned at, and its best shape with its tunables.
+        let (at, tunables) = match best.and_then(|b| b.size_and_tunables()) {
+            Some((size, tunables)) if tuning.searches_parameter => (size.to_string(), tunables.to_string()),
+            _ => (tuning.parameter.clone(), String::new()),
+        };
+        append(&row, "td", "", &at);
         row.set_class_name(if best.is_some() { "valid" } else { "failed" });
-        append(&row, "td", "", &best.map(|b| b.workgroup_text()).unwrap_or_else(|| "none valid".into()));
+        let shape = |b: &crate::result::ConfigResult| match tunables.is_empty() {
+            true => b.workgroup_text(),
+            false => format!("{}, {tunables}", b.workgroup_text()),
+        };
+        append(&row, "td", "", &best.map(shape).unwrap_or_else(|| "none valid".into()));
         append(&row, "td", "", &best.map(|b| b.headline_text()).unwrap_or_default());
         let default = shape_text(tuning.default_workgroup);
         let speedup = match tuning.speedup() {

@@ -182,7 +182,12 @@ fn tunables_charts(family: &str, results: &[&ConfigResult]) -> Vec<ChartSpec> {
         let varying: Vec<usize> =
             (0..dimensions).filter(|&d| unique(at_size.iter().map(|r| value(r, d))).len() > 1).collect();
         let key = format!("{family} · {size}");
-        let rate = rate(&at_size);
+        // GFLOP/s where the kernel does a flop or more per byte it moves (a matmul), else GB/s (a triad).
+        let compute_bound = at_size.iter().all(|r| r.intensity().is_some_and(|i| i >= 1.0));
+        let rate: (&str, fn(&ConfigResult) -> Option<f64>) = match compute_bound {
+            true => (Unit::GflopPerS.name(), ConfigResult::gflops),
+            false => (Unit::GbPerS.name(), |r| r.gbps),
+        };
         let config = match varying.as_slice() {
             [] | [_] => {
                 let along = varying.first().copied().unwrap_or(0);

@@ -34,6 +34,10 @@ pub const DEFAULT_AGREEMENT_TOLERANCE: f64 = 1e-5;
 pub struct Ordered<T>(pub Vec<(String, T)>);
 
 impl<T> Ordered<T> {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     pub fn get(&self, name: &str) -> Option<&T> {
         self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
     }
@@ -87,32 +91,32 @@ pub struct Spec {
     pub entry_point: String,
     pub buffers: Vec<BufferSpec>,
     /// The problem sizes: numbers (the variable `n`) or objects of named dimensions (`{"w": 4096, "h": 2048}`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sizes: Vec<Size>,
     /// Override constants and the values each takes; `WG_X`, `WG_Y` and `WG_Z` are the workgroup's shape.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Ordered::is_empty")]
     pub tunables: Ordered<Vec<u32>>,
     /// Conditions a combination must meet to run (`WG_X * WG_Y <= 256`); one that does not is skipped.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub restrictions: Vec<String>,
     /// Further override constants, as expressions (`{"N": "n"}`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Ordered::is_empty")]
     pub constants: Ordered<String>,
     /// The workgroup's shape along x, y and z: numbers, or expressions of the tunables its
     /// `@workgroup_size` overrides name (`["blockSize", "blockSize"]`). By default WG_X, WG_Y and WG_Z.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workgroup_size: Option<Vec<Dimension>>,
     /// Workgroups along x, y and z; by default each size dimension over the workgroup's, rounded up.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grid: Option<Vec<String>>,
     /// Bytes one dispatch reads and writes, for GB/s; by default every buffer once.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<String>,
     /// Floating-point operations one dispatch does (an FMA counts two), for GFLOP/s and the roofline.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flops: Option<String>,
     /// Workgroup memory one workgroup uses, in bytes, so that a shape over the device's limit is skipped.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workgroup_memory: Option<String>,
     #[serde(default)]
     pub validation: ValidationSpec,

@@ -293,3 +293,33 @@ fn the_example_in_docs_your_kernel_runs_as_the_document_says() {
     assert_eq!(result.results.len(), 12, "4 workgroup sizes × 3 values of ELEMENTS, as the document says");
     result.results.iter().for_each(assert_good);
 }
+
+#[test]
+fn stream_kernels_open_as_users_kernels_that_validate_and_count_as_the_built_in_ones() {
+    let gpu = open_gpu();
+    let stream = kernels::family("stream").unwrap();
+    let n = 4 * 4099;
+    let mut opened = Vec::new();
+    for kernel in stream.kernels() {
+        let Some(source) = stream.as_user_kernel(&kernel) else { continue };
+        opened.push(kernel.label());
+        let spec = spec_of(&source, |s| {
+            s["sizes"] = json!([n]);
+            s["tunables"]["WG"] = json!([64, 256]);
+        });
+        let result = run(&gpu, &source, &spec);
+        assert_eq!(result.results.len(), 2, "{}", kernel.label());
+        result.results.iter().for_each(assert_good);
+        let plan = quick_plan(vec![kernel], n, Some(vec![64]));
+        let built_in = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| runner::Flow::Continue));
+        let (ours, theirs) = (&result.results[0], &built_in.results[0]);
+        assert_good(theirs);
+        assert_eq!(
+            (ours.bytes_per_dispatch, ours.flops_per_dispatch, ours.dispatch),
+            (theirs.bytes_per_dispatch, theirs.flops_per_dispatch, theirs.dispatch),
+            "{}",
+            kernel.label()
+        );
+    }
+    assert_eq!(opened.len(), 12, "copy, scale, add and triad in scalar, vec4 and grid_stride: {opened:?}");
+}

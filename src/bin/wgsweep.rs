@@ -52,6 +52,12 @@ enum Command {
     /// Run your own kernel, WGSL and its specification (docs/your-kernel.md), as the built-in families run:
     /// every combination of its tunables and workgroup shapes, validated and timed; or auto-tuned.
     Kernel(KernelArgs),
+    /// Print a built-in kernel as your kernel: its WGSL, opened by a specification that reproduces it, to
+    /// save, change and run with `wgsweep kernel`.
+    Source {
+        /// A kernel/variant name, e.g. triad/scalar.
+        kernel: String,
+    },
     /// Put results side by side: each one's figure for every configuration and its ratio to the first.
     Compare(CompareArgs),
     /// The workgroup shape each kernel's results agree on for a device: learned by a results gallery
@@ -243,6 +249,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare(&args),
         Command::Tune(args) => pollster::block_on(tune(args)),
         Command::Kernel(args) => pollster::block_on(user_kernel(args)),
+        Command::Source { kernel } => source(&kernel),
         Command::Presets(args) => pollster::block_on(presets(args)),
     };
     match outcome {
@@ -288,6 +295,17 @@ fn describe(name: &str) -> Result<ExitCode, String> {
     let chosen = kernels::select(name)?;
     let family = kernels::family(chosen[0].family).expect("selected kernels are registered");
     println!("{}\n\n{}", family.name(), family.about());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn source(name: &str) -> Result<ExitCode, String> {
+    let opened: Vec<String> =
+        kernels::all().iter().filter_map(|k| kernels::family(k.family)?.as_user_kernel(k).map(|_| k.label())).collect();
+    let kernel = kernels::select(name)?.into_iter().find(|k| k.label() == name);
+    let source = kernel.and_then(|k| kernels::family(k.family)?.as_user_kernel(&k));
+    let source = source
+        .ok_or_else(|| format!("{name} cannot be opened as your kernel yet; these can: {}", opened.join(", ")))?;
+    print!("{source}");
     Ok(ExitCode::SUCCESS)
 }
 

@@ -243,6 +243,13 @@ pub trait Family: Sync {
     fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64;
     /// Allocates and fills the inputs of a problem of `size`.
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String>;
+    /// `kernel` as a user's kernel: its WGSL with a specification (in the leading `/* wgsweep … */` comment)
+    /// that reproduces what the family measures, for a person to start from; `None` where the family has not
+    /// written one for it.
+    fn as_user_kernel(&self, kernel: &KernelId) -> Option<String> {
+        let _ = kernel;
+        None
+    }
     /// The encoded words `range` of this family's reference recipe, given as JSON (`recipe_bytes` of its
     /// `Recipe`): what a Web Worker computes for the page.
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

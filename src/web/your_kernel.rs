@@ -29,6 +29,9 @@ const STARTERS: [(&str, &str); 4] = [
     ),
 ];
 
+/// The starter list's value of a built-in kernel: this, then its label.
+const BUILT_IN: &str = "built-in:";
+
 pub fn build(root: &Element) {
     let card = hidden_card(root, "your-kernel", "Your kernel");
     append(
@@ -58,6 +61,15 @@ pub fn build(root: &Element) {
     for (index, (title, _)) in STARTERS.iter().enumerate() {
         append(&starters, "option", "", title).set_attribute("value", &index.to_string()).ok();
     }
+    // Built-in kernels, opened as your kernel: their WGSL and a specification that reproduces them.
+    let built_in = append(&starters, "optgroup", "", "");
+    built_in.set_attribute("label", "A built-in kernel, as it runs").ok();
+    for family in kernels::FAMILIES {
+        for kernel in family.kernels().into_iter().filter(|k| family.as_user_kernel(k).is_some()) {
+            let option = append(&built_in, "option", "", &format!("{} ({})", kernel.label(), family.name()));
+            option.set_attribute("value", &format!("{BUILT_IN}{}", kernel.label())).ok();
+        }
+    }
     let editor = append(&card, "div", "kernel-editor", "");
     for (id, title) in [("kernel-wgsl", "WGSL"), ("kernel-spec", "Specification (JSON)")] {
         let field = append(&editor, "label", "kernel-field", title);
@@ -82,8 +94,20 @@ pub fn build(root: &Element) {
 
     dom::on("kernel-starter", "change", |_| {
         let select: HtmlSelectElement = by_id("kernel-starter");
-        if let Some((_, source)) = select.value().parse::<usize>().ok().and_then(|i| STARTERS.get(i)) {
-            load(source);
+        let value = select.value();
+        match value.strip_prefix(BUILT_IN) {
+            Some(label) => {
+                let kernel = kernels::select(label).ok().and_then(|k| k.first().copied());
+                let source = kernel.and_then(|k| kernels::family(k.family)?.as_user_kernel(&k));
+                if let Some(source) = source {
+                    load(&source);
+                }
+            }
+            None => {
+                if let Some((_, source)) = value.parse::<usize>().ok().and_then(|i| STARTERS.get(i)) {
+                    load(source);
+                }
+            }
         }
         select.set_value("");
     });

@@ -1161,3 +1161,52 @@ fn a_person_pastes_a_kernel_runs_it_reads_its_best_configuration_and_shares_it()
     );
     assert_accessible(&browser, "your kernel, run");
 }
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_person_opens_triad_as_their_kernel_and_it_runs_as_the_built_in_triad() {
+    let (_site, browser) = open_page("kernels=triad/scalar&size=1048576&wg=64,256&samples=2");
+    browser.wait_for("Run", "!document.getElementById('run').disabled", Duration::from_secs(30));
+    browser.click("#run");
+    browser.wait_for("the built-in run", "document.querySelector('#results[data-done]')", Duration::from_secs(300));
+    let built_in: wgsweep::RunResult = serde_json::from_str(
+        browser.eval("return document.getElementById('result-json').textContent").as_str().unwrap(),
+    )
+    .unwrap();
+
+    browser.eval("document.getElementById('kernel-fold').open = true; return true");
+    let pick = "const s = document.getElementById('kernel-starter'); s.value = 'built-in:triad/scalar'; \
+                s.dispatchEvent(new Event('change')); return true";
+    browser.eval(pick);
+    let wgsl = browser.eval("return document.getElementById('kernel-wgsl').value");
+    assert!(wgsl.as_str().unwrap().contains("fn triad_scalar("), "the family's WGSL is in the field");
+    // A smaller problem and two workgroup sizes, as a person would edit them, for a CPU adapter.
+    let spec = browser.eval("return document.getElementById('kernel-spec').value");
+    let mut spec: Value = serde_json::from_str(spec.as_str().unwrap()).unwrap();
+    spec["sizes"] = serde_json::json!([1048576]);
+    spec["tunables"]["WG"] = serde_json::json!([64, 256]);
+    paste(&browser, "#kernel-spec", &serde_json::to_string_pretty(&spec).unwrap());
+    browser.click("#run-kernel");
+    let second = "document.querySelector('#results[data-done]') && document.querySelector('#run-families section.family h3')?.textContent === 'triad_scalar'";
+    browser.wait_for("your triad's run", second, Duration::from_secs(300));
+    let yours: wgsweep::RunResult = serde_json::from_str(
+        browser.eval("return document.getElementById('result-json').textContent").as_str().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(yours.results.len(), 2);
+    for (ours, theirs) in yours.results.iter().zip(&built_in.results) {
+        assert!(ours.is_good() && theirs.is_good(), "{} {}", ours.status(), theirs.status());
+        assert_eq!(
+            (ours.workgroup_size, ours.problem_size, ours.bytes_per_dispatch, ours.flops_per_dispatch, ours.dispatch),
+            (
+                theirs.workgroup_size,
+                theirs.problem_size,
+                theirs.bytes_per_dispatch,
+                theirs.flops_per_dispatch,
+                theirs.dispatch
+            )
+        );
+    }
+    browser.scroll_to("#your-kernel");
+    browser.screenshot(&screenshot_path("e2e-your-kernel-triad.png"));
+}

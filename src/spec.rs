@@ -484,10 +484,10 @@ impl UserKernel {
                 return Err(vec![Problem::at("spec", message)]);
             }
         };
-        if source.len() + spec_text.len() > MAX_SOURCE_BYTES {
+        if body.len() + spec_text.len() > MAX_SOURCE_BYTES {
             let message = format!(
                 "the WGSL and the specification take {} bytes together; a kernel may take {MAX_SOURCE_BYTES}",
-                source.len() + spec_text.len()
+                body.len() + spec_text.len()
             );
             return Err(vec![Problem::at("source", message)]);
         }

@@ -90,7 +90,12 @@ fn checked(results: &[ConfigResult]) -> String {
     let suspect = count(|r| r.suspect().is_some());
     let failed = count(|r| r.error().is_some());
     let skipped = count(|r| r.skipped().is_some());
-    let mut parts = vec![format!("{valid} valid against the CPU reference")];
+    // A user's kernel is validated against its own reference entry point, or the first configuration.
+    let against = match results.iter().any(|r| r.size_and_tunables().is_some()) {
+        true => "valid against their references",
+        false => "valid against the CPU reference",
+    };
+    let mut parts = vec![format!("{valid} {against}")];
     if failed > 0 {
         parts.push(format!("{failed} FAILED validation"));
     }

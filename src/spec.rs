@@ -475,14 +475,13 @@ impl UserKernel {
     /// Reads a kernel: `spec` where given, else the WGSL's leading comment. Every problem found, each at
     /// its place, or the kernel.
     pub fn read(source: &str, spec: Option<&str>) -> Result<UserKernel, Vec<Problem>> {
-        // The digest is of the WGSL without the specification's comment, which a file may carry or not.
-        let (spec_text, body) = match (spec, split_leading_spec(source)) {
-            (Some(text), _) => (text, source),
-            (None, Some((text, rest))) => (text, rest),
-            (None, None) => {
-                let message = "no specification: give one, or open the WGSL with a /* wgsweep { … } */ comment";
-                return Err(vec![Problem::at("spec", message)]);
-            }
+        // The digest is of the WGSL without a specification's leading comment, which a file may carry or
+        // not (a specification given beside it takes its place).
+        let leading = split_leading_spec(source);
+        let body = leading.map_or(source, |(_, rest)| rest);
+        let Some(spec_text) = spec.or(leading.map(|(text, _)| text)) else {
+            let message = "no specification: give one, or open the WGSL with a /* wgsweep { … } */ comment";
+            return Err(vec![Problem::at("spec", message)]);
         };
         if body.len() + spec_text.len() > MAX_SOURCE_BYTES {
             let message = format!(

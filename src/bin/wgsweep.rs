@@ -491,12 +491,11 @@ async fn user_kernel(args: KernelArgs) -> Result<ExitCode, String> {
     };
     let kernel = wgsweep::spec::UserKernel::read(&source, spec.as_deref()).map_err(named)?;
     if let Some(page) = &args.link {
-        // The page's two fields: the specification, and the WGSL after its leading comment.
-        let (spec, source) = match (&spec, wgsweep::spec::split_leading_spec(&source)) {
-            (Some(spec), _) => (spec.trim().to_string(), source.clone()),
-            (None, Some((spec, rest))) => (spec.trim().to_string(), rest.to_string()),
-            (None, None) => unreachable!("a kernel read has a specification"),
-        };
+        // The page's two fields: the specification, and the WGSL without a leading one.
+        let leading = wgsweep::spec::split_leading_spec(&source);
+        let body = leading.map_or(source.as_str(), |(_, rest)| rest).to_string();
+        let spec = spec.as_deref().or(leading.map(|(text, _)| text)).unwrap_or_default().trim().to_string();
+        let (spec, source) = (spec, body);
         println!("{}", wgsweep::share::kernel_link(page, &wgsweep::share::SharedKernel { source, spec })?);
         return Ok(ExitCode::SUCCESS);
     }

@@ -90,6 +90,13 @@ impl Charts {
                 None => {
                     let class = if planned.cells.is_some() { "chart-box heatmap" } else { "chart-box" };
                     let holder = append(&self.container, "div", class, "");
+                    // A heatmap of many rows (a user's kernel's tunables) gets the width and a row's height each.
+                    if let Some((_, rows)) = planned.cells.filter(|&(_, rows)| rows > TALL_HEATMAP_ROWS) {
+                        holder.set_class_name("chart-box heatmap tall");
+                        // Through the CSSOM: the Content-Security-Policy refuses style attributes.
+                        let style = holder.clone().dyn_into::<web_sys::HtmlElement>()?.style();
+                        style.set_property("height", &format!("{}rem", 8.0 + 1.1 * rows as f64))?;
+                    }
                     let save = append(&holder, "button", "save-chart", "Save image");
                     save.set_attribute("title", "Save this chart as a PNG image")?;
                     let canvas = append(&holder, "canvas", "", "");
@@ -136,6 +143,9 @@ fn save_url(filename: &str, url: &str) {
 fn get(value: &JsValue, path: &[&str]) -> Result<JsValue, JsValue> {
     path.iter().try_fold(value.clone(), |v, key| js_sys::Reflect::get(&v, &JsValue::from_str(key)))
 }
+
+/// Rows past which a heatmap grows taller than the box every other chart has.
+const TALL_HEATMAP_ROWS: usize = 16;
 
 /// The callbacks that size a heatmap's cells to fill the chart area, set into its configuration.
 fn cell_size_callbacks(config: &JsValue, (columns, rows): (usize, usize)) -> Result<Vec<Callback>, JsValue> {

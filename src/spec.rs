@@ -612,11 +612,12 @@ impl UserKernel {
 
     /// The dispatch grid at a configuration.
     pub fn grid(&self, values: &Values) -> Result<[u64; 3], Problem> {
-        let mut grid = [1; 3];
-        for (axis, expression) in self.grid.iter().enumerate() {
-            grid[axis] = expression.count(values)?;
-        }
-        Ok(grid)
+        grid_of(&self.grid, values)
+    }
+
+    /// The reference entry point's grid at a configuration: its own where the specification gives one.
+    pub fn reference_grid(&self, values: &Values) -> Result<[u64; 3], Problem> {
+        grid_of(self.reference_grid.as_ref().unwrap_or(&self.grid), values)
     }
 
     /// Bytes a dispatch moves at a configuration: the specification's count, or every buffer once.
@@ -631,6 +632,15 @@ impl UserKernel {
     pub fn output(&self) -> &Buffer {
         self.buffers.iter().find(|b| b.output).expect("a checked kernel has one output")
     }
+}
+
+/// Workgroups along x, y and z as `expressions` count them (1 along an axis they do not name).
+fn grid_of(expressions: &[Expression], values: &Values) -> Result<[u64; 3], Problem> {
+    let mut grid = [1; 3];
+    for (axis, expression) in expressions.iter().enumerate() {
+        grid[axis] = expression.count(values)?;
+    }
+    Ok(grid)
 }
 
 /// The index along each axis of `lengths` of combination `index`, the first axis slowest.

@@ -2,10 +2,10 @@
 //! registered with `kernels::register`, it is run, measured, validated, charted, shared and tuned as the
 //! built-in families are.
 //!
-//! Its configurations are its workgroup shapes (the WG_X × WG_Y × WG_Z tunables) times its parameter, whose
-//! values are the combinations of its sizes and other tunables (`Parameter::axes`). Inputs are written on
-//! the GPU as the specification says; the output is compared on the GPU with a reference made on the GPU:
-//! the user's reference entry point run once, or the first configuration that ran.
+//! Its configurations are its workgroup shapes (made by the tunables its `@workgroup_size` names) times its
+//! parameter, whose values are the combinations of its sizes and other tunables (`Parameter::axes`). Inputs
+//! are written on the GPU as the specification says; the output is compared on the GPU with a reference made
+//! on the GPU: the user's reference entry point run once, or the first configuration that ran.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -297,9 +297,9 @@ impl UserWorkload {
         Ok(Step { pipeline, bind_group, grid })
     }
 
-    /// The dispatch grid at these values, or the limit it is over.
-    fn grid(&self, gpu: &Gpu, values: &Values) -> Result<[u32; 3], Skip> {
-        let grid = self.kernel().grid(values).map_err(not_applicable)?;
+    /// A dispatch grid as the specification counts it, or the limit it is over.
+    fn grid(&self, gpu: &Gpu, grid: Result<[u64; 3], Problem>) -> Result<[u32; 3], Skip> {
+        let grid = grid.map_err(not_applicable)?;
         let max = gpu.info.limits.max_workgroups_per_dimension;
         if let Some(&needed) = grid.iter().find(|&&g| g > max as u64) {
             return Err(Skip::ExceedsLimit {
@@ -348,7 +348,7 @@ impl UserWorkload {
                 let prepared = self.buffers(gpu, &at, &values).and_then(|(mut handles, owned)| {
                     let index = kernel.buffers.iter().position(|b| b.output).expect("one output");
                     handles[index] = raw.handle();
-                    let grid = self.reference_grid(gpu, &values)?;
+                    let grid = self.grid(gpu, kernel.reference_grid(&values))?;
                     Ok((self.step(gpu, entry_point, &values, &handles, grid)?, owned))
                 });
                 let (step, _owned) = match prepared {
@@ -395,34 +395,6 @@ impl UserWorkload {
                 matches!(self.kernel().excluded_by(&values), Ok(None))
                     && kernel::shapes::check_workgroup(limits, c.workgroup, memory).is_ok()
             })
-    }
-
-    /// The reference entry point's grid: its own where the specification gives one, else the kernel's.
-    fn reference_grid(&self, gpu: &Gpu, values: &Values) -> Result<[u32; 3], Skip> {
-        match &self.kernel().reference_grid {
-            Some(grid) => {
-                let mut sizes = [1u32; 3];
-                for (axis, expression) in grid.iter().enumerate() {
-                    let count = expression.count(values).map_err(not_applicable)?;
-                    sizes[axis] = u32::try_from(count).map_err(|_| {
-                        not_applicable(Problem {
-                            place: expression.place.clone(),
-                            message: "over 2^32 workgroups".into(),
-                        })
-                    })?;
-                }
-                let max = gpu.info.limits.max_workgroups_per_dimension;
-                match sizes.iter().find(|&&g| g > max) {
-                    Some(&needed) => Err(Skip::ExceedsLimit {
-                        limit: "max_compute_workgroups_per_dimension",
-                        device: max as u64,
-                        needed: needed as u64,
-                    }),
-                    None => Ok(sizes),
-                }
-            }
-            None => self.grid(gpu, values),
-        }
     }
 
     /// What the output holds before a validated run: its initial contents, or poison.
@@ -494,7 +466,7 @@ impl Workload for UserWorkload {
         if kernel.buffers.iter().any(|b| b.element.scalar == Scalar::F16) && !gpu.shader_f16 {
             return Err(Skip::needs_f16());
         }
-        let grid = self.grid(gpu, &values)?;
+        let grid = self.grid(gpu, kernel.grid(&values))?;
         let (buffers, owned) = self.buffers(gpu, configuration, &values)?;
         let output = buffers[self.output_index()].clone();
         let step = self.step(gpu, &kernel.spec.entry_point, &values, &buffers, grid)?;

@@ -126,6 +126,7 @@ pub fn routes(api: Arc<Api>) -> Router {
         .route("/api/device/results", get(device_results))
         .route("/api/device/median", get(device_median))
         .route("/api/device/presets", get(device_presets))
+        .route("/api/kernel/presets", get(kernel_presets))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .with_state(api)
 }
@@ -328,6 +329,38 @@ async fn device_presets(
     let presets: Value = serde_json::from_str(&kept.presets)
         .map_err(|e| refuse(StatusCode::INTERNAL_SERVER_ERROR, format!("the kept presets are damaged: {e}")))?;
     Ok(Json(json!({ "key": device.key, "results": kept.window_results, "presets": presets })))
+}
+
+#[derive(Deserialize)]
+struct Kernel {
+    kernel: String,
+}
+
+/// The most device classes a kernel's answer lists.
+const KERNEL_CLASSES: i64 = 1000;
+
+/// A kernel's preset (its best workgroup shape, and a user's kernel's tunables with it) in every device
+/// class that ran it: the answer, from many devices, to the link that a kernel's author sent.
+async fn kernel_presets(
+    State(api): State<Arc<Api>>,
+    _: Read,
+    Query(asked): Query<Kernel>,
+) -> Result<Json<Value>, Refusal> {
+    if asked.kernel.is_empty() || asked.kernel.len() > 200 {
+        return Err(refuse(StatusCode::BAD_REQUEST, "name a kernel as kernel/variant, e.g. triad/scalar"));
+    }
+    let rows = api.store.kernel_presets(&asked.kernel, KERNEL_CLASSES + 1).await?;
+    if rows.is_empty() {
+        return Err(refuse(StatusCode::NOT_FOUND, format!("no device's results hold the kernel {}", asked.kernel)));
+    }
+    let truncated = rows.len() as i64 > KERNEL_CLASSES;
+    let classes: Vec<Value> = rows
+        .into_iter()
+        .take(KERNEL_CLASSES as usize)
+        .map(|(key, preset)| Ok(json!({ "key": key, "preset": serde_json::from_str::<Value>(&preset)? })))
+        .collect::<Result<_, serde_json::Error>>()
+        .map_err(|e| refuse(StatusCode::INTERNAL_SERVER_ERROR, format!("a kept preset is damaged: {e}")))?;
+    Ok(Json(json!({ "kernel": asked.kernel, "classes": classes, "truncated": truncated })))
 }
 
 fn hex(bytes: &[u8]) -> String {

@@ -260,11 +260,14 @@ impl Store {
         )
         .fetch_all(&self.pool)
         .await?;
-        // Classes counted by a seeding that stopped before it made their figures.
-        let unmade: Vec<String> =
-            sqlx::query_scalar("SELECT class_key FROM classes WHERE window_results = 0 AND results > 0")
-                .fetch_all(&self.pool)
-                .await?;
+        // Classes counted by a seeding that stopped before it made their figures, and classes whose figures
+        // were made before each kernel's preset was kept on its own.
+        let unmade: Vec<String> = sqlx::query_scalar(
+            "SELECT class_key FROM classes WHERE (window_results = 0 AND results > 0) OR (window_results > 0 \
+             AND presets <> '[]' AND class_key NOT IN (SELECT class_key FROM kernel_presets))",
+        )
+        .fetch_all(&self.pool)
+        .await?;
         for class_key in unmade {
             let mut tx = self.pool.begin().await?;
             refresh_class(&self.windows, &mut tx, &class_key, &[]).await?;
@@ -421,6 +424,21 @@ impl Store {
     }
 
     /// A device class's presets, as kept.
+    /// A kernel's presets in every device class that ran it (at most `limit`), as (class key, preset JSON).
+    pub async fn kernel_presets(&self, kernel: &str, limit: i64) -> Result<Vec<(String, String)>, sqlx::Error> {
+        let read = |pool| async move {
+            let rows: Vec<(String, String)> = sqlx::query_as(
+                "SELECT class_key, preset FROM kernel_presets WHERE kernel = $1 ORDER BY class_key, parameter LIMIT $2",
+            )
+            .bind(kernel)
+            .bind(limit)
+            .fetch_all(pool)
+            .await?;
+            Ok((!rows.is_empty()).then_some(rows))
+        };
+        Ok(self.read_through(read).await?.unwrap_or_default())
+    }
+
     pub async fn presets(&self, class_key: &str) -> Result<Option<ClassPresets>, sqlx::Error> {
         self.read_through(|pool| {
             sqlx::query_as("SELECT window_results, presets FROM classes WHERE class_key = $1 AND window_results > 0")
@@ -467,13 +485,20 @@ async fn refresh_class(
         let latest: Vec<&gallery::Member> = members.iter().map(|(_, m)| m.as_ref()).collect();
         let Some(figures) = gallery::ClassFigures::of(&latest) else { return Ok((members, None)) };
         let presets = serde_json::to_string(&figures.presets).map_err(|e| damaged(e.to_string()))?;
+        let each: Vec<(String, String, String)> = figures
+            .presets
+            .iter()
+            .map(|p| Ok((p.kernel.clone(), p.parameter.clone(), serde_json::to_string(p)?)))
+            .collect::<Result<_, serde_json::Error>>()
+            .map_err(|e| damaged(e.to_string()))?;
         let row = (figures.results as i64, figures.copy_gbps, figures.fma_gflops, figures.median.to_json(), presets);
-        Ok((members, Some(row)))
+        Ok((members, Some((row, each))))
     })
     .await?;
     let (members, figures) = computed;
     windows.lock().expect("not poisoned").keep(class_key, members);
-    let Some((window, copy_gbps, fma_gflops, median, presets)) = figures else {
+    sqlx::query("DELETE FROM kernel_presets WHERE class_key = $1").bind(class_key).execute(&mut **tx).await?;
+    let Some(((window, copy_gbps, fma_gflops, median, presets), each)) = figures else {
         sqlx::query("UPDATE classes SET window_results = 0, median = '', presets = '[]' WHERE class_key = $1")
             .bind(class_key)
             .execute(&mut **tx)
@@ -493,6 +518,19 @@ async fn refresh_class(
     .persistent(false) // as for publishes: NULL figures are typed as the driver likes
     .execute(&mut **tx)
     .await?;
+    // Each kernel's preset, in statements of at most 200 rows (a class has one per kernel and parameter).
+    for rows in each.chunks(200) {
+        let places: Vec<String> = (0..rows.len())
+            .map(|i| format!("(${}, ${}, ${}, ${})", 4 * i + 1, 4 * i + 2, 4 * i + 3, 4 * i + 4))
+            .collect();
+        let sql =
+            format!("INSERT INTO kernel_presets (kernel, parameter, class_key, preset) VALUES {}", places.join(", "));
+        let mut query = sqlx::query(&sql);
+        for (kernel, parameter, preset) in rows {
+            query = query.bind(kernel).bind(parameter).bind(class_key).bind(preset);
+        }
+        query.persistent(false).execute(&mut **tx).await?;
+    }
     Ok(())
 }
 

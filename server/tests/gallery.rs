@@ -192,6 +192,51 @@ async fn presets_learned_from_the_recorded_h100_results(url: &str) {
     assert!(copy["results"].as_u64().unwrap() >= 2, "{copy}");
 }
 
+/// Results of users' kernels from the H100, natively and in Chromium (two device classes): the gallery
+/// answers, for a kernel, each class's best configuration, its tunables with its shape; and a database whose
+/// classes were made before each kernel's preset was kept apart gets them when the server starts.
+async fn a_kernel_is_answered_from_every_device_class(url: &str) {
+    let (app, _dist) = gallery(url, 100).await;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/results/your-kernel");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let sent = [
+        read("h100-native-user-triad-1.json"),
+        read("h100-chromium-user-triad.json"),
+        read("h100-chromium-matmul-exhaustive.json"),
+    ];
+    for text in &sent {
+        let answer = publish(&app, text).await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.error());
+    }
+    let results: Vec<RunResult> = sent.iter().map(|text| RunResult::from_json(text).unwrap()).collect();
+    let expected = |kernel: &str, result: &RunResult| {
+        let presets = core_gallery::presets(&[as_kept(result)]);
+        presets.into_iter().find(|p| p.kernel == kernel).unwrap()
+    };
+    let answer = get(&app, "/api/kernel/presets?kernel=triad_scalar/de3303bd").await.json();
+    let classes = answer["classes"].as_array().unwrap();
+    assert_eq!(classes.len(), 2, "{answer}");
+    for result in &results[..2] {
+        let key = DeviceClass::of(result).key();
+        let class = classes.iter().find(|c| c["key"] == key.as_str()).unwrap_or_else(|| panic!("{key}: {answer}"));
+        let preset: core_gallery::Preset = serde_json::from_value(class["preset"].clone()).unwrap();
+        assert_eq!(preset, expected("triad_scalar/de3303bd", result));
+    }
+    let matmul = get(&app, "/api/kernel/presets?kernel=matmul/eb6eae0c").await.json();
+    let preset: core_gallery::Preset = serde_json::from_value(matmul["classes"][0]["preset"].clone()).unwrap();
+    assert_eq!(preset, expected("matmul/eb6eae0c", &results[2]));
+    assert!(preset.shape.contains(" · TM="), "the best shape with its tunables: {}", preset.shape);
+    assert_eq!(preset.parameter, "n=2048");
+    let unknown = get(&app, "/api/kernel/presets?kernel=never/run").await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    assert!(unknown.error().contains("no device's results hold the kernel never/run"), "{}", unknown.error());
+
+    let database = sqlx::AnyPool::connect(url).await.unwrap();
+    sqlx::query("DELETE FROM kernel_presets").execute(&database).await.unwrap();
+    let (restarted, _dist) = gallery(url, 100).await;
+    assert_eq!(get(&restarted, "/api/kernel/presets?kernel=triad_scalar/de3303bd").await.json(), answer);
+}
+
 async fn publishes_are_limited_per_client(url: &str) {
     let (app, _dist) = gallery(url, 2).await;
     let recorded = recorded_h100();
@@ -558,6 +603,12 @@ async fn on_sqlite_publishes_are_limited_per_client() {
 }
 
 #[tokio::test]
+async fn on_sqlite_a_kernel_is_answered_from_every_device_class() {
+    let dir = tempfile::tempdir().unwrap();
+    a_kernel_is_answered_from_every_device_class(&sqlite_url(dir.path())).await;
+}
+
+#[tokio::test]
 async fn on_sqlite_the_page_is_served_cross_origin_isolated() {
     let dir = tempfile::tempdir().unwrap();
     the_page_is_served_cross_origin_isolated(&sqlite_url(dir.path())).await;
@@ -579,4 +630,5 @@ async fn on_postgresql_the_same() {
     two_servers_on_one_database_keep_the_same_figures(&cluster.database("two")).await;
     publishes_sent_together_are_each_answered(&cluster.database("together")).await;
     labels_stored_before_their_bound_are_cut_in_the_list(&cluster.database("labels")).await;
+    a_kernel_is_answered_from_every_device_class(&cluster.database("kernel")).await;
 }

@@ -80,6 +80,10 @@ struct PresetsArgs {
     /// Adapter: its index in `wgsweep devices`, or part of its name. Default: the high-performance one.
     #[arg(long)]
     adapter: Option<String>,
+    /// One kernel (kernel/variant, e.g. a user's kernel as its results name it: triad/de3303bd) on every
+    /// device class the gallery has results of, instead of one device's kernels.
+    #[arg(long, requires = "gallery", conflicts_with = "device")]
+    kernel: Option<String>,
 }
 
 #[derive(clap::Args)]
@@ -368,6 +372,23 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
 }
 
 async fn presets(args: PresetsArgs) -> Result<ExitCode, String> {
+    if let (Some(gallery), Some(kernel)) = (&args.gallery, &args.kernel) {
+        let answer = ask_gallery(gallery, "api/kernel/presets", &[("kernel", kernel)])?;
+        let classes = answer["classes"].as_array().cloned().unwrap_or_default();
+        println!("{kernel}: {} device class{}", classes.len(), if classes.len() == 1 { "" } else { "es" });
+        let rows: Vec<Vec<String>> = classes
+            .iter()
+            .filter_map(|class| {
+                let preset: Preset = serde_json::from_value(class["preset"].clone()).ok()?;
+                let gain = preset.median_gain_over_64.map(|g| format!("{g:.2}×")).unwrap_or_else(|| "–".into());
+                let key = class["key"].as_str().unwrap_or_default().to_string();
+                Some(vec![key, preset.parameter, preset.shape, format!("{} of {}", preset.wins, preset.results), gain])
+            })
+            .collect();
+        let header = ["device class", "at", "best configuration", "won in", "gain over 64"].map(String::from);
+        print_aligned(&header, &rows, &[0, 1, 2]);
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(gallery) = &args.gallery {
         let key = match &args.device {
             Some(key) => key.clone(),

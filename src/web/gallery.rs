@@ -95,6 +95,27 @@ fn build_browse(root: &Element) {
     append(&device, "h4", "", "Recommended workgroup sizes");
     append(&device, "div", "", "").set_id("gallery-presets");
 
+    // One kernel on every device: what a kernel's author reads back once others ran the link they sent.
+    append(&card, "h3", "", "A kernel on every device");
+    let ask = append(&card, "form", "buttons", "");
+    ask.set_id("gallery-kernel-find");
+    let field = append(&ask, "input", "gallery-search", "");
+    field.set_id("gallery-kernel");
+    field.set_attribute("type", "search").ok();
+    field.set_attribute("placeholder", "kernel/variant: triad/vec4, or your kernel as its results name it").ok();
+    field.set_attribute("aria-label", "a kernel").ok();
+    append(&ask, "button", "", "Show").set_attribute("type", "submit").ok();
+    dom::status_line(&card, "gallery-kernel-status");
+    let classes = append(&card, "table", "results", "");
+    classes.set_id("gallery-kernel-classes");
+    head(&classes, &["device class", "at", "best configuration", "won in", "gain over 64"]);
+    append(&classes, "tbody", "", "");
+    dom::on("gallery-kernel-find", "submit", |event| {
+        event.prevent_default();
+        let kernel: HtmlInputElement = by_id("gallery-kernel");
+        wasm_bindgen_futures::spawn_local(show_kernel(kernel.value().trim().to_string()));
+    });
+
     dom::on("gallery-find", "submit", |event| {
         event.prevent_default();
         let search: HtmlInputElement = by_id("gallery-search");
@@ -155,6 +176,32 @@ async fn get(url: &str) -> Result<String, String> {
 async fn get_json(url: &str) -> Result<Value, String> {
     let text = get(url).await?;
     serde_json::from_str(&text).map_err(|e| format!("the gallery's answer could not be read: {e}"))
+}
+
+/// Every device class's best configuration of one kernel, as the gallery's results agree on it.
+async fn show_kernel(kernel: String) {
+    let body: Element =
+        by_id::<Element>("gallery-kernel-classes").query_selector("tbody").ok().flatten().expect("a body");
+    body.set_inner_html("");
+    dom::set_text("gallery-kernel-status", "Asking the gallery…");
+    let answer = match get_json(&format!("api/kernel/presets?kernel={}", encoded(&kernel))).await {
+        Ok(answer) => answer,
+        Err(why) => return dom::set_text("gallery-kernel-status", &why),
+    };
+    let classes = answer["classes"].as_array().cloned().unwrap_or_default();
+    for class in &classes {
+        let Ok(preset) = serde_json::from_value::<gallery::Preset>(class["preset"].clone()) else { continue };
+        let row = append(&body, "tr", "", "");
+        let gain = preset.median_gain_over_64.map_or_else(|| "–".to_string(), |g| format!("{g:.2}×"));
+        let won = format!("{} of {}", preset.wins, preset.results);
+        for cell in [class["key"].as_str().unwrap_or_default(), &preset.parameter, &preset.shape, &won, &gain] {
+            append(&row, "td", "", cell);
+        }
+    }
+    let more = if answer["truncated"] == true { " (the first of more)" } else { "" };
+    let status =
+        format!("{kernel}: {} device class{}{more}", classes.len(), if classes.len() == 1 { "" } else { "es" });
+    dom::set_text("gallery-kernel-status", &status);
 }
 
 /// `key` as a query value.
@@ -315,6 +362,10 @@ pub async fn detect() -> bool {
 
 /// Shows what publishing `result` would send, and waits for Send or Cancel.
 pub fn offer(result: &RunResult) {
+    // A user's kernel, once published, is asked after on every device by its name.
+    if let Some(r) = result.results.iter().find(|r| r.size_and_tunables().is_some()) {
+        by_id::<HtmlInputElement>("gallery-kernel").set_value(&r.label());
+    }
     let published = gallery::for_publishing(result);
     dom::set_text("publish-preview", &published.to_json());
     dom::set_text("publish-status", "");

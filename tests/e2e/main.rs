@@ -1210,3 +1210,54 @@ fn a_person_opens_triad_as_their_kernel_and_it_runs_as_the_built_in_triad() {
     browser.scroll_to("#your-kernel");
     browser.screenshot(&screenshot_path("e2e-your-kernel-triad.png"));
 }
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_published_users_kernel_is_answered_under_its_kernel_in_the_gallery() {
+    let gallery = gallery::start(&dist());
+    let browser = Browser::start(WebGpu::Enabled);
+    let life =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/life.wgsl")).unwrap();
+    let (spec, wgsl) = wgsweep::spec::split_leading_spec(&life).unwrap();
+    let link = wgsweep::share::kernel_link(
+        &format!("{}/index.html?samples=2", gallery.url()),
+        &wgsweep::share::SharedKernel { source: wgsl.to_string(), spec: spec.trim().to_string() },
+    )
+    .unwrap();
+    // Someone opens the author's link and runs the kernel on their device, then publishes.
+    browser.open(&link);
+    browser.wait_for(
+        "Run this kernel",
+        "!document.getElementById('run-shared-kernel').disabled",
+        Duration::from_secs(60),
+    );
+    browser.click("#run-shared-kernel");
+    browser.wait_for("the run", "document.querySelector('#results[data-done]')", Duration::from_secs(300));
+    let best = browser.eval("return [...document.querySelector('#summary-shapes tr').cells].map(c => c.textContent)");
+    browser.wait_for("Publish", "!document.getElementById('publish-run').hidden", Duration::from_secs(10));
+    browser.click("#publish-run");
+    browser.click("#publish-send");
+    browser.wait_for(
+        "the answer",
+        "document.getElementById('publish-status').textContent.startsWith('Published')",
+        Duration::from_secs(20),
+    );
+    // The gallery answers for the kernel, by the name its results give it: this device's best configuration.
+    let kernel = browser.eval("return document.getElementById('gallery-kernel').value");
+    assert_eq!(kernel, best[0], "the kernel published is the one asked after");
+    browser.click("#gallery-kernel-find button");
+    browser.wait_for(
+        "the kernel's classes",
+        "document.querySelector('#gallery-kernel-classes tbody tr')",
+        Duration::from_secs(20),
+    );
+    let row = browser
+        .eval("return [...document.querySelector('#gallery-kernel-classes tbody tr').cells].map(c => c.textContent)");
+    assert!(row[0].as_str().unwrap().contains("· webgpu · Chrome"), "{row}");
+    assert_eq!(row[1], best[1], "at the same size");
+    let shape = best[2].as_str().unwrap().replacen(", ", " · ", 1);
+    assert_eq!(row[2], serde_json::json!(shape), "the best shape and tunables the run's summary named");
+    assert_eq!(row[3], "1 of 1");
+    browser.scroll_to("#gallery-kernel-find");
+    browser.screenshot(&screenshot_path("e2e-gallery-kernel.png"));
+}

@@ -11,11 +11,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::fill::{random_f16, random_f32};
 use crate::gpu::{ComputeLimits, Gpu};
-use crate::{host, spec};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Prepared, Recipe,
     Reference, ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
+use crate::{host, spec};
 
 /// WGSL has no includes: the grid's index helpers go in front.
 const WGSL: &str = concat!(

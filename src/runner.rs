@@ -57,12 +57,21 @@ pub fn header(gpu: &Gpu, plan: &Plan, environment: Environment) -> RunResult {
 
 /// Runs `plan` on `gpu`. Never fails as a whole: a configuration that cannot run is recorded with its
 /// reason, and a cancelled run or a lost device returns what finished, marked incomplete.
-pub async fn run(
-    gpu: &Gpu,
-    plan: &Plan,
-    environment: Environment,
-    mut on_event: impl FnMut(Event) -> Flow,
-) -> RunResult {
+pub async fn run(gpu: &Gpu, plan: &Plan, environment: Environment, on_event: impl FnMut(Event) -> Flow) -> RunResult {
+    run_from(gpu, plan, header(gpu, plan, environment), on_event).await
+}
+
+/// Goes on with a run of `plan` that stopped before its end (its device was lost) on `gpu`, a fresh
+/// device: from the configuration after the last one `earlier` holds, which it keeps.
+pub async fn go_on(gpu: &Gpu, plan: &Plan, mut earlier: RunResult, on_event: impl FnMut(Event) -> Flow) -> RunResult {
+    let (done, total) = (earlier.results.len(), plan.configurations(&gpu.info.limits).len());
+    earlier.notes.push(format!("went on from configuration {} of {total} on a fresh device", done + 1));
+    earlier.complete = false;
+    run_from(gpu, plan, earlier, on_event).await
+}
+
+/// Runs `plan`'s configurations from the first that `result` does not hold yet, adding to it.
+async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: impl FnMut(Event) -> Flow) -> RunResult {
     let started = Instant::now();
     let mut pace = Pace::default();
     // The listener's time (the page's tables and charts) is the run's time too.
@@ -72,16 +81,16 @@ pub async fn run(
         pace.reporting_s += reporting.elapsed().as_secs_f64();
         flow
     };
-    let mut result = header(gpu, plan, environment);
     let harness = Harness::new(gpu, result.environment.timer_quantum_ns);
     let configurations = plan.configurations(&gpu.info.limits);
     let total = configurations.len();
+    let from = result.results.len();
     // The inputs of the family being run; `prepared` names it even when preparing failed, so a failure
     // is reported once per family rather than once per configuration.
     let mut prepared: Option<&'static str> = None;
     let mut workload: Option<Box<dyn Workload>> = None;
 
-    for (index, configuration) in configurations.iter().enumerate() {
+    for (index, configuration) in configurations.iter().enumerate().skip(from) {
         let kernel = &configuration.kernel;
         if let Some(reason) = gpu.lost_reason() {
             result.notes.push(format!("the GPU device was lost after {index} of {total} configurations ({reason})"));

@@ -161,6 +161,43 @@ fn a_stopped_run_keeps_what_finished_and_says_so() {
 }
 
 #[test]
+fn a_run_whose_device_was_lost_goes_on_from_the_next_configuration_on_a_fresh_device() {
+    let gpu = open_gpu();
+    let plan = quick_plan(kernels::select("copy").unwrap(), vec![64, 128]);
+    // The device is lost once two configurations have finished, as a driver reset or a hung kernel loses it.
+    let lost = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |event| {
+        if let Event::Finished { index: 1, .. } = event {
+            gpu.device.destroy();
+        }
+        Flow::Continue
+    }));
+    assert!(!lost.complete);
+    assert_eq!(lost.results.len(), 2);
+    let fresh = open_gpu();
+    let mut measuring = Vec::new();
+    let result = pollster::block_on(runner::go_on(&fresh, &plan, lost.clone(), |event| {
+        if let Event::Measuring { index, .. } = event {
+            measuring.push(index);
+        }
+        Flow::Continue
+    }));
+    assert_eq!(measuring, (2..8).collect::<Vec<_>>(), "from the configuration after the last that finished");
+    assert!(result.complete);
+    assert_eq!(result.results.len(), 8);
+    // What finished before is kept as measured (its share of the peaks is the whole run's now).
+    let measured =
+        |r: &wgsweep::result::ConfigResult| (r.workgroup_size, r.samples_ns.clone(), r.median_ns, r.outcome.clone());
+    assert_eq!(
+        result.results[..2].iter().map(measured).collect::<Vec<_>>(),
+        lost.results.iter().map(measured).collect::<Vec<_>>()
+    );
+    assert!(result.results.iter().all(|r| r.is_good()));
+    assert_eq!((result.created.as_str(), result.settings.seed), (lost.created.as_str(), plan.seed));
+    assert!(result.notes.iter().any(|n| n.starts_with("the GPU device was lost after 2 of 8")), "{:?}", result.notes);
+    assert!(result.notes.contains(&"went on from configuration 3 of 8 on a fresh device".to_string()));
+}
+
+#[test]
 fn measurement_keeps_the_requested_samples_after_a_timed_warm_up() {
     let gpu = open_gpu();
     let mut plan = quick_plan(vec![stream_kernel("add/scalar")], vec![64]);

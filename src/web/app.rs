@@ -67,6 +67,11 @@ fn handle(action: Action) {
         Action::Keep { id, result } => history::keep(&id, &result),
         Action::Run => start(Task::Run, None),
         Action::Tune => start(Task::Tune, None),
+        Action::GoOn => {
+            if let Some((plan, earlier)) = state::with(|app| app.resumable.take()) {
+                start(Task::GoOn(Box::new(earlier)), Some(plan));
+            }
+        }
         Action::RunPlan(plan) => start(Task::Run, Some(plan)),
         Action::TunePlan(plan) => start(Task::Tune, Some(plan)),
         Action::Peaks(text) => device::show_peaks(&text),
@@ -79,6 +84,8 @@ fn handle(action: Action) {
 enum Task {
     Run,
     Tune,
+    /// The rest of a run whose device was lost.
+    GoOn(Box<crate::result::RunResult>),
 }
 
 /// Starts a run or a tuning of `plan` (else the controls' plan), unless one is going on or the GPU is gone.
@@ -93,9 +100,10 @@ fn start(task: Task, plan: Option<crate::plan::Plan>) {
     wasm_bindgen_futures::spawn_local(async move {
         match task {
             Task::Run => {
-                run::run(&gpu, plan).await;
+                run::run(&gpu, plan, None).await;
                 controls::show_expected(&gpu.info); // the next run's estimate now has this one's pace
             }
+            Task::GoOn(earlier) => run::run(&gpu, plan, Some(*earlier)).await,
             Task::Tune => tuning::tune(&gpu, plan).await,
         }
         let gpu = match gpu.lost_reason() {

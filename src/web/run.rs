@@ -25,6 +25,10 @@ pub fn build(root: &Element) {
     append(&results, "p", "pace", "").set_id("pace");
     append(&results, "ul", "notes", "").set_id("notes");
     let buttons = append(&results, "div", "buttons", "");
+    // After a lost device: the rest of the run on a fresh one.
+    let go_on = append(&buttons, "button", "primary", "Go on");
+    go_on.set_id("go-on");
+    go_on.set_attribute("hidden", "").ok();
     append(&buttons, "button", "", "Copy link").set_id("copy-link");
     append(&buttons, "button", "", "Compare").set_id("compare-run");
     // Known devices to put beside this run, for a person with one machine: loaded only when picked.
@@ -48,6 +52,7 @@ pub fn build(root: &Element) {
     json.set_attribute("type", "application/json").ok();
     family_results::build(&results, "run-families");
 
+    dom::on("go-on", "click", |_| state::dispatch(Action::GoOn));
     dom::on("compare-run", "click", |_| {
         if let Some(result) = state::with(|app| app.last.clone()) {
             state::dispatch(Action::Compare(result));
@@ -112,8 +117,9 @@ fn show_charts(results: &[ConfigResult], peaks: &Peaks) -> Result<(), wasm_bindg
     with_results(|families| families.show(results, peaks))
 }
 
-/// Runs `plan` on `gpu`, showing every configuration as it finishes.
-pub async fn run(gpu: &Gpu, plan: Plan) {
+/// Runs `plan` on `gpu`, showing every configuration as it finishes; or, given the `earlier` part of a run
+/// whose device was lost, goes on with it from the configuration after its last.
+pub async fn run(gpu: &Gpu, plan: Plan, earlier: Option<RunResult>) {
     dom::set_hidden("results", false);
     by_id::<Element>("results").remove_attribute("data-done").ok();
     by_id::<Element>("notes").set_inner_html("");
@@ -121,13 +127,19 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
     dom::set_hidden("share-link", true);
     dom::set_text("share-link-status", "");
     with_results(FamilyResults::clear);
+    dom::set_hidden("go-on", true);
+    state::with(|app| app.resumable = None); // a new run leaves the last one's rest behind
 
     let started = dom::now_ms();
-    let mut finished: Vec<ConfigResult> = Vec::new();
+    let from = earlier.as_ref().map_or(0, |e| e.results.len());
+    let mut finished: Vec<ConfigResult> = earlier.as_ref().map(|e| e.results.clone()).unwrap_or_default();
+    for record in &finished {
+        with_results(|families| families.add_row(record));
+    }
     // Kept in the history as it goes, so a closed tab or a lost device keeps what finished.
     let partial = RunResult {
         notes: vec!["kept while it ran: the run stopped before its end (the tab closed or the device was lost)".into()],
-        ..runner::header(gpu, &plan, environment(gpu))
+        ..earlier.clone().unwrap_or_else(|| runner::header(gpu, &plan, environment(gpu)))
     };
     let history_id = storage::id(&partial);
     state::dispatch(Action::Summary(partial.clone())); // nothing measured yet: no earlier run's answers
@@ -136,13 +148,13 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
     // A test hook, off unless the address asks for it: the device is destroyed once this many
     // configurations have finished, as a driver reset or a hung kernel would lose it.
     let lose_device_after: Option<usize> = dom::query("lose-device-after").and_then(|n| n.parse().ok());
-    let mut result = runner::run(gpu, &plan, environment(gpu), |event| {
+    let on_event = |event: Event| {
         match event {
             Event::Preparing { family, size, unit } => {
                 dom::set_text("progress-text", &format!("Preparing {family}: {size} {unit}…"));
             }
             Event::Measuring { index, total, configuration } => {
-                let left = time_left(dom::now_ms() - started, index, total);
+                let left = time_left(dom::now_ms() - started, index - from, total - from);
                 let text = format!("{} — {} of {total}{left}", kernels::describe(configuration), index + 1);
                 dom::set_progress(index, total, &text);
             }
@@ -168,8 +180,11 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
             }
         }
         if state::with(|app| app.cancel) { Flow::Stop } else { Flow::Continue }
-    })
-    .await;
+    };
+    let mut result = match earlier {
+        Some(earlier) => runner::go_on(gpu, &plan, earlier, on_event).await,
+        None => runner::run(gpu, &plan, environment(gpu), on_event).await,
+    };
 
     // One start time for the run, so that its history entry and its link name the same run.
     result.created = partial.created.clone();
@@ -207,9 +222,13 @@ pub async fn run(gpu: &Gpu, plan: Plan) {
             "error",
             &format!(
                 "The GPU device was lost ({reason}) after {done} configurations. Those results are kept below and in \
-                 the history, to share, compare or publish; Run starts again on a fresh device."
+                 the history, to share, compare or publish; Go on runs the rest on a fresh device, Run starts again."
             ),
         );
+        // What it takes to go on: the plan, and what finished.
+        state::with(|app| app.resumable = Some((plan.clone(), result.clone())));
+        dom::set_text("go-on", &format!("Go on from configuration {}", done + 1));
+        dom::set_hidden("go-on", false);
     }
     dom::set_text("result-json", &result.to_json());
     host::yield_now().await;

@@ -22,6 +22,8 @@ pub struct App {
     pub cancel: bool,
     /// The last finished run.
     pub last: Option<RunResult>,
+    /// A run whose device was lost, and its plan: what going on with it takes.
+    pub resumable: Option<(crate::plan::Plan, RunResult)>,
     /// The result opened from a link, a file or the history.
     pub opened: Option<RunResult>,
     /// The results being compared, the first the baseline.
@@ -49,6 +51,8 @@ pub enum Action {
     Run,
     /// Auto-tune the picked kernels.
     Tune,
+    /// Go on with the run whose device was lost, from the configuration after its last, on a fresh device.
+    GoOn,
     /// Run this plan (a user's kernel) rather than the controls'.
     RunPlan(crate::plan::Plan),
     /// Auto-tune this plan's kernels.

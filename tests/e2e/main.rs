@@ -869,6 +869,26 @@ fn a_device_lost_mid_run_keeps_what_finished_and_run_works_again_on_a_fresh_devi
     assert_eq!((shared.results.len(), shared.complete), (2, false));
     browser.screenshot(&screenshot_path("e2e-device-lost.png"));
 
+    // Go on: the third configuration on a fresh device, the two before kept as they were.
+    assert_eq!(browser.text("#go-on"), "Go on from configuration 3");
+    browser.wait_for("Go on enabled", "!document.getElementById('run').disabled", Duration::from_secs(30));
+    browser.click("#go-on");
+    let three = "document.querySelector('#results[data-done]') && document.querySelectorAll('#run-families tbody tr').length === 3";
+    browser.wait_for("the rest of the run", three, Duration::from_secs(300));
+    assert_eq!(browser.eval(rows), serde_json::json!(["valid", "valid", "valid"]));
+    let gone_on: wgsweep::RunResult = serde_json::from_str(
+        browser.eval("return document.getElementById('result-json').textContent").as_str().unwrap(),
+    )
+    .unwrap();
+    assert!(gone_on.complete);
+    assert!(
+        gone_on.notes.contains(&"went on from configuration 3 of 3 on a fresh device".to_string()),
+        "{:?}",
+        gone_on.notes
+    );
+    assert_eq!(gone_on.created, shared.created, "one run, kept under one entry");
+    assert_eq!(browser.eval("return document.getElementById('go-on').hidden"), serde_json::json!(true));
+
     // Run works again, on a fresh device: the same kernels without the hook run to the end.
     browser.wait_for("Run enabled", "!document.getElementById('run').disabled", Duration::from_secs(30));
     browser.eval("history.replaceState(null, '', '?kernels=copy/scalar&size=65536&wg=64,128,256&samples=3'); return 1");

@@ -498,7 +498,13 @@ impl UserKernel {
 
     /// Combinations of sizes and tunables: the values of the family's parameter.
     pub fn combinations(&self) -> usize {
-        self.axes().iter().map(|a| a.labels.len()).product()
+        self.lengths().iter().product()
+    }
+
+    /// How many values each axis of the combinations has (`axes`, without making their labels): what
+    /// every configuration's position is worked out from.
+    fn lengths(&self) -> Vec<usize> {
+        std::iter::once(self.sizes.len()).chain(self.tunables.iter().map(|(_, values)| values.len())).collect()
     }
 
     /// The axes of the combinations, the slowest first: the sizes, then each tunable but the workgroup's.
@@ -519,8 +525,7 @@ impl UserKernel {
 
     /// The index along each axis of combination `index` (mixed radix, the first axis slowest).
     pub fn position(&self, index: usize) -> Vec<usize> {
-        let lengths: Vec<usize> = self.axes().iter().map(|a| a.labels.len()).collect();
-        position(&lengths, index)
+        position(&self.lengths(), index)
     }
 
     /// The variables' values at combination `index` and workgroup shape `workgroup`.

@@ -293,8 +293,7 @@ impl Reference {
     /// As `build`, for an output whose word i must hold word i % `period`: only one period is computed.
     /// A period shorter than the output fits one binding.
     pub async fn periodic(gpu: &Gpu, what: &'static str, count: u64, period: u64, recipe: impl Recipe) -> Self {
-        // Parts start on whole 64-element (512-byte) steps, which every storage offset alignment divides.
-        let part_len = (gpu.info.limits.max_binding_bytes() / 8 / 64 * 64).max(64);
+        let part_len = part_len(gpu);
         assert!(period == count || period <= part_len, "a repeating reference fits one binding");
         let mut parts = Vec::new();
         for part_start in (0..period.max(1)).step_by(part_len as usize) {
@@ -336,37 +335,18 @@ impl Reference {
         count: u64,
         words: Words,
     ) -> Result<Self, String> {
-        let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("compare.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(CHECK_WGSL.into()),
-        });
-        let pipeline = gpu.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("encode"),
-            layout: None,
-            module: &module,
-            entry_point: Some("encode"),
-            compilation_options: wgpu::PipelineCompilationOptions {
-                constants: &[("WG", CHECK_WORKGROUP as f64)],
-                ..Default::default()
-            },
-            cache: None,
-        });
+        let pipeline = check_pipeline(gpu, "encode");
         let (kind, tolerance) = match words {
             Words::Exact => (0u32, 0.0f32),
             Words::F32 { tolerance } => (1, tolerance),
             Words::F16Pairs { tolerance } => (2, tolerance),
         };
-        let part_len = (gpu.info.limits.max_binding_bytes() / 8 / 64 * 64).max(64);
+        let part_len = part_len(gpu);
         let mut parts = Vec::new();
         for part_start in (0..count.max(1)).step_by(part_len as usize) {
             let words = (part_start + part_len).min(count.max(1)) - part_start;
             let part = storage_buffer(gpu, "reference", words * 8);
-            let params = [words as u32, kind, tolerance.to_bits(), 0];
-            let params = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("encoding"),
-                contents: &params.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>(),
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
+            let params = uniform_words(gpu, "encoding", [words as u32, kind, tolerance.to_bits(), 0]);
             let found =
                 wgpu::BufferBinding { buffer: raw, offset: part_start * 4, size: wgpu::BufferSize::new(words * 4) };
             let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -483,24 +463,43 @@ const CHECK_WORKGROUP: u32 = 256;
 /// WGSL has no includes: the grid's index helpers go in front.
 const CHECK_WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/compare.wgsl"));
 
+/// The pipeline of compare.wgsl's `entry`: `compare`, or `encode`, which makes a reference of an output.
+fn check_pipeline(gpu: &Gpu, entry: &str) -> wgpu::ComputePipeline {
+    let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("compare.wgsl"),
+        source: wgpu::ShaderSource::Wgsl(CHECK_WGSL.into()),
+    });
+    gpu.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(entry),
+        layout: None,
+        module: &module,
+        entry_point: Some(entry),
+        compilation_options: wgpu::PipelineCompilationOptions {
+            constants: &[("WG", CHECK_WORKGROUP as f64)],
+            ..Default::default()
+        },
+        cache: None,
+    })
+}
+
+/// A uniform buffer holding `words`, little-endian: a pass's parameters.
+fn uniform_words(gpu: &Gpu, label: &str, words: [u32; 4]) -> wgpu::Buffer {
+    gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some(label),
+        contents: &words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>(),
+        usage: wgpu::BufferUsages::UNIFORM,
+    })
+}
+
+/// Elements in each part of a reference but the last: as many as one binding holds, in whole 64-element
+/// (512-byte) steps, which every storage offset alignment divides.
+fn part_len(gpu: &Gpu) -> u64 {
+    (gpu.info.limits.max_binding_bytes() / 8 / 64 * 64).max(64)
+}
+
 impl GpuCheck {
     pub fn new(gpu: &Gpu) -> Self {
-        let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("compare.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(CHECK_WGSL.into()),
-        });
-        let pipeline = gpu.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("compare"),
-            layout: None,
-            module: &module,
-            entry_point: Some("compare"),
-            compilation_options: wgpu::PipelineCompilationOptions {
-                constants: &[("WG", CHECK_WORKGROUP as f64)],
-                ..Default::default()
-            },
-            cache: None,
-        });
-        GpuCheck { pipeline }
+        GpuCheck { pipeline: check_pipeline(gpu, "compare") }
     }
 
     /// Compares the first words of `output`, one per element of `reference`, with it on the GPU and reads
@@ -514,12 +513,7 @@ impl GpuCheck {
         let mut passes = Vec::new();
         for (first, count, part) in reference.passes() {
             let period = reference.period.min(count);
-            let params = [words(count)?, words(period)?, words(first)?, 0];
-            let params = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some("comparison pass"),
-                contents: &params.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>(),
-                usage: wgpu::BufferUsages::UNIFORM,
-            });
+            let params = uniform_words(gpu, "comparison pass", [words(count)?, words(period)?, words(first)?, 0]);
             let found = wgpu::BufferBinding {
                 buffer: output,
                 offset: first * 4,

@@ -102,13 +102,8 @@ impl Parameter {
 
     /// The index along each axis of combination `value`, where the values are combinations.
     pub fn position(&self, value: u32) -> Vec<usize> {
-        let mut rest = value as usize;
-        let mut at = vec![0; self.axes.len()];
-        for (axis, Axis { len, .. }) in self.axes.iter().enumerate().rev() {
-            at[axis] = rest % len.max(&1);
-            rest /= len.max(&1);
-        }
-        at
+        let lengths: Vec<usize> = self.axes.iter().map(|axis| axis.len).collect();
+        crate::spec::position(&lengths, value as usize)
     }
 
     /// How `value` is shown: "stride 8", or "matrix square" where the value has a label.

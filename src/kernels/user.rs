@@ -328,10 +328,8 @@ impl UserWorkload {
     /// combination of that size the device runs, or (by agreement) what this configuration wrote.
     async fn make_reference(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Rc<Reference>, String> {
         let kernel = self.kernel();
-        let output = self.sized.borrow().as_ref().and_then(|s| {
-            let index = kernel.buffers.iter().position(|b| b.output)?;
-            s.buffers[index].as_ref().map(OwnedBuffer::handle)
-        });
+        let output =
+            self.sized.borrow().as_ref().and_then(|s| s.buffers[self.output_index()].as_ref().map(OwnedBuffer::handle));
         let output = output.ok_or("the output was not made")?;
         let words = output.size() / 4;
         let raw = kernel::storage_buffer(gpu, "reference output", output.size());
@@ -346,8 +344,7 @@ impl UserWorkload {
                 let values = self.family.values(&at);
                 let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
                 let prepared = self.buffers(gpu, &at, &values).and_then(|(mut handles, owned)| {
-                    let index = kernel.buffers.iter().position(|b| b.output).expect("one output");
-                    handles[index] = raw.handle();
+                    handles[self.output_index()] = raw.handle();
                     let grid = self.grid(gpu, kernel.reference_grid(&values))?;
                     Ok((self.step(gpu, entry_point, &values, &handles, grid)?, owned))
                 });

@@ -12,8 +12,8 @@ override WG_Y: u32 = 16;
 override WIDTH: u32;
 override HEIGHT: u32;
 override R: u32 = 1;
-// 1 / (2R + 1)², rounded to f32 by the host.
-override INV_COUNT: f32;
+// 1 / (2R + 1)²: set by the host, whose reference rounds it the same way (a user's kernel takes the default).
+override INV_COUNT: f32 = 1.0 / f32((2u * R + 1u) * (2u * R + 1u));
 // The tiled kernel's tile: (WG_X + 2R) × (WG_Y + 2R) pixels.
 override TILE_LEN: u32 = 324;
 

@@ -10,3 +10,10 @@ pub fn dispatch_grid(groups: u64, max_per_dimension: u32) -> Option<[u32; 3]> {
     let x = groups.max(1).div_ceil(y);
     (y <= max).then_some([x as u32, y as u32, 1])
 }
+
+/// `dispatch_grid` as a user's kernel's specification writes it: the x and y of `groups` (an expression)
+/// spread over at most `max_per_dimension` workgroups along x.
+pub fn dispatch_grid_expressions(groups: &str, max_per_dimension: u32) -> Vec<String> {
+    let y = format!("ceil_div({groups}, {max_per_dimension})");
+    vec![format!("ceil_div({groups}, {y})"), y]
+}

@@ -81,7 +81,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Ordered<T> {
 }
 
 /// The specification, as written.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Spec {
     /// The kernel's name in tables, links and the gallery: letters, digits, `_` and `-`.
@@ -122,6 +122,20 @@ pub struct Spec {
     pub validation: ValidationSpec,
 }
 
+impl Spec {
+    /// A specification of `name` that measures `entry_point` of WGSL holding `buffers`, the rest left to
+    /// its defaults: what a built-in family fills in to open one of its kernels as a user's.
+    pub fn new(name: impl Into<String>, entry_point: impl Into<String>, buffers: Vec<BufferSpec>) -> Spec {
+        Spec { name: name.into(), entry_point: entry_point.into(), buffers, ..Spec::default() }
+    }
+
+    /// `wgsl` opened by this specification in its leading comment, with `about` (comment lines) between.
+    pub fn open(&self, about: &str, wgsl: &str) -> String {
+        let spec = serde_json::to_string_pretty(self).expect("a specification is plain data");
+        format!("/* {LEADING_COMMENT}\n{spec}\n*/\n{about}{wgsl}")
+    }
+}
+
 /// One dimension of the workgroup's shape, as written: a number or an expression.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -146,6 +160,17 @@ fn main_entry_point() -> String {
 /// One problem size: its dimensions by name.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Size(pub Ordered<u64>);
+
+impl Size {
+    /// A size of one dimension, `n`.
+    pub fn n(n: u64) -> Size {
+        Size(Ordered(vec![("n".into(), n)]))
+    }
+
+    pub fn named(dimensions: &[(&str, u64)]) -> Size {
+        Size(Ordered(dimensions.iter().map(|&(name, value)| (name.to_string(), value)).collect()))
+    }
+}
 
 impl Serialize for Size {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -193,6 +218,23 @@ pub struct BufferSpec {
     /// The kernel writes it too, but it is not compared (scratch, partial results).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub written: bool,
+}
+
+impl BufferSpec {
+    /// A buffer the kernel reads, random in [-1, 1) as the default fill makes it.
+    pub fn new(binding: u32, name: &str, element: &str, length: impl Into<String>) -> BufferSpec {
+        let (name, element, length) = (name.into(), element.into(), length.into());
+        BufferSpec { binding, name, element, length, fill: None, output: false, written: false }
+    }
+
+    pub fn filled(self, fill: Fill) -> BufferSpec {
+        BufferSpec { fill: Some(fill), ..self }
+    }
+
+    /// The buffer validation compares.
+    pub fn output(self) -> BufferSpec {
+        BufferSpec { output: true, ..self }
+    }
 }
 
 /// A buffer's initial contents.

@@ -9,10 +9,11 @@ mod support;
 
 use serde_json::{Value, json};
 use support::{assert_good, environment, open_gpu, quick_plan};
+use wgsweep::gpu::ComputeLimits;
 use wgsweep::gpu::Gpu;
 use wgsweep::kernel::Family;
-use wgsweep::result::RunResult;
-use wgsweep::spec::{Problem, UserKernel, leading_spec};
+use wgsweep::result::{Outcome, RunResult};
+use wgsweep::spec::{self, Problem, UserKernel, leading_spec};
 use wgsweep::{kernels, runner};
 
 fn starter(name: &str) -> String {
@@ -295,31 +296,58 @@ fn the_example_in_docs_your_kernel_runs_as_the_document_says() {
 }
 
 #[test]
-fn stream_kernels_open_as_users_kernels_that_validate_and_count_as_the_built_in_ones() {
+fn built_in_kernels_open_as_users_kernels_that_validate_and_count_as_the_built_in_ones() {
     let gpu = open_gpu();
-    let stream = kernels::family("stream").unwrap();
-    let n = 4 * 4099;
+    // A device of 256-invocation workgroups (the families' fixed size) keeps the sweeps short; the built-in
+    // runs every shape it has.
+    let limits = ComputeLimits { max_invocations_per_workgroup: 256, ..gpu.info.limits.clone() };
     let mut opened = Vec::new();
-    for kernel in stream.kernels() {
-        let Some(source) = stream.as_user_kernel(&kernel) else { continue };
-        opened.push(kernel.label());
-        let spec = spec_of(&source, |s| {
-            s["sizes"] = json!([n]);
-            s["tunables"]["WG"] = json!([64, 256]);
-        });
-        let result = run(&gpu, &source, &spec);
-        assert_eq!(result.results.len(), 2, "{}", kernel.label());
-        result.results.iter().for_each(assert_good);
-        let plan = quick_plan(vec![kernel], n, Some(vec![64]));
-        let built_in = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| runner::Flow::Continue));
-        let (ours, theirs) = (&result.results[0], &built_in.results[0]);
-        assert_good(theirs);
-        assert_eq!(
-            (ours.bytes_per_dispatch, ours.flops_per_dispatch, ours.dispatch),
-            (theirs.bytes_per_dispatch, theirs.flops_per_dispatch, theirs.dispatch),
-            "{}",
-            kernel.label()
-        );
+    for family in kernels::FAMILIES {
+        let size = family.round_size(if family.name() == "matmul" { 256 * 256 } else { 1 << 12 });
+        for kernel in family.kernels() {
+            let Some(source) = family.as_user_kernel(&kernel, size, &limits) else { continue };
+            opened.push(kernel.label());
+            let result = run(&gpu, &source, spec::leading_spec(&source).unwrap());
+            let plan = quick_plan(vec![kernel], size, None);
+            let built_in = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| runner::Flow::Continue));
+            let good: Vec<_> = result.results.iter().filter(|r| r.is_good()).collect();
+            assert!(!good.is_empty(), "{}: {:?}", kernel.label(), result.results[0].outcome);
+            for ours in &result.results {
+                // Only the restrictions and the device's limits may skip a combination.
+                let skipped_as_it_should = matches!(&ours.outcome, Outcome::Skipped { reason }
+                    if reason.contains("restriction") || reason.contains("max_compute") || reason.contains("shader-f16"));
+                assert!(
+                    ours.is_good() || skipped_as_it_should,
+                    "{} {:?}: {:?}",
+                    kernel.label(),
+                    ours.workgroup_size,
+                    ours.outcome
+                );
+            }
+            // Each configuration the built-in family also runs counts what it counts (access sweeps every
+            // workgroup size as a user's kernel, where the family fixes one to sweep strides and offsets).
+            let mut matched = 0;
+            for ours in good {
+                let counts = (ours.bytes_per_dispatch, ours.flops_per_dispatch, ours.dispatch);
+                let same_shape: Vec<_> =
+                    built_in.results.iter().filter(|r| r.workgroup_size == ours.workgroup_size).collect();
+                if same_shape.is_empty() {
+                    continue;
+                }
+                let theirs =
+                    same_shape.iter().find(|r| (r.bytes_per_dispatch, r.flops_per_dispatch, r.dispatch) == counts);
+                let theirs = theirs.unwrap_or_else(|| {
+                    panic!(
+                        "{} at {:?}: no built-in configuration counts {counts:?}",
+                        kernel.label(),
+                        ours.workgroup_size
+                    )
+                });
+                assert_good(theirs);
+                matched += 1;
+            }
+            assert!(matched > 0, "{}", kernel.label());
+        }
     }
-    assert_eq!(opened.len(), 12, "copy, scale, add and triad in scalar, vec4 and grid_stride: {opened:?}");
+    assert_eq!(opened.len(), 47, "{opened:?}");
 }

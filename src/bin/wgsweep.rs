@@ -303,12 +303,19 @@ fn describe(name: &str) -> Result<ExitCode, String> {
 }
 
 fn source(name: &str) -> Result<ExitCode, String> {
+    // The sizes and shapes every WebGPU device offers: `wgsweep kernel` then skips what this one cannot run.
+    let limits = wgsweep::gpu::ComputeLimits::from_wgpu(&wgpu::Limits::default());
     let opened: Vec<String> =
-        kernels::all().iter().filter_map(|k| kernels::family(k.family)?.as_user_kernel(k).map(|_| k.label())).collect();
+        kernels::all().iter().filter(|k| kernels::as_user_kernel(k, &limits).is_some()).map(|k| k.label()).collect();
     let kernel = kernels::select(name)?.into_iter().find(|k| k.label() == name);
-    let source = kernel.and_then(|k| kernels::family(k.family)?.as_user_kernel(&k));
-    let source = source
-        .ok_or_else(|| format!("{name} cannot be opened as your kernel yet; these can: {}", opened.join(", ")))?;
+    let source = kernel.and_then(|k| kernels::as_user_kernel(&k, &limits));
+    let source = source.ok_or_else(|| {
+        format!(
+            "{name} cannot be opened as your kernel: it needs a pass before or after it (a permutation, partial \
+             sums, a state made first), and a user's kernel is one dispatch of one entry point; these can: {}",
+            opened.join(", ")
+        )
+    })?;
     print!("{source}");
     Ok(ExitCode::SUCCESS)
 }

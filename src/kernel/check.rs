@@ -15,6 +15,7 @@ use std::rc::Rc;
 use half::f16;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use wgpu::WriteOnly;
 use wgpu::util::DeviceExt;
 
 use super::buffers::{OwnedBuffer, storage_buffer};
@@ -268,6 +269,30 @@ pub trait Recipe: Serialize + DeserializeOwned + Sync {
     fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected>;
 }
 
+/// A recipe as the reference builder uses it, through a reference: its words encoded, and what a Web Worker
+/// needs to compute them.
+trait Encoder: Sync {
+    fn encode(&self, range: Range<u64>, out: WriteOnly<'_, [[u8; 8]]>);
+    #[cfg_attr(not(target_arch = "wasm32"), expect(dead_code, reason = "natively the host's threads compute it"))]
+    fn family(&self) -> &'static str;
+    #[cfg_attr(not(target_arch = "wasm32"), expect(dead_code, reason = "natively the host's threads compute it"))]
+    fn json(&self) -> String;
+}
+
+impl<R: Recipe> Encoder for R {
+    fn encode(&self, range: Range<u64>, out: WriteOnly<'_, [[u8; 8]]>) {
+        out.write_iter(self.words(range).map(Expected::encoded));
+    }
+
+    fn family(&self) -> &'static str {
+        R::FAMILY
+    }
+
+    fn json(&self) -> String {
+        serde_json::to_string(self).expect("a recipe is plain data")
+    }
+}
+
 /// The words of `range` of a recipe given as JSON, encoded as the GPU reads them: a Web Worker's work.
 pub fn recipe_bytes<R: Recipe>(recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
     let recipe: R = serde_json::from_str(recipe).map_err(|e| format!("not a {} reference: {e}", R::FAMILY))?;
@@ -293,6 +318,12 @@ impl Reference {
     /// As `build`, for an output whose word i must hold word i % `period`: only one period is computed.
     /// A period shorter than the output fits one binding.
     pub async fn periodic(gpu: &Gpu, what: &'static str, count: u64, period: u64, recipe: impl Recipe) -> Self {
+        Self::periodic_of(gpu, what, count, period, &recipe).await
+    }
+
+    /// `periodic` behind a reference to the recipe: one copy of it serves every family (the page's download
+    /// holds it once, not once per recipe type).
+    async fn periodic_of(gpu: &Gpu, what: &'static str, count: u64, period: u64, recipe: &dyn Encoder) -> Self {
         let part_len = part_len(gpu);
         assert!(period == count || period <= part_len, "a repeating reference fits one binding");
         let mut parts = Vec::new();
@@ -300,8 +331,7 @@ impl Reference {
             let part_end = (part_start + part_len).min(period);
             let part = storage_buffer(gpu, "reference", ((part_end - part_start) * 8).max(8));
             #[cfg(target_arch = "wasm32")]
-            if part_end - part_start >= WORKER_MIN_WORDS && in_workers(gpu, &part, part_start..part_end, &recipe).await
-            {
+            if part_end - part_start >= WORKER_MIN_WORDS && in_workers(gpu, &part, part_start..part_end, recipe).await {
                 parts.push(part);
                 continue;
             }
@@ -314,10 +344,7 @@ impl Reference {
                     .write_buffer_with(&part, (start - part_start) * 8, size)
                     .expect("the chunk lies in its part");
                 let (chunk, _) = upload.slice(..).into_chunks::<8>();
-                host::fill(chunk, |range, out| {
-                    out.write_iter(recipe.words(start + range.start..start + range.end).map(Expected::encoded));
-                })
-                .await;
+                host::fill(chunk, |range, out| recipe.encode(start + range.start..start + range.end, out)).await;
                 drop(upload);
                 host::pause_if_due().await; // the browser copies the chunk on this thread
             }
@@ -387,9 +414,9 @@ impl Reference {
 /// the worker's bytes straight into the GPU's queue. False where the workers cannot (none could start, or
 /// one failed): the caller computes the part itself, on the page's thread.
 #[cfg(target_arch = "wasm32")]
-async fn in_workers<R: Recipe>(gpu: &Gpu, part: &wgpu::Buffer, range: Range<u64>, recipe: &R) -> bool {
+async fn in_workers(gpu: &Gpu, part: &wgpu::Buffer, range: Range<u64>, recipe: &dyn Encoder) -> bool {
     let (Some(queue), Some(buffer)) = (gpu.queue.as_webgpu(), part.as_webgpu()) else { return false };
-    let json = serde_json::to_string(recipe).expect("a recipe is plain data");
+    let (family, json) = (recipe.family(), recipe.json());
     let (first, words) = (range.start, range.end - range.start);
     let (began, writing_s) = (web_time::Instant::now(), std::cell::Cell::new(0.0));
     let write = |start: u64, bytes: js_sys::Uint8Array| {
@@ -400,14 +427,14 @@ async fn in_workers<R: Recipe>(gpu: &Gpu, part: &wgpu::Buffer, range: Range<u64>
         writing_s.set(writing_s.get() + writing.elapsed().as_secs_f64());
         written
     };
-    match host::workers::compute(R::FAMILY, &json, range, REFERENCE_CHUNK * 4, write).await {
+    match host::workers::compute(family, &json, range, REFERENCE_CHUNK * 4, write).await {
         Ok(()) => {
             let (total_s, writing_s) = (began.elapsed().as_secs_f64(), writing_s.get());
-            log::debug!("{} reference: {words} words in {total_s:.3} s, writing {writing_s:.3} s of it", R::FAMILY);
+            log::debug!("{family} reference: {words} words in {total_s:.3} s, writing {writing_s:.3} s of it");
             true
         }
         Err(why) => {
-            log::debug!("{} reference computed on the page's thread: {why}", R::FAMILY);
+            log::debug!("{family} reference computed on the page's thread: {why}");
             false
         }
     }

@@ -5,6 +5,7 @@
 //! It never times, sweeps or prints: `runner`, `measure` and `stats` do that once for all. The contract
 //! knows no family: the registry (`kernels`) sits above the families, which sit above this module.
 
+pub mod as_yours;
 mod buffers;
 mod check;
 mod dispatch;
@@ -239,10 +240,10 @@ pub trait Family: Sync {
     /// Allocates and fills the inputs of a problem of `size`.
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String>;
     /// `kernel` as a user's kernel: its WGSL with a specification (in the leading `/* wgsweep … */` comment)
-    /// that reproduces what the family measures, for a person to start from; `None` where the family has not
-    /// written one for it.
-    fn as_user_kernel(&self, kernel: &KernelId) -> Option<String> {
-        let _ = kernel;
+    /// that reproduces what the family measures at problem size `size` on a device of `limits`, for a
+    /// person to start from; `None` where one dispatch of one entry point cannot say what it does.
+    fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
+        let _ = (kernel, size, limits);
         None
     }
     /// The encoded words `range` of this family's reference recipe, given as JSON (`recipe_bytes` of its

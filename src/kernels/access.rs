@@ -11,8 +11,9 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
     Recipe, Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
-    f32s,
+    as_yours, f32s,
 };
+use crate::spec;
 
 /// WGSL has no includes: the grid's index helpers go in front.
 const WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/access.wgsl"));
@@ -124,6 +125,54 @@ impl Family for Access {
             dst,
             reference: KeptReference::default(),
         }))
+    }
+
+    /// The same WGSL, arrays, strides and offsets (the gather through a permutation needs a pass that makes
+    /// it first, which a user's kernel cannot say); every workgroup size, each configuration of a stride or
+    /// offset validated by agreement with the first.
+    fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
+        let w = width(kernel);
+        let (element, src, dst) = match w {
+            1 => ("f32".to_string(), 0, 3),
+            _ => (format!("vec{w}<f32>"), w.ilog2(), w.ilog2() + 3),
+        };
+        let n = self.round_size(size);
+        // The stride and the offset change the output: dimensions of the problem, not tunables.
+        let (sizes, constants, copied) = match kernel.kernel {
+            "coalesced" => (vec![spec::Size::n(n)], vec![], format!("n / {w}")),
+            "strided" => (
+                STRIDES.iter().map(|&s| spec::Size::named(&[("n", n), ("shift", s.ilog2() as u64)])).collect(),
+                vec![("PARAM".into(), "shift".into())],
+                format!("n / {w}"),
+            ),
+            "misaligned" => (
+                OFFSETS.iter().map(|&o| spec::Size::named(&[("n", n), ("offset", o as u64)])).collect(),
+                vec![("PARAM".into(), "offset".into())],
+                format!("n / {w} - {MAX_OFFSET}"),
+            ),
+            _ => return None,
+        };
+        let buffers = vec![
+            spec::BufferSpec::new(src, "src", &element, format!("n / {w}")),
+            // The misaligned kernels leave the last offsets' elements as they were.
+            spec::BufferSpec::new(dst, "dst", &element, format!("n / {w}")).filled(spec::Fill::Zeros).output(),
+        ];
+        let spec = spec::Spec {
+            sizes,
+            workgroup_size: as_yours::line_workgroup(),
+            tunables: as_yours::line_shapes(limits),
+            constants: spec::Ordered(constants),
+            grid: Some(as_yours::linear_grid(&format!("ceil_div({copied}, WG)"), limits)),
+            bytes: Some(format!("{} * ({copied})", 8 * w)),
+            validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
+            ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), buffers)
+        };
+        let about = format!(
+            "// The access family's {} as your kernel: its WGSL and arrays; every configuration of a size must\n\
+             // agree with the first, element for element (shift is log2 of the stride).\n",
+            kernel.label()
+        );
+        Some(spec.open(&about, WGSL))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

@@ -8,8 +8,9 @@ use serde::{Deserialize, Serialize};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
-    Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours,
 };
+use crate::spec;
 
 /// WGSL has no includes: the grid's index helpers go in front.
 const WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/banks.wgsl"));
@@ -106,6 +107,42 @@ impl Family for Banks {
         let sums = kernel::storage_buffer(gpu, "sums", bytes);
         let modules = ShaderModules::new("banks.wgsl", WGSL);
         Ok(Box::new(BanksWorkload { invocations: size, modules, sums, reference: KeptReference::default() }))
+    }
+
+    /// The same WGSL, workgroup and strides, validated against `reference` below: the same sums read
+    /// straight from the words' values, without workgroup memory.
+    fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
+        let n = self.round_size(size);
+        let largest = limits.max_invocations_per_workgroup.min(limits.max_workgroup_size_x);
+        let spec = spec::Spec {
+            // The stride changes the sums: a dimension of the problem, not a tunable.
+            sizes: STRIDES.iter().map(|&s| spec::Size::named(&[("n", n), ("stride", s as u64)])).collect(),
+            workgroup_size: as_yours::line_workgroup(),
+            tunables: spec::Ordered(vec![("WG".into(), vec![WORKGROUP.min(largest)])]),
+            constants: spec::Ordered(vec![("STRIDE".into(), "stride".into())]),
+            grid: Some(as_yours::linear_grid("ceil_div(n, WG)", limits)),
+            bytes: Some(format!("{} * n", ROUNDS * 4)),
+            workgroup_memory: Some((4 * (WORDS + WORDS / 32)).to_string()),
+            validation: spec::ValidationSpec { reference: Some("reference".into()), ..Default::default() },
+            ..spec::Spec::new(
+                format!("tile_read_{}", kernel.variant),
+                kernel.entry_point(),
+                vec![spec::BufferSpec::new(0, "sums", "u32", "n").output()],
+            )
+        };
+        let about =
+            format!("// The banks family's {} as your kernel: its WGSL, workgroup and strides.\n", kernel.label());
+        let reference = "
+@compute @workgroup_size(WG)
+fn reference(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+             @builtin(local_invocation_index) lid: u32) {
+    var sum = 0u;
+    for (var r = 0u; r < ROUNDS; r++) { sum += value((lid * STRIDE + r) % WORDS); }
+    let i = invocation_index(wid, nwg, lid);
+    if i < arrayLength(&sums) { sums[i] = sum; }
+}
+";
+        Some(spec.open(&about, &format!("{WGSL}{reference}")))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

@@ -9,8 +9,10 @@ use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, ChartKind, Comparison, Configuration, Expected, Family, ImageBuffers, KeptReference, KernelId, Parameter,
-    Prepared, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    Prepared, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    as_yours, f32s,
 };
+use crate::spec;
 
 const WGSL: &str = include_str!("../../shaders/blur.wgsl");
 
@@ -94,6 +96,52 @@ impl Family for Blur {
         let modules = ShaderModules::new("blur.wgsl", WGSL);
         let inputs = Inputs { width: image.width, height: image.height, seed };
         Ok(Box::new(BlurWorkload { image, inputs, modules, reference: KeptReference::default() }))
+    }
+
+    /// The same WGSL, image, shapes and radii; box_tiled validated against box_direct, box_direct by
+    /// agreement (both add each window in the same order).
+    fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
+        let pixels = "width * height";
+        let buffers = vec![
+            spec::BufferSpec::new(0, "src", "f32", pixels),
+            spec::BufferSpec::new(1, "dst", "f32", pixels).output(),
+        ];
+        let (tunables, restrictions) = as_yours::plane_shapes(limits);
+        // The radius changes the output: a dimension of the problem, not a tunable.
+        let image = as_yours::plane_size(self.round_size(size)).0;
+        let sizes = radii().into_iter().map(|r| {
+            let mut dimensions = image.clone();
+            dimensions.0.push(("radius".into(), r as u64));
+            spec::Size(dimensions)
+        });
+        let tile = "(WG_X + 2 * radius) * (WG_Y + 2 * radius)";
+        let tiled = kernel.kernel == "box_tiled";
+        let spec = spec::Spec {
+            sizes: sizes.collect(),
+            tunables,
+            restrictions,
+            constants: spec::Ordered(vec![
+                ("WIDTH".into(), "width".into()),
+                ("HEIGHT".into(), "height".into()),
+                ("R".into(), "radius".into()),
+                ("TILE_LEN".into(), tile.into()),
+            ]),
+            grid: Some(vec!["ceil_div(width, WG_X)".into(), "ceil_div(height, WG_Y)".into()]),
+            bytes: Some(format!("8 * {pixels}")),
+            flops: Some(format!("{pixels} * ((2 * radius + 1) * (2 * radius + 1) + 1)")),
+            workgroup_memory: tiled.then(|| format!("4 * {tile}")),
+            validation: spec::ValidationSpec {
+                reference: tiled.then(|| "box_direct_f32".into()),
+                tolerance: Some(0.0),
+                grid: None,
+            },
+            ..spec::Spec::new(kernel.kernel, kernel.entry_point(), buffers)
+        };
+        let about = format!(
+            "// The blur family's {} as your kernel: its WGSL, image, workgroup shapes and radii.\n",
+            kernel.label()
+        );
+        Some(spec.open(&about, WGSL))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

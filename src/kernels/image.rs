@@ -9,8 +9,9 @@ use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, ChartKind, Comparison, Configuration, Expected, Family, ImageBuffers, KeptReference, KernelId, Prepared,
-    Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours,
 };
+use crate::spec;
 
 const WGSL: &str = include_str!("../../shaders/image.wgsl");
 
@@ -79,6 +80,29 @@ impl Family for Image {
         let image = ImageBuffers::new(gpu, size, seed, "grayscale image")?;
         let modules = ShaderModules::new("image.wgsl", WGSL);
         Ok(Box::new(ImageWorkload { image, seed, modules, reference: KeptReference::default() }))
+    }
+
+    /// The same WGSL, image shape and sweep; validated by agreement (the map is exact in integers).
+    fn as_user_kernel(&self, _: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
+        let pixels = "width * height";
+        let buffers = vec![
+            spec::BufferSpec::new(0, "src", "u32", pixels).filled(spec::Fill::Random([0.0, u32::MAX as f64])),
+            spec::BufferSpec::new(1, "dst", "u32", pixels).output(),
+        ];
+        let (tunables, restrictions) = as_yours::plane_shapes(limits);
+        let spec = spec::Spec {
+            sizes: vec![as_yours::plane_size(self.round_size(size))],
+            tunables,
+            restrictions,
+            constants: spec::Ordered(vec![("WIDTH".into(), "width".into()), ("HEIGHT".into(), "height".into())]),
+            grid: Some(vec!["ceil_div(width, WG_X)".into(), "ceil_div(height, WG_Y)".into()]),
+            bytes: Some(format!("8 * {pixels}")),
+            validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
+            ..spec::Spec::new("grayscale", "grayscale_rgba8", buffers)
+        };
+        let about = "// The image family's grayscale/rgba8 as your kernel: every configuration must agree with the\n\
+                     // first, pixel for pixel.\n";
+        Some(spec.open(about, WGSL))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

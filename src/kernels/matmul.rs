@@ -13,6 +13,7 @@ use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
     Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
 };
+use crate::spec;
 
 const WGSL: &str = include_str!("../../shaders/matmul.wgsl");
 /// matmul_pipelined reads A and B as `Input`s, which the host declares: vec4<f32>, or vec4<f16> in a module
@@ -21,6 +22,22 @@ const PIPELINED_WGSL: &str = concat!("alias Input = vec4<f32>;\n", include_str!(
 const PIPELINED_F16_WGSL: &str =
     concat!("enable f16;\nalias Input = vec4<f16>;\n", include_str!("../../shaders/matmul_pipelined.wgsl"));
 
+/// matmul_pipelined's product as a user's kernel validates it: four columns of C an invocation, k in order.
+const PIPELINED_REFERENCE: &str = "
+@compute @workgroup_size(16, 16)
+fn reference(@builtin(global_invocation_id) id: vec3<u32>) {
+    let row = id.y;
+    let col = id.x * 4u;
+    if row >= N || col >= N { return; }
+    var sum = vec4(0.0);
+    for (var k = 0u; k < N; k++) {
+        let x = scalar(true, row, k);
+        sum += x * vec4(scalar(false, k, col), scalar(false, k, col + 1u), scalar(false, k, col + 2u),
+                        scalar(false, k, col + 3u));
+    }
+    c[(row * N + col) / 4u] = sum;
+}
+";
 /// (kernel, variant): the naive kernel's entry point is `matmul_naive_f32`; the tiled and blocked ones take
 /// their tile or block edge from the variant.
 pub const KERNELS: [(&str, &str); 9] = [
@@ -178,6 +195,94 @@ impl Family for Matmul {
             halves: OnceCell::new(),
             reference: KeptReference::default(),
         }))
+    }
+
+    /// The same WGSL, matrices, shapes, tiles and blocks, validated against matmul_naive (the naive kernel,
+    /// by agreement between its shapes; matmul_pipelined, against a reference entry point added below it).
+    fn as_user_kernel(&self, kernel: &KernelId, size: u64, _: &ComputeLimits) -> Option<String> {
+        let e = edge(kernel.variant);
+        let half = f16_inputs(kernel.variant);
+        let pipelined = kernel.kernel == "matmul_pipelined";
+        let (element, length) = match (pipelined, half) {
+            (false, _) => ("f32", "n * n"),
+            (true, false) => ("vec4<f32>", "n * n / 4"),
+            (true, true) => ("vec4<f16>", "n * n / 4"),
+        };
+        let output = if pipelined { "vec4<f32>" } else { "f32" };
+        let buffers = vec![
+            spec::BufferSpec::new(0, "a", element, length),
+            spec::BufferSpec::new(1, "b", element, length),
+            spec::BufferSpec::new(2, "c", output, length).output(),
+        ];
+        let shape =
+            |x: &[u32], y: &[u32]| spec::Ordered(vec![("WG_X".into(), x.to_vec()), ("WG_Y".into(), y.to_vec())]);
+        let n = ("N".to_string(), "n".to_string());
+        let square = |per: &str| vec![format!("ceil_div(n, {per})"), format!("ceil_div(n, {per})")];
+        let entry_point = if kernel.kernel == "matmul_naive" { kernel.entry_point() } else { kernel.kernel.into() };
+        let mut spec = spec::Spec::new(kernel.label().replace('/', "_"), entry_point, buffers);
+        let mut reference = Some(("matmul_naive_f32", vec!["ceil_div(n, WG_X)".into(), "ceil_div(n, WG_Y)".into()]));
+        match kernel.kernel {
+            "matmul_tiled" => {
+                spec.tunables = spec::Ordered(vec![("TILE".into(), vec![e])]);
+                spec.workgroup_size = Some(vec![spec::Dimension::Expression("TILE".into()); 2]);
+                spec.constants = spec::Ordered(vec![("TILE_AREA".into(), "TILE * TILE".into()), n]);
+                spec.grid = Some(square("TILE"));
+                spec.workgroup_memory = Some("8 * TILE * TILE".into());
+                // The naive kernel at the module's own 16 × 16 (WG_X and WG_Y are not tunables here).
+                reference = Some(("matmul_naive_f32", square("16")));
+            }
+            "matmul_blocked" => {
+                spec.tunables = shape(&[8, 16], &[8, 16]);
+                spec.restrictions = vec!["WG_X == WG_Y".into()];
+                spec.constants = spec::Ordered(vec![
+                    ("BLOCK".into(), e.to_string()),
+                    ("A_ROW_VEC4S".into(), format!("WG_Y * {e} / 4")),
+                    ("B_ROW_VEC4S".into(), format!("WG_X * {e} / 4")),
+                    n,
+                ]);
+                spec.grid = Some(vec![format!("ceil_div(n, WG_X * {e})"), format!("ceil_div(n, WG_Y * {e})")]);
+                spec.workgroup_memory = Some(format!("4 * {BLOCKED_K} * {e} * (WG_X + WG_Y)"));
+            }
+            "matmul_pipelined" => {
+                spec.workgroup_size = Some(vec![spec::Dimension::Size(16); 2]);
+                spec.constants = spec::Ordered(vec![
+                    n,
+                    ("ALIGNED".into(), "n % 4 == 0".into()),
+                    ("INSIDE".into(), format!("n % {PIPELINED_TILE} == 0")),
+                    ("BK".into(), e.to_string()),
+                    ("TILE_VEC4S".into(), (2 * e * PIPELINED_TILE / 4).to_string()),
+                ]);
+                spec.grid = Some(square(&PIPELINED_TILE.to_string()));
+                spec.workgroup_memory = Some((2 * 2 * e * PIPELINED_TILE * 4).to_string());
+                reference = Some(("reference", vec!["ceil_div(n, 64)".into(), "ceil_div(n, 16)".into()]));
+            }
+            _ => {
+                spec.tunables = shape(&[8, 16, 32, 64], &[4, 8, 16]);
+                spec.restrictions = vec!["WG_X * WG_Y == 256 || WG_X == WG_Y".into()];
+                spec.constants = spec::Ordered(vec![n]);
+                spec.grid = Some(vec!["ceil_div(n, WG_X)".into(), "ceil_div(n, WG_Y)".into()]);
+                reference = None;
+            }
+        }
+        let size = self.round_size(size);
+        spec.sizes =
+            edges().into_iter().filter(|&n| n as u64 * n as u64 <= size).map(|n| spec::Size::n(n as u64)).collect();
+        spec.bytes = Some(format!("{} * n * n", if half { 8 } else { 12 }));
+        spec.flops = Some("2 * n * n * n".into());
+        spec.validation = spec::ValidationSpec {
+            tolerance: Some(1e-3),
+            reference: reference.as_ref().map(|(entry, _)| entry.to_string()),
+            grid: reference.map(|(_, grid)| grid),
+        };
+        let about = format!(
+            "// The matmul family's {} as your kernel: its WGSL, matrices, workgroup shapes and tiles.\n",
+            kernel.label()
+        );
+        Some(match (pipelined, half) {
+            (false, _) => spec.open(&about, WGSL),
+            (true, false) => spec.open(&about, &format!("{PIPELINED_WGSL}{PIPELINED_REFERENCE}")),
+            (true, true) => spec.open(&about, &format!("{PIPELINED_F16_WGSL}{PIPELINED_REFERENCE}")),
+        })
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

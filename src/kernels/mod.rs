@@ -69,6 +69,13 @@ pub fn register(kernel: UserKernel) -> Result<&'static user::UserFamily, String>
     Ok(family)
 }
 
+/// A built-in kernel as a user's kernel (`Family::as_user_kernel`), at its family's default problem size
+/// for a device of `limits`; `None` where the family cannot say it as one dispatch of one entry point.
+pub fn as_user_kernel(kernel: &KernelId, limits: &ComputeLimits) -> Option<String> {
+    let family = FAMILIES.iter().find(|f| f.name() == kernel.family)?;
+    family.as_user_kernel(kernel, family.default_size(limits).size, limits)
+}
+
 /// E.g. "strided/vec4 at workgroup size 256, stride 8", "(unchecked)" added for a trusted module.
 pub fn describe(configuration: &Configuration) -> String {
     let Configuration { kernel, checks, workgroup: [x, y, z], parameter } = *configuration;

@@ -7,8 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Prepared, Recipe,
-    Reference, ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    Reference, ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours, f32s,
 };
+use crate::spec;
 use wgpu::util::DeviceExt;
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -113,6 +114,28 @@ impl Family for Peak {
         let modules = ShaderModules::new("peak.wgsl", WGSL);
         let reference = KeptReference::default();
         Ok(Box::new(PeakWorkload { count: size as u32, modules, coefficients, sums, reference }))
+    }
+
+    /// The same WGSL and chains, with every coefficient 1 (a = 1 keeps every sum exact, whatever the b's),
+    /// validated by agreement between workgroup sizes.
+    fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
+        let buffers = vec![
+            spec::BufferSpec::new(0, "coefficients", "f32", "17").filled(spec::Fill::Constant(1.0)),
+            spec::BufferSpec::new(1, "sums", "f32", "n").output(),
+        ];
+        let spec = spec::Spec {
+            sizes: vec![spec::Size::n(self.round_size(size))],
+            workgroup_size: as_yours::line_workgroup(),
+            tunables: as_yours::line_shapes(limits),
+            constants: spec::Ordered(vec![("COUNT".into(), "n".into()), ("ITERATIONS".into(), ITERATIONS.to_string())]),
+            grid: Some(as_yours::linear_grid("ceil_div(n, WG)", limits)),
+            bytes: Some("4 * n".into()),
+            flops: Some(format!("{} * n", 2 * ITERATIONS * lanes(kernel.variant))),
+            validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
+            ..spec::Spec::new(format!("fma_{}", kernel.variant), kernel.entry_point(), buffers)
+        };
+        let about = format!("// The peak family's {} as your kernel: its WGSL and chains.\n", kernel.label());
+        Some(spec.open(&about, WGSL))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

@@ -9,8 +9,9 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
     self, Before, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, ReferenceFuture, ShaderChecks,
-    ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours,
 };
+use crate::spec;
 
 /// WGSL has no includes: the grid's index helpers, the input's bindings and the grid-stride loop go in front.
 const WGSL: &str = concat!(
@@ -101,6 +102,31 @@ impl Family for Reduce {
     fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64 {
         let tree = configuration.kernel.kernel != "atomic";
         if tree { 4 * configuration.workgroup[0] as u64 } else { 0 }
+    }
+
+    /// The one-pass sums (atomic, tree_atomic: the others add partial sums in passes after the first, which
+    /// a user's kernel cannot say), validated by agreement between workgroup sizes: u32 sums are exact.
+    fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
+        if !kernel.kernel.contains("atomic") {
+            return None;
+        }
+        let buffers = vec![
+            spec::BufferSpec::new(0, "src_u32", "u32", "n").filled(spec::Fill::Random([0.0, u32::MAX as f64])),
+            spec::BufferSpec::new(4, "total", "u32", "1").filled(spec::Fill::Zeros).output(),
+        ];
+        let spec = spec::Spec {
+            sizes: vec![spec::Size::n(self.round_size(size))],
+            workgroup_size: as_yours::line_workgroup(),
+            tunables: as_yours::line_shapes(limits),
+            grid: Some(as_yours::linear_grid("ceil_div(n, WG)", limits)),
+            bytes: Some("4 * n".into()),
+            workgroup_memory: (kernel.kernel == "tree_atomic").then(|| "4 * WG".into()),
+            validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
+            ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), buffers)
+        };
+        let about =
+            format!("// The reduce family's {} as your kernel: its WGSL and workgroup sizes.\n", kernel.label());
+        Some(spec.open(&about, WGSL))
     }
 
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {

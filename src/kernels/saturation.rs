@@ -11,8 +11,9 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
-    Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours, f32s,
 };
+use crate::spec;
 
 /// WGSL has no includes: the grid's index helpers go in front.
 const WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/saturation.wgsl"));
@@ -84,6 +85,57 @@ impl Family for Saturation {
         let modules = ShaderModules::new("saturation.wgsl", WGSL);
         let reference = KeptReference::default();
         Ok(Box::new(SaturationWorkload { size, seed, modules, a, b, prefix_sums: OnceCell::new(), reference }))
+    }
+
+    /// The same WGSL, workgroup and sizes (each its own arrays), validated against `reference` below: the
+    /// triad one element per invocation, the sum one atomic add per element.
+    fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
+        let largest = limits.max_invocations_per_workgroup.min(limits.max_workgroup_size_x);
+        let triad = kernel.kernel == "triad_by_size";
+        let buffers = match triad {
+            true => vec![
+                spec::BufferSpec::new(0, "a", "f32", "n"),
+                spec::BufferSpec::new(1, "b", "f32", "n"),
+                spec::BufferSpec::new(2, "c", "f32", "n").output(),
+            ],
+            false => vec![
+                spec::BufferSpec::new(3, "words", "u32", "n").filled(spec::Fill::Random([0.0, u32::MAX as f64])),
+                spec::BufferSpec::new(4, "total", "u32", "1").filled(spec::Fill::Zeros).output(),
+            ],
+        };
+        let groups = match triad {
+            true => "ceil_div(n, WG)".to_string(),
+            false => format!("min(ceil_div(n, WG), {SUM_WORKGROUPS})"),
+        };
+        let size = self.round_size(size);
+        let spec = spec::Spec {
+            sizes: sizes().into_iter().filter(|&n| n as u64 <= size).map(|n| spec::Size::n(n as u64)).collect(),
+            workgroup_size: as_yours::line_workgroup(),
+            tunables: spec::Ordered(vec![("WG".into(), vec![WORKGROUP.min(largest)])]),
+            constants: spec::Ordered(vec![("N".into(), "n".into())]),
+            grid: Some(as_yours::linear_grid(&groups, limits)),
+            bytes: Some(if triad { "12 * n" } else { "4 * n" }.into()),
+            flops: triad.then(|| "2 * n".into()),
+            workgroup_memory: (!triad).then(|| "4 * WG".into()),
+            validation: spec::ValidationSpec {
+                reference: Some("reference".into()),
+                tolerance: Some(if triad { 1e-6 } else { 0.0 }),
+                grid: Some(as_yours::linear_grid("ceil_div(n, 64)", limits)),
+            },
+            ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), buffers)
+        };
+        let about =
+            format!("// The saturation family's {} as your kernel: its WGSL, workgroup and sizes.\n", kernel.label());
+        let body = if triad { "c[i] = a[i] + SCALAR * b[i];" } else { "atomicAdd(&total, words[i]);" };
+        let reference = format!(
+            "\n@compute @workgroup_size(64)\n\
+             fn reference(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,\n\
+             \x20            @builtin(local_invocation_index) lid: u32) {{\n\
+             \x20   let i = (wid.x + wid.y * nwg.x) * 64u + lid;\n\
+             \x20   if i < N {{ {body} }}\n\
+             }}\n"
+        );
+        Some(spec.open(&about, &format!("{WGSL}{reference}")))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

@@ -13,7 +13,7 @@ use crate::fill::{random_f16, random_f32};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Prepared, Recipe,
-    Reference, ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    Reference, ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours, f32s,
 };
 use crate::{host, spec};
 
@@ -135,41 +135,22 @@ impl Family for Stream {
 
     /// The elementwise kernels in f32 (dot sums its partial sums on the CPU): the same module, arrays, workgroup
     /// sizes, grid and byte count, validated against an entry point that computes one element per invocation.
-    fn as_user_kernel(&self, kernel: &KernelId) -> Option<String> {
+    fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
         if kernel.kernel == "dot" || kernel.variant == "vec4_f16" {
             return None;
         }
         let vec4 = kernel.variant == "vec4";
         let (element, length, suffix, first) = if vec4 { ("vec4<f32>", "n / 4", "4", 3) } else { ("f32", "n", "", 0) };
         let reads_b = matches!(kernel.kernel, "add" | "triad");
-        let buffer = |binding: u32, name: &str, output: bool| spec::BufferSpec {
-            binding,
-            name: name.into(),
-            element: element.into(),
-            length: length.into(),
-            fill: None,
-            output,
-            written: false,
-        };
-        let mut buffers = vec![buffer(first, "a", false)];
+        let mut buffers = vec![spec::BufferSpec::new(first, "a", element, length)];
         if reads_b {
-            buffers.push(buffer(first + 1, "b", false));
+            buffers.push(spec::BufferSpec::new(first + 1, "b", element, length));
         }
-        buffers.push(buffer(first + 2, "c", true));
-        // The grid src/grid.rs makes: `groups` spread over x and y; grid-stride kernels launch at most 1024.
-        let spread = |groups: &str| {
-            vec![format!("ceil_div({groups}, ceil_div({groups}, 65535))"), format!("ceil_div({groups}, 65535)")]
-        };
+        buffers.push(spec::BufferSpec::new(first + 2, "c", element, length).output());
         let groups = format!("ceil_div({length}, WG)");
         let grid = match kernel.variant {
             "grid_stride" => vec![format!("min({groups}, {GRID_WORKGROUPS})")],
-            _ => spread(&groups),
-        };
-        let arrays = if reads_b { 3 } else { 2 };
-        let flops = match kernel.kernel {
-            "scale" | "add" => Some("n".into()),
-            "triad" => Some("2 * n".into()),
-            _ => None,
+            _ => as_yours::linear_grid(&groups, limits),
         };
         let value = match kernel.kernel {
             "copy" => format!("a{suffix}[i]"),
@@ -178,37 +159,38 @@ impl Family for Stream {
             _ => format!("a{suffix}[i] + SCALAR * b{suffix}[i]"),
         };
         let spec = spec::Spec {
-            name: format!("{}_{}", kernel.kernel, kernel.variant),
-            entry_point: kernel.entry_point(),
-            buffers,
-            sizes: vec![spec::Size(spec::Ordered(vec![("n".into(), DEFAULT_ARRAY_BYTES / 4)]))],
-            tunables: spec::Ordered(vec![("WG".into(), (0..11).map(|p| 1u32 << p).collect())]),
-            restrictions: Vec::new(),
-            constants: spec::Ordered::default(),
-            workgroup_size: Some(vec![spec::Dimension::Expression("WG".into())]),
+            sizes: vec![spec::Size::n(self.round_size(size))],
+            tunables: as_yours::line_shapes(limits),
+            workgroup_size: as_yours::line_workgroup(),
             grid: Some(grid),
-            bytes: Some(format!("{} * n", 4 * arrays)),
-            flops,
-            workgroup_memory: None,
+            bytes: Some(format!("{} * n", if reads_b { 12 } else { 8 })),
+            flops: match kernel.kernel {
+                "scale" | "add" => Some("n".into()),
+                "triad" => Some("2 * n".into()),
+                _ => None,
+            },
             validation: spec::ValidationSpec {
                 reference: Some("reference".into()),
                 tolerance: Some(1e-6),
-                grid: Some(spread(&format!("ceil_div({length}, 64)"))),
+                grid: Some(as_yours::linear_grid(&format!("ceil_div({length}, 64)"), limits)),
             },
+            ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), buffers)
         };
-        let spec = serde_json::to_string_pretty(&spec).expect("a specification is plain data");
-        Some(format!(
-            "/* wgsweep\n{spec}\n*/\n// The stream family's {label} as your kernel: the family's WGSL (with the grid's helpers and\n\
+        let about = format!(
+            "// The stream family's {label} as your kernel: the family's WGSL (with the grid's helpers and\n\
              // the dot product's tree in front), its arrays, workgroup sizes, grid and byte count, and `reference`\n\
-             // below, one element per invocation, that validation trusts.\n{WGSL}\n\
-             @compute @workgroup_size(64)\n\
+             // below, one element per invocation, that validation trusts.\n",
+            label = kernel.label()
+        );
+        let reference = format!(
+            "@compute @workgroup_size(64)\n\
              fn reference(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,\n\
              \x20            @builtin(local_invocation_index) lid: u32) {{\n\
              \x20   let i = (wid.x + wid.y * nwg.x) * 64u + lid;\n\
              \x20   if i < arrayLength(&c{suffix}) {{ c{suffix}[i] = {value}; }}\n\
-             }}\n",
-            label = kernel.label()
-        ))
+             }}\n"
+        );
+        Some(spec.open(&about, &format!("{WGSL}\n{reference}")))
     }
 }
 

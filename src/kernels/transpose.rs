@@ -1,6 +1,7 @@
 //! Transpose: naive (reads or writes strided) against tiled through workgroup memory, with and without a
 //! padded tile, next to a same-shape 2-D copy that moves the same bytes at the best access pattern.
 
+use std::collections::BTreeSet;
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
@@ -10,8 +11,9 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, ChartKind, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter,
     Prepared, Recipe, Reference, ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
-    f32s,
+    as_yours, f32s,
 };
+use crate::spec;
 
 const WGSL: &str = include_str!("../../shaders/transpose.wgsl");
 
@@ -155,6 +157,78 @@ impl Family for Transpose {
         let dst = kernel::storage_buffer(gpu, "transposed", bytes);
         let modules = ShaderModules::new("transpose.wgsl", WGSL);
         Ok(Box::new(TransposeWorkload { size, seed, modules, src, dst, reference: KeptReference::default() }))
+    }
+
+    /// The same WGSL, workgroup shapes and tiles, over the odd and (for kernels that walk tiles) the square
+    /// matrix; the transposes validated against naive/read, the tiled copy against copy2d/reference.
+    fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
+        let copy = kernel.kernel == "copy2d";
+        let matrices = if walks_tiles(kernel) { 0..2 } else { 0..1 };
+        let sizes = matrices.map(|which| {
+            let Matrix { rows, cols, .. } = Matrix::new(self.round_size(size), which);
+            spec::Size::named(&[("rows", rows as u64), ("cols", cols as u64)])
+        });
+        let (tunables, restrictions, grid) = match walks_tiles(kernel) {
+            // T × T tiles, by workgroups of T × T or T × T/4.
+            true => (
+                spec::Ordered(vec![
+                    ("WG_X".into(), TILES.to_vec()),
+                    (
+                        "WG_Y".into(),
+                        TILES.iter().flat_map(|&t| [t / 4, t]).collect::<BTreeSet<u32>>().into_iter().collect(),
+                    ),
+                ]),
+                vec!["WG_Y == WG_X || 4 * WG_Y == WG_X".into()],
+                vec!["ceil_div(cols, WG_X)".into(), "ceil_div(rows, WG_X)".into()],
+            ),
+            false => {
+                let (tunables, restrictions) = as_yours::plane_shapes(limits);
+                let (x, y) = if kernel.variant == "write" { ("rows", "cols") } else { ("cols", "rows") };
+                (tunables, restrictions, vec![format!("ceil_div({x}, WG_X)"), format!("ceil_div({y}, WG_Y)")])
+            }
+        };
+        let stride = if kernel.variant == "padded" { "WG_X + 1" } else { "WG_X" };
+        let mut constants = vec![
+            ("ROWS".into(), "rows".into()),
+            ("COLS".into(), "cols".into()),
+            ("SRC_PITCH".into(), "cols".into()),
+            ("DST_PITCH".into(), if copy { "cols" } else { "rows" }.into()),
+        ];
+        if uses_tile_memory(kernel) {
+            constants
+                .extend([("TILE_STRIDE".into(), stride.into()), ("TILE_LEN".into(), format!("WG_X * ({stride})"))]);
+        }
+        let reference = match kernel.label().as_str() {
+            "copy2d/reference" | "naive/read" => None,
+            "copy2d/tiled" => Some("copy2d_reference"),
+            _ => Some("naive_read"),
+        };
+        let buffers = vec![
+            spec::BufferSpec::new(0, "src", "f32", "rows * cols"),
+            spec::BufferSpec::new(1, "dst", "f32", "rows * cols").output(),
+        ];
+        let spec = spec::Spec {
+            sizes: sizes.collect(),
+            tunables,
+            restrictions,
+            constants: spec::Ordered(constants),
+            grid: Some(grid),
+            bytes: Some("8 * rows * cols".into()),
+            workgroup_memory: uses_tile_memory(kernel).then(|| format!("4 * WG_X * ({stride})")),
+            validation: spec::ValidationSpec {
+                reference: reference.map(Into::into),
+                tolerance: Some(0.0),
+                // One element per invocation, where the kernel walks a tile.
+                grid: reference.map(|_| vec!["ceil_div(cols, WG_X)".into(), "ceil_div(rows, WG_Y)".into()]),
+            },
+            ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), buffers)
+        };
+        let about = format!(
+            "// The transpose family's {} as your kernel: its WGSL, shapes and tiles, over the odd matrix (and\n\
+             // the square one where it walks tiles; the family's third, rows aligned, needs a pitch of its own).\n",
+            kernel.label()
+        );
+        Some(spec.open(&about, WGSL))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

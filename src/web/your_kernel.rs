@@ -7,7 +7,7 @@ use web_sys::{Element, HtmlButtonElement, HtmlSelectElement, HtmlTextAreaElement
 
 use super::dom::{self, append, by_id, hidden_card};
 use super::state::{self, Action};
-use crate::gpu::Gpu;
+use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{Family, ShaderChecks};
 use crate::kernels::{self, user::UserFamily};
 use crate::measure::MeasureOptions;
@@ -62,10 +62,11 @@ pub fn build(root: &Element) {
         append(&starters, "option", "", title).set_attribute("value", &index.to_string()).ok();
     }
     // Built-in kernels, opened as your kernel: their WGSL and a specification that reproduces them.
+    let limits = device_limits();
     let built_in = append(&starters, "optgroup", "", "");
     built_in.set_attribute("label", "A built-in kernel, as it runs").ok();
     for family in kernels::FAMILIES {
-        for kernel in family.kernels().into_iter().filter(|k| family.as_user_kernel(k).is_some()) {
+        for kernel in family.kernels().into_iter().filter(|k| kernels::as_user_kernel(k, &limits).is_some()) {
             let option = append(&built_in, "option", "", &format!("{} ({})", kernel.label(), family.name()));
             option.set_attribute("value", &format!("{BUILT_IN}{}", kernel.label())).ok();
         }
@@ -98,7 +99,7 @@ pub fn build(root: &Element) {
         match value.strip_prefix(BUILT_IN) {
             Some(label) => {
                 let kernel = kernels::select(label).ok().and_then(|k| k.first().copied());
-                let source = kernel.and_then(|k| kernels::family(k.family)?.as_user_kernel(&k));
+                let source = kernel.and_then(|k| kernels::as_user_kernel(&k, &device_limits()));
                 if let Some(source) = source {
                     load(&source);
                 }
@@ -162,6 +163,12 @@ pub fn open(kernel: SharedKernel) {
     // What the link is for comes first: above the device card, on the first screen at any width.
     let card: Element = by_id("your-kernel");
     by_id::<Element>("device").before_with_node_1(&card).ok();
+}
+
+/// The open device's limits, or WebGPU's defaults (what every device offers) before one is open.
+fn device_limits() -> ComputeLimits {
+    let open = state::with(|app| app.gpu.as_ref().map(|gpu| gpu.info.limits.clone()));
+    open.unwrap_or_else(|| ComputeLimits::from_wgpu(&wgpu::Limits::default()))
 }
 
 fn field(id: &str) -> HtmlTextAreaElement {

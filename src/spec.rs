@@ -47,6 +47,18 @@ impl<T> Ordered<T> {
     }
 }
 
+impl<T> Ordered<T> {
+    /// Names and values written in code (`Ordered::of(&[("N", "n")])`).
+    pub fn of<V: Clone + Into<T>>(entries: &[(&str, V)]) -> Ordered<T> {
+        Ordered(entries.iter().map(|(name, value)| (name.to_string(), value.clone().into())).collect())
+    }
+}
+
+/// Expressions written in code, as a specification holds them.
+pub fn expressions(texts: &[&str]) -> Vec<String> {
+    texts.iter().map(|text| text.to_string()).collect()
+}
+
 impl<T: Serialize> Serialize for Ordered<T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(Some(self.0.len()))?;

@@ -10,13 +10,13 @@ use super::shapes;
 /// of two, skipping a shape of more invocations than the device's workgroup holds.
 pub fn plane_shapes(limits: &ComputeLimits) -> (Ordered<Vec<u32>>, Vec<String>) {
     let sizes = shapes::power_of_two_sizes(limits);
-    let tunables = Ordered(vec![("WG_X".into(), sizes.clone()), ("WG_Y".into(), sizes)]);
+    let tunables = Ordered::of(&[("WG_X", sizes.as_slice()), ("WG_Y", &sizes)]);
     (tunables, vec![format!("WG_X * WG_Y <= {}", limits.max_invocations_per_workgroup)])
 }
 
 /// A 1-D sweep: the tunable WG over every power of two the device's workgroup holds.
 pub fn line_shapes(limits: &ComputeLimits) -> Ordered<Vec<u32>> {
-    Ordered(vec![("WG".into(), shapes::power_of_two_sizes(limits))])
+    Ordered::of(&[("WG", shapes::power_of_two_sizes(limits).as_slice())])
 }
 
 /// A 2-D problem of `size` elements as the image families make it (`matrix_shape`): width × height.

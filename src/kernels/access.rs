@@ -142,12 +142,12 @@ impl Family for Access {
             "coalesced" => (vec![spec::Size::n(n)], vec![], format!("n / {w}")),
             "strided" => (
                 STRIDES.iter().map(|&s| spec::Size::named(&[("n", n), ("shift", s.ilog2() as u64)])).collect(),
-                vec![("PARAM".into(), "shift".into())],
+                vec![("PARAM", "shift")],
                 format!("n / {w}"),
             ),
             "misaligned" => (
                 OFFSETS.iter().map(|&o| spec::Size::named(&[("n", n), ("offset", o as u64)])).collect(),
-                vec![("PARAM".into(), "offset".into())],
+                vec![("PARAM", "offset")],
                 format!("n / {w} - {MAX_OFFSET}"),
             ),
             _ => return None,
@@ -161,7 +161,7 @@ impl Family for Access {
             sizes,
             workgroup_size: as_yours::line_workgroup(),
             tunables: as_yours::line_shapes(limits),
-            constants: spec::Ordered(constants),
+            constants: spec::Ordered::of(&constants),
             grid: Some(as_yours::linear_grid(&format!("ceil_div({copied}, WG)"), limits)),
             bytes: Some(format!("{} * ({copied})", 8 * w)),
             validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },

@@ -118,8 +118,8 @@ impl Family for Banks {
             // The stride changes the sums: a dimension of the problem, not a tunable.
             sizes: STRIDES.iter().map(|&s| spec::Size::named(&[("n", n), ("stride", s as u64)])).collect(),
             workgroup_size: as_yours::line_workgroup(),
-            tunables: spec::Ordered(vec![("WG".into(), vec![WORKGROUP.min(largest)])]),
-            constants: spec::Ordered(vec![("STRIDE".into(), "stride".into())]),
+            tunables: spec::Ordered::of(&[("WG", [WORKGROUP.min(largest)].as_slice())]),
+            constants: spec::Ordered::of(&[("STRIDE", "stride")]),
             grid: Some(as_yours::linear_grid("ceil_div(n, WG)", limits)),
             bytes: Some(format!("{} * n", ROUNDS * 4)),
             workgroup_memory: Some((4 * (WORDS + WORDS / 32)).to_string()),

@@ -94,8 +94,8 @@ impl Family for Image {
             sizes: vec![as_yours::plane_size(self.round_size(size))],
             tunables,
             restrictions,
-            constants: spec::Ordered(vec![("WIDTH".into(), "width".into()), ("HEIGHT".into(), "height".into())]),
-            grid: Some(vec!["ceil_div(width, WG_X)".into(), "ceil_div(height, WG_Y)".into()]),
+            constants: spec::Ordered::of(&[("WIDTH", "width"), ("HEIGHT", "height")]),
+            grid: Some(spec::expressions(&["ceil_div(width, WG_X)", "ceil_div(height, WG_Y)"])),
             bytes: Some(format!("8 * {pixels}")),
             validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
             ..spec::Spec::new("grayscale", "grayscale_rgba8", buffers)

@@ -214,18 +214,16 @@ impl Family for Matmul {
             spec::BufferSpec::new(1, "b", element, length),
             spec::BufferSpec::new(2, "c", output, length).output(),
         ];
-        let shape =
-            |x: &[u32], y: &[u32]| spec::Ordered(vec![("WG_X".into(), x.to_vec()), ("WG_Y".into(), y.to_vec())]);
-        let n = ("N".to_string(), "n".to_string());
-        let square = |per: &str| vec![format!("ceil_div(n, {per})"), format!("ceil_div(n, {per})")];
+        let shape = |x: &[u32], y: &[u32]| spec::Ordered::of(&[("WG_X", x), ("WG_Y", y)]);
+        let square = |per: &str| vec![format!("ceil_div(n, {per})"); 2];
         let entry_point = if kernel.kernel == "matmul_naive" { kernel.entry_point() } else { kernel.kernel.into() };
         let mut spec = spec::Spec::new(kernel.label().replace('/', "_"), entry_point, buffers);
-        let mut reference = Some(("matmul_naive_f32", vec!["ceil_div(n, WG_X)".into(), "ceil_div(n, WG_Y)".into()]));
+        let mut reference = Some(("matmul_naive_f32", spec::expressions(&["ceil_div(n, WG_X)", "ceil_div(n, WG_Y)"])));
         match kernel.kernel {
             "matmul_tiled" => {
-                spec.tunables = spec::Ordered(vec![("TILE".into(), vec![e])]);
+                spec.tunables = spec::Ordered::of(&[("TILE", [e].as_slice())]);
                 spec.workgroup_size = Some(vec![spec::Dimension::Expression("TILE".into()); 2]);
-                spec.constants = spec::Ordered(vec![("TILE_AREA".into(), "TILE * TILE".into()), n]);
+                spec.constants = spec::Ordered::of(&[("TILE_AREA", "TILE * TILE"), ("N", "n")]);
                 spec.grid = Some(square("TILE"));
                 spec.workgroup_memory = Some("8 * TILE * TILE".into());
                 // The naive kernel at the module's own 16 × 16 (WG_X and WG_Y are not tunables here).
@@ -233,34 +231,34 @@ impl Family for Matmul {
             }
             "matmul_blocked" => {
                 spec.tunables = shape(&[8, 16], &[8, 16]);
-                spec.restrictions = vec!["WG_X == WG_Y".into()];
-                spec.constants = spec::Ordered(vec![
-                    ("BLOCK".into(), e.to_string()),
-                    ("A_ROW_VEC4S".into(), format!("WG_Y * {e} / 4")),
-                    ("B_ROW_VEC4S".into(), format!("WG_X * {e} / 4")),
-                    n,
+                spec.restrictions = spec::expressions(&["WG_X == WG_Y"]);
+                spec.constants = spec::Ordered::of(&[
+                    ("BLOCK", e.to_string().as_str()),
+                    ("A_ROW_VEC4S", &format!("WG_Y * {e} / 4")),
+                    ("B_ROW_VEC4S", &format!("WG_X * {e} / 4")),
+                    ("N", "n"),
                 ]);
                 spec.grid = Some(vec![format!("ceil_div(n, WG_X * {e})"), format!("ceil_div(n, WG_Y * {e})")]);
                 spec.workgroup_memory = Some(format!("4 * {BLOCKED_K} * {e} * (WG_X + WG_Y)"));
             }
             "matmul_pipelined" => {
                 spec.workgroup_size = Some(vec![spec::Dimension::Size(16); 2]);
-                spec.constants = spec::Ordered(vec![
-                    n,
-                    ("ALIGNED".into(), "n % 4 == 0".into()),
-                    ("INSIDE".into(), format!("n % {PIPELINED_TILE} == 0")),
-                    ("BK".into(), e.to_string()),
-                    ("TILE_VEC4S".into(), (2 * e * PIPELINED_TILE / 4).to_string()),
+                spec.constants = spec::Ordered::of(&[
+                    ("N", "n"),
+                    ("ALIGNED", "n % 4 == 0"),
+                    ("INSIDE", format!("n % {PIPELINED_TILE} == 0").as_str()),
+                    ("BK", &e.to_string()),
+                    ("TILE_VEC4S", &(2 * e * PIPELINED_TILE / 4).to_string()),
                 ]);
                 spec.grid = Some(square(&PIPELINED_TILE.to_string()));
                 spec.workgroup_memory = Some((2 * 2 * e * PIPELINED_TILE * 4).to_string());
-                reference = Some(("reference", vec!["ceil_div(n, 64)".into(), "ceil_div(n, 16)".into()]));
+                reference = Some(("reference", spec::expressions(&["ceil_div(n, 64)", "ceil_div(n, 16)"])));
             }
             _ => {
                 spec.tunables = shape(&[8, 16, 32, 64], &[4, 8, 16]);
-                spec.restrictions = vec!["WG_X * WG_Y == 256 || WG_X == WG_Y".into()];
-                spec.constants = spec::Ordered(vec![n]);
-                spec.grid = Some(vec!["ceil_div(n, WG_X)".into(), "ceil_div(n, WG_Y)".into()]);
+                spec.restrictions = spec::expressions(&["WG_X * WG_Y == 256 || WG_X == WG_Y"]);
+                spec.constants = spec::Ordered::of(&[("N", "n")]);
+                spec.grid = Some(spec::expressions(&["ceil_div(n, WG_X)", "ceil_div(n, WG_Y)"]));
                 reference = None;
             }
         }

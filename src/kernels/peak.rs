@@ -127,7 +127,7 @@ impl Family for Peak {
             sizes: vec![spec::Size::n(self.round_size(size))],
             workgroup_size: as_yours::line_workgroup(),
             tunables: as_yours::line_shapes(limits),
-            constants: spec::Ordered(vec![("COUNT".into(), "n".into()), ("ITERATIONS".into(), ITERATIONS.to_string())]),
+            constants: spec::Ordered::of(&[("COUNT", "n"), ("ITERATIONS", &ITERATIONS.to_string())]),
             grid: Some(as_yours::linear_grid("ceil_div(n, WG)", limits)),
             bytes: Some("4 * n".into()),
             flops: Some(format!("{} * n", 2 * ITERATIONS * lanes(kernel.variant))),

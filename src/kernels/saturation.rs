@@ -111,8 +111,8 @@ impl Family for Saturation {
         let spec = spec::Spec {
             sizes: sizes().into_iter().filter(|&n| n as u64 <= size).map(|n| spec::Size::n(n as u64)).collect(),
             workgroup_size: as_yours::line_workgroup(),
-            tunables: spec::Ordered(vec![("WG".into(), vec![WORKGROUP.min(largest)])]),
-            constants: spec::Ordered(vec![("N".into(), "n".into())]),
+            tunables: spec::Ordered::of(&[("WG", [WORKGROUP.min(largest)].as_slice())]),
+            constants: spec::Ordered::of(&[("N", "n")]),
             grid: Some(as_yours::linear_grid(&groups, limits)),
             bytes: Some(if triad { "12 * n" } else { "4 * n" }.into()),
             flops: triad.then(|| "2 * n".into()),

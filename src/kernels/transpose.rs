@@ -1,7 +1,6 @@
 //! Transpose: naive (reads or writes strided) against tiled through workgroup memory, with and without a
 //! padded tile, next to a same-shape 2-D copy that moves the same bytes at the best access pattern.
 
-use std::collections::BTreeSet;
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
@@ -169,17 +168,11 @@ impl Family for Transpose {
             spec::Size::named(&[("rows", rows as u64), ("cols", cols as u64)])
         });
         let (tunables, restrictions, grid) = match walks_tiles(kernel) {
-            // T × T tiles, by workgroups of T × T or T × T/4.
+            // T × T tiles, by workgroups of T × T or T × T/4 (WG_Y: T/4 and T of each of TILES).
             true => (
-                spec::Ordered(vec![
-                    ("WG_X".into(), TILES.to_vec()),
-                    (
-                        "WG_Y".into(),
-                        TILES.iter().flat_map(|&t| [t / 4, t]).collect::<BTreeSet<u32>>().into_iter().collect(),
-                    ),
-                ]),
-                vec!["WG_Y == WG_X || 4 * WG_Y == WG_X".into()],
-                vec!["ceil_div(cols, WG_X)".into(), "ceil_div(rows, WG_X)".into()],
+                spec::Ordered::of(&[("WG_X", TILES.as_slice()), ("WG_Y", &[2, 4, 8, 16, 32])]),
+                spec::expressions(&["WG_Y == WG_X || 4 * WG_Y == WG_X"]),
+                spec::expressions(&["ceil_div(cols, WG_X)", "ceil_div(rows, WG_X)"]),
             ),
             false => {
                 let (tunables, restrictions) = as_yours::plane_shapes(limits);
@@ -188,15 +181,15 @@ impl Family for Transpose {
             }
         };
         let stride = if kernel.variant == "padded" { "WG_X + 1" } else { "WG_X" };
+        let tile_len = format!("WG_X * ({stride})");
         let mut constants = vec![
-            ("ROWS".into(), "rows".into()),
-            ("COLS".into(), "cols".into()),
-            ("SRC_PITCH".into(), "cols".into()),
-            ("DST_PITCH".into(), if copy { "cols" } else { "rows" }.into()),
+            ("ROWS", "rows"),
+            ("COLS", "cols"),
+            ("SRC_PITCH", "cols"),
+            ("DST_PITCH", if copy { "cols" } else { "rows" }),
         ];
         if uses_tile_memory(kernel) {
-            constants
-                .extend([("TILE_STRIDE".into(), stride.into()), ("TILE_LEN".into(), format!("WG_X * ({stride})"))]);
+            constants.extend([("TILE_STRIDE", stride), ("TILE_LEN", &tile_len)]);
         }
         let reference = match kernel.label().as_str() {
             "copy2d/reference" | "naive/read" => None,
@@ -211,7 +204,7 @@ impl Family for Transpose {
             sizes: sizes.collect(),
             tunables,
             restrictions,
-            constants: spec::Ordered(constants),
+            constants: spec::Ordered::of(&constants),
             grid: Some(grid),
             bytes: Some("8 * rows * cols".into()),
             workgroup_memory: uses_tile_memory(kernel).then(|| format!("4 * WG_X * ({stride})")),
@@ -219,7 +212,7 @@ impl Family for Transpose {
                 reference: reference.map(Into::into),
                 tolerance: Some(0.0),
                 // One element per invocation, where the kernel walks a tile.
-                grid: reference.map(|_| vec!["ceil_div(cols, WG_X)".into(), "ceil_div(rows, WG_Y)".into()]),
+                grid: reference.map(|_| spec::expressions(&["ceil_div(cols, WG_X)", "ceil_div(rows, WG_Y)"])),
             },
             ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), buffers)
         };

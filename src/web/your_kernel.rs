@@ -3,7 +3,8 @@
 //! compiler), and Run and Auto-tune through the same runner, results and tuning card as the built-in
 //! families. A link carries the kernel, and opening one offers to run it.
 
-use web_sys::{Element, HtmlButtonElement, HtmlSelectElement, HtmlTextAreaElement};
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlButtonElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 use super::dom::{self, append, by_id, hidden_card};
 use super::state::{self, Action};
@@ -13,7 +14,7 @@ use crate::kernels::{self, user::UserFamily};
 use crate::measure::MeasureOptions;
 use crate::plan::{Plan, ProblemSize, Shapes};
 use crate::share::{self, SharedKernel};
-use crate::spec::{self, Problem, UserKernel};
+use crate::spec::{self, Ordered, Problem, Size, Spec, UserKernel};
 
 /// The starting points: the WGSL with its specification in the leading comment, as `wgsweep kernel` reads it.
 const STARTERS: [(&str, &str); 4] = [
@@ -72,14 +73,12 @@ pub fn build(root: &Element) {
         }
     }
     let editor = append(&card, "div", "kernel-editor", "");
-    for (id, title) in [("kernel-wgsl", "WGSL"), ("kernel-spec", "Specification (JSON)")] {
-        let field = append(&editor, "label", "kernel-field", title);
-        let area = append(&field, "textarea", "", "");
-        area.set_id(id);
-        for (name, value) in [("spellcheck", "false"), ("autocomplete", "off"), ("wrap", "off"), ("rows", "24")] {
-            area.set_attribute(name, value).ok();
-        }
-    }
+    code_area(&editor, "kernel-wgsl", "WGSL");
+    // Beside the WGSL: the common cases as a form, and the whole specification as JSON, kept in step.
+    let spec_column = append(&editor, "div", "kernel-spec", "");
+    build_form(&spec_column);
+    code_area(&spec_column, "kernel-spec", "Specification (JSON): the buffers, and all of it");
+    dom::on("kernel-spec", "input", |_| show_form());
     let problems = append(&card, "ul", "kernel-problems", "");
     problems.set_id("kernel-problems");
     problems.set_attribute("role", "alert").ok();
@@ -148,6 +147,7 @@ pub fn set_busy(busy: bool, lost: bool) {
 pub fn open(kernel: SharedKernel) {
     field("kernel-wgsl").set_value(&kernel.source);
     field("kernel-spec").set_value(&kernel.spec);
+    show_form();
     #[derive(serde::Deserialize)]
     struct Named {
         name: String,
@@ -180,7 +180,182 @@ fn load(source: &str) {
     let (spec, wgsl) = spec::split_leading_spec(source).unwrap_or(("", source));
     field("kernel-wgsl").set_value(wgsl);
     field("kernel-spec").set_value(spec.trim());
+    show_form();
     show_problems(&[]);
+}
+
+/// A labelled text area for code: no spelling, no wrapping.
+fn code_area(parent: &Element, id: &str, title: &str) {
+    let field = append(parent, "label", "kernel-field", title);
+    let area = append(&field, "textarea", "", "");
+    area.set_id(id);
+    for (name, value) in [("spellcheck", "false"), ("autocomplete", "off"), ("wrap", "off"), ("rows", "24")] {
+        area.set_attribute(name, value).ok();
+    }
+}
+
+/// The form's fields, each a part of the specification the common cases change: (id, label, hint).
+/// The buffers stay in the JSON, which holds everything.
+const FORM: [(&str, &str, &str); 10] = [
+    ("name", "Name", "letters, digits, _ and -"),
+    ("entry_point", "Entry point", "main"),
+    ("sizes", "Problem sizes", "1048576, 4194304 (or w=4096 h=2048, …)"),
+    ("tunables", "Tunables", "one a line: WG_X: 64 128 256"),
+    ("restrictions", "Restrictions", "one a line: WG_X * WG_Y <= 256"),
+    ("grid", "Grid", "x, y, z as expressions; empty: each size over the workgroup"),
+    ("bytes", "Bytes a dispatch moves", "an expression; empty: every buffer once"),
+    ("flops", "Flops a dispatch does", "an expression, for GFLOP/s"),
+    ("reference", "Reference entry point", "empty: every configuration agrees with the first"),
+    ("tolerance", "Tolerance", "1e-5"),
+];
+
+/// The form: a row for each of `FORM`, whose edits are written into the JSON at once.
+fn build_form(parent: &Element) {
+    let form = append(parent, "details", "spec-form", "");
+    form.set_attribute("open", "").ok();
+    append(&form, "summary", "", "Specification");
+    for (id, label, hint) in FORM {
+        let row = append(&form, "label", "", label);
+        let multiline = matches!(id, "tunables" | "restrictions");
+        let input = append(&row, if multiline { "textarea" } else { "input" }, "", "");
+        input.set_id(&format!("spec-{id}"));
+        for (name, value) in [("placeholder", hint), ("spellcheck", "false"), ("autocomplete", "off"), ("rows", "3")] {
+            input.set_attribute(name, value).ok();
+        }
+        dom::listen(&input, "input", |_| apply_form());
+    }
+}
+
+fn form_value(id: &str) -> String {
+    match by_id::<Element>(&format!("spec-{id}")).dyn_into::<HtmlInputElement>() {
+        Ok(input) => input.value(),
+        Err(area) => area.unchecked_into::<HtmlTextAreaElement>().value(),
+    }
+}
+
+fn set_form_value(id: &str, value: &str) {
+    match by_id::<Element>(&format!("spec-{id}")).dyn_into::<HtmlInputElement>() {
+        Ok(input) => input.set_value(value),
+        Err(area) => area.unchecked_into::<HtmlTextAreaElement>().set_value(value),
+    }
+}
+
+/// Fills the form from the JSON, where it reads as a specification (else leaves the form as it was).
+fn show_form() {
+    let Ok(spec) = serde_json::from_str::<Spec>(&field("kernel-spec").value()) else { return };
+    let sizes: Vec<String> = spec
+        .sizes
+        .iter()
+        .map(|size| match size.0.0.as_slice() {
+            [(name, n)] if name == "n" => n.to_string(),
+            dimensions => dimensions.iter().map(|(name, v)| format!("{name}={v}")).collect::<Vec<_>>().join(" "),
+        })
+        .collect();
+    let tunables: Vec<String> = spec
+        .tunables
+        .0
+        .iter()
+        .map(|(name, values)| format!("{name}: {}", values.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")))
+        .collect();
+    let validation = &spec.validation;
+    for (id, value) in [
+        ("name", spec.name.clone()),
+        ("entry_point", spec.entry_point.clone()),
+        ("sizes", sizes.join(", ")),
+        ("tunables", tunables.join("\n")),
+        ("restrictions", spec.restrictions.join("\n")),
+        ("grid", spec.grid.as_ref().map(|g| g.join(", ")).unwrap_or_default()),
+        ("bytes", spec.bytes.clone().unwrap_or_default()),
+        ("flops", spec.flops.clone().unwrap_or_default()),
+        ("reference", validation.reference.clone().unwrap_or_default()),
+        ("tolerance", validation.tolerance.map(|t| t.to_string()).unwrap_or_default()),
+    ] {
+        set_form_value(id, &value);
+    }
+}
+
+/// Writes the form into the JSON (in the specification's own order), or names what stops it.
+fn apply_form() {
+    let area = field("kernel-spec");
+    let problem = |place: &str, message: String| show_problems(&[Problem { place: place.into(), message }]);
+    let mut spec = match serde_json::from_str::<Spec>(&area.value()) {
+        Ok(spec) => spec,
+        Err(e) => {
+            return problem("spec", format!("{e}: the form changes the JSON once the JSON reads as a specification"));
+        }
+    };
+    match read_form(&mut spec) {
+        Ok(()) => {
+            area.set_value(&serde_json::to_string_pretty(&spec).expect("a specification is plain data"));
+            show_problems(&[]);
+        }
+        Err((id, message)) => problem(FORM.iter().find(|f| f.0 == id).map_or(id, |f| f.1), message),
+    }
+}
+
+/// The comma-separated items of `text`, leaving the commas inside parentheses (`ceil_div(n, 64), 1`).
+fn outer_items(text: &str) -> Vec<String> {
+    let (mut items, mut item, mut depth) = (Vec::new(), String::new(), 0i32);
+    for c in text.chars() {
+        match c {
+            ',' if depth == 0 => items.push(std::mem::take(&mut item).trim().to_string()),
+            _ => {
+                depth += match c {
+                    '(' => 1,
+                    ')' => -1,
+                    _ => 0,
+                };
+                item.push(c);
+            }
+        }
+    }
+    items.push(item.trim().to_string());
+    items
+}
+
+/// The form's values in `spec`, or the field that does not read and why.
+fn read_form(spec: &mut Spec) -> Result<(), (&'static str, String)> {
+    let text = |id: &str| form_value(id).trim().to_string();
+    let optional = |id: &str| Some(text(id)).filter(|t| !t.is_empty());
+    let number =
+        |id: &'static str, word: &str| word.parse::<u64>().map_err(|_| (id, format!("`{word}` is not a whole number")));
+    spec.name = text("name");
+    spec.entry_point = text("entry_point");
+    spec.sizes = Vec::new();
+    for size in text("sizes").split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let dimensions = match size.contains('=') {
+            false => vec![("n".to_string(), number("sizes", size)?)],
+            true => size
+                .split_whitespace()
+                .map(|d| {
+                    let (name, value) = d.split_once('=').ok_or(("sizes", format!("`{d}` is not name=value")))?;
+                    Ok((name.to_string(), number("sizes", value)?))
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        spec.sizes.push(Size(Ordered(dimensions)));
+    }
+    spec.tunables = Ordered::default();
+    for line in text("tunables").lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let (name, values) = line.split_once(':').ok_or(("tunables", format!("`{line}` is not NAME: values")))?;
+        let values = values
+            .split([' ', ','])
+            .filter(|v| !v.is_empty())
+            .map(|v| v.parse::<u32>().map_err(|_| ("tunables", format!("`{v}` is not a whole number"))))
+            .collect::<Result<_, _>>()?;
+        spec.tunables.0.push((name.trim().to_string(), values));
+    }
+    spec.restrictions = text("restrictions").lines().map(str::trim).filter(|l| !l.is_empty()).map(Into::into).collect();
+    spec.grid = optional("grid").map(|grid| outer_items(&grid));
+    spec.bytes = optional("bytes");
+    spec.flops = optional("flops");
+    spec.validation.reference = optional("reference");
+    spec.validation.tolerance = match optional("tolerance") {
+        // Read as JSON reads it: core's float parser would add its tables to the page.
+        Some(t) => Some(serde_json::from_str(&t).map_err(|_| ("tolerance", format!("`{t}` is not a number")))?),
+        None => None,
+    };
+    Ok(())
 }
 
 /// Lists the problems, each at its place; a WGSL line and column is a button that puts the cursor there.

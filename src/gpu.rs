@@ -108,6 +108,7 @@ pub struct Gpu {
     /// f16 in shaders (`enable f16;`) is available and was enabled.
     pub shader_f16: bool,
     lost: Arc<Mutex<Option<String>>>,
+    given_up: std::cell::Cell<bool>,
     filler: OnceCell<crate::fill::Filler>,
 }
 
@@ -161,8 +162,9 @@ impl Gpu {
         let lost = Arc::new(Mutex::new(None));
         let lost_flag = lost.clone();
         device.set_device_lost_callback(move |reason, message| {
+            // A reason given when wgsweep gave the device up (`wait`) is the one that says why.
             if let Ok(mut slot) = lost_flag.lock() {
-                *slot = Some(match message.as_str() {
+                slot.get_or_insert(match message.as_str() {
                     "" => format!("{reason:?}"),
                     message => format!("{reason:?}: {message}"),
                 });
@@ -191,12 +193,62 @@ impl Gpu {
             limits: ComputeLimits::from_wgpu(&limits),
             features,
         };
-        Ok(Gpu { device, queue, info, timestamps, subgroups, shader_f16, lost, filler: OnceCell::new() })
+        let given_up = Default::default();
+        Ok(Gpu { device, queue, info, timestamps, subgroups, shader_f16, lost, given_up, filler: OnceCell::new() })
     }
 
     /// The pipelines that write inputs and poison outputs, built on first use.
     pub fn filler(&self) -> &crate::fill::Filler {
         self.filler.get_or_init(|| crate::fill::Filler::new(&self.device))
+    }
+
+    /// Waits for `done`, which the GPU's work resolves (natively, the work of `submission`, or all of it),
+    /// for at most `GPU_WAIT_LIMIT`: work that takes longer is taken for a kernel that never ends, and the
+    /// device is given up (lost, with that reason), since nothing else could run on it after.
+    pub async fn wait<T>(
+        &self,
+        submission: Option<wgpu::SubmissionIndex>,
+        done: futures_channel::oneshot::Receiver<T>,
+    ) -> Result<T, String> {
+        let answered = |done: Result<T, _>| done.map_err(|_| "the device stopped answering".to_string());
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let limit = Some(GPU_WAIT_LIMIT);
+            match self.device.poll(wgpu::PollType::Wait { submission_index: submission, timeout: limit }) {
+                Err(wgpu::PollError::Timeout) => Err(self.give_up()),
+                Err(error) => Err(error.to_string()),
+                Ok(_) => answered(done.await),
+            }
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = submission; // the browser resolves `done` by itself
+            let limit = std::pin::pin!(crate::host::sleep(GPU_WAIT_LIMIT));
+            match futures_util::future::select(done, limit).await {
+                futures_util::future::Either::Left((done, _)) => answered(done),
+                futures_util::future::Either::Right(_) => Err(self.give_up()),
+            }
+        }
+    }
+
+    /// Loses the device on purpose, after work that did not finish: the reason is what the run reports.
+    fn give_up(&self) -> String {
+        let reason = format!(
+            "the GPU had not finished its work after {} s, so wgsweep gave the device up: does a kernel never end?",
+            GPU_WAIT_LIMIT.as_secs()
+        );
+        if let Ok(mut slot) = self.lost.lock() {
+            slot.get_or_insert(reason.clone());
+        }
+        self.given_up.set(true);
+        self.device.destroy();
+        reason
+    }
+
+    /// Whether wgsweep gave the device up because its work did not finish (`wait`): the work in flight then
+    /// is what lost it.
+    pub fn given_up(&self) -> bool {
+        self.given_up.get()
     }
 
     /// Why the device was lost, once it has been.
@@ -208,6 +260,10 @@ impl Gpu {
         self.lost.lock().ok().and_then(|slot| slot.clone())
     }
 }
+
+/// The longest wgsweep waits for one submission's work: far longer than any it measures (a dispatch over a
+/// second is skipped, a sample is a few of them), so work still running after it is a kernel that never ends.
+pub const GPU_WAIT_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// PCI vendor ids of the GPU makers people will see.
 fn vendor_name(id: u32) -> Option<&'static str> {

@@ -119,6 +119,17 @@ pub async fn pause_if_due() {
     }
 }
 
+/// A future that resolves after `duration`: the page's `setTimeout`.
+#[cfg(target_arch = "wasm32")]
+pub async fn sleep(duration: std::time::Duration) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let window = web_sys::window().expect("the page has a window");
+        let ms = duration.as_millis().min(i32::MAX as u128) as i32;
+        window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms).expect("setTimeout");
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
 /// Lets the browser run its other tasks (input, rendering) before going on: a message to ourselves through a
 /// `MessageChannel` is a new task, and unlike `setTimeout(0)` it is never held back 4 ms. One channel
 /// serves the page's life: a channel dropped with a message in flight may be collected before it arrives.

@@ -413,16 +413,10 @@ impl Timer {
     /// Waits for a submitted sample; returns its pass's raw beginning and end timestamps (if any) and when
     /// the host saw it done.
     async fn finish(&self, gpu: &Gpu, sample: InFlight) -> Result<(Option<[u64; 2]>, Instant), MeasureError> {
-        // Natively this waits for that submission alone; on the web poll does nothing and the callback
-        // resolves the channel when the browser has the result.
-        gpu.device
-            .poll(wgpu::PollType::Wait { submission_index: Some(sample.index), timeout: None })
-            .map_err(|e| MeasureError::Readback(e.to_string()))?;
-        sample
-            .done
-            .await
-            .map_err(|_| MeasureError::Readback("the device stopped answering".into()))?
-            .map_err(MeasureError::Readback)?;
+        // Natively this waits for that submission alone; on the web the callback resolves the channel when
+        // the browser has the result. Either way a sample that never ends gives the device up.
+        let done = gpu.wait(Some(sample.index), sample.done).await.map_err(MeasureError::Readback)?;
+        done.map_err(MeasureError::Readback)?;
         let done = Instant::now();
         let Some(t) = self.slots.get(sample.slot) else {
             return Ok((None, done));

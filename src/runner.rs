@@ -144,12 +144,26 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
                 record
             }
         };
-        // A device lost while this configuration ran leaves it unfinished, not failed: what it recorded (a
-        // readback that could not map, figures of work never done) is dropped. The browser reports a loss
-        // in a task of its own: it gets a turn first.
+        // The browser reports a loss in a task of its own: it gets a turn first. A device wgsweep gave up
+        // while this configuration's work went on (`Gpu::wait`) was lost by it: it is recorded as failed, and
+        // going on starts after it. A device lost otherwise (a driver reset, the browser's own limits) may
+        // have been lost before this configuration ran: it is left unfinished (what it recorded, a readback
+        // that could not map or figures of work never done, is dropped), and going on starts with it.
         host::yield_now().await;
         if let Some(reason) = gpu.lost_reason() {
-            result.notes.push(format!("the GPU device was lost after {index} of {total} configurations ({reason})"));
+            if !gpu.given_up() {
+                result
+                    .notes
+                    .push(format!("the GPU device was lost after {index} of {total} configurations ({reason})"));
+                return finish(result, pace, started);
+            }
+            let mut failed = blank(configuration, record.problem_size, record.bytes_per_dispatch);
+            failed.fail(format!("the GPU device was lost while it ran ({reason}); not measured"));
+            result.results.push(failed);
+            let record = result.results.last().expect("just pushed");
+            report(Event::Finished { index, total, record }, &mut pace);
+            let at = index + 1;
+            result.notes.push(format!("the GPU device was lost during configuration {at} of {total} ({reason})"));
             return finish(result, pace, started);
         }
         result.results.push(record);

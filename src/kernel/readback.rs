@@ -12,20 +12,17 @@ pub async fn idle(gpu: &Gpu) -> Result<(), String> {
     gpu.queue.on_submitted_work_done(move || {
         let _ = sender.send(());
     });
-    gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| e.to_string())?;
-    receiver.await.map_err(|_| "the device stopped answering".to_string())
+    gpu.wait(None, receiver).await
 }
 
 /// Maps a MAP_READ buffer, copies its bytes out and unmaps it.
-/// The web cannot block: `device.poll` is a no-op there and the callback resolves the channel; natively
-/// `poll` waits for the GPU and the channel is already resolved.
+/// The web cannot block: the callback resolves the channel; natively `Gpu::wait` polls until it has.
 pub async fn map_read(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8>, String> {
     let (sender, receiver) = oneshot::channel();
     buffer.map_async(wgpu::MapMode::Read, .., move |result| {
         let _ = sender.send(result);
     });
-    gpu.device.poll(wgpu::PollType::wait_indefinitely()).map_err(|e| e.to_string())?;
-    receiver.await.map_err(|_| "the map request was dropped".to_string())?.map_err(|e| e.to_string())?;
+    gpu.wait(None, receiver).await?.map_err(|e| e.to_string())?;
     let bytes = buffer.get_mapped_range(..).map_err(|e| e.to_string())?.to_vec();
     buffer.unmap();
     Ok(bytes)

@@ -223,7 +223,7 @@ impl Gpu {
         #[cfg(target_arch = "wasm32")]
         {
             let _ = submission; // the browser resolves `done` by itself
-            let limit = std::pin::pin!(crate::host::sleep(GPU_WAIT_LIMIT));
+            let limit = crate::host::sleep(GPU_WAIT_LIMIT);
             match futures_util::future::select(done, limit).await {
                 futures_util::future::Either::Left((done, _)) => answered(done),
                 futures_util::future::Either::Right(_) => Err(self.give_up()),

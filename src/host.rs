@@ -119,15 +119,41 @@ pub async fn pause_if_due() {
     }
 }
 
-/// A future that resolves after `duration`: the page's `setTimeout`.
+/// A future that resolves after `duration`: the page's `setTimeout`, cleared when the future is dropped
+/// first (a wait that finished in time leaves no timer behind to fire during later measurements).
 #[cfg(target_arch = "wasm32")]
-pub async fn sleep(duration: std::time::Duration) {
+pub fn sleep(duration: std::time::Duration) -> Sleep {
+    let window = web_sys::window().expect("the page has a window");
+    let mut id = 0;
     let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let window = web_sys::window().expect("the page has a window");
         let ms = duration.as_millis().min(i32::MAX as u128) as i32;
-        window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms).expect("setTimeout");
+        id = window.set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms).expect("setTimeout");
     });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+    Sleep { id, done: wasm_bindgen_futures::JsFuture::from(promise) }
+}
+
+#[cfg(target_arch = "wasm32")]
+pub struct Sleep {
+    id: i32,
+    done: wasm_bindgen_futures::JsFuture,
+}
+
+#[cfg(target_arch = "wasm32")]
+impl std::future::Future for Sleep {
+    type Output = ();
+
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<()> {
+        std::pin::Pin::new(&mut self.done).poll(cx).map(|_| ())
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+impl Drop for Sleep {
+    fn drop(&mut self) {
+        if let Some(window) = web_sys::window() {
+            window.clear_timeout_with_handle(self.id);
+        }
+    }
 }
 
 /// Lets the browser run its other tasks (input, rendering) before going on: a message to ourselves through a

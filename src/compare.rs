@@ -1,10 +1,72 @@
 //! Results side by side: every configuration any of them ran, each result's figure for it, and its ratio
-//! to the first result's. The page and `wgsweep compare` show the same rows.
+//! to the first result's with the ratio's 95 % interval and a verdict (faster, slower, or the same within
+//! noise). The page and `wgsweep compare` show the same rows.
 
 use std::collections::HashMap;
 
 use crate::kernel::ShaderChecks;
 use crate::result::{ConfigResult, RunResult};
+use crate::stats::{self, Ratio, Verdict};
+
+/// The change a comparison calls the same within noise, however sure it is: figures of one build on one
+/// device move about this much between runs (clocks, temperature), which no run's samples show.
+pub const NOISE_THRESHOLD: f64 = 0.02;
+
+/// What a result measured of a configuration, in its figure's unit, for the interval of a ratio: a figure
+/// per sample, or (where the result kept no samples, as a link's) its median's interval.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Figures {
+    Samples(Vec<f64>),
+    Interval { figure: f64, low: f64, high: f64 },
+}
+
+impl Figures {
+    fn of(r: &ConfigResult) -> Option<Figures> {
+        let (headline, median) = (r.headline()?, r.median_ns?);
+        // A figure is work over time: at a sample's time per dispatch, the headline scaled by median / time.
+        let at = |ns: f64| (ns > 0.0).then(|| headline * median / ns);
+        let dispatches = r.dispatches_per_sample.max(1) as f64;
+        let samples: Option<Vec<f64>> = r.samples_ns.iter().map(|ns| at(ns / dispatches)).collect();
+        match (samples, r.median_interval_ns) {
+            (Some(samples), _) if samples.len() >= 2 => Some(Figures::Samples(samples)),
+            (_, Some([low, high])) => Some(Figures::Interval { figure: headline, low: at(high)?, high: at(low)? }),
+            _ => None,
+        }
+    }
+}
+
+/// The ratio of `after`'s figure to `before`'s (above 1: faster), with its interval.
+fn change(before: &Figures, after: &Figures) -> Option<Ratio> {
+    match (before, after) {
+        // Figures are rates: the ratio of times is the first's figures over the second's.
+        (Figures::Samples(a), Figures::Samples(b)) => {
+            let times = stats::ratio_interval(b, a, stats::LEVEL)?;
+            Some(Ratio { estimate: 1.0 / times.estimate, low: 1.0 / times.high, high: 1.0 / times.low })
+        }
+        _ => {
+            let bounds = |f: &Figures| match f {
+                Figures::Samples(samples) => {
+                    let mut sorted = samples.clone();
+                    sorted.sort_by(f64::total_cmp);
+                    let summary = stats::summarize(&sorted)?;
+                    let (low, high) = summary.median_interval?;
+                    Some((summary.median, low, high))
+                }
+                Figures::Interval { figure, low, high } => Some((*figure, *low, *high)),
+            };
+            let ((a, a_low, a_high), (b, b_low, b_high)) = (bounds(before)?, bounds(after)?);
+            // Two independent intervals: the ratio's ends are the far ends of each (wider than the truth).
+            Some(Ratio { estimate: b / a, low: b_low / a_high, high: b_high / a_low })
+        }
+    }
+}
+
+/// The verdict on a ratio of figures (above 1: faster) at `threshold`.
+pub fn verdict(ratio: &Ratio, threshold: f64) -> Verdict {
+    // `Ratio::verdict` judges a ratio of times.
+    let times = Ratio { estimate: 1.0 / ratio.estimate, low: 1.0 / ratio.high, high: 1.0 / ratio.low };
+    times.verdict(threshold)
+}
 
 /// One configuration across the compared results.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +86,8 @@ pub struct Row {
     /// Per result, where it has a figure: the figure at its slowest and at its fastest kept time
     /// (`ConfigResult::headline_range`).
     pub ranges: Vec<Option<(f64, f64)>>,
+    /// Per result, where it has a figure: what its interval is made from.
+    pub measured: Vec<Option<Figures>>,
 }
 
 impl Row {
@@ -41,11 +105,26 @@ impl Row {
         self.figures.iter().map(|f| Some(f.as_ref()? / first?)).collect()
     }
 
-    /// The cells a table shows: figures, then the ratio of each result after the first.
-    pub fn cells(&self) -> Vec<String> {
+    /// Each result's figure over the first result's, with its 95 % interval, where both measured it and
+    /// kept samples or an interval.
+    pub fn changes(&self) -> Vec<Option<Ratio>> {
+        let first = self.measured[0].as_ref();
+        self.measured.iter().map(|m| change(first?, m.as_ref()?)).collect()
+    }
+
+    /// The cells a table shows: figures, then for each result after the first its ratio to the first, the
+    /// ratio's interval and the verdict at `threshold`.
+    pub fn cells(&self, threshold: f64) -> Vec<String> {
         let figures = self.figures.iter().map(|f| f.map(crate::result::format_gbps).unwrap_or_else(|| "–".into()));
-        let ratios = self.ratios().into_iter().skip(1).map(|r| r.map(|r| format!("{r:.2}×")).unwrap_or_default());
-        figures.chain(ratios).collect()
+        let changes =
+            self.ratios().into_iter().zip(self.changes()).skip(1).map(|(ratio, change)| match (ratio, change) {
+                (Some(r), Some(c)) => {
+                    format!("{r:.2}× ({:.2}–{:.2}) {}", c.low, c.high, verdict_text(verdict(&c, threshold)))
+                }
+                (Some(r), None) => format!("{r:.2}×"),
+                _ => String::new(),
+            });
+        figures.chain(changes).collect()
     }
 }
 
@@ -73,6 +152,7 @@ pub fn rows(results: &[RunResult]) -> Vec<Row> {
                         unit: r.unit().name(),
                         figures: vec![None; results.len()],
                         ranges: vec![None; results.len()],
+                        measured: vec![None; results.len()],
                     },
                 ));
                 rows.len() - 1
@@ -80,6 +160,7 @@ pub fn rows(results: &[RunResult]) -> Vec<Row> {
             let figure = figure(r);
             rows[at].1.figures[i] = figure;
             rows[at].1.ranges[i] = figure.and(r.headline_range());
+            rows[at].1.measured[i] = figure.and_then(|_| Figures::of(r));
         }
     }
     // A kernel sorts where its first row stands: the order the first result that ran it lists it.
@@ -111,6 +192,7 @@ pub fn best_rows(rows: &[Row]) -> Vec<(Row, Vec<Option<String>>)> {
                 workgroup: String::new(),
                 figures: vec![None; row.figures.len()],
                 ranges: vec![None; row.figures.len()],
+                measured: vec![None; row.figures.len()],
                 ..row.clone()
             };
             best.push((blank, vec![None; row.figures.len()]));
@@ -123,6 +205,7 @@ pub fn best_rows(rows: &[Row]) -> Vec<(Row, Vec<Option<String>>)> {
             {
                 b.figures[i] = Some(f);
                 b.ranges[i] = row.ranges[i];
+                b.measured[i] = row.measured[i].clone();
                 shapes[i] = Some(row.workgroup.clone());
             }
         }
@@ -146,4 +229,41 @@ pub fn names(results: &[RunResult]) -> Vec<String> {
             n => format!("{name} #{}", n + 1),
         })
         .collect()
+}
+
+/// A verdict as tables write it.
+pub fn verdict_text(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Faster => "faster",
+        Verdict::Slower => "slower",
+        Verdict::Same => "the same",
+    }
+}
+
+/// Per family, how many configurations result `at` (after the first) ran faster, slower and the same
+/// within noise as the first, at `threshold`; families in the order the rows list them.
+pub fn verdict_counts(rows: &[Row], at: usize, threshold: f64) -> Vec<(String, [usize; 3])> {
+    let mut counts: Vec<(String, [usize; 3])> = Vec::new();
+    for row in rows {
+        let Some(change) = row.changes()[at] else { continue };
+        let slot = match verdict(&change, threshold) {
+            Verdict::Faster => 0,
+            Verdict::Slower => 1,
+            Verdict::Same => 2,
+        };
+        match counts.iter_mut().find(|(family, _)| *family == row.family) {
+            Some((_, c)) => c[slot] += 1,
+            None => {
+                let mut c = [0; 3];
+                c[slot] = 1;
+                counts.push((row.family.clone(), c));
+            }
+        }
+    }
+    counts
+}
+
+/// "stream: 3 faster, 0 slower, 12 the same".
+pub fn counts_text((family, [faster, slower, same]): &(String, [usize; 3])) -> String {
+    format!("{family}: {faster} faster, {slower} slower, {same} the same")
 }

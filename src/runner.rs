@@ -267,6 +267,7 @@ fn blank(configuration: &Configuration, problem_size: u64, bytes_per_dispatch: u
         wall_samples_ns: Vec::new(),
         discarded_samples: 0,
         median_ns: None,
+        median_interval_ns: None,
         min_ns: None,
         p95_ns: None,
         cv: None,
@@ -430,6 +431,7 @@ pub(crate) async fn measure_one(
         record.min_ns = Some(summary.min);
         record.p95_ns = Some(summary.p95);
         record.cv = Some(summary.cv);
+        record.median_interval_ns = summary.median_interval.map(|(low, high)| [low, high]);
         record.gbps = gb_per_s(record.bytes_per_dispatch, summary.median);
     }
     record.samples_ns = measurement.primary().to_vec();

@@ -1,11 +1,11 @@
 //! Share links: a run's summary in a URL fragment, so that a result opens anywhere without a server.
 //!
-//! The fragment is `run=1.` followed by the payload, base64url without padding, of a zlib-compressed
+//! The fragment is `run=2.` followed by the payload, base64url without padding, of a zlib-compressed
 //! [`Shared`] (its checksum catches a link altered in transit): the run's header (device, environment, settings, notes) as JSON, and one compact binary row
 //! per configuration (postcard: varints and f32s) with every repeated string stored once. Raw samples stay
 //! out; figures derived from others (GB/s, suspects, shares of the peaks) are recomputed on opening, exactly
-//! as the runner computes them. "1" is the link format's version: a later wgsweep reads older links, and an
-//! older one refuses a newer link with a message that says so.
+//! as the runner computes them. "2" is the link format's version (2 added each median's interval): a later
+//! wgsweep reads older links, and an older one refuses a newer link with a message that says so.
 
 use std::fmt;
 
@@ -19,12 +19,12 @@ use crate::measure::TimingSource;
 use crate::result::{ConfigResult, Outcome, ParameterValue, ReadError, RunResult, gb_per_s};
 
 /// The version of the link format this wgsweep writes and the newest it reads.
-pub const LINK_VERSION: u32 = 1;
-/// The name of the fragment's field: `#run=1.…`.
+pub const LINK_VERSION: u32 = 2;
+/// The name of the fragment's field: `#run=2.…`.
 pub const FRAGMENT_KEY: &str = "run";
-/// The field of a comparison's link: `#compare=1.…`, several results in one payload.
+/// The field of a comparison's link: `#compare=2.…`, several results in one payload.
 pub const COMPARE_KEY: &str = "compare";
-/// The field of a kernel's link: `#kernel=1.…`, a user's WGSL and specification (no result).
+/// The field of a kernel's link: `#kernel=2.…`, a user's WGSL and specification (no result).
 pub const KERNEL_KEY: &str = "kernel";
 /// The most results one comparison holds (its link, and the page's comparison card): a table column and a
 /// chart line each, and a ratio column for each after the first.
@@ -76,6 +76,22 @@ struct Shared {
     /// Every string the rows name (kernel labels, parameter names and labels, errors, skip reasons), once.
     strings: Vec<String>,
     rows: Vec<Row>,
+    /// Each row's median interval (`interval`), in order: from link format 2 on.
+    intervals: Vec<Option<[u16; 2]>>,
+}
+
+/// What a link of format 1 carries: rows without their medians' intervals.
+#[derive(Deserialize)]
+struct SharedV1 {
+    header: String,
+    strings: Vec<String>,
+    rows: Vec<Row>,
+}
+
+impl From<SharedV1> for Shared {
+    fn from(v1: SharedV1) -> Shared {
+        Shared { header: v1.header, strings: v1.strings, rows: v1.rows, intervals: Vec::new() }
+    }
 }
 
 /// One configuration: what it was, what it measured, and what became of it.
@@ -189,14 +205,22 @@ fn with_fragment(base: &str, key: &str, value: &str) -> String {
     format!("{base}#{key}={value}")
 }
 
-/// The result in a link, a fragment (`#run=1.…`) or a fragment's value (`1.…`).
+/// The result in a link, a fragment (`#run=2.…`) or a fragment's value (`2.…`).
 pub fn decode(text: &str) -> Result<RunResult, ShareError> {
-    open(unpack(fragment_value(text, FRAGMENT_KEY)?)?)
+    let (version, binary) = payload(fragment_value(text, FRAGMENT_KEY)?, MAX_PAYLOAD_BYTES)?;
+    open(match version {
+        1 => decoded::<SharedV1>(&binary)?.into(),
+        _ => decoded(&binary)?,
+    })
 }
 
-/// The results in a comparison link (`#compare=1.…`) or its value.
+/// The results in a comparison link (`#compare=2.…`) or its value.
 pub fn decode_comparison(text: &str) -> Result<Vec<RunResult>, ShareError> {
-    let shared: Vec<Shared> = unpack(fragment_value(text, COMPARE_KEY)?)?;
+    let (version, binary) = payload(fragment_value(text, COMPARE_KEY)?, MAX_PAYLOAD_BYTES)?;
+    let shared: Vec<Shared> = match version {
+        1 => decoded::<Vec<SharedV1>>(&binary)?.into_iter().map(Into::into).collect(),
+        _ => decoded(&binary)?,
+    };
     if shared.len() > MAX_COMPARED {
         return Err(ShareError::Unreadable(format!(
             "it compares {} results; a comparison shows at most {}",
@@ -219,7 +243,18 @@ fn shared(result: &RunResult) -> Shared {
     let mut strings = Strings::default();
     let rows = result.results.iter().map(|r| row(r, &mut strings)).collect();
     let header = RunResult { results: Vec::new(), ..result.clone() }.to_json();
-    Shared { header, strings: strings.0, rows }
+    let intervals = result.results.iter().map(interval).collect();
+    Shared { header, strings: strings.0, rows, intervals }
+}
+
+/// Units of a median's interval in a link: its ends' distances from the median, in 1/100 000 of it.
+const INTERVAL_UNIT: f64 = 1e-5;
+
+/// A configuration's median interval as a link keeps it: a few bytes, where two f32 would take eight.
+fn interval(r: &ConfigResult) -> Option<[u16; 2]> {
+    let ([low, high], median) = (r.median_interval_ns?, r.median_ns?);
+    let part = |distance: f64| (distance / median / INTERVAL_UNIT).round().clamp(0.0, u16::MAX as f64) as u16;
+    Some([part(median - low), part(high - median)])
 }
 
 /// What a kernel's link carries: the WGSL and the specification, as the page's two fields hold them.
@@ -245,7 +280,7 @@ pub fn kernel_link(base: &str, kernel: &SharedKernel) -> Result<String, String> 
 /// The kernel a `#kernel=` link carries.
 pub fn decode_kernel(text: &str) -> Result<SharedKernel, ShareError> {
     let value = fragment_value(text, KERNEL_KEY)?;
-    let kernel: SharedKernel = unpack_within(value, crate::spec::MAX_SOURCE_BYTES + 64)?;
+    let kernel: SharedKernel = decoded(&payload(value, crate::spec::MAX_SOURCE_BYTES + 64)?.1)?;
     match kernel.source.len() + kernel.spec.len() {
         bytes if bytes > crate::spec::MAX_SOURCE_BYTES => Err(ShareError::Unreadable(format!(
             "its kernel takes {bytes} bytes; a kernel may take {}",
@@ -262,12 +297,9 @@ fn pack(value: &impl Serialize) -> String {
     format!("{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(compressed))
 }
 
-fn unpack<T: serde::de::DeserializeOwned>(value: &str) -> Result<T, ShareError> {
-    unpack_within(value, MAX_PAYLOAD_BYTES)
-}
-
-/// `unpack`, refusing a payload that decompresses to more than `limit` bytes.
-fn unpack_within<T: serde::de::DeserializeOwned>(value: &str, limit: usize) -> Result<T, ShareError> {
+/// The link format's version and the decompressed payload of a link's `value`, refusing a payload that
+/// decompresses to more than `limit` bytes.
+fn payload(value: &str, limit: usize) -> Result<(u32, Vec<u8>), ShareError> {
     let (version, payload) = value.split_once('.').ok_or(ShareError::NotALink)?;
     let version: u32 = version.parse().map_err(|_| ShareError::NotALink)?;
     if version > LINK_VERSION {
@@ -277,7 +309,11 @@ fn unpack_within<T: serde::de::DeserializeOwned>(value: &str, limit: usize) -> R
     let compressed = URL_SAFE_NO_PAD.decode(payload).map_err(|e| corrupt("not base64url", &e))?;
     let binary = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&compressed, limit)
         .map_err(|e| corrupt("does not decompress", &e))?;
-    postcard::from_bytes(&binary).map_err(|e| corrupt("does not decode", &e))
+    Ok((version, binary))
+}
+
+fn decoded<T: serde::de::DeserializeOwned>(binary: &[u8]) -> Result<T, ShareError> {
+    postcard::from_bytes(binary).map_err(|e| ShareError::Corrupt(format!("does not decode ({e})")))
 }
 
 /// The result a `Shared` holds, with the figures derived from others recomputed as the runner does.
@@ -290,12 +326,21 @@ fn open(shared: Shared) -> Result<RunResult, ShareError> {
     let text =
         |i: u32| shared.strings.get(i as usize).cloned().ok_or_else(|| ShareError::Corrupt(format!("no string {i}")));
     result.results = shared.rows.iter().map(|r| config_result(r, &text)).collect::<Result<_, _>>()?;
+    for (r, interval) in result.results.iter_mut().zip(&shared.intervals) {
+        r.median_interval_ns = match (interval, r.median_ns) {
+            (Some([below, above]), Some(median)) => {
+                let part = |units: u16| median * units as f64 * INTERVAL_UNIT;
+                Some([median - part(*below), median + part(*above)])
+            }
+            _ => None,
+        };
+    }
     result.check().map_err(|why| ShareError::Unreadable(format!("not a believable result: {why}")))?;
     analysis::derive(&mut result);
     Ok(result)
 }
 
-/// The value of field `key` in a link (`…#run=1.abc`), a fragment (`x=1&run=1.abc`) or the bare value.
+/// The value of field `key` in a link (`…#run=2.abc`), a fragment (`x=1&run=2.abc`) or the bare value.
 fn fragment_value<'a>(text: &'a str, key: &str) -> Result<&'a str, ShareError> {
     let text = text.trim();
     match text.split_once('#') {
@@ -376,6 +421,7 @@ fn config_result(row: &Row, text: &impl Fn(u32) -> Result<String, ShareError>) -
         wall_samples_ns: Vec::new(),
         discarded_samples: row.discarded_samples,
         median_ns: median,
+        median_interval_ns: None, // from `Shared::intervals`
         min_ns: min,
         p95_ns: p95,
         cv,

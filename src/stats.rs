@@ -10,6 +10,8 @@ pub struct Summary {
     pub mean: f64,
     /// Coefficient of variation: standard deviation over mean.
     pub cv: f64,
+    /// The median's 95 % confidence interval (`median_interval`), where the samples are enough for one.
+    pub median_interval: Option<(f64, f64)>,
 }
 
 /// Summarises samples; `None` for an empty slice. NaN must not occur (callers drop bad samples first).
@@ -24,7 +26,8 @@ pub fn summarize(samples: &[f64]) -> Option<Summary> {
     let mean = sorted.iter().sum::<f64>() / n as f64;
     let variance = if n > 1 { sorted.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1) as f64 } else { 0.0 };
     let cv = if mean > 0.0 { variance.sqrt() / mean } else { 0.0 };
-    Some(Summary { median, min: sorted[0], p95: percentile(&sorted, 0.95), mean, cv })
+    let median_interval = median_interval(&sorted, LEVEL);
+    Some(Summary { median, min: sorted[0], p95: percentile(&sorted, 0.95), mean, cv, median_interval })
 }
 
 /// Nearest-rank percentile of sorted data: the smallest value with at least `q` of the data at or below it.
@@ -156,11 +159,24 @@ pub fn ratio_interval(before: &[f64], after: &[f64], level: f64) -> Option<Ratio
 /// The standard normal distribution's quantile at p (0 < p < 1): Acklam's rational approximation, to about
 /// 1e-9, which the intervals here need far less of.
 fn normal_quantile(p: f64) -> f64 {
-    const A: [f64; 6] =
-        [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.3577518672690, -30.66479806614716, 2.506628277459239];
-    const B: [f64; 5] = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
-    const C: [f64; 6] =
-        [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+    const A: [f64; 6] = [
+        -39.69683028665376,
+        220.9460984245205,
+        -275.9285104469687,
+        138.357_751_867_269,
+        -30.66479806614716,
+        2.506628277459239,
+    ];
+    const B: [f64; 5] =
+        [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
+    const C: [f64; 6] = [
+        -0.007784894002430293,
+        -0.3223964580411365,
+        -2.400758277161838,
+        -2.549732539343734,
+        4.374664141464968,
+        2.938163982698783,
+    ];
     const D: [f64; 4] = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
     let tail = |q: f64| {
         (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])

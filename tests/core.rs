@@ -645,7 +645,8 @@ fn normal(state: &mut u64, mean: f64, sd: f64) -> f64 {
 fn the_median_interval_holds_the_true_median_in_95_percent_of_trials_whatever_the_distribution() {
     let mut state = 7;
     // (name, draw, the distribution's median): a symmetric one, a skewed one, one with a long tail.
-    let distributions: [(&str, fn(&mut u64) -> f64, f64); 3] = [
+    type Distribution = (&'static str, fn(&mut u64) -> f64, f64);
+    let distributions: [Distribution; 3] = [
         ("normal", |s| normal(s, 10.0, 1.0), 10.0),
         ("exponential", |s| -uniform(s).ln(), std::f64::consts::LN_2),
         ("log-normal", |s| normal(s, 0.0, 0.5).exp(), 1.0),
@@ -672,7 +673,8 @@ fn the_median_interval_holds_the_true_median_in_95_percent_of_trials_whatever_th
 fn comparisons_call_one_distribution_the_same_and_a_five_percent_shift_slower() {
     use wgsweep::stats::{LEVEL, Verdict, ratio_interval};
     let mut state = 11;
-    let mut times = |n: usize, mean: f64| -> Vec<f64> { (0..n).map(|_| normal(&mut state, mean, 0.01 * mean)).collect() };
+    let mut times =
+        |n: usize, mean: f64| -> Vec<f64> { (0..n).map(|_| normal(&mut state, mean, 0.01 * mean)).collect() };
     let trials = 2000;
     let threshold = 0.01;
     let verdicts = |shift: f64, times: &mut dyn FnMut(usize, f64) -> Vec<f64>| {
@@ -692,7 +694,9 @@ fn comparisons_call_one_distribution_the_same_and_a_five_percent_shift_slower() 
     assert!(share(&faster, Verdict::Faster) >= 0.99, "{}", share(&faster, Verdict::Faster));
     // Without the threshold, the interval alone calls one distribution different in about 5 % of trials.
     let alone = (0..trials)
-        .filter(|_| ratio_interval(&times(30, 1000.0), &times(30, 1000.0), LEVEL).unwrap().verdict(0.0) == Verdict::Same)
+        .filter(|_| {
+            ratio_interval(&times(30, 1000.0), &times(30, 1000.0), LEVEL).unwrap().verdict(0.0) == Verdict::Same
+        })
         .count() as f64
         / trials as f64;
     assert!((0.93..=0.97).contains(&alone), "{alone}");

@@ -142,12 +142,12 @@ fn damaged_tampered_and_future_links_are_refused_with_a_reason() {
     let tampered = format!("{}{replacement}{}", &link[..at], &link[at + 1..]);
     assert!(matches!(share::decode(&tampered), Err(ShareError::Corrupt(_))));
 
-    let future = link.replacen("#run=1.", "#run=2.", 1);
+    let future = link.replacen("#run=2.", "#run=3.", 1);
     let error = share::decode(&future).unwrap_err();
-    assert_eq!(error, ShareError::TooNew { found: 2 });
+    assert_eq!(error, ShareError::TooNew { found: 3 });
     assert!(error.to_string().contains("newer wgsweep"), "{error}");
 
-    assert!(matches!(share::decode(&link.replacen("#run=1.", "#run=1.%%%", 1)), Err(ShareError::Corrupt(_))));
+    assert!(matches!(share::decode(&link.replacen("#run=2.", "#run=2.%%%", 1)), Err(ShareError::Corrupt(_))));
 }
 
 #[test]
@@ -179,7 +179,7 @@ proptest! {
     #[test]
     fn the_decoder_never_panics_on_any_text(text in ".{0,200}") {
         let _ = share::decode(&text);
-        let _ = share::decode(&format!("#run=1.{text}"));
+        let _ = share::decode(&format!("#run=2.{text}"));
     }
 
     #[test]
@@ -239,7 +239,7 @@ fn recorded(name: &str) -> RunResult {
 fn a_comparison_link_carries_every_result_in_order_and_single_links_stay_apart() {
     let (native, browser) = (recorded("h100-native-stream.json"), recorded("h100-chromium-stream.json"));
     let link = share::comparison_link("https://example.org/wgsweep/", &[native.clone(), browser.clone()]);
-    assert!(link.starts_with("https://example.org/wgsweep/#compare=1."), "{link}");
+    assert!(link.starts_with("https://example.org/wgsweep/#compare=2."), "{link}");
     let opened = share::decode_comparison(&link).unwrap();
     let single = [&native, &browser].map(|r| share::decode(&share::encode(r)).unwrap());
     assert_eq!(opened, single.to_vec(), "each result as its own link would open it");
@@ -389,4 +389,25 @@ fn a_result_at_the_configuration_bound_opens_and_one_past_it_is_refused_everywhe
     let comparison = share::encode_comparison(&vec![crafted::crafted(10); share::MAX_COMPARED + 1]);
     let refused = share::decode_comparison(&comparison).unwrap_err().to_string();
     assert!(refused.contains("it compares 9 results; a comparison shows at most 8"), "{refused}");
+}
+
+#[test]
+fn a_link_keeps_every_medians_interval_and_a_link_of_format_1_still_opens() {
+    let result = recorded("h100-native-stream.json");
+    let mut with_intervals = result.clone();
+    for r in &mut with_intervals.results {
+        r.median_interval_ns = r.median_ns.map(|m| [m * 0.996, m * 1.003]);
+    }
+    let opened = share::decode(&share::link("https://example.org/", &with_intervals)).unwrap();
+    for (sent, got) in with_intervals.results.iter().zip(&opened.results) {
+        let ([low, high], [got_low, got_high]) = (sent.median_interval_ns.unwrap(), got.median_interval_ns.unwrap());
+        let median = got.median_ns.unwrap();
+        assert!((low - got_low).abs() <= median * 1e-5 && (high - got_high).abs() <= median * 1e-5, "{sent:?}");
+    }
+    // A link made before intervals (format 1, as the page shipped it) opens, without them.
+    let v1 = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/links/format-1-lavapipe-native.txt"))
+        .unwrap();
+    assert!(v1.trim().starts_with("1."));
+    let old = share::decode(v1.trim()).unwrap();
+    assert!(!old.results.is_empty() && old.results.iter().all(|r| r.median_interval_ns.is_none()));
 }

@@ -89,8 +89,22 @@ struct PresetsArgs {
 #[derive(clap::Args)]
 struct CompareArgs {
     /// Result files or share links (a comparison's link adds all of its results), the first the baseline.
-    #[arg(required = true, num_args = 1..)]
+    #[arg(num_args = 1..)]
     results: Vec<String>,
+    /// Put the baseline saved under this name (`--save-baseline`) first.
+    #[arg(long)]
+    baseline: Option<String>,
+    /// Save the last result given as a baseline under this name, in .wgsweep/baselines/ (as criterion
+    /// keeps its baselines): a later `--baseline NAME` compares with it.
+    #[arg(long)]
+    save_baseline: Option<String>,
+    /// A change smaller than this is the same within noise, however sure (a percentage).
+    #[arg(long, default_value = "2%", value_parser = percent)]
+    noise_threshold: f64,
+    /// Exit with status 1, listing them, where configurations are slower than the first result beyond
+    /// noise and by at least this much (a percentage, e.g. 3%): a regression gate for CI pipelines.
+    #[arg(long, value_parser = percent)]
+    fail_if_slower: Option<f64>,
     /// Only each kernel's best figure per result, over every workgroup shape, and the shape that gave it.
     #[arg(long)]
     best: bool,
@@ -338,13 +352,48 @@ fn open_results(source: &str) -> Result<Vec<RunResult>, String> {
     wgsweep::analysis::read_json(&text).map(|r| vec![r]).map_err(|e| format!("{source}: {e}"))
 }
 
+/// "3%" or "3" as the fraction 0.03.
+fn percent(text: &str) -> Result<f64, String> {
+    let number = text.trim().trim_end_matches('%').trim();
+    match number.parse::<f64>() {
+        Ok(p) if (0.0..1000.0).contains(&p) => Ok(p / 100.0),
+        _ => Err(format!("`{text}` is not a percentage such as 3%")),
+    }
+}
+
+/// Where `--save-baseline NAME` keeps its result.
+fn baseline_path(name: &str) -> Result<std::path::PathBuf, String> {
+    let fine = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+    if !fine || name.starts_with('.') {
+        return Err(format!("a baseline's name is letters, digits, '-', '_' and '.', not `{name}`"));
+    }
+    Ok(std::path::Path::new(".wgsweep/baselines").join(format!("{name}.json")))
+}
+
 fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
     let mut results = Vec::new();
+    if let Some(name) = &args.baseline {
+        let path = baseline_path(name)?;
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            format!("no baseline `{name}` ({}: {e}); save one with --save-baseline {name}", path.display())
+        })?;
+        results.push(wgsweep::analysis::read_json(&text).map_err(|e| format!("{}: {e}", path.display()))?);
+    }
     for source in &args.results {
         results.extend(open_results(source)?);
     }
+    if let Some(name) = &args.save_baseline {
+        let path = baseline_path(name)?;
+        let last = results.last().ok_or("give a result to save as a baseline")?;
+        std::fs::create_dir_all(path.parent().expect("a folder")).map_err(|e| e.to_string())?;
+        std::fs::write(&path, last.to_json()).map_err(|e| format!("could not write {}: {e}", path.display()))?;
+        eprintln!("saved the baseline `{name}` in {}", path.display());
+        if results.len() < 2 {
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
     if results.len() < 2 {
-        return Err("a comparison needs at least two results".into());
+        return Err("a comparison needs at least two results (or one and --baseline NAME)".into());
     }
     let names = compare::names(&results);
     for (i, (name, result)) in names.iter().zip(&results).enumerate() {
@@ -367,15 +416,62 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
             };
             let mut cells =
                 vec![row.kernel.clone(), row.checks.name().into(), workgroup, row.parameter.clone(), row.unit.into()];
-            cells.extend(row.cells());
+            cells.extend(row.cells(args.noise_threshold));
             cells
         })
         .collect();
     print_aligned(&header, &cells, &[0, 1, 2, 3, 4]);
+    let threshold = args.noise_threshold;
+    println!(
+        "\nThe ratios' 95 % intervals are distribution-free (Hodges–Lehmann and Moses, from each configuration's \
+         samples); a ratio is faster or slower where its interval leaves out 1 and it moves by {:.1} % or more.",
+        threshold * 100.0
+    );
+    for at in 1..results.len() {
+        let counts: Vec<String> =
+            compare::verdict_counts(&rows, at, threshold).iter().map(compare::counts_text).collect();
+        println!("[{}] against [1]: {}", at + 1, counts.join("; "));
+    }
+    let mut code = ExitCode::SUCCESS;
+    if let Some(limit) = args.fail_if_slower {
+        let slower: Vec<String> = rows
+            .iter()
+            .flat_map(|row| {
+                let changes = row.changes();
+                (1..results.len()).filter_map(move |at| {
+                    let change = changes[at]?;
+                    let slower = compare::verdict(&change, threshold) == wgsweep::stats::Verdict::Slower
+                        && change.estimate <= 1.0 / (1.0 + limit);
+                    slower.then(|| {
+                        format!(
+                            "  {} {} wg {} {}: [{}] at {:.2}× of [1] ({:.2}–{:.2})",
+                            row.kernel,
+                            row.checks.name(),
+                            row.workgroup,
+                            row.parameter,
+                            at + 1,
+                            change.estimate,
+                            change.low,
+                            change.high
+                        )
+                    })
+                })
+            })
+            .collect();
+        if !slower.is_empty() {
+            println!(
+                "\n{} configuration(s) slower than [1] beyond noise and by {:.1} % or more:",
+                slower.len(),
+                limit * 100.0
+            );
+            println!("{}", slower.join("\n"));
+            code = ExitCode::FAILURE;
+        }
+    }
     if let Some(page) = &args.page {
         println!("{}", wgsweep::share::comparison_link(page, &results));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(code)
 }
 
 async fn presets(args: PresetsArgs) -> Result<ExitCode, String> {

@@ -227,6 +227,10 @@ pub struct ConfigResult {
     #[serde(default)]
     pub discarded_samples: u32,
     pub median_ns: Option<f64>,
+    /// The median's 95 % confidence interval, distribution-free (`stats::median_interval`); absent under 6
+    /// samples, and in results recorded before it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub median_interval_ns: Option<[f64; 2]>,
     pub min_ns: Option<f64>,
     pub p95_ns: Option<f64>,
     pub cv: Option<f64>,
@@ -422,8 +426,12 @@ impl ConfigResult {
             Some(moved) => format!("{gbps} (moved {})", format_gbps(moved)),
             None => gbps,
         };
+        let median = match (self.median_ns, self.interval_percent()) {
+            (Some(median), Some(percent)) => format!("{} ±{percent:.1}%", format_ns(median)),
+            (median, _) => median.map(format_ns).unwrap_or_default(),
+        };
         [
-            self.median_ns.map(format_ns).unwrap_or_default(),
+            median,
             self.min_ns.map(format_ns).unwrap_or_default(),
             gbps,
             self.gflops().map(format_gbps).unwrap_or_default(),
@@ -434,6 +442,12 @@ impl ConfigResult {
                 samples => format!("{samples}×{}", self.dispatches_per_sample),
             },
         ]
+    }
+
+    /// How far the median's interval reaches from it, at its wider side, as a percentage of it.
+    pub fn interval_percent(&self) -> Option<f64> {
+        let ([low, high], median) = (self.median_interval_ns?, self.median_ns?);
+        Some(100.0 * (median - low).max(high - median) / median)
     }
 
     /// Samples taken: the raw samples, or the count a summary kept.
@@ -573,7 +587,7 @@ impl RunResult {
 /// in GB/s and GFLOP/s, empty where not measured).
 pub const CSV_HEADER: &str = "family,kernel,variant,shader_checks,workgroup_x,workgroup_y,workgroup_z,\
 parameter,parameter_value,problem_size,bytes_per_dispatch,flops_per_dispatch,samples,dispatches_per_sample,\
-median_ns,min_ns,p95_ns,cv,gbps,gflops,percent_of_peak,status";
+median_ns,median_low_ns,median_high_ns,min_ns,p95_ns,cv,gbps,gflops,percent_of_peak,status";
 
 impl RunResult {
     /// Every configuration as a CSV row (RFC 4180: fields with commas, quotes or line breaks are quoted).
@@ -602,6 +616,8 @@ impl RunResult {
                 r.sample_count().to_string(),
                 r.dispatches_per_sample.to_string(),
                 number(r.median_ns),
+                number(r.median_interval_ns.map(|[low, _]| low)),
+                number(r.median_interval_ns.map(|[_, high]| high)),
                 number(r.min_ns),
                 number(r.p95_ns),
                 number(r.cv),

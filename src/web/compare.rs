@@ -14,6 +14,7 @@ use super::{state, table};
 use crate::compare::{self, Row};
 use crate::result::{RunResult, format_gbps};
 use crate::share;
+use crate::stats::Verdict;
 
 /// A table of the card shown a page at a time: the page shown, and the pager under the table.
 #[derive(Default)]
@@ -63,7 +64,9 @@ pub fn build(root: &Element) {
         "Results side by side, the first the baseline: ratios above 1 are faster than it. Add results with \
          Compare on a run, a history entry, an opened result or a gallery's device, or paste a link here. Under \
          each figure its spread: the figure at the run's p95 and fastest times, or for a device's median in the \
-         gallery, at its slowest and fastest result.",
+         gallery, at its slowest and fastest result. Each ratio is called faster or slower where its 95 % \
+         interval (distribution-free, from the samples; hover to read it) leaves out 1 and it moves by 2 % or \
+         more, and the same within noise otherwise.",
     );
     append(&card, "div", "compare-devices", "").set_id("compare-devices");
     let add = append(&card, "div", "buttons", "");
@@ -75,6 +78,7 @@ pub fn build(root: &Element) {
     append(&add, "button", "", "Copy comparison link").set_id("compare-copy");
     append(&add, "button", "", "Clear").set_id("compare-clear");
     dom::link_output(&card, "compare-share-link", "comparison link");
+    append(&card, "ul", "verdicts", "").set_id("compare-verdicts");
     append(&card, "h3", "", "Best of each kernel (over every workgroup shape)");
     append(&card, "table", "results compare", "").set_id("compare-best");
     paged(&card, &BEST, show_best);
@@ -193,6 +197,13 @@ fn render(results: &[RunResult]) {
 
     let rows = compare::rows(results);
     let best = compare::best_rows(&rows);
+    let verdicts: Element = by_id("compare-verdicts");
+    verdicts.set_inner_html("");
+    for at in 1..results.len() {
+        let counts = compare::verdict_counts(&rows, at, compare::NOISE_THRESHOLD);
+        let counts: Vec<String> = counts.iter().map(compare::counts_text).collect();
+        append(&verdicts, "li", "", &format!("{} against 1, every configuration: {}", at + 1, counts.join("; ")));
+    }
     SHOWN.set(Rc::new(Shown { names, rows, best }));
     show_best();
     show_every();
@@ -307,14 +318,23 @@ fn figure_cell(tr: &Element, figure: Option<f64>, range: Option<(f64, f64)>, aft
     }
 }
 
-/// The ratio of each result after the first to the first, marked faster or slower beyond 5 %.
+/// The ratio of each result after the first to the first, with its verdict (its interval on hover).
 fn ratio_cells(tr: &Element, row: &Row) {
-    for ratio in row.ratios().into_iter().skip(1) {
-        let class = match ratio {
-            Some(r) if r > 1.05 => "ratio faster",
-            Some(r) if r < 1.0 / 1.05 => "ratio slower",
+    for (ratio, change) in row.ratios().into_iter().zip(row.changes()).skip(1) {
+        let verdict = change.map(|c| compare::verdict(&c, compare::NOISE_THRESHOLD));
+        let class = match verdict {
+            Some(Verdict::Faster) => "ratio faster",
+            Some(Verdict::Slower) => "ratio slower",
             _ => "ratio",
         };
-        append(tr, "td", class, &ratio.map(|r| format!("{r:.2}×")).unwrap_or_default());
+        let text = match (ratio, verdict) {
+            (Some(r), Some(v)) => format!("{r:.2}× {}", compare::verdict_text(v)),
+            (Some(r), None) => format!("{r:.2}×"),
+            _ => String::new(),
+        };
+        let cell = append(tr, "td", class, &text);
+        if let Some(c) = change {
+            cell.set_attribute("title", &format!("95 % interval {:.3}–{:.3}", c.low, c.high)).ok();
+        }
     }
 }

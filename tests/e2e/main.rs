@@ -472,7 +472,7 @@ fn a_person_runs_copy_fma_and_matmul_and_sees_the_peaks_and_a_roofline() {
     let table = "return [...document.querySelectorAll('BODY tr')].map(r => [r.className, ...[0, 1, 2, 9].map(i => r.cells[i].textContent)])";
     let ran = browser.eval(&table.replace("BODY", "#run-families tbody"));
     let link = copied_link(&browser, "#copy-link", "share-link");
-    assert!(link.contains("/index.html#run=1."), "{link}");
+    assert!(link.contains("/index.html#run=2."), "{link}");
     browser.open(&link.replace("/index.html#", "/index.html?opened=1#"));
     browser.wait_for("the shared result", "!document.getElementById('shared')?.hidden", Duration::from_secs(60));
     assert_eq!(browser.eval(&table.replace("BODY", "#shared-families tbody")), ran);
@@ -786,7 +786,7 @@ fn a_person_compares_a_run_with_a_recorded_result_shares_the_comparison_and_find
 
     // The comparison's own link opens the same comparison in a new page.
     let link = copied_link(&browser, "#compare-copy", "compare-share-link");
-    assert!(link.contains("#compare=1."), "{link}");
+    assert!(link.contains("#compare=2."), "{link}");
     let names = browser.eval("return [...document.querySelectorAll('#compare-devices h3')].map(h => h.textContent)");
     browser.open(&link.replace("/index.html#", "/index.html?opened=1#"));
     browser.wait_for("the comparison", "!document.getElementById('compare')?.hidden", Duration::from_secs(60));

@@ -40,7 +40,7 @@ fn change(before: &Figures, after: &Figures) -> Option<Ratio> {
     match (before, after) {
         // Figures are rates: the ratio of times is the first's figures over the second's.
         (Figures::Samples(a), Figures::Samples(b)) => {
-            let times = stats::ratio_interval(b, a, stats::LEVEL)?;
+            let times = stats::ratio_interval(b, a)?;
             Some(Ratio { estimate: 1.0 / times.estimate, low: 1.0 / times.high, high: 1.0 / times.low })
         }
         _ => {

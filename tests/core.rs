@@ -652,13 +652,13 @@ fn the_median_interval_holds_the_true_median_in_95_percent_of_trials_whatever_th
         ("log-normal", |s| normal(s, 0.0, 0.5).exp(), 1.0),
     ];
     for (name, draw, median) in distributions {
-        for n in [10, 20, 31, 64, 200] {
+        for n in [10, 20, 31, 64, 200, 1500] {
             let trials = 2000;
             let held = (0..trials)
                 .filter(|_| {
                     let mut samples: Vec<f64> = (0..n).map(|_| draw(&mut state)).collect();
                     samples.sort_by(f64::total_cmp);
-                    let (low, high) = wgsweep::stats::median_interval(&samples, 0.95).unwrap();
+                    let (low, high) = wgsweep::stats::median_interval(&samples).unwrap();
                     low <= median && median <= high
                 })
                 .count();
@@ -666,12 +666,12 @@ fn the_median_interval_holds_the_true_median_in_95_percent_of_trials_whatever_th
             assert!((0.93..=0.97).contains(&coverage), "{name}, {n} samples: {coverage}");
         }
     }
-    assert_eq!(wgsweep::stats::median_interval(&[1.0, 2.0, 3.0, 4.0, 5.0], 0.95), None, "5 samples cannot reach 95 %");
+    assert_eq!(wgsweep::stats::median_interval(&[1.0, 2.0, 3.0, 4.0, 5.0]), None, "5 samples cannot reach 95 %");
 }
 
 #[test]
 fn comparisons_call_one_distribution_the_same_and_a_five_percent_shift_slower() {
-    use wgsweep::stats::{LEVEL, Verdict, ratio_interval};
+    use wgsweep::stats::{Verdict, ratio_interval};
     let mut state = 11;
     let mut times =
         |n: usize, mean: f64| -> Vec<f64> { (0..n).map(|_| normal(&mut state, mean, 0.01 * mean)).collect() };
@@ -681,7 +681,7 @@ fn comparisons_call_one_distribution_the_same_and_a_five_percent_shift_slower() 
         (0..trials)
             .map(|_| {
                 let (before, after) = (times(30, 1000.0), times(30, 1000.0 * shift));
-                ratio_interval(&before, &after, LEVEL).unwrap().verdict(threshold)
+                ratio_interval(&before, &after).unwrap().verdict(threshold)
             })
             .collect::<Vec<_>>()
     };
@@ -694,13 +694,11 @@ fn comparisons_call_one_distribution_the_same_and_a_five_percent_shift_slower() 
     assert!(share(&faster, Verdict::Faster) >= 0.99, "{}", share(&faster, Verdict::Faster));
     // Without the threshold, the interval alone calls one distribution different in about 5 % of trials.
     let alone = (0..trials)
-        .filter(|_| {
-            ratio_interval(&times(30, 1000.0), &times(30, 1000.0), LEVEL).unwrap().verdict(0.0) == Verdict::Same
-        })
+        .filter(|_| ratio_interval(&times(30, 1000.0), &times(30, 1000.0)).unwrap().verdict(0.0) == Verdict::Same)
         .count() as f64
         / trials as f64;
     assert!((0.93..=0.97).contains(&alone), "{alone}");
-    let ratio = ratio_interval(&times(30, 1000.0), &times(30, 1100.0), LEVEL).unwrap();
+    let ratio = ratio_interval(&times(30, 1000.0), &times(30, 1100.0)).unwrap();
     assert!(ratio.low < ratio.estimate && ratio.estimate < ratio.high);
     assert!((ratio.estimate - 1.1).abs() < 0.01, "{ratio:?}");
 }

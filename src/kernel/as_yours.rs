@@ -2,7 +2,9 @@
 //! shapes they sweep and the grids they dispatch, said as a specification says them.
 
 use crate::gpu::ComputeLimits;
-use crate::spec::{Dimension, Ordered, Size};
+use crate::spec::{Dimension, Ordered, Size, Spec};
+
+use super::KernelId;
 
 use super::shapes;
 
@@ -33,4 +35,11 @@ pub fn linear_grid(groups: &str, limits: &ComputeLimits) -> Vec<String> {
 /// The workgroup's shape of the 1-D kernels: `@workgroup_size(WG)`.
 pub fn line_workgroup() -> Option<Vec<Dimension>> {
     Some(vec![Dimension::Expression("WG".into())])
+}
+
+/// `kernel` as a user's kernel: its WGSL (`parts`, in order) opened by `spec` in the leading comment, and a
+/// line that says what it is (`what`, which may go on over further `// ` lines).
+pub fn open(spec: &Spec, kernel: &KernelId, what: &str, parts: &[&str]) -> String {
+    let about = format!("// The {} family's {} as your kernel: {what}\n", kernel.family, kernel.label());
+    spec.open(&about, &parts.concat())
 }

@@ -167,12 +167,9 @@ impl Family for Access {
             validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
             ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), buffers)
         };
-        let about = format!(
-            "// The access family's {} as your kernel: its WGSL and arrays; every configuration of a size must\n\
-             // agree with the first, element for element (shift is log2 of the stride).\n",
-            kernel.label()
-        );
-        Some(spec.open(&about, WGSL))
+        let what = "its WGSL and arrays; every configuration of a size must\n\
+                    // agree with the first, element for element (shift is log2 of the stride).";
+        Some(as_yours::open(&spec, kernel, what, &[WGSL]))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

@@ -130,8 +130,6 @@ impl Family for Banks {
                 vec![spec::BufferSpec::new(0, "sums", "u32", "n").output()],
             )
         };
-        let about =
-            format!("// The banks family's {} as your kernel: its WGSL, workgroup and strides.\n", kernel.label());
         let reference = "
 @compute @workgroup_size(WG)
 fn reference(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -142,7 +140,7 @@ fn reference(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
     if i < arrayLength(&sums) { sums[i] = sum; }
 }
 ";
-        Some(spec.open(&about, &format!("{WGSL}{reference}")))
+        Some(as_yours::open(&spec, kernel, "its WGSL, workgroup and strides.", &[WGSL, reference]))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

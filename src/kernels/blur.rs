@@ -137,11 +137,7 @@ impl Family for Blur {
             },
             ..spec::Spec::new(kernel.kernel, kernel.entry_point(), buffers)
         };
-        let about = format!(
-            "// The blur family's {} as your kernel: its WGSL, image, workgroup shapes and radii.\n",
-            kernel.label()
-        );
-        Some(spec.open(&about, WGSL))
+        Some(as_yours::open(&spec, kernel, "its WGSL, image, workgroup shapes and radii.", &[WGSL]))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

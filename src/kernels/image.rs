@@ -83,7 +83,7 @@ impl Family for Image {
     }
 
     /// The same WGSL, image shape and sweep; validated by agreement (the map is exact in integers).
-    fn as_user_kernel(&self, _: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
+    fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
         let pixels = "width * height";
         let buffers = vec![
             spec::BufferSpec::new(0, "src", "u32", pixels).filled(spec::Fill::Random([0.0, u32::MAX as f64])),
@@ -100,9 +100,8 @@ impl Family for Image {
             validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
             ..spec::Spec::new("grayscale", "grayscale_rgba8", buffers)
         };
-        let about = "// The image family's grayscale/rgba8 as your kernel: every configuration must agree with the\n\
-                     // first, pixel for pixel.\n";
-        Some(spec.open(about, WGSL))
+        let what = "every configuration must agree with the first, pixel for pixel.";
+        Some(as_yours::open(&spec, kernel, what, &[WGSL]))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

@@ -11,7 +11,7 @@ use crate::fill::{hash_u32, random_f16, random_f32};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
-    Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours, f32s,
 };
 use crate::spec;
 
@@ -272,15 +272,12 @@ impl Family for Matmul {
             reference: reference.as_ref().map(|(entry, _)| entry.to_string()),
             grid: reference.map(|(_, grid)| grid),
         };
-        let about = format!(
-            "// The matmul family's {} as your kernel: its WGSL, matrices, workgroup shapes and tiles.\n",
-            kernel.label()
-        );
-        Some(match (pipelined, half) {
-            (false, _) => spec.open(&about, WGSL),
-            (true, false) => spec.open(&about, &format!("{PIPELINED_WGSL}{PIPELINED_REFERENCE}")),
-            (true, true) => spec.open(&about, &format!("{PIPELINED_F16_WGSL}{PIPELINED_REFERENCE}")),
-        })
+        let wgsl: &[&str] = match (pipelined, half) {
+            (false, _) => &[WGSL],
+            (true, false) => &[PIPELINED_WGSL, PIPELINED_REFERENCE],
+            (true, true) => &[PIPELINED_F16_WGSL, PIPELINED_REFERENCE],
+        };
+        Some(as_yours::open(&spec, kernel, "its WGSL, matrices, workgroup shapes and tiles.", wgsl))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

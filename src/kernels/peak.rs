@@ -134,8 +134,7 @@ impl Family for Peak {
             validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
             ..spec::Spec::new(format!("fma_{}", kernel.variant), kernel.entry_point(), buffers)
         };
-        let about = format!("// The peak family's {} as your kernel: its WGSL and chains.\n", kernel.label());
-        Some(spec.open(&about, WGSL))
+        Some(as_yours::open(&spec, kernel, "its WGSL and chains.", &[WGSL]))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

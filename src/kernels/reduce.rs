@@ -124,9 +124,7 @@ impl Family for Reduce {
             validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
             ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), buffers)
         };
-        let about =
-            format!("// The reduce family's {} as your kernel: its WGSL and workgroup sizes.\n", kernel.label());
-        Some(spec.open(&about, WGSL))
+        Some(as_yours::open(&spec, kernel, "its WGSL and workgroup sizes.", &[WGSL]))
     }
 
     fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {

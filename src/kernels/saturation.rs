@@ -124,8 +124,6 @@ impl Family for Saturation {
             },
             ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), buffers)
         };
-        let about =
-            format!("// The saturation family's {} as your kernel: its WGSL, workgroup and sizes.\n", kernel.label());
         let body = if triad { "c[i] = a[i] + SCALAR * b[i];" } else { "atomicAdd(&total, words[i]);" };
         let reference = format!(
             "\n@compute @workgroup_size(64)\n\
@@ -135,7 +133,7 @@ impl Family for Saturation {
              \x20   if i < N {{ {body} }}\n\
              }}\n"
         );
-        Some(spec.open(&about, &format!("{WGSL}{reference}")))
+        Some(as_yours::open(&spec, kernel, "its WGSL, workgroup and sizes.", &[WGSL, &reference]))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

@@ -176,12 +176,9 @@ impl Family for Stream {
             },
             ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), buffers)
         };
-        let about = format!(
-            "// The stream family's {label} as your kernel: the family's WGSL (with the grid's helpers and\n\
-             // the dot product's tree in front), its arrays, workgroup sizes, grid and byte count, and `reference`\n\
-             // below, one element per invocation, that validation trusts.\n",
-            label = kernel.label()
-        );
+        let what = "the family's WGSL (with the grid's helpers and the dot product's\n\
+                    // tree in front), its arrays, workgroup sizes, grid and byte count, and `reference` below, one\n\
+                    // element per invocation, that validation trusts.";
         let reference = format!(
             "@compute @workgroup_size(64)\n\
              fn reference(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,\n\
@@ -190,7 +187,7 @@ impl Family for Stream {
              \x20   if i < arrayLength(&c{suffix}) {{ c{suffix}[i] = {value}; }}\n\
              }}\n"
         );
-        Some(spec.open(&about, &format!("{WGSL}\n{reference}")))
+        Some(as_yours::open(&spec, kernel, what, &[WGSL, "\n", &reference]))
     }
 }
 

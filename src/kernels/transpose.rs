@@ -216,12 +216,9 @@ impl Family for Transpose {
             },
             ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), buffers)
         };
-        let about = format!(
-            "// The transpose family's {} as your kernel: its WGSL, shapes and tiles, over the odd matrix (and\n\
-             // the square one where it walks tiles; the family's third, rows aligned, needs a pitch of its own).\n",
-            kernel.label()
-        );
-        Some(spec.open(&about, WGSL))
+        let what = "its WGSL, shapes and tiles, over the odd matrix (and the\n\
+                    // square one where it walks tiles; the family's third, rows aligned, needs a pitch of its own).";
+        Some(as_yours::open(&spec, kernel, what, &[WGSL]))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {

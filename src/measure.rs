@@ -19,8 +19,17 @@ use crate::kernel::{Step, encode_steps};
 /// How the runner should measure.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MeasureOptions {
-    /// Samples kept after calibration and warm-up.
+    /// Samples kept after calibration and warm-up: at least these, and more until the median is as precise
+    /// as `precision` asks (up to `max_samples`).
     pub samples: u32,
+    /// Sampling goes on until the median's 95 % interval reaches no further than this fraction of it to
+    /// either side (0: exactly `samples`); a configuration that cannot get there by `max_samples` (or the
+    /// sampling budget) is kept with the interval it reached, and tables call it noisy.
+    #[serde(default = "default_precision")]
+    pub precision: f64,
+    /// The most samples sampling for precision keeps.
+    #[serde(default = "default_max_samples")]
+    pub max_samples: u32,
     /// The shortest a sample may be, whatever the timer's quantum.
     pub min_sample_ns: f64,
     /// A sample lasts at least this many timer quanta.
@@ -55,6 +64,15 @@ fn default_max_sampling_ns() -> f64 {
     1e9
 }
 
+/// Off unless asked for (the CLI asks for 1 %): the page and the tuner's trials keep exactly `samples`.
+fn default_precision() -> f64 {
+    0.0
+}
+
+fn default_max_samples() -> u32 {
+    50
+}
+
 fn default_in_flight_ns() -> f64 {
     2e7
 }
@@ -67,6 +85,8 @@ impl Default for MeasureOptions {
     fn default() -> Self {
         Self {
             samples: 10,
+            precision: default_precision(),
+            max_samples: default_max_samples(),
             min_sample_ns: 1e6,
             quanta_per_sample: 20.0,
             max_dispatches: 4096,
@@ -168,6 +188,16 @@ fn settled(warm_up: &[f64]) -> bool {
         warm_up[from..from + window].iter().sum::<f64>() / window as f64
     });
     (last - before).abs() <= SETTLED * before
+}
+
+/// Whether the median of `samples` is known to within `precision` (a fraction of it) to either side, at 95 %.
+pub fn precise(samples: &[f64], precision: f64) -> bool {
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let Some(summary) = crate::stats::summarize(&sorted) else { return false };
+    summary
+        .median_interval
+        .is_some_and(|(low, high)| (summary.median - low).max(high - summary.median) <= precision * summary.median)
 }
 
 /// The most samples queued on the GPU at once (each holds a timestamp slot): enough for 20 ms of work when
@@ -295,6 +325,12 @@ impl Timer {
         let depth = (options.in_flight_ns / sample_ns.max(1.0)).ceil().clamp(2.0, MAX_IN_FLIGHT as f64) as usize;
         let affordable = (options.max_sampling_ns / sample_ns.max(1.0)) as u32;
         let samples = options.samples.min(affordable.max(MIN_SAMPLES));
+        // Sampling for precision keeps going up to this many; `target` is how many it keeps for now.
+        let most = match options.precision > 0.0 {
+            true => options.max_samples.min(affordable).max(samples),
+            false => samples,
+        };
+        let mut target = samples;
 
         let mut measurement = Measurement {
             source: self.source(),
@@ -317,7 +353,7 @@ impl Timer {
         let mut previous_end: Option<u64> = None;
         loop {
             // Until warm, queue without end; then only as many as the samples still to keep.
-            let wanted = |in_flight: usize, warm: bool| !warm || kept as usize + in_flight < samples as usize;
+            let wanted = |in_flight: usize, warm: bool| !warm || kept as usize + in_flight < target as usize;
             while in_flight.len() < depth && wanted(in_flight.len(), warmed_at.is_some()) {
                 in_flight.push_back(self.submit(gpu, steps, dispatches, submitted % self.slot_count()));
                 submitted += 1;
@@ -348,7 +384,7 @@ impl Timer {
                 }
                 continue;
             }
-            if kept == samples {
+            if kept == target {
                 continue; // queued before the last kept sample was known to be the last: drained
             }
             kept += 1;
@@ -357,6 +393,9 @@ impl Timer {
                 Some(ns) if ns > 0.0 => measurement.gpu_ns.push(ns),
                 Some(_) => measurement.discarded += 1,
                 None => {}
+            }
+            if kept == target && target < most && !precise(measurement.primary(), options.precision) {
+                target += 1;
             }
         }
         let end = Instant::now();

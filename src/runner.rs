@@ -46,6 +46,7 @@ pub fn header(gpu: &Gpu, plan: &Plan, environment: Environment) -> RunResult {
             seed: plan.seed,
             samples: plan.measure.samples,
             min_sample_ns: plan.measure.min_sample_ns,
+            precision: (plan.measure.precision > 0.0).then_some(plan.measure.precision),
         },
         results: Vec::new(),
         notes: Vec::new(),
@@ -268,6 +269,7 @@ fn blank(configuration: &Configuration, problem_size: u64, bytes_per_dispatch: u
         discarded_samples: 0,
         median_ns: None,
         median_interval_ns: None,
+        noisy: false,
         min_ns: None,
         p95_ns: None,
         cv: None,
@@ -432,6 +434,7 @@ pub(crate) async fn measure_one(
         record.p95_ns = Some(summary.p95);
         record.cv = Some(summary.cv);
         record.median_interval_ns = summary.median_interval.map(|(low, high)| [low, high]);
+        record.noisy = options.precision > 0.0 && !crate::measure::precise(&per_dispatch, options.precision);
         record.gbps = gb_per_s(record.bytes_per_dispatch, summary.median);
     }
     record.samples_ns = measurement.primary().to_vec();

@@ -334,6 +334,8 @@ fn open(shared: Shared) -> Result<RunResult, ShareError> {
             }
             _ => None,
         };
+        let precision = result.settings.precision.unwrap_or(f64::INFINITY);
+        r.noisy = r.interval_percent().is_some_and(|percent| percent > 100.0 * precision);
     }
     result.check().map_err(|why| ShareError::Unreadable(format!("not a believable result: {why}")))?;
     analysis::derive(&mut result);
@@ -422,6 +424,7 @@ fn config_result(row: &Row, text: &impl Fn(u32) -> Result<String, ShareError>) -
         discarded_samples: row.discarded_samples,
         median_ns: median,
         median_interval_ns: None, // from `Shared::intervals`
+        noisy: false,             // from the intervals and the settings
         min_ns: min,
         p95_ns: p95,
         cv,

@@ -372,3 +372,29 @@ fn compare_fails_if_a_configuration_is_slower_beyond_noise_and_the_threshold_and
     let (_, out) = wgsweep(&["compare", "--baseline", "nightly", "b.json"]);
     assert!(out.contains("no baseline `nightly`"), "{out}");
 }
+
+#[test]
+fn sampling_for_precision_stops_at_the_minimum_when_steady_and_at_the_cap_marked_noisy_otherwise() {
+    let gpu = open_gpu();
+    let run = |precision: f64| {
+        let mut plan = quick_plan(kernels::select("copy/scalar").unwrap(), vec![64]);
+        plan.shader_checks = vec![ShaderChecks::Default];
+        plan.measure.samples = 8;
+        plan.measure.max_samples = 20;
+        plan.measure.precision = precision;
+        pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue))
+    };
+    // Within 100 % of the median: met at once, so the minimum is kept.
+    let steady = run(1.0);
+    assert_eq!((steady.results[0].samples_ns.len(), steady.results[0].noisy), (8, false));
+    assert_eq!(steady.settings.precision, Some(1.0));
+    // Within a billionth: never met, so sampling stops at the cap and says so.
+    let noisy = run(1e-9);
+    let r = &noisy.results[0];
+    assert_eq!((r.samples_ns.len(), r.noisy), (20, true));
+    assert!(r.figures()[0].ends_with(" noisy"), "{:?}", r.figures());
+    let link = wgsweep::share::decode(&wgsweep::share::encode(&noisy)).unwrap();
+    assert!(link.results[0].noisy, "a link says so too");
+    // Off: exactly the samples asked for.
+    assert_eq!(run(0.0).results[0].samples_ns.len(), 8);
+}

@@ -205,10 +205,17 @@ struct PlanArgs {
     /// to tell which check costs what.
     #[arg(long, default_value = "both", value_parser = ["default", "unchecked", "both", "bounds-only", "all"])]
     shader_checks: String,
-    /// Samples per configuration, after calibration and warm-up (fewer, never under 3, where they would take
-    /// over a second of GPU time).
+    /// Samples per configuration, after calibration and warm-up, at least (fewer, never under 3, where they
+    /// would take over a second of GPU time); more until the median is as precise as --precision asks.
     #[arg(long, default_value_t = 10)]
     samples: u32,
+    /// Keep sampling a configuration until its median's 95 % interval is within this of it (a percentage;
+    /// 0 keeps exactly --samples); one that cannot get there by --max-samples is marked noisy.
+    #[arg(long, default_value = "1%", value_parser = percent)]
+    precision: f64,
+    /// The most samples sampling for precision keeps of one configuration.
+    #[arg(long, default_value_t = 50)]
+    max_samples: u32,
     /// Milliseconds to keep the GPU busy with each configuration before its samples (clocks ramp up).
     #[arg(long, default_value_t = 200.0)]
     warm_up_ms: f64,
@@ -241,6 +248,8 @@ impl PlanArgs {
             },
             measure: MeasureOptions {
                 samples: self.samples.max(1),
+                precision: self.precision,
+                max_samples: self.max_samples,
                 warm_up_ns: self.warm_up_ms * 1e6,
                 ..Default::default()
             },
@@ -430,7 +439,11 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
     for at in 1..results.len() {
         let counts: Vec<String> =
             compare::verdict_counts(&rows, at, threshold).iter().map(compare::counts_text).collect();
-        println!("[{}] against [1]: {}", at + 1, counts.join("; "));
+        let counts = match counts.is_empty() {
+            true => "no verdicts: a result recorded before intervals were keeps neither samples nor intervals".into(),
+            false => counts.join("; "),
+        };
+        println!("[{}] against [1]: {counts}", at + 1);
     }
     let mut code = ExitCode::SUCCESS;
     if let Some(limit) = args.fail_if_slower {

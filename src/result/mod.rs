@@ -184,8 +184,13 @@ impl LongTasks {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Settings {
     pub seed: u32,
+    /// Samples kept: at least these (more where sampling for `precision`).
     pub samples: u32,
     pub min_sample_ns: f64,
+    /// The precision sampling went on for: the median's 95 % interval within this fraction of it to either
+    /// side (`MeasureOptions::precision`); absent where a run kept exactly `samples`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<f64>,
 }
 
 /// One configuration: a kernel variant at one workgroup size and problem size.
@@ -231,6 +236,9 @@ pub struct ConfigResult {
     /// samples, and in results recorded before it was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub median_interval_ns: Option<[f64; 2]>,
+    /// Sampled for a precision (`Settings::precision`) it could not reach: the interval is as far as it got.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub noisy: bool,
     pub min_ns: Option<f64>,
     pub p95_ns: Option<f64>,
     pub cv: Option<f64>,
@@ -426,8 +434,9 @@ impl ConfigResult {
             Some(moved) => format!("{gbps} (moved {})", format_gbps(moved)),
             None => gbps,
         };
+        let noisy = if self.noisy { " noisy" } else { "" };
         let median = match (self.median_ns, self.interval_percent()) {
-            (Some(median), Some(percent)) => format!("{} ±{percent:.1}%", format_ns(median)),
+            (Some(median), Some(percent)) => format!("{} ±{percent:.1}%{noisy}", format_ns(median)),
             (median, _) => median.map(format_ns).unwrap_or_default(),
         };
         [

@@ -201,8 +201,11 @@ fn render(results: &[RunResult]) {
     verdicts.set_inner_html("");
     for at in 1..results.len() {
         let counts = compare::verdict_counts(&rows, at, compare::NOISE_THRESHOLD);
-        let counts: Vec<String> = counts.iter().map(compare::counts_text).collect();
-        append(&verdicts, "li", "", &format!("{} against 1, every configuration: {}", at + 1, counts.join("; ")));
+        let text = match counts.is_empty() {
+            true => "no verdicts: a result recorded before intervals were keeps neither samples nor intervals".into(),
+            false => counts.iter().map(compare::counts_text).collect::<Vec<_>>().join("; "),
+        };
+        append(&verdicts, "li", "", &format!("{} against 1, every configuration: {text}", at + 1));
     }
     SHOWN.set(Rc::new(Shown { names, rows, best }));
     show_best();

@@ -822,6 +822,48 @@ fn a_person_compares_a_run_with_a_recorded_result_shares_the_comparison_and_find
 
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn two_runs_of_one_build_compare_with_a_verdict_on_every_configuration_and_the_link_keeps_them() {
+    let (_site, browser) = run_page("kernels=copy/scalar,triad/scalar&size=65536&samples=10&wg=64,256");
+    browser.click("#run");
+    let two =
+        "document.querySelectorAll('#history-list tr').length === 2 && document.querySelector('#results[data-done]')";
+    browser.wait_for("the second run", two, Duration::from_secs(300));
+    browser.click("#history-list tr:nth-child(2) button[data-action=compare]");
+    browser.click("#history-list tr:nth-child(1) button[data-action=compare]");
+    let devices = "return document.querySelectorAll('#compare-devices .compare-device').length";
+    assert_eq!(browser.eval(devices), 2);
+    // Every configuration judged: its ratio, then faster, slower or the same (its interval on hover).
+    let cells = "return [...document.querySelectorAll('#compare-table tbody tr')].map(r => [r.cells[6].textContent, r.cells[6].title])";
+    let cells: Vec<(String, String)> = serde_json::from_value(browser.eval(cells)).unwrap();
+    assert_eq!(cells.len(), 4, "{cells:?}");
+    for (text, title) in &cells {
+        assert!(["faster", "slower", "the same"].iter().any(|v| text.ends_with(v)), "{text}");
+        assert!(title.starts_with("95 % interval "), "{title}");
+    }
+    // Counted per family: as many verdicts as configurations.
+    let verdicts = browser.text("#compare-verdicts");
+    let counted: usize = verdicts
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse::<usize>().ok())
+        .skip(2) // "2 against 1"
+        .sum();
+    assert!(verdicts.starts_with("2 against 1, every configuration: stream: "), "{verdicts}");
+    assert_eq!(counted, 4, "{verdicts}");
+    browser.scroll_to("#compare");
+    browser.screenshot(&screenshot_path("e2e-compare-verdicts.png"));
+    // The comparison's link carries every median's interval: the same verdicts open from it.
+    let link = copied_link(&browser, "#compare-copy", "compare-share-link");
+    browser.open(&link.replace("/index.html#", "/index.html?opened=1#"));
+    browser.wait_for("the comparison", "!document.getElementById('compare')?.hidden", Duration::from_secs(60));
+    let reopened = browser.text("#compare-verdicts");
+    assert!(reopened.starts_with("2 against 1, every configuration: stream: "), "{reopened}");
+    let judged =
+        "return [...document.querySelectorAll('#compare-table tbody tr')].filter(r => r.cells[6].title).length";
+    assert_eq!(browser.eval(judged), 4, "every ratio keeps an interval from the link");
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_person_auto_tunes_a_kernel_and_gets_its_best_shape_and_a_snippet() {
     let (_site, browser) = open_page("kernels=copy/vec4&size=65536&samples=1");
     browser.click("#tune");

@@ -48,6 +48,14 @@ pub fn build(root: &Element) {
     for (name, value) in [("type", "number"), ("min", "1"), ("max", "100"), ("value", "10")] {
         samples.set_attribute(name, value).ok();
     }
+    // More samples, up to `MeasureOptions::max_samples`, until the median's 95 % interval is this narrow.
+    let precision_label = append(&fields, "label", "", "and more until the median is within ± ");
+    let precision = append(&precision_label, "input", "", "");
+    precision.set_id("precision");
+    for (name, value) in [("type", "number"), ("min", "0"), ("max", "50"), ("step", "0.5"), ("value", "1")] {
+        precision.set_attribute(name, value).ok();
+    }
+    append(&precision_label, "span", "", " % (0: no more)");
 }
 
 /// Fills in the picker (kernels ticked from the link's `?kernels=`, else the default suite) and the sizes
@@ -121,6 +129,11 @@ pub fn show(gpu: &Gpu) {
     if let Some(samples) = query("samples") {
         by_id::<HtmlInputElement>("samples").set_value(&samples);
     }
+    // A CPU adapter's samples are far noisier than a GPU's: sampling for ±1 % would only reach the cap.
+    let precision = query("precision").or(gpu.info.is_cpu_adapter().then(|| "0".to_string()));
+    if let Some(precision) = precision {
+        by_id::<HtmlInputElement>("precision").set_value(&precision);
+    }
     dom::set_hidden("controls", false);
     set_busy(false, false);
     show_expected(&gpu.info);
@@ -192,7 +205,11 @@ pub fn show_expected(device: &DeviceInfo) {
     let select: HtmlSelectElement = by_id("size");
     let size = select.selected_options().item(0).and_then(|o| o.text_content()).unwrap_or_default();
     let samples = by_id::<HtmlInputElement>("samples").value();
-    dom::set_text("settings-summary", &format!("Settings: {size}; {samples} samples per configuration"));
+    let sampling = match precision() {
+        p if p > 0.0 => format!("{samples}–{} samples per configuration, until ±{} %", max_samples(), p * 100.0),
+        _ => format!("{samples} samples per configuration"),
+    };
+    dom::set_text("settings-summary", &format!("Settings: {size}; {sampling}"));
     let text = match planned() {
         Some(plan) => {
             let configurations = plan.configurations(&device.limits).len();
@@ -204,6 +221,17 @@ pub fn show_expected(device: &DeviceInfo) {
         None => "No kernel picked".to_string(),
     };
     dom::set_text("expected-duration", &text);
+}
+
+/// The precision the settings ask for, a fraction (0: keep exactly the samples asked for).
+fn precision() -> f64 {
+    // Read by the browser (NaN where empty): core's float parser would add its tables to the page.
+    let percent = by_id::<HtmlInputElement>("precision").value_as_number();
+    if percent.is_nan() { 0.0 } else { percent.clamp(0.0, 50.0) / 100.0 }
+}
+
+fn max_samples() -> u32 {
+    MeasureOptions::default().max_samples
 }
 
 /// The plan the controls describe, if they pick a kernel.
@@ -226,7 +254,7 @@ fn planned() -> Option<Plan> {
         parameter_values: numbers("values"),
         // The browser applies its own checks to every shader; wgpu's cannot be dropped there.
         shader_checks: vec![ShaderChecks::Default],
-        measure: MeasureOptions { samples, ..Default::default() },
+        measure: MeasureOptions { samples, precision: precision(), ..Default::default() },
         seed: fill::fresh_seed(),
     })
 }

@@ -864,6 +864,37 @@ fn two_runs_of_one_build_compare_with_a_verdict_on_every_configuration_and_the_l
 
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_run_samples_each_configuration_until_its_median_is_as_precise_as_the_settings_ask() {
+    let (_site, browser) = open_page("kernels=copy/scalar,triad/scalar&size=65536&wg=64,256&samples=6&precision=2");
+    browser.wait_for("Run to be enabled", "!document.getElementById('run').disabled", Duration::from_secs(30));
+    let settings = browser.text("#settings-summary");
+    assert!(settings.ends_with("; 6–50 samples per configuration, until ±2 %"), "{settings}");
+    browser.click("#run");
+    browser.wait_for("the run to finish", "document.querySelector('#results[data-done]')", Duration::from_secs(300));
+    let result: wgsweep::RunResult = serde_json::from_str(
+        browser.eval("return document.getElementById('result-json').textContent").as_str().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(result.settings.precision, Some(0.02));
+    for r in &result.results {
+        let percent = r.interval_percent().expect("six samples or more give an interval");
+        assert!(r.samples_ns.len() >= 6, "{}", r.samples_ns.len());
+        // Within ±2 % where it stopped before the cap (or the second of GPU time it may spend); else noisy.
+        assert_eq!(r.noisy, percent > 2.0, "{} at {:?}: ±{percent} %", r.label(), r.workgroup_size);
+    }
+    // Each median's interval is in the table, and a noisy one says so.
+    let rows: Vec<String> = serde_json::from_value(
+        browser.eval("return [...document.querySelectorAll('#run-families tbody tr')].map(r => r.textContent)"),
+    )
+    .unwrap();
+    assert_eq!(rows.len(), result.results.len());
+    for (row, r) in rows.iter().zip(&result.results) {
+        assert!(row.contains('±') && row.contains(" noisy") == r.noisy, "{row}");
+    }
+}
+
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_person_auto_tunes_a_kernel_and_gets_its_best_shape_and_a_snippet() {
     let (_site, browser) = open_page("kernels=copy/vec4&size=65536&samples=1");
     browser.click("#tune");

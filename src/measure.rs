@@ -64,7 +64,8 @@ fn default_max_sampling_ns() -> f64 {
     1e9
 }
 
-/// Off unless asked for (the CLI asks for 1 %): the page and the tuner's trials keep exactly `samples`.
+/// Off unless asked for (the CLI, and the page on a GPU, ask for 1 %): the tuner's trials keep exactly
+/// `samples`.
 fn default_precision() -> f64 {
     0.0
 }

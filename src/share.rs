@@ -167,6 +167,16 @@ pub const KNOWN_RESULTS: &[KnownResult] = &[
         source: "pace/h100-chromium-suite-5.json",
     },
     KnownResult {
+        name: "NVIDIA H200, native (wgpu on Vulkan)",
+        file: "h200-native.txt",
+        source: "pace/h200-native-suite.json",
+    },
+    KnownResult {
+        name: "NVIDIA H200 in Chromium 156",
+        file: "h200-chromium.txt",
+        source: "pace/h200-chromium-suite.json",
+    },
+    KnownResult {
         name: "SwiftShader (Chrome's CPU WebGPU, 2 cores) in Chromium 156",
         file: "swiftshader-chromium.txt",
         source: "pace/swiftshader-chromium-suite-1.json",

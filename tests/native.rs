@@ -384,10 +384,11 @@ fn sampling_for_precision_stops_at_the_minimum_when_steady_and_at_the_cap_marked
         plan.measure.precision = precision;
         pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue))
     };
-    // Within 100 % of the median: met at once, so the minimum is kept.
-    let steady = run(1.0);
+    // Any interval at all: met at once, so the minimum is kept. (±100 % is not always met on a CPU adapter
+    // shared with the other tests: one stalled sample of eight stretches the interval past it.)
+    let steady = run(1e9);
     assert_eq!((steady.results[0].samples_ns.len(), steady.results[0].noisy), (8, false));
-    assert_eq!(steady.settings.precision, Some(1.0));
+    assert_eq!(steady.settings.precision, Some(1e9));
     // Within a billionth: never met, so sampling stops at the cap and says so.
     let noisy = run(1e-9);
     let r = &noisy.results[0];

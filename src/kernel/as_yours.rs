@@ -4,9 +4,7 @@
 use crate::gpu::ComputeLimits;
 use crate::spec::{Dimension, Ordered, Size, Spec};
 
-use super::KernelId;
-
-use super::shapes;
+use super::{KernelId, shapes};
 
 /// The tunables and restriction that sweep `shapes::power_of_two_shapes`: WG_X and WG_Y over every power
 /// of two, skipping a shape of more invocations than the device's workgroup holds.

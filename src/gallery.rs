@@ -111,6 +111,9 @@ pub fn median_result<R: Borrow<RunResult>>(results: &[R]) -> Option<RunResult> {
                 p95_ns: Some(slowest),
                 cv: Some(summary.cv),
                 gbps: crate::result::gb_per_s(template.bytes_per_dispatch, summary.median),
+                // The spread between the results, which a run compared with the median is judged against.
+                median_interval_ns: (medians.len() >= 2).then_some([summary.min, slowest]),
+                noisy: false,
                 summarized_samples: medians.len() as u32,
                 samples_ns: Vec::new(),
                 wall_samples_ns: Vec::new(),

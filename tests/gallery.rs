@@ -2,6 +2,7 @@
 //! configuration with the spread, and how a run compares with that median.
 
 use wgsweep::gallery::{self, DeviceClass};
+use wgsweep::stats::Verdict;
 use wgsweep::{RunResult, compare};
 
 fn recorded(name: &str) -> RunResult {
@@ -17,6 +18,7 @@ fn slower(result: &RunResult, factor: f64) -> RunResult {
         r.min_ns = r.min_ns.map(|t| t * factor);
         r.p95_ns = r.p95_ns.map(|t| t * factor);
         r.gbps = r.gbps.map(|g| g / factor);
+        r.samples_ns.iter_mut().for_each(|t| *t *= factor);
     }
     slower
 }
@@ -55,6 +57,18 @@ fn a_run_beside_a_device_classs_median_shows_the_spread_of_its_results() {
         compared += 1;
     }
     assert_eq!(compared, run.results.iter().filter(|r| r.is_good()).count());
+
+    // A run is judged against the spread between the class's results: this one lies within it, and one
+    // faster than every result is called faster.
+    let verdicts = |rows: &[compare::Row]| -> Vec<Option<Verdict>> {
+        rows.iter()
+            .filter_map(|row| Some(row.changes()[1].map(|c| compare::verdict(&c, compare::NOISE_THRESHOLD))))
+            .collect()
+    };
+    assert!(verdicts(&rows).iter().all(|v| *v == Some(Verdict::Same)), "{:?}", verdicts(&rows));
+    let median = gallery::median_result(&class).unwrap();
+    let faster = compare::rows(&[median, slower(&run, 0.5)]);
+    assert!(verdicts(&faster).iter().all(|v| *v == Some(Verdict::Faster)), "{:?}", verdicts(&faster));
 
     // The best of each kernel keeps the spread of the shape it took.
     for (row, _) in compare::best_rows(&rows) {

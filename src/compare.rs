@@ -13,11 +13,12 @@ use crate::stats::{self, Ratio, Verdict};
 pub const NOISE_THRESHOLD: f64 = 0.02;
 
 /// What a result measured of a configuration, in its figure's unit, for the interval of a ratio: a figure
-/// per sample, or (where the result kept no samples, as a link's) its median's interval.
+/// per sample, and its median's interval (a gallery's median: the spread between its results).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Figures {
-    Samples(Vec<f64>),
-    Interval { figure: f64, low: f64, high: f64 },
+pub struct Figures {
+    samples: Vec<f64>,
+    /// The figure, and its interval's ends.
+    interval: Option<(f64, f64, f64)>,
 }
 
 impl Figures {
@@ -27,38 +28,31 @@ impl Figures {
         let at = |ns: f64| (ns > 0.0).then(|| headline * median / ns);
         let dispatches = r.dispatches_per_sample.max(1) as f64;
         let samples: Option<Vec<f64>> = r.samples_ns.iter().map(|ns| at(ns / dispatches)).collect();
-        match (samples, r.median_interval_ns) {
-            (Some(samples), _) if samples.len() >= 2 => Some(Figures::Samples(samples)),
-            (_, Some([low, high])) => Some(Figures::Interval { figure: headline, low: at(high)?, high: at(low)? }),
-            _ => None,
-        }
+        let samples = samples.filter(|s| s.len() >= 2).unwrap_or_default();
+        // A file recorded before medians had intervals: the interval of its samples' figures.
+        let interval = match r.median_interval_ns {
+            Some([low, high]) => at(high).zip(at(low)).map(|(slowest, fastest)| (headline, slowest, fastest)),
+            None => stats::summarize(&samples).and_then(|s| s.median_interval.map(|(low, high)| (s.median, low, high))),
+        };
+        (!samples.is_empty() || interval.is_some()).then_some(Figures { samples, interval })
     }
 }
 
-/// The ratio of `after`'s figure to `before`'s (above 1: faster), with its interval.
+/// The ratio of `after`'s figure to `before`'s (above 1: faster), with its interval: from both sets of
+/// samples where both kept them, else from the two intervals.
 fn change(before: &Figures, after: &Figures) -> Option<Ratio> {
-    match (before, after) {
-        // Figures are rates: the ratio of times is the first's figures over the second's.
-        (Figures::Samples(a), Figures::Samples(b)) => {
-            let times = stats::ratio_interval(b, a)?;
-            Some(Ratio { estimate: 1.0 / times.estimate, low: 1.0 / times.high, high: 1.0 / times.low })
-        }
-        _ => {
-            let bounds = |f: &Figures| match f {
-                Figures::Samples(samples) => {
-                    let mut sorted = samples.clone();
-                    sorted.sort_by(f64::total_cmp);
-                    let summary = stats::summarize(&sorted)?;
-                    let (low, high) = summary.median_interval?;
-                    Some((summary.median, low, high))
-                }
-                Figures::Interval { figure, low, high } => Some((*figure, *low, *high)),
-            };
-            let ((a, a_low, a_high), (b, b_low, b_high)) = (bounds(before)?, bounds(after)?);
-            // Two independent intervals: the ratio's ends are the far ends of each (wider than the truth).
-            Some(Ratio { estimate: b / a, low: b_low / a_high, high: b_high / a_low })
-        }
+    if !before.samples.is_empty() && !after.samples.is_empty() {
+        return stats::ratio_interval(&before.samples, &after.samples);
     }
+    let ((a, a_low, a_high), (b, b_low, b_high)) = (before.interval?, after.interval?);
+    // Two independent intervals: the ratio's ends are the far ends of each (wider than the truth).
+    Some(Ratio { estimate: b / a, low: b_low / a_high, high: b_high / a_low })
+}
+
+/// Each result's change from the first (`change`), where both measured the configuration.
+fn changes(measured: &[Option<Figures>]) -> Vec<Option<Ratio>> {
+    let first = measured[0].as_ref();
+    measured.iter().map(|m| change(first?, m.as_ref()?)).collect()
 }
 
 /// The verdict on a ratio of figures (above 1: faster) at `threshold`.
@@ -88,6 +82,9 @@ pub struct Row {
     pub ranges: Vec<Option<(f64, f64)>>,
     /// Per result, where it has a figure: what its interval is made from.
     pub measured: Vec<Option<Figures>>,
+    /// Each result's figure over the first result's, with its 95 % interval, where both measured it and
+    /// kept samples or an interval (`changes`, worked out once the row is complete).
+    pub changes: Vec<Option<Ratio>>,
 }
 
 impl Row {
@@ -105,21 +102,14 @@ impl Row {
         self.figures.iter().map(|f| Some(f.as_ref()? / first?)).collect()
     }
 
-    /// Each result's figure over the first result's, with its 95 % interval, where both measured it and
-    /// kept samples or an interval.
-    pub fn changes(&self) -> Vec<Option<Ratio>> {
-        let first = self.measured[0].as_ref();
-        self.measured.iter().map(|m| change(first?, m.as_ref()?)).collect()
-    }
-
     /// The cells a table shows: figures, then for each result after the first its ratio to the first, the
     /// ratio's interval and the verdict at `threshold`.
     pub fn cells(&self, threshold: f64) -> Vec<String> {
         let figures = self.figures.iter().map(|f| f.map(crate::result::format_gbps).unwrap_or_else(|| "–".into()));
         let changes =
-            self.ratios().into_iter().zip(self.changes()).skip(1).map(|(ratio, change)| match (ratio, change) {
+            self.ratios().into_iter().zip(&self.changes).skip(1).map(|(ratio, change)| match (ratio, change) {
                 (Some(r), Some(c)) => {
-                    format!("{r:.2}× ({:.2}–{:.2}) {}", c.low, c.high, verdict_text(verdict(&c, threshold)))
+                    format!("{r:.2}× ({:.2}–{:.2}) {}", c.low, c.high, verdict_text(verdict(c, threshold)))
                 }
                 (Some(r), None) => format!("{r:.2}×"),
                 _ => String::new(),
@@ -153,6 +143,7 @@ pub fn rows(results: &[RunResult]) -> Vec<Row> {
                         figures: vec![None; results.len()],
                         ranges: vec![None; results.len()],
                         measured: vec![None; results.len()],
+                        changes: Vec::new(),
                     },
                 ));
                 rows.len() - 1
@@ -177,7 +168,7 @@ pub fn rows(results: &[RunResult]) -> Vec<Row> {
         .collect();
     let mut keyed: Vec<_> = keys.into_iter().zip(rows.into_iter().map(|(_, row)| row)).collect();
     keyed.sort_by_key(|(key, _)| *key);
-    keyed.into_iter().map(|(_, row)| row).collect()
+    keyed.into_iter().map(|(_, row)| Row { changes: changes(&row.measured), ..row }).collect()
 }
 
 /// Per kernel (and checks and parameter value), each result's best figure over every workgroup shape, and
@@ -193,6 +184,7 @@ pub fn best_rows(rows: &[Row]) -> Vec<(Row, Vec<Option<String>>)> {
                 figures: vec![None; row.figures.len()],
                 ranges: vec![None; row.figures.len()],
                 measured: vec![None; row.figures.len()],
+                changes: Vec::new(),
                 ..row.clone()
             };
             best.push((blank, vec![None; row.figures.len()]));
@@ -209,6 +201,9 @@ pub fn best_rows(rows: &[Row]) -> Vec<(Row, Vec<Option<String>>)> {
                 shapes[i] = Some(row.workgroup.clone());
             }
         }
+    }
+    for (row, _) in &mut best {
+        row.changes = changes(&row.measured);
     }
     best
 }
@@ -245,7 +240,7 @@ pub fn verdict_text(verdict: Verdict) -> &'static str {
 pub fn verdict_counts(rows: &[Row], at: usize, threshold: f64) -> Vec<(String, [usize; 3])> {
     let mut counts: Vec<(String, [usize; 3])> = Vec::new();
     for row in rows {
-        let Some(change) = row.changes()[at] else { continue };
+        let Some(change) = row.changes[at] else { continue };
         let slot = match verdict(&change, threshold) {
             Verdict::Faster => 0,
             Verdict::Slower => 1,

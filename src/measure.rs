@@ -193,12 +193,7 @@ fn settled(warm_up: &[f64]) -> bool {
 
 /// Whether the median of `samples` is known to within `precision` (a fraction of it) to either side, at 95 %.
 pub fn precise(samples: &[f64], precision: f64) -> bool {
-    let mut sorted = samples.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let Some(summary) = crate::stats::summarize(&sorted) else { return false };
-    summary
-        .median_interval
-        .is_some_and(|(low, high)| (summary.median - low).max(high - summary.median) <= precision * summary.median)
+    crate::stats::summarize(samples).is_some_and(|summary| summary.within(precision))
 }
 
 /// The most samples queued on the GPU at once (each holds a timestamp slot): enough for 20 ms of work when

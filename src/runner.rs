@@ -434,7 +434,7 @@ pub(crate) async fn measure_one(
         record.p95_ns = Some(summary.p95);
         record.cv = Some(summary.cv);
         record.median_interval_ns = summary.median_interval.map(|(low, high)| [low, high]);
-        record.noisy = options.precision > 0.0 && !crate::measure::precise(&per_dispatch, options.precision);
+        record.noisy = options.precision > 0.0 && !summary.within(options.precision);
         record.gbps = gb_per_s(record.bytes_per_dispatch, summary.median);
     }
     record.samples_ns = measurement.primary().to_vec();

@@ -344,8 +344,12 @@ fn open(shared: Shared) -> Result<RunResult, ShareError> {
             }
             _ => None,
         };
-        let precision = result.settings.precision.unwrap_or(f64::INFINITY);
-        r.noisy = r.interval_percent().is_some_and(|percent| percent > 100.0 * precision);
+        // As the runner marks it (`Summary::within`): a measured configuration short of the precision asked
+        // for, or with no interval at all.
+        r.noisy = match (result.settings.precision, r.median_ns) {
+            (Some(precision), Some(_)) => r.interval_percent().is_none_or(|percent| percent > 100.0 * precision),
+            _ => false,
+        };
     }
     result.check().map_err(|why| ShareError::Unreadable(format!("not a believable result: {why}")))?;
     analysis::derive(&mut result);

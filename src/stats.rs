@@ -14,6 +14,15 @@ pub struct Summary {
     pub median_interval: Option<(f64, f64)>,
 }
 
+impl Summary {
+    /// Whether the median's interval reaches no further than `precision` (a fraction of the median) to
+    /// either side; never where there is no interval.
+    pub fn within(&self, precision: f64) -> bool {
+        let median = self.median;
+        self.median_interval.is_some_and(|(low, high)| (median - low).max(high - median) <= precision * median)
+    }
+}
+
 /// Summarises samples; `None` for an empty slice. NaN must not occur (callers drop bad samples first).
 pub fn summarize(samples: &[f64]) -> Option<Summary> {
     if samples.is_empty() {
@@ -131,8 +140,8 @@ const MOST_PAIRS: usize = 512 * 512;
 /// The standard normal distribution's 97.5th percentile: the two-sided 95 % interval's.
 const Z_95: f64 = 1.959_963_984_540_054;
 
-/// The ratio of the times `after` over `before` and its 95 % interval: the Hodges–Lehmann estimate of the
-/// factor between them (the median of every pairwise ratio, which is the exponential of the median of the
+/// The ratio of `after` over `before` (two sets of times, or of rates) and its 95 % interval: the
+/// Hodges–Lehmann estimate of the factor between them (the median of every pairwise ratio, which is the exponential of the median of the
 /// differences of their logarithms: ratios sort as those differences do) and the distribution-free
 /// interval from the Mann–Whitney statistic's distribution (Moses), which holds for any two continuous
 /// distributions that differ by a factor. `None` where either set has under 2 samples.

@@ -61,7 +61,7 @@ fn a_run_beside_a_device_classs_median_shows_the_spread_of_its_results() {
     // A run is judged against the spread between the class's results: this one lies within it, and one
     // faster than every result is called faster.
     let verdicts = |rows: &[compare::Row]| -> Vec<Option<Verdict>> {
-        rows.iter().map(|row| row.changes()[1].map(|c| compare::verdict(&c, compare::NOISE_THRESHOLD))).collect()
+        rows.iter().map(|row| row.changes[1].map(|c| compare::verdict(&c, compare::NOISE_THRESHOLD))).collect()
     };
     assert!(verdicts(&rows).iter().all(|v| *v == Some(Verdict::Same)), "{:?}", verdicts(&rows));
     let median = gallery::median_result(&class).unwrap();

@@ -450,9 +450,8 @@ fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
         let slower: Vec<String> = rows
             .iter()
             .flat_map(|row| {
-                let changes = row.changes();
                 (1..results.len()).filter_map(move |at| {
-                    let change = changes[at]?;
+                    let change = row.changes[at]?;
                     let slower = compare::verdict(&change, threshold) == wgsweep::stats::Verdict::Slower
                         && change.estimate <= 1.0 / (1.0 + limit);
                     slower.then(|| {

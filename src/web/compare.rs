@@ -323,7 +323,7 @@ fn figure_cell(tr: &Element, figure: Option<f64>, range: Option<(f64, f64)>, aft
 
 /// The ratio of each result after the first to the first, with its verdict (its interval on hover).
 fn ratio_cells(tr: &Element, row: &Row) {
-    for (ratio, change) in row.ratios().into_iter().zip(row.changes()).skip(1) {
+    for (ratio, &change) in row.ratios().into_iter().zip(&row.changes).skip(1) {
         let verdict = change.map(|c| compare::verdict(&c, compare::NOISE_THRESHOLD));
         let class = match verdict {
             Some(Verdict::Faster) => "ratio faster",

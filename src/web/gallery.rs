@@ -66,15 +66,8 @@ fn build_browse(root: &Element) {
         "Results people published from their devices. Find a device to list its results, compare your run with \
          its median, and read the workgroup sizes its results agree on.",
     );
-    let find = append(&card, "form", "buttons", "");
-    find.set_id("gallery-find");
-    find.set_attribute("role", "search").ok();
-    let field = append(&find, "input", "gallery-search", "");
-    field.set_id("gallery-search");
-    field.set_attribute("type", "search").ok();
-    field.set_attribute("placeholder", "a device, backend or browser: H100, vulkan, Chrome").ok();
-    field.set_attribute("aria-label", "find a device").ok();
-    append(&find, "button", "", "Find").set_attribute("type", "submit").ok();
+    let devices = ("gallery-find", "gallery-search", "find a device", "Find");
+    search_form(&card, devices, "a device, backend or browser: H100, vulkan, Chrome");
     dom::status_line(&card, "gallery-status");
     let devices = append(&card, "table", "results", "");
     devices.set_id("gallery-devices");
@@ -97,14 +90,8 @@ fn build_browse(root: &Element) {
 
     // One kernel on every device: what a kernel's author reads back once others ran the link they sent.
     append(&card, "h3", "", "A kernel on every device");
-    let ask = append(&card, "form", "buttons", "");
-    ask.set_id("gallery-kernel-find");
-    let field = append(&ask, "input", "gallery-search", "");
-    field.set_id("gallery-kernel");
-    field.set_attribute("type", "search").ok();
-    field.set_attribute("placeholder", "kernel/variant: triad/vec4, or your kernel as its results name it").ok();
-    field.set_attribute("aria-label", "a kernel").ok();
-    append(&ask, "button", "", "Show").set_attribute("type", "submit").ok();
+    let kernel = ("gallery-kernel-find", "gallery-kernel", "a kernel", "Show");
+    search_form(&card, kernel, "kernel/variant: triad/vec4, or your kernel as its results name it");
     dom::status_line(&card, "gallery-kernel-status");
     let classes = append(&card, "table", "results", "");
     classes.set_id("gallery-kernel-classes");
@@ -161,6 +148,20 @@ fn clicked(event: &web_sys::Event, attribute: &str) -> Option<String> {
 }
 
 /// The gallery's answer to a GET of `url`: its text, or what went wrong in words (the gallery's own
+/// A search field and its button in a form of `parent`: (the form's id, the field's id, what the field is
+/// for, the button's text), and what to write in it.
+fn search_form(parent: &Element, (form, field, label, button): (&str, &str, &str, &str), placeholder: &str) {
+    let find = append(parent, "form", "buttons", "");
+    find.set_id(form);
+    find.set_attribute("role", "search").ok();
+    let input = append(&find, "input", "gallery-search", "");
+    input.set_id(field);
+    for (name, value) in [("type", "search"), ("placeholder", placeholder), ("aria-label", label)] {
+        input.set_attribute(name, value).ok();
+    }
+    append(&find, "button", "", button).set_attribute("type", "submit").ok();
+}
+
 /// `{"error": ...}` where it gave one).
 async fn get(url: &str) -> Result<String, String> {
     match dom::fetch_text(url, "GET", None).await {

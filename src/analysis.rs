@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::kernel::{Contrast, Family, Role};
+use crate::kernel::{Contrast, Family, Operations, Role};
 use crate::kernels;
 use crate::result::{ConfigResult, Outcome, Peaks, ReadError, RunResult, Unit, format_gbps};
 
@@ -41,16 +41,21 @@ fn role(r: &ConfigResult) -> Option<Role> {
     family_of(r)?.role(&r.kernel)
 }
 
-/// The ceilings of these results: the best valid copy's GB/s and the best valid FMA chain's GFLOP/s.
+/// The ceilings of these results: the best valid copy's GB/s, the best valid f32 FMA chain's GFLOP/s, and
+/// the best chains of each other kind of operation.
 pub fn peaks(results: &[ConfigResult]) -> Peaks {
-    Peaks {
-        copy_gbps: best_gbps(results, |r| role(r) == Some(Role::Copy)),
-        fma_gflops: results
-            .iter()
-            .filter(|r| r.is_good() && role(r) == Some(Role::ComputePeak))
-            .filter_map(ConfigResult::gflops)
-            .reduce(f64::max),
+    let mut best: Vec<(Operations, f64)> = Vec::new();
+    for r in results.iter().filter(|r| r.is_good() && role(r) == Some(Role::ComputePeak)) {
+        let Some(rate) = r.operation_rate() else { continue };
+        match best.iter_mut().find(|(operations, _)| *operations == r.operations) {
+            Some((_, kept)) => *kept = kept.max(rate),
+            None => best.push((r.operations, rate)),
+        }
     }
+    best.sort_by_key(|&(operations, _)| operations);
+    let fma_gflops = best.iter().find(|(operations, _)| operations.is_flops()).map(|&(_, rate)| rate);
+    best.retain(|(operations, _)| !operations.is_flops());
+    Peaks { copy_gbps: best_gbps(results, |r| role(r) == Some(Role::Copy)), fma_gflops, beyond_f32: best }
 }
 
 /// Finds the run's ceilings (`peaks`) and puts every valid figure in proportion to the roof above it: the
@@ -67,6 +72,8 @@ pub fn relate_to_peaks(results: &mut [ConfigResult]) -> Peaks {
         };
         r.percent_of_peak = match (r.gflops(), roof, r.gbps, peaks.copy_gbps) {
             (Some(gflops), Some(roof), _, _) => Some(100.0 * gflops / roof),
+            // Chains of f16 or integer operations: no roof of theirs, and their bytes are no point.
+            _ if !r.operations.is_flops() => None,
             (_, None, Some(gbps), Some(copy)) if in_device_memory(r) => Some(100.0 * gbps / copy),
             _ => None,
         };
@@ -128,6 +135,8 @@ pub fn flag_suspects(results: &mut [ConfigResult]) {
 fn telling_unit(r: &ConfigResult) -> Unit {
     match r.intensity() {
         Some(intensity) if intensity >= 1.0 => Unit::GflopPerS,
+        // Chains of f16 or integer operations: their operations are their point.
+        None if !r.operations.is_flops() => r.unit(),
         _ => Unit::GbPerS,
     }
 }
@@ -135,8 +144,8 @@ fn telling_unit(r: &ConfigResult) -> Unit {
 /// A result's figure in `unit`.
 fn figure_in(r: &ConfigResult, unit: Unit) -> Option<f64> {
     match unit {
-        Unit::GflopPerS => r.gflops(),
         Unit::GbPerS => r.gbps,
+        _ => r.operation_rate(),
     }
 }
 

@@ -108,13 +108,16 @@ pub fn plan_and_count(results: &[ConfigResult], peaks: &Peaks) -> (Vec<ChartSpec
         match kind {
             _ if users => of_this = tunables_charts(&family, &of_family),
             ChartKind::Lines => {
-                for (x_name, on_axis) in groups(of_family.iter().copied(), x_axis) {
+                // Kernels of different units (the peaks' GFLOP/s, GIOP/s and GOP/s) get charts of their own.
+                let units = unique(of_family.iter().map(|r| r.unit()));
+                for ((x_name, unit), on_axis) in groups(of_family.iter().copied(), |r| (x_axis(r), r.unit())) {
+                    let in_unit = if units.len() > 1 { format!(" · {}", unit.name()) } else { String::new() };
                     for (part, of_part) in few_lines(&on_axis) {
                         // Nothing measured (kernels this device skips): no chart of empty lines.
                         if !of_part.iter().any(|r| r.is_good()) {
                             continue;
                         }
-                        let key = format!("{family} · {x_name}{part}");
+                        let key = format!("{family} · {x_name}{in_unit}{part}");
                         let config = line_config(&key, &x_name, &of_part);
                         of_this.push(ChartSpec::of_family(key, config, &family));
                     }
@@ -161,7 +164,7 @@ pub fn plan_and_count(results: &[ConfigResult], peaks: &Peaks) -> (Vec<ChartSpec
 /// A user's kernel's charts, one per problem size: a line over the one thing its configurations vary
 /// (the workgroup's shape or a tunable), or a heatmap over the first two (the workgroup's shape, if it
 /// varies, along x; the other tunables together up the y axis).
-fn tunables_charts(family: &str, results: &[&ConfigResult]) -> Vec<ChartSpec> {
+fn tunables_charts<'a>(family: &str, results: &[&'a ConfigResult]) -> Vec<ChartSpec> {
     let size = |r: &ConfigResult| r.size_and_tunables().map_or(String::new(), |(size, _)| size.to_string());
     let mut charts = Vec::new();
     for (size, at_size) in groups(results.iter().copied(), size) {
@@ -193,15 +196,17 @@ fn tunables_charts(family: &str, results: &[&ConfigResult]) -> Vec<ChartSpec> {
                 let along = varying.first().copied().unwrap_or(0);
                 let points = groups(at_size.iter().copied(), |r| value(r, along));
                 let labels: Vec<&String> = points.iter().map(|(label, _)| label).collect();
-                let best = |rows: &Vec<&ConfigResult>| {
-                    rows.iter().filter(|r| r.is_good()).filter_map(|r| (rate.1)(r)).reduce(f64::max)
+                let best = |rows: &Vec<&'a ConfigResult>| {
+                    let figures = rows.iter().filter(|r| r.is_good()).filter_map(|r| Some(((rate.1)(r)?, *r)));
+                    figures.max_by(|a, b| a.0.total_cmp(&b.0))
                 };
-                let data: Vec<Option<f64>> = points.iter().map(|(_, rows)| best(rows)).collect();
+                let best: Vec<_> = points.iter().map(|(_, rows)| best(rows)).collect();
+                let (data, intervals) = figures_and_intervals(&best);
                 let colour = kernel_colour(family, &at_size[0].kernel);
                 let mut options = common_options(json!(key.clone()), &name(along), &rate_axis(rate.0));
                 options["plugins"]["legend"] = json!({ "display": false });
-                let dataset = json!({ "label": series(at_size[0]), "data": data, "borderColor": colour,
-                                      "backgroundColor": colour, "spanGaps": false });
+                let dataset = json!({ "label": series(at_size[0]), "data": data, "intervals": intervals,
+                                      "borderColor": colour, "backgroundColor": colour, "spanGaps": false });
                 json!({ "type": "line", "data": { "labels": labels, "datasets": [dataset] }, "options": options })
             }
             [x, rest @ ..] => {
@@ -291,11 +296,14 @@ pub fn plan_comparison(rows: &[compare::Row], names: &[String]) -> Vec<ChartSpec
             .map(|(i, name)| {
                 let colour = COMPARE_COLOURS[i % COMPARE_COLOURS.len()];
                 let data: Vec<Option<f64>> = of_kernel.iter().map(|r| r.figures[i]).collect();
+                let intervals: Vec<Option<[f64; 2]>> =
+                    of_kernel.iter().map(|r| r.measured[i].as_ref().and_then(compare::Figures::interval)).collect();
                 // Results that agree draw on top of each other: dashes and larger points keep both visible.
                 let dash: &[u32] = if i == 0 { &[] } else { &[6, 4] };
                 json!({
-                    "label": name, "data": data, "borderColor": colour, "backgroundColor": colour,
-                    "borderDash": dash, "spanGaps": false, "pointRadius": 3 + 2 * i.min(2), "borderWidth": 2,
+                    "label": name, "data": data, "intervals": intervals, "borderColor": colour,
+                    "backgroundColor": colour, "borderDash": dash, "spanGaps": false, "pointRadius": 3 + 2 * i.min(2),
+                    "borderWidth": 2,
                 })
             })
             .collect();
@@ -383,12 +391,14 @@ fn common_options(title: Value, x_name: &str, y_name: &str) -> Value {
     })
 }
 
-/// The figure a line chart draws: the headline where every result's is GFLOP/s, else GB/s.
+/// The figure a line chart draws: the headline where every result's is in one unit of operations (GFLOP/s,
+/// GIOP/s, GOP/s), else GB/s.
 fn rate(results: &[&ConfigResult]) -> (&'static str, fn(&ConfigResult) -> Option<f64>) {
-    if results.iter().all(|r| r.unit() == Unit::GflopPerS) {
-        (Unit::GflopPerS.name(), ConfigResult::headline)
-    } else {
-        (Unit::GbPerS.name(), |r| r.gbps)
+    match results.first().map(|r| r.unit()) {
+        Some(unit) if unit != Unit::GbPerS && results.iter().all(|r| r.unit() == unit) => {
+            (unit.name(), ConfigResult::headline)
+        }
+        _ => (Unit::GbPerS.name(), |r| r.gbps),
     }
 }
 
@@ -419,15 +429,18 @@ fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
         .map(|(name, of_series)| {
             // Failed and skipped points are gaps in the line; where a parameter was swept over several
             // workgroup sizes, or a point spans several values, a point is the best of them.
-            let mut data: Vec<Option<f64>> = vec![None; labels.len()];
+            let mut best: Vec<Option<(f64, &ConfigResult)>> = vec![None; labels.len()];
             let mut seen = HashSet::new();
             for r in of_series {
                 several_per_point |= !seen.insert(x_value(r));
                 let at = point_of[&x_value(r)];
-                if let Some(f) = figure(r).filter(|_| r.is_good()) {
-                    data[at] = Some(data[at].map_or(f, |best: f64| best.max(f)));
+                if let Some(f) = figure(r).filter(|_| r.is_good())
+                    && best[at].is_none_or(|(kept, _)| f > kept)
+                {
+                    best[at] = Some((f, r));
                 }
             }
+            let (data, intervals) = figures_and_intervals(&best);
             let first = of_series[0];
             let mut colour = kernel_colour(&first.family, &first.kernel).to_string();
             if first.shader_checks != ShaderChecks::Default {
@@ -441,19 +454,25 @@ fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
                 _ => &[2, 2],
             };
             json!({
-                "label": name, "data": data, "borderColor": colour, "backgroundColor": colour,
-                "borderDash": dash, "spanGaps": false, "pointRadius": 3, "borderWidth": 2,
+                "label": name, "data": data, "intervals": intervals, "borderColor": colour,
+                "backgroundColor": colour, "borderDash": dash, "spanGaps": false, "pointRadius": 3, "borderWidth": 2,
             })
         })
         .collect();
     let what = match (per_point, several_per_point) {
-        (1, false) => "median of the samples".to_string(),
+        (1, false) => "median of the samples, bars its 95 % interval".to_string(),
         (1, true) => "best workgroup size at each point".to_string(),
         (n, _) => format!("{} values, the best of every {n} at each point", xs.len()),
     };
     let mut options = common_options(json!(format!("{title}: {unit} ({what})")), x_name, &rate_axis(unit));
     options["interaction"] = json!({ "mode": "nearest", "intersect": false });
     json!({ "type": "line", "data": { "labels": labels, "datasets": datasets }, "options": options })
+}
+
+/// Each point's figure, and its 95 % interval (`ConfigResult::figure_interval`), from the result it
+/// shows: the whiskers `www/chart-intervals.js` draws are a dataset's `intervals`, point by point.
+fn figures_and_intervals(points: &[Option<(f64, &ConfigResult)>]) -> (Vec<Option<f64>>, Vec<Option<[f64; 2]>>) {
+    points.iter().map(|point| (point.map(|(f, _)| f), point.and_then(|(f, r)| r.figure_interval(f)))).unzip()
 }
 
 /// Viridis, from dark purple (slow) to yellow (fast): ordered in lightness, readable without colour vision.
@@ -547,7 +566,7 @@ fn roofline_config(results: &[ConfigResult], peaks: &Peaks) -> Value {
     let mut datasets: Vec<Value> = groups(good.iter().copied(), series)
         .iter()
         .map(|(name, of_series)| {
-            let data: Vec<Value> = groups(of_series.iter().copied(), point)
+            let (data, intervals): (Vec<Value>, Vec<Option<[f64; 2]>>) = groups(of_series.iter().copied(), point)
                 .iter()
                 .filter_map(|(_, at_point)| {
                     let best =
@@ -560,13 +579,13 @@ fn roofline_config(results: &[ConfigResult], peaks: &Peaks) -> Value {
                         best.workgroup_text(),
                         format_gbps(y)
                     );
-                    Some(json!({ "x": x, "y": y, "text": text }))
+                    Some((json!({ "x": x, "y": y, "text": text }), best.figure_interval(y)))
                 })
-                .collect();
+                .unzip();
             let first = of_series[0];
             let colour = kernel_colour(&first.family, &first.kernel);
             let style = if first.shader_checks == ShaderChecks::Default { "circle" } else { "triangle" };
-            json!({ "label": name, "data": data, "backgroundColor": colour,
+            json!({ "label": name, "data": data, "intervals": intervals, "backgroundColor": colour,
                     "borderColor": colour, "pointStyle": style, "pointRadius": 4 })
         })
         .collect();
@@ -607,20 +626,23 @@ fn bars_config(title: &str, results: &[&ConfigResult], moved: bool) -> Value {
     };
     let labels = unique(results.iter().map(|r| group(r)));
     let figure = |r: &ConfigResult| if moved { r.moved_gbps() } else { r.gbps };
-    let mut best: HashMap<(&str, String), f64> = HashMap::new();
+    let mut best: HashMap<(&str, String), (f64, &ConfigResult)> = HashMap::new();
     for r in results.iter().filter(|r| r.is_good()) {
         if let Some(f) = figure(r) {
-            let kept = best.entry((r.variant.as_str(), group(r))).or_insert(f);
-            *kept = kept.max(f);
+            let kept = best.entry((r.variant.as_str(), group(r))).or_insert((f, r));
+            if f > kept.0 {
+                *kept = (f, r);
+            }
         }
     }
     let datasets: Vec<Value> = unique(results.iter().map(|r| r.variant.clone()))
         .iter()
         .map(|variant| {
-            let data: Vec<Option<f64>> =
-                labels.iter().map(|g| best.get(&(variant.as_str(), g.clone())).copied()).collect();
+            let bars: Vec<_> = labels.iter().map(|g| best.get(&(variant.as_str(), g.clone())).copied()).collect();
+            let (data, intervals) = figures_and_intervals(&bars);
             let colour = variant_colour(&results[0].family, variant);
-            json!({ "label": variant, "data": data, "backgroundColor": colour, "borderColor": colour })
+            json!({ "label": variant, "data": data, "intervals": intervals, "backgroundColor": colour,
+                    "borderColor": colour })
         })
         .collect();
     let what = if moved {

@@ -30,11 +30,16 @@ impl Figures {
         let samples: Option<Vec<f64>> = r.samples_ns.iter().map(|ns| at(ns / dispatches)).collect();
         let samples = samples.filter(|s| s.len() >= 2).unwrap_or_default();
         // A file recorded before medians had intervals: the interval of its samples' figures.
-        let interval = match r.median_interval_ns {
-            Some([low, high]) => at(high).zip(at(low)).map(|(slowest, fastest)| (headline, slowest, fastest)),
+        let interval = match r.figure_interval(headline) {
+            Some([slowest, fastest]) => Some((headline, slowest, fastest)),
             None => stats::summarize(&samples).and_then(|s| s.median_interval.map(|(low, high)| (s.median, low, high))),
         };
         (!samples.is_empty() || interval.is_some()).then_some(Figures { samples, interval })
+    }
+
+    /// The ends of the figure's 95 % interval, slowest first.
+    pub fn interval(&self) -> Option<[f64; 2]> {
+        self.interval.map(|(_, slowest, fastest)| [slowest, fastest])
     }
 }
 

@@ -65,6 +65,9 @@ pub struct DeviceInfo {
     pub limits: ComputeLimits,
     /// The optional features that matter to wgsweep, as WebGPU names them, present on the adapter.
     pub features: Vec<String>,
+    /// The smallest and largest subgroup the adapter may run, where it offers subgroups.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subgroup_sizes: Option<[u32; 2]>,
 }
 
 impl DeviceInfo {
@@ -102,11 +105,13 @@ pub struct Gpu {
     pub info: DeviceInfo,
     /// GPU timestamps at pass boundaries are available and were enabled.
     pub timestamps: bool,
-    /// Subgroup operations are available to shaders and were enabled (natively only: wgpu does not pass
-    /// them through on the web yet).
+    /// Subgroup operations are available to shaders and were enabled (on the web through patches/wgpu).
     pub subgroups: bool,
     /// f16 in shaders (`enable f16;`) is available and was enabled.
     pub shader_f16: bool,
+    /// WGSL's packed 4×8-bit integer dot products compile (naga always has them; a browser says so in
+    /// `navigator.gpu.wgslLanguageFeatures`).
+    pub packed_dot: bool,
     lost: Arc<Mutex<Option<String>>>,
     given_up: std::cell::Cell<bool>,
     filler: OnceCell<crate::fill::Filler>,
@@ -140,8 +145,11 @@ impl Gpu {
     pub async fn open(adapter: &wgpu::Adapter, identity: Option<AdapterIdentity>) -> Result<Gpu, GpuError> {
         let info = adapter.get_info();
         let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
-        let subgroups = cfg!(not(target_arch = "wasm32")) && adapter.features().contains(wgpu::Features::SUBGROUP);
+        let subgroups = adapter.features().contains(wgpu::Features::SUBGROUP);
         let shader_f16 = adapter.features().contains(wgpu::Features::SHADER_F16);
+        // Natively naga compiles them on every backend (without opening another instance to ask).
+        let packed_dot = cfg!(not(target_arch = "wasm32"))
+            || instance().wgsl_language_features().contains(wgpu::WgslLanguageFeatures::Packed4x8IntegerDotProduct);
         let mut required_features = wgpu::Features::empty();
         required_features.set(wgpu::Features::TIMESTAMP_QUERY, timestamps);
         required_features.set(wgpu::Features::SUBGROUP, subgroups);
@@ -192,9 +200,21 @@ impl Gpu {
             backend: info.backend.to_string(),
             limits: ComputeLimits::from_wgpu(&limits),
             features,
+            subgroup_sizes: subgroups.then_some([info.subgroup_min_size, info.subgroup_max_size]),
         };
         let given_up = Default::default();
-        Ok(Gpu { device, queue, info, timestamps, subgroups, shader_f16, lost, given_up, filler: OnceCell::new() })
+        Ok(Gpu {
+            device,
+            queue,
+            info,
+            timestamps,
+            subgroups,
+            shader_f16,
+            packed_dot,
+            lost,
+            given_up,
+            filler: OnceCell::new(),
+        })
     }
 
     /// The pipelines that write inputs and poison outputs, built on first use.

@@ -261,6 +261,7 @@ fn blank(configuration: &Configuration, problem_size: u64, bytes_per_dispatch: u
         bytes_per_dispatch,
         moved_bytes_per_dispatch: None,
         flops_per_dispatch: None,
+        operations: family.operations(kernel.kernel),
         dispatch: [0; 3],
         dispatches_per_sample: 0,
         samples_ns: Vec::new(),

@@ -13,10 +13,10 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 
-use crate::analysis;
 use crate::kernel::ShaderChecks;
 use crate::measure::TimingSource;
 use crate::result::{ConfigResult, Outcome, ParameterValue, ReadError, RunResult, gb_per_s};
+use crate::{analysis, kernels};
 
 /// The version of the link format this wgsweep writes and the newest it reads.
 pub const LINK_VERSION: u32 = 2;
@@ -419,9 +419,12 @@ fn config_result(row: &Row, text: &impl Fn(u32) -> Result<String, ShareError>) -
         Some(times) => times.map(|t| Some(t as f64)),
         None => [None; 4],
     };
+    let (family, kernel) = (text(family)?, text(kernel)?);
+    // What the kernel's operations are is its family's to say: links leave it out.
+    let operations = kernels::family(&family).map(|f| f.operations(&kernel)).unwrap_or_default();
     Ok(ConfigResult {
-        family: text(family)?,
-        kernel: text(kernel)?,
+        family,
+        kernel,
         variant: text(variant)?,
         shader_checks: row.checks,
         workgroup_size: row.workgroup,
@@ -430,6 +433,7 @@ fn config_result(row: &Row, text: &impl Fn(u32) -> Result<String, ShareError>) -
         bytes_per_dispatch: row.bytes_per_dispatch,
         moved_bytes_per_dispatch: row.moved_bytes_per_dispatch,
         flops_per_dispatch: row.flops_per_dispatch,
+        operations,
         dispatch: row.dispatch,
         dispatches_per_sample: row.dispatches_per_sample,
         samples_ns: Vec::new(),

@@ -62,6 +62,38 @@ fn stream_charts_lines_over_workgroup_sizes_a_series_per_variant_coloured_by_ker
 }
 
 #[test]
+fn every_figure_a_chart_draws_carries_its_95_percent_interval_for_its_whisker() {
+    // 1 ns per dispatch, its interval 0.98 to 1.05 ns: 100 bytes at 100/1.05 to 100/0.98 GB/s.
+    let timed = |label: &str, wg: u32, interval: Option<[f64; 2]>| {
+        let mut r = record("stream", label, [wg, 1, 1], 100, None);
+        r.median_interval_ns = interval;
+        r
+    };
+    let mut results = vec![
+        timed("copy/scalar", 64, Some([0.98, 1.05])),
+        timed("copy/scalar", 256, None),
+        timed("triad/scalar", 64, Some([0.98, 1.05])),
+    ];
+    results[2].outcome = Outcome::Failed { error: "FAILED validation".into(), validated: false };
+    let specs = charts::plan(&results, &Peaks::default());
+    let whisker = json!([100.0 / 1.05, 100.0 / 0.98]);
+    // A figure without an interval (fewer than six samples), and a failed configuration, have no whisker.
+    assert_eq!(dataset(&specs[0], "copy/scalar")["intervals"], json!([whisker, null]));
+    assert_eq!(dataset(&specs[0], "triad/scalar")["intervals"], json!([null, null]));
+
+    // A comparison's lines carry each result's.
+    let run = |interval| {
+        let mut result = RunResult::from_json(&template_run()).unwrap();
+        result.results = vec![timed("copy/scalar", 64, interval)];
+        result
+    };
+    let results = [run(Some([0.98, 1.05])), run(None)];
+    let specs = charts::plan_comparison(&compare::rows(&results), &compare::names(&results));
+    let datasets = specs[0].config["data"]["datasets"].as_array().unwrap();
+    assert_eq!((datasets[0]["intervals"].clone(), datasets[1]["intervals"].clone()), (json!([whisker]), json!([null])));
+}
+
+#[test]
 fn a_line_chart_of_more_series_than_a_person_tells_apart_splits_by_variant() {
     let mut results = Vec::new();
     for kernel in ["copy", "scale", "add", "triad", "dot"] {

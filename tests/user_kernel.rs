@@ -349,5 +349,5 @@ fn built_in_kernels_open_as_users_kernels_that_validate_and_count_as_the_built_i
             assert!(matched > 0, "{}", kernel.label());
         }
     }
-    assert_eq!(opened.len(), 47, "{opened:?}");
+    assert_eq!(opened.len(), 54, "{opened:?}");
 }

@@ -109,6 +109,43 @@ async fn reductions_validate_through_webgpu() {
 }
 
 #[wasm_bindgen_test]
+async fn subgroup_reductions_run_where_the_browser_offers_subgroups_and_say_why_not_elsewhere() {
+    let (gpu, browser_features) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let offered = browser_features.iter().any(|f| f == "subgroups");
+    // wgpu asks for what the browser offers (patches/wgpu), and the adapter's subgroup sizes come with it.
+    assert_eq!(gpu.subgroups, offered, "{browser_features:?}");
+    assert_eq!(gpu.info.subgroup_sizes.is_some(), offered);
+    if let Some([min, max]) = gpu.info.subgroup_sizes {
+        assert!(min >= 1 && min <= max && max <= 128, "{min}..{max}");
+    }
+    let plan = quick_plan("subgroup", 100_003, Some(vec![1, 32, 256]));
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    assert_eq!(result.results.len(), 2 * 3);
+    for r in &result.results {
+        match offered {
+            true => assert!(r.is_good(), "{} wg={}: {:?}", r.label(), r.workgroup_text(), r.error()),
+            false => assert!(r.skipped().is_some_and(|why| why.contains("subgroup operations")), "{:?}", r.outcome),
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+async fn integer_and_packed_dot_product_chains_validate_through_webgpu_or_say_why_not() {
+    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let plan = quick_plan("imad,dot4,hfma", 4099, Some(vec![64]));
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    assert_eq!(result.results.len(), 2 + 2 + 3);
+    for r in &result.results {
+        match (r.kernel.as_str(), gpu.shader_f16, gpu.packed_dot) {
+            ("hfma", false, _) => assert!(r.skipped().is_some_and(|why| why.contains("shader-f16")), "{:?}", r.outcome),
+            ("dot4", _, false) => assert!(r.skipped().is_some_and(|why| why.contains("packed")), "{:?}", r.outcome),
+            _ => assert!(r.is_good(), "{}: {:?}", r.label(), r.error()),
+        }
+    }
+    assert!(result.peaks.summary().is_some_and(|s| s.contains("GIOP/s")), "{:?}", result.peaks);
+}
+
+#[wasm_bindgen_test]
 async fn a_histogram_counts_exactly_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
     let plan = quick_plan("workgroup/skewed", 5003, Some(vec![64]));

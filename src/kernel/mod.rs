@@ -18,6 +18,8 @@ use std::ops::Range;
 use std::pin::Pin;
 use std::rc::Rc;
 
+use serde::{Deserialize, Serialize};
+
 pub use buffers::{
     ImageBuffers, OwnedBuffer, bind_group, check_binding, random_buffer, random_f16_buffer, storage_buffer,
 };
@@ -146,8 +148,40 @@ pub enum Role {
     /// A plain copy: its best valid GB/s is the run's bandwidth ceiling, which no kernel that moves device
     /// memory can beat by much.
     Copy,
-    /// Independent FMA chains: its best valid GFLOP/s is the run's compute ceiling.
+    /// Independent chains of one kind of operation: its best valid rate is the run's compute ceiling for
+    /// that kind (`Family::operations`); f32 FMAs' is the roofline's roof.
     ComputePeak,
+}
+
+/// What a kernel's counted operations are (`Workload::flops_per_dispatch`), which names its figure's unit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Operations {
+    /// f32 floating-point operations (an FMA counts two): GFLOP/s, on the roofline.
+    #[default]
+    Flops,
+    /// f16 floating-point operations: GFLOP/s, beside the f32 roof rather than under it.
+    HalfFlops,
+    /// 32-bit integer operations (a multiply-add counts two): GIOP/s.
+    IntegerOps,
+    /// 8-bit integer operations of packed dot products (each of 4 multiplies and 4 adds counts one): GOP/s.
+    Int8Ops,
+}
+
+impl Operations {
+    pub fn is_flops(&self) -> bool {
+        *self == Operations::Flops
+    }
+
+    /// The chains that measure this kind's peak, in words.
+    pub fn name(self) -> &'static str {
+        match self {
+            Operations::Flops => "FMA",
+            Operations::HalfFlops => "f16 FMA",
+            Operations::IntegerOps => "i32 multiply-add",
+            Operations::Int8Ops => "int8 dot product",
+        }
+    }
 }
 
 /// A family's point in one sentence, for a run's summary: how one kernel fares against another, each at its
@@ -210,6 +244,11 @@ pub trait Family: Sync {
         let _ = kernel;
         None
     }
+    /// What `kernel`'s counted operations are, where it counts any.
+    fn operations(&self, kernel: &str) -> Operations {
+        let _ = kernel;
+        Operations::Flops
+    }
     /// The kernel whose best figure, in any variant, at the same parameter value, is this family's 100 %
     /// mark (transpose: the same-shape copy).
     fn baseline(&self) -> Option<&'static str> {
@@ -271,7 +310,8 @@ pub trait Workload {
         let _ = configuration;
         None
     }
-    /// Floating-point operations one dispatch does (an FMA counts two), where the family counts them.
+    /// Operations one dispatch does (an FMA counts two), where the family counts them: floating-point ones
+    /// unless `Family::operations` says otherwise.
     fn flops_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
         let _ = configuration;
         None

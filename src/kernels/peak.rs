@@ -1,4 +1,5 @@
-//! Compute peak: independent FMA chains, scalar and vec4, for the roofline's compute ceiling.
+//! Compute peaks: independent chains of one kind of operation each, for the run's ceilings: f32 FMAs (the
+//! roofline's roof), f16 FMAs, i32 multiply-adds and packed 8-bit dot products.
 
 use std::ops::Range;
 
@@ -6,26 +7,55 @@ use serde::{Deserialize, Serialize};
 
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Prepared, Recipe,
-    Reference, ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours, f32s,
+    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, Operations, OwnedBuffer, Prepared,
+    Recipe, Reference, ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours,
 };
 use crate::spec;
 use wgpu::util::DeviceExt;
 
 /// WGSL has no includes: the grid's index helpers go in front.
 const WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/peak.wgsl"));
+/// The f16 chains: a module of their own, which compiles only where the device offers shader-f16.
+const F16_WGSL: &str =
+    concat!("enable f16;\n", include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/peak_f16.wgsl"));
+/// The packed dot products: a module of their own, which compiles only where WGSL has them.
+const DOT4_WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/peak_dot4.wgsl"));
 
-pub const VARIANTS: [&str; 2] = ["f32", "vec4"];
-/// FMAs each chain runs.
+/// (kernel, variant): the WGSL entry point is `kernel_variant`.
+const KERNELS: [(&str, &str); 9] = [
+    ("fma", "f32"),
+    ("fma", "vec4"),
+    ("hfma", "f16"),
+    ("hfma", "vec2"),
+    ("hfma", "vec4"),
+    ("imad", "i32"),
+    ("imad", "vec4"),
+    ("dot4", "i8"),
+    ("dot4", "u8"),
+];
+/// Steps each chain runs.
 const ITERATIONS: u32 = 1024;
 /// Invocations by default: enough to fill any GPU many times over, a fraction of a millisecond of work.
 const DEFAULT_INVOCATIONS: u64 = 1 << 20;
+/// The integer chains' multiplier, and their first increment (the next chains' are 2, 4, ... more):
+/// a linear congruential generator's (Numerical Recipes').
+const MULTIPLIER: i32 = 1_664_525;
+const INCREMENT: i32 = 1_013_904_223;
 
 pub struct Peak;
 
-/// The chains an invocation runs, in f32 lanes: 8 scalars, or 4 vec4s.
-fn lanes(variant: &str) -> u32 {
-    if variant == "vec4" { 16 } else { 8 }
+/// The lanes of chains an invocation runs: 8 scalars, 4 vec4s (16 lanes), or 8 vec2s (16 lanes).
+fn lanes(kernel: &str, variant: &str) -> u32 {
+    match (kernel, variant) {
+        (_, "vec4") | (_, "vec2") => 16,
+        _ => 8,
+    }
+}
+
+/// Operations one step of one lane counts: a multiply-add counts two; a packed dot product 4 multiplies
+/// and 4 adds.
+fn operations_per_step(kernel: &str) -> u64 {
+    if kernel == "dot4" { 8 } else { 2 }
 }
 
 /// `start` in peak.wgsl.
@@ -38,11 +68,25 @@ fn coefficients() -> [f32; 17] {
     std::array::from_fn(|k| if k == 0 { 1.0 } else { k as f32 / 4096.0 })
 }
 
+/// The f16 chains' a and b's (peak_f16.wgsl says why these keep every step exact).
+fn half_coefficients() -> [f32; 17] {
+    std::array::from_fn(|k| match k {
+        0 => 1.0,
+        k if k % 2 == 1 => 1.0 / 256.0, // lanes 0, 2, ...
+        _ => 1.0 / 128.0,
+    })
+}
+
+/// The integer chains' multiplier, then each chain's increment (the dot products' packed b's).
+fn integers() -> [i32; 17] {
+    std::array::from_fn(|k| if k == 0 { MULTIPLIER } else { INCREMENT + 2 * (k as i32 - 1) })
+}
+
 /// What invocation `i` of `variant` writes: its chains' last values, summed as the shader sums them.
 pub fn chain_sum(variant: &str, i: u32) -> f32 {
     let coefficients = coefficients();
     let a = coefficients[0];
-    let last: Vec<f32> = (0..lanes(variant))
+    let last: Vec<f32> = (0..lanes("fma", variant))
         .map(|c| (0..ITERATIONS).fold(start(i, c), |x, _| x.mul_add(a, coefficients[1 + c as usize])))
         .collect();
     if variant == "vec4" {
@@ -52,35 +96,106 @@ pub fn chain_sum(variant: &str, i: u32) -> f32 {
     }
 }
 
+/// What invocation `i` of an f16 chain kernel writes: every step and sum is exact (in f16 and f32), so the
+/// order the shader adds in does not matter.
+pub fn half_chain_sum(variant: &str, i: u32) -> f32 {
+    let b = half_coefficients();
+    let start = |l: u32| (i & 7) as f32 * 0.125 + l as f32 * 0.125;
+    (0..lanes("hfma", variant)).map(|l| (0..ITERATIONS).fold(start(l), |x, _| x + b[1 + l as usize])).sum()
+}
+
+/// What invocation `i` of an i32 multiply-add kernel writes: its chains' last values, wrapped, summed.
+pub fn integer_chain_sum(variant: &str, i: u32) -> i32 {
+    let k = integers();
+    let last = |c: u32| {
+        let first = ((i & 1023) * 16 + c) as i32;
+        (0..ITERATIONS).fold(first, |x, _| x.wrapping_mul(k[0]).wrapping_add(k[1 + c as usize]))
+    };
+    (0..lanes("imad", variant)).map(last).fold(0, i32::wrapping_add)
+}
+
+/// WGSL's dot4I8Packed (signed) or dot4U8Packed: the four byte pairs' products, added, as the bits of an
+/// i32 or a u32 (no sum of four byte products overflows either).
+pub fn dot4(a: u32, b: u32, signed: bool) -> u32 {
+    let (a, b) = (a.to_le_bytes(), b.to_le_bytes());
+    let product = |k: usize| match signed {
+        true => a[k] as i8 as i32 * b[k] as i8 as i32,
+        false => a[k] as i32 * b[k] as i32,
+    };
+    (0..4).map(product).sum::<i32>() as u32
+}
+
+/// What invocation `i` of a packed dot product kernel writes: each chain steps x = dot4(x, b) + x.
+pub fn dot_chain_sum(variant: &str, i: u32) -> u32 {
+    let k = integers();
+    let last = |c: u32| {
+        let b = k[1 + c as usize] as u32;
+        (0..ITERATIONS).fold((i & 1023) * 16 + c, |x, _| dot4(x, b, variant == "i8").wrapping_add(x))
+    };
+    (0..8).map(last).fold(0, u32::wrapping_add)
+}
+
+/// What word `i` of `kernel/variant`'s output must hold.
+fn expected(kernel: &str, variant: &str, i: u32) -> Expected {
+    match kernel {
+        "hfma" => Expected::exact(half_chain_sum(variant, i)),
+        "imad" => Expected::Word(integer_chain_sum(variant, i) as u32),
+        "dot4" => Expected::Word(dot_chain_sum(variant, i)),
+        _ => Expected::exact(chain_sum(variant, i)),
+    }
+}
+
 impl Family for Peak {
     fn name(&self) -> &'static str {
         "peak"
     }
 
     fn about(&self) -> &'static str {
-        "The compute ceiling: each invocation runs independent chains of fused multiply-adds (1024 per chain) \
-         and writes one sum, so memory plays no part. fma/f32 keeps 8 scalar chains, fma/vec4 4 vec4 chains; \
-         an FMA counts as two flops. The best of them is the run's FMA peak, the roof of the roofline chart, \
-         and every kernel that counts flops is also shown as a percentage of it. Expect small workgroups to \
-         fall short (too few warps resident to hide each FMA's latency) and the rest to level off near the \
-         GPU's FP32 peak (for an H100 SXM about 67 TFLOP/s without tensor cores); on a GPU whose lanes are \
-         scalar, vec4 only doubles the work per invocation."
+        "The compute ceilings: each invocation runs independent chains of one operation (1024 steps per chain) \
+         and writes one sum, so memory plays no part. fma/f32 keeps 8 scalar chains of f32 fused multiply-adds, \
+         fma/vec4 4 vec4 chains; an FMA counts as two flops. The best of them is the run's FMA peak, the roof of \
+         the roofline chart, and every kernel that counts f32 flops is also shown as a percentage of it. hfma \
+         runs the same chains in f16 (8 scalars, 8 vec2s, 4 vec4s; where the device offers shader-f16): GPUs \
+         that pack two halves per lane reach twice the f32 rate with vec2 or vec4, not with scalars. imad \
+         runs i32 multiply-adds (x = x·a + b, wrapping; two integer operations each, in GIOP/s), and dot4 the \
+         packed 8-bit dot products dot4I8Packed and dot4U8Packed (x = dot4(x, b) + x: four multiplies and \
+         four adds, 8 operations a call, in GOP/s; where WGSL has packed_4x8_integer_dot_product). Every \
+         chain is checked bit for bit. Expect small workgroups to fall short (too few warps resident to hide \
+         each step's latency) and the rest to level off near the GPU's rate for that operation (for an H100 \
+         SXM about 67 TFLOP/s in f32 and 134 in f16 without tensor cores)."
     }
 
     fn kernels(&self) -> Vec<KernelId> {
-        KernelId::every_variant(self.name(), &["fma"], &VARIANTS)
+        KERNELS.iter().map(|&(kernel, variant)| KernelId { family: "peak", kernel, variant }).collect()
     }
 
     fn contrasts(&self) -> Vec<kernel::Contrast> {
-        vec![kernel::Contrast {
-            kernel: ("fma/vec4", None),
-            against: ("fma/f32", None),
-            sentence: "FMA chains on vec4 are {than} on scalars",
-        }]
+        vec![
+            kernel::Contrast {
+                kernel: ("fma/vec4", None),
+                against: ("fma/f32", None),
+                sentence: "FMA chains on vec4 are {than} on scalars",
+            },
+            kernel::Contrast {
+                kernel: ("hfma/vec2", None),
+                against: ("fma/f32", None),
+                sentence: "f16 FMA chains in pairs (vec2) are {than} f32 ones",
+            },
+        ]
     }
 
-    fn role(&self, kernel: &str) -> Option<Role> {
-        (kernel == "fma").then_some(Role::ComputePeak)
+    /// Every kernel's best is the run's ceiling for its kind of operation.
+    fn role(&self, _: &str) -> Option<Role> {
+        Some(Role::ComputePeak)
+    }
+
+    fn operations(&self, kernel: &str) -> Operations {
+        match kernel {
+            "hfma" => Operations::HalfFlops,
+            "imad" => Operations::IntegerOps,
+            "dot4" => Operations::Int8Ops,
+            _ => Operations::Flops,
+        }
     }
 
     fn size_unit(&self) -> &'static str {
@@ -105,24 +220,42 @@ impl Family for Peak {
     }
 
     fn setup(&self, gpu: &Gpu, size: u64, _seed: u32) -> Result<Box<dyn Workload>, String> {
-        let coefficients = OwnedBuffer::new(gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-            label: Some("coefficients"),
-            contents: &coefficients().map(f32::to_le_bytes).concat(),
-            usage: wgpu::BufferUsages::STORAGE,
-        }));
-        let sums = kernel::storage_buffer(gpu, "sums", size * 4);
-        let modules = ShaderModules::new("peak.wgsl", WGSL);
-        let reference = KeptReference::default();
-        Ok(Box::new(PeakWorkload { count: size as u32, modules, coefficients, sums, reference }))
+        let words = |label, contents: &[u8]| {
+            OwnedBuffer::new(gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(label),
+                contents,
+                usage: wgpu::BufferUsages::STORAGE,
+            }))
+        };
+        Ok(Box::new(PeakWorkload {
+            count: size as u32,
+            modules: ShaderModules::new("peak.wgsl", WGSL),
+            f16_modules: ShaderModules::new("peak_f16.wgsl", F16_WGSL),
+            dot4_modules: ShaderModules::new("peak_dot4.wgsl", DOT4_WGSL),
+            coefficients: words("coefficients", &coefficients().map(f32::to_le_bytes).concat()),
+            half_coefficients: words("half coefficients", &half_coefficients().map(f32::to_le_bytes).concat()),
+            integers: words("integers", &integers().map(i32::to_le_bytes).concat()),
+            sums: kernel::storage_buffer(gpu, "sums", size * 4),
+            reference: KeptReference::default(),
+        }))
     }
 
-    /// The same WGSL and chains, with every coefficient 1 (a = 1 keeps every sum exact, whatever the b's),
-    /// validated by agreement between workgroup sizes.
+    /// The same WGSL and chains, with every coefficient 1, validated by agreement between workgroup sizes
+    /// (every chain steps alike at every size).
     fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
+        // The module, the bindings of the coefficients and the sums, and their element type.
+        let (wgsl, (inputs, outputs), element) = match kernel.kernel {
+            "fma" => (WGSL, (0, 1), "f32"),
+            "hfma" => (F16_WGSL, (0, 1), "f32"),
+            "imad" => (WGSL, (2, 3), "i32"),
+            _ => (DOT4_WGSL, (2, 3), "u32"),
+        };
         let buffers = vec![
-            spec::BufferSpec::new(0, "coefficients", "f32", "17").filled(spec::Fill::Constant(1.0)),
-            spec::BufferSpec::new(1, "sums", "f32", "n").output(),
+            spec::BufferSpec::new(inputs, "coefficients", element, "17").filled(spec::Fill::Constant(1.0)),
+            spec::BufferSpec::new(outputs, "sums", element, "n").output(),
         ];
+        let operations =
+            lanes(kernel.kernel, kernel.variant) as u64 * ITERATIONS as u64 * operations_per_step(kernel.kernel);
         let spec = spec::Spec {
             sizes: vec![spec::Size::n(self.round_size(size))],
             workgroup_size: as_yours::line_workgroup(),
@@ -130,11 +263,11 @@ impl Family for Peak {
             constants: spec::Ordered::of(&[("COUNT", "n"), ("ITERATIONS", &ITERATIONS.to_string())]),
             grid: Some(as_yours::linear_grid("ceil_div(n, WG)", limits)),
             bytes: Some("4 * n".into()),
-            flops: Some(format!("{} * n", 2 * ITERATIONS * lanes(kernel.variant))),
+            flops: Some(format!("{operations} * n")),
             validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
-            ..spec::Spec::new(format!("fma_{}", kernel.variant), kernel.entry_point(), buffers)
+            ..spec::Spec::new(kernel.label().replace('/', "_"), kernel.entry_point(), buffers)
         };
-        Some(as_yours::open(&spec, kernel, "its WGSL and chains.", &[WGSL]))
+        Some(as_yours::open(&spec, kernel, "its WGSL and chains.", &[wgsl]))
     }
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
@@ -145,15 +278,21 @@ impl Family for Peak {
 struct PeakWorkload {
     count: u32,
     modules: ShaderModules,
+    f16_modules: ShaderModules,
+    dot4_modules: ShaderModules,
     coefficients: OwnedBuffer,
+    half_coefficients: OwnedBuffer,
+    integers: OwnedBuffer,
+    /// Every kernel's output: a word per invocation.
     sums: OwnedBuffer,
-    /// The variant checked last, and its sums.
-    reference: KeptReference<&'static str>,
+    /// The kernel checked last, and its sums.
+    reference: KeptReference<(&'static str, &'static str)>,
 }
 
-/// The chains' sums in `variant`.
+/// The chains' sums of `kernel/variant`.
 #[derive(Serialize, Deserialize)]
 struct Chains {
+    kernel: String,
     variant: String,
 }
 
@@ -161,7 +300,7 @@ impl Recipe for Chains {
     const FAMILY: &'static str = "peak";
 
     fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected> {
-        range.map(|i| Expected::exact(chain_sum(&self.variant, i as u32)))
+        range.map(|i| expected(&self.kernel, &self.variant, i as u32))
     }
 }
 
@@ -176,37 +315,53 @@ impl Workload for PeakWorkload {
     }
 
     fn flops_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
-        Some(self.count as u64 * lanes(configuration.kernel.variant) as u64 * ITERATIONS as u64 * 2)
+        let KernelId { kernel, variant, .. } = configuration.kernel;
+        Some(self.count as u64 * lanes(kernel, variant) as u64 * ITERATIONS as u64 * operations_per_step(kernel))
     }
 
     fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = configuration;
+        let (modules, inputs, bindings) = match kernel.kernel {
+            "hfma" if !gpu.shader_f16 => return Err(Skip::needs_f16()),
+            "dot4" if !gpu.packed_dot => {
+                return Err(Skip::NotApplicable(
+                    "needs WGSL's packed 4×8-bit integer dot products (packed_4x8_integer_dot_product), which \
+                     this browser does not offer"
+                        .into(),
+                ));
+            }
+            "hfma" => (&self.f16_modules, &self.half_coefficients, (0, 1)),
+            "imad" => (&self.modules, &self.integers, (2, 3)),
+            "dot4" => (&self.dot4_modules, &self.integers, (2, 3)),
+            _ => (&self.modules, &self.coefficients, (0, 1)),
+        };
         let wg = workgroup[0];
         let grid = kernel::linear_grid(gpu, (self.count as u64).div_ceil(wg as u64))?;
         let constants = [("WG", wg as f64), ("COUNT", self.count as f64), ("ITERATIONS", ITERATIONS as f64)];
-        let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
-        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.coefficients), (1, &self.sums)]);
+        let pipeline = modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(bindings.0, inputs), (bindings.1, &self.sums)]);
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.sums.handle(), Vec::new()))
     }
 
-    /// Exact: no sum along a chain rounds, and the final sums round alike on both sides. An invocation's
-    /// result depends only on i % 1024 (and its variant): one period is computed.
+    /// Exact: no step of a float chain rounds, and the final sums round alike on both sides; integers wrap
+    /// alike. An invocation's result depends only on i % 1024 (and its kernel): one period is computed.
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
-            let chains = Chains { variant: configuration.kernel.variant.into() };
+            let KernelId { kernel, variant, .. } = configuration.kernel;
+            let chains = Chains { kernel: kernel.into(), variant: variant.into() };
             let sums = Reference::periodic(gpu, "sums", self.count as u64, 1024, chains);
-            Ok(Some(self.reference.get_or_build(configuration.kernel.variant, sums).await))
+            Ok(Some(self.reference.get_or_build((kernel, variant), sums).await))
         })
     }
 
-    /// Exact: no sum along a chain rounds, and the final sums round alike on both sides.
+    /// Exact, as the reference.
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
-        let variant = configuration.kernel.variant;
-        // An invocation's result depends only on i % 1024 (and its variant).
-        let wants: Vec<f32> = (0..1024).map(|i| chain_sum(variant, i)).collect();
+        let KernelId { kernel, variant, .. } = configuration.kernel;
+        let wants: Vec<Expected> = (0..1024).map(|i| expected(kernel, variant, i)).collect();
         let mut comparison = Comparison::new("sums");
-        for (i, got) in f32s(output).enumerate() {
-            comparison.check(i as u64, got as f64, wants[i % 1024] as f64, 0.0);
+        for (i, word) in output.chunks_exact(4).enumerate() {
+            let word = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+            comparison.check_word(i as u64, word, wants[i % 1024]);
         }
         comparison.finish()
     }

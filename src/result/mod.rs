@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::gpu::DeviceInfo;
-use crate::kernel::ShaderChecks;
+use crate::kernel::{Operations, ShaderChecks};
 use crate::measure::TimingSource;
 
 mod plausible;
@@ -103,13 +103,17 @@ impl Pace {
     }
 }
 
-/// The best copy and the best FMA chain of a run: the bandwidth and compute ceilings of the roofline.
+/// The best copy and the best FMA chain of a run: the bandwidth and compute ceilings of the roofline; and
+/// the best chains of every other kind of operation the run measured (f16, i32, packed int8).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Peaks {
     /// GB/s of the fastest valid plain copy (STREAM's copy or transpose's same-shape copy).
     pub copy_gbps: Option<f64>,
-    /// GFLOP/s of the fastest valid compute-peak kernel.
+    /// GFLOP/s of the fastest valid f32 compute-peak kernel.
     pub fma_gflops: Option<f64>,
+    /// The fastest valid compute-peak kernel of each other kind of operation, in that kind's unit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub beyond_f32: Vec<(Operations, f64)>,
 }
 
 impl Peaks {
@@ -121,8 +125,16 @@ impl Peaks {
         ]
         .into_iter()
         .flatten()
+        .chain(self.beyond_f32_texts())
         .collect();
         (!parts.is_empty()).then(|| parts.join(", "))
+    }
+
+    /// The peaks beyond f32, each as "f16 FMA 123.4 GFLOP/s".
+    pub fn beyond_f32_texts(&self) -> impl Iterator<Item = String> + '_ {
+        self.beyond_f32.iter().map(|&(operations, rate)| {
+            format!("{} {} {}", operations.name(), format_gbps(rate), Unit::of(operations).name())
+        })
     }
 }
 
@@ -212,9 +224,13 @@ pub struct ConfigResult {
     /// (layouts: padding and unused fields travel with the fields a kernel uses).
     #[serde(default)]
     pub moved_bytes_per_dispatch: Option<u64>,
-    /// Floating-point operations one dispatch does (an FMA counts two), where the family counts them.
+    /// Operations one dispatch does (an FMA counts two), where the family counts them: f32 flops unless
+    /// `operations` names another kind.
     #[serde(default)]
     pub flops_per_dispatch: Option<u64>,
+    /// What `flops_per_dispatch` counts, where it is not f32 flops.
+    #[serde(default, skip_serializing_if = "Operations::is_flops")]
+    pub operations: Operations,
     /// The workgroup grid of one dispatch.
     #[serde(default)]
     pub dispatch: [u32; 3],
@@ -310,10 +326,14 @@ impl From<Outcome> for OutcomeFields {
 }
 
 /// The unit of a configuration's headline figure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unit {
     GbPerS,
     GflopPerS,
+    /// Billions of 32-bit integer operations per second.
+    GiopPerS,
+    /// Billions of 8-bit integer operations per second (packed dot products).
+    GopPerS,
 }
 
 impl Unit {
@@ -321,6 +341,17 @@ impl Unit {
         match self {
             Unit::GbPerS => "GB/s",
             Unit::GflopPerS => "GFLOP/s",
+            Unit::GiopPerS => "GIOP/s",
+            Unit::GopPerS => "GOP/s",
+        }
+    }
+
+    /// The unit of a rate of `operations`.
+    pub fn of(operations: Operations) -> Unit {
+        match operations {
+            Operations::Flops | Operations::HalfFlops => Unit::GflopPerS,
+            Operations::IntegerOps => Unit::GiopPerS,
+            Operations::Int8Ops => Unit::GopPerS,
         }
     }
 }
@@ -443,7 +474,10 @@ impl ConfigResult {
             median,
             self.min_ns.map(format_ns).unwrap_or_default(),
             gbps,
-            self.gflops().map(format_gbps).unwrap_or_default(),
+            match self.unit() {
+                Unit::GiopPerS | Unit::GopPerS => self.headline_text(),
+                _ => self.gflops().map(format_gbps).unwrap_or_default(),
+            },
             self.percent_of_peak.map(|p| format!("{p:.0} %")).unwrap_or_default(),
             self.cv.map(|cv| format!("{:.1}%", cv * 100.0)).unwrap_or_default(),
             match self.sample_count() {
@@ -459,19 +493,31 @@ impl ConfigResult {
         Some(100.0 * (median - low).max(high - median) / median)
     }
 
+    /// The 95 % interval of a figure of work over the median time (GB/s, GFLOP/s): the same work over the
+    /// ends of the median's interval, slowest first.
+    pub fn figure_interval(&self, figure: f64) -> Option<[f64; 2]> {
+        let ([fastest, slowest], median) = (self.median_interval_ns?, self.median_ns?);
+        (fastest > 0.0).then(|| [figure * median / slowest, figure * median / fastest])
+    }
+
     /// Samples taken: the raw samples, or the count a summary kept.
     pub fn sample_count(&self) -> usize {
         if self.samples_ns.is_empty() { self.summarized_samples as usize } else { self.samples_ns.len() }
     }
 
-    /// Flops per dispatch over the median time (GFLOP/s), where the family counts them.
-    pub fn gflops(&self) -> Option<f64> {
+    /// Counted operations per dispatch over the median time, in `unit()`, where the family counts them.
+    pub fn operation_rate(&self) -> Option<f64> {
         Some(self.flops_per_dispatch? as f64 / self.median_ns?)
     }
 
-    /// Flops per byte moved: where the kernel sits on the roofline's x axis.
+    /// Flops (f32 or f16) per dispatch over the median time (GFLOP/s), where the family counts them.
+    pub fn gflops(&self) -> Option<f64> {
+        matches!(self.operations, Operations::Flops | Operations::HalfFlops).then(|| self.operation_rate())?
+    }
+
+    /// f32 flops per byte moved: where the kernel sits on the roofline's x axis (whose roof is f32's).
     pub fn intensity(&self) -> Option<f64> {
-        let flops = self.flops_per_dispatch?;
+        let flops = self.flops_per_dispatch.filter(|_| self.operations.is_flops())?;
         (self.bytes_per_dispatch > 0).then(|| flops as f64 / self.bytes_per_dispatch as f64)
     }
 
@@ -485,17 +531,18 @@ impl ConfigResult {
         matches!(self.outcome, Outcome::Valid { .. }) && self.gbps.is_some()
     }
 
-    /// The unit of the headline figure: GFLOP/s where the kernel counts flops, else GB/s.
+    /// The unit of the headline figure: that of the operations where the kernel counts them (GFLOP/s,
+    /// GIOP/s, GOP/s), else GB/s.
     pub fn unit(&self) -> Unit {
-        if self.flops_per_dispatch.is_some() { Unit::GflopPerS } else { Unit::GbPerS }
+        if self.flops_per_dispatch.is_some() { Unit::of(self.operations) } else { Unit::GbPerS }
     }
 
     /// The figure a configuration is judged by, in `unit()`: per unit of work, so results with different
     /// problem sizes still compare. `None` until measured.
     pub fn headline(&self) -> Option<f64> {
         match self.unit() {
-            Unit::GflopPerS => self.gflops(),
             Unit::GbPerS => self.gbps,
+            _ => self.operation_rate(),
         }
     }
 
@@ -593,10 +640,10 @@ impl RunResult {
 }
 
 /// The CSV header: one row per configuration, in the spirit of BabelStream's `--csv` (times in ns, rates
-/// in GB/s and GFLOP/s, empty where not measured).
+/// in GB/s, GFLOP/s, and for integer chains GIOP/s or GOP/s; empty where not measured).
 pub const CSV_HEADER: &str = "family,kernel,variant,shader_checks,workgroup_x,workgroup_y,workgroup_z,\
 parameter,parameter_value,problem_size,bytes_per_dispatch,flops_per_dispatch,samples,dispatches_per_sample,\
-median_ns,median_low_ns,median_high_ns,min_ns,p95_ns,cv,gbps,gflops,percent_of_peak,status";
+median_ns,median_low_ns,median_high_ns,min_ns,p95_ns,cv,gbps,gflops,giops,gops,percent_of_peak,status";
 
 impl RunResult {
     /// Every configuration as a CSV row (RFC 4180: fields with commas, quotes or line breaks are quoted).
@@ -632,6 +679,8 @@ impl RunResult {
                 number(r.cv),
                 number(r.gbps),
                 number(r.gflops()),
+                number(r.operation_rate().filter(|_| r.unit() == Unit::GiopPerS)),
+                number(r.operation_rate().filter(|_| r.unit() == Unit::GopPerS)),
                 number(r.percent_of_peak),
                 r.status(),
             ];

@@ -39,8 +39,7 @@ pub async fn open_gpu() -> Result<(Gpu, Vec<String>), String> {
     let instance = gpu::instance();
     let adapter = gpu::default_adapter(&instance).await.map_err(|e| format!("{NO_ADAPTER} ({e})"))?;
     let mut gpu = Gpu::open(&adapter, Some(identity)).await.map_err(|e| e.to_string())?;
-    // The fingerprint lists what the adapter offers, as the browser says: wgpu drops features it cannot
-    // pass through (subgroups).
+    // The fingerprint lists what the adapter offers, as the browser says it.
     gpu.info.features = gpu::REPORTED_FEATURES
         .iter()
         .map(|(_, name)| name.to_string())

@@ -41,11 +41,12 @@ pub fn show(gpu: &Gpu, browser_features: &[String]) {
     let has = |name: &str| browser_features.iter().any(|f| f == name);
     let yes_no = |b: bool| if b { "yes" } else { "no" };
     fact(&facts, "timestamp-query", yes_no(has("timestamp-query")));
-    fact(
-        &facts,
-        "subgroups",
-        if has("subgroups") { "offered by the browser; wgpu cannot use it on the web yet" } else { "no" },
-    );
+    let subgroups = match (has("subgroups"), info.subgroup_sizes) {
+        (true, Some([min, max])) if min == max => format!("yes, {min} invocations"),
+        (true, Some([min, max])) => format!("yes, {min} to {max} invocations"),
+        (offered, _) => yes_no(offered).to_string(),
+    };
+    fact(&facts, "subgroups", &subgroups);
     fact(&facts, "shader-f16", yes_no(has("shader-f16")));
     let summary = [info.name(), browser().unwrap_or_else(|| "WebGPU".into()), timer(gpu).into()];
     dom::set_text("device-summary", &summary.join(" · "));

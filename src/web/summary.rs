@@ -41,7 +41,13 @@ pub fn show(result: &RunResult) {
         let gflops = format_gbps(r.gflops().unwrap_or(0.0));
         format!("{gflops} GFLOP/s (best FMA chains: {} at {})", r.label(), r.workgroup_text())
     });
-    fact(&facts, "Compute", &fma.unwrap_or_else(|| "not measured: no fma chains validated in this run".into()));
+    // And every other kind of operation whose chains ran: f16, i32, packed int8.
+    let compute: Vec<String> = fma.into_iter().chain(result.peaks.beyond_f32_texts()).collect();
+    let compute = match compute.is_empty() {
+        true => "not measured: no fma chains validated in this run".to_string(),
+        false => compute.join("; "),
+    };
+    fact(&facts, "Compute", &compute);
     facts.last_element_child().expect("the fact just added").set_id("summary-compute");
     fact(&facts, "Checked", &checked(results));
     let timer = if result.environment.timestamps { "GPU timestamps" } else { "wall clock around each sample" };

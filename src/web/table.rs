@@ -374,7 +374,7 @@ fn row(r: &ConfigResult) -> Row {
         (median, r.median_ns),
         (min, r.min_ns),
         (gbps, r.gbps),
-        (gflops, r.gflops()),
+        (gflops, r.operation_rate()),
         (peak, r.percent_of_peak),
         (cv, r.cv),
         (samples, samples_count),

@@ -66,7 +66,7 @@ pub fn build(root: &Element) {
          each figure its spread: the figure at the run's p95 and fastest times, or for a device's median in the \
          gallery, at its slowest and fastest result. Each ratio is called faster or slower where its 95 % \
          interval (distribution-free, from the samples; hover to read it) leaves out 1 and it moves by 2 % or \
-         more, and the same within noise otherwise.",
+         more, and the same within noise otherwise. In the charts, a whisker spans each median's 95 % interval.",
     );
     append(&card, "div", "compare-devices", "").set_id("compare-devices");
     let add = append(&card, "div", "buttons", "");

@@ -338,7 +338,7 @@ impl Filter {
         let field = |suffix: &str| dom::document().get_element_by_id(&format!("{scope_id}-{suffix}"));
         let text = field("filter").and_then(|f| f.dyn_into::<HtmlInputElement>().ok()).map(|f| f.value());
         let status = field("status").and_then(|f| f.dyn_into::<HtmlSelectElement>().ok()).map(|f| f.value());
-        Filter { text: text.unwrap_or_default().trim().to_lowercase(), status: status.unwrap_or_default() }
+        Filter { text: text.unwrap_or_default().trim().to_ascii_lowercase(), status: status.unwrap_or_default() }
     }
 
     fn is_empty(&self) -> bool {
@@ -347,7 +347,7 @@ impl Filter {
 
     fn shows(&self, row: &Row) -> bool {
         (self.status.is_empty() || row.class == self.status)
-            && (self.text.is_empty() || row.cells[0].0.to_lowercase().contains(&self.text))
+            && (self.text.is_empty() || row.cells[0].0.to_ascii_lowercase().contains(&self.text))
     }
 }
 

@@ -1,7 +1,7 @@
 //! The project's tasks, in Rust so they run wherever cargo does.
 //!
 //! `cargo xtask serve` and `cargo xtask test` first install what they need on a fresh Debian or Ubuntu
-//! machine (the wasm target, the pinned wasm-bindgen-cli and trunk, wasm-opt and Chart.js from npm,
+//! machine (the wasm target, the pinned wasm-bindgen-cli and trunk, wasm-opt, esbuild and Chart.js from npm,
 //! Chromium with chromedriver, Mesa's lavapipe for native tests without a GPU, and PostgreSQL for the
 //! gallery's tests), skipping what is there.
 
@@ -117,7 +117,7 @@ fn setup() -> Result {
         run(cmd("cargo", &["install", "trunk", "--version", TRUNK_VERSION, "--locked"]))?;
     }
 
-    step("setup: npm packages (Chart.js, binaryen's wasm-opt, axe-core)");
+    step("setup: npm packages (Chart.js, esbuild, binaryen's wasm-opt, axe-core)");
     let installed = root().join("node_modules/.package-lock.json");
     let lock = root().join("package-lock.json");
     let stale = match (std::fs::metadata(&installed), std::fs::metadata(&lock)) {
@@ -177,6 +177,9 @@ fn serve() -> Result {
 }
 
 fn dist() -> Result {
+    step("dist: the page's Chart.js (www/charts.js) bundled into target/charts.js");
+    let bundle = ["www/charts.js", "--bundle", "--minify", "--format=iife", "--outfile=target/charts.js"];
+    run(cmd("esbuild", &[&bundle[..], &["--log-level=warning"]].concat()))?;
     step("dist: release build of the page into dist/");
     run(cmd("trunk", &["build", "--release"]))?;
     externalize_loader(&root().join("dist"))

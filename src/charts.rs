@@ -118,7 +118,8 @@ pub fn plan_and_count(results: &[ConfigResult], peaks: &Peaks) -> (Vec<ChartSpec
                             continue;
                         }
                         let key = format!("{family} · {x_name}{in_unit}{part}");
-                        let config = line_config(&key, &x_name, &of_part);
+                        // The title names the unit already.
+                        let config = line_config(&format!("{family} · {x_name}{part}"), &x_name, &of_part);
                         of_this.push(ChartSpec::of_family(key, config, &family));
                     }
                 }

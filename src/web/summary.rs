@@ -88,8 +88,8 @@ pub fn show(result: &RunResult) {
     dom::set_hidden("summary", false);
 }
 
-/// "193 configurations: 190 valid, 3 skipped (over a device limit or too slow here)", with failures and
-/// suspects named where there are any.
+/// "193 configurations: 190 valid, 3 skipped (3 over a device limit)", with failures and suspects named
+/// where there are any.
 fn checked(results: &[ConfigResult]) -> String {
     let count = |which: fn(&ConfigResult) -> bool| results.iter().filter(|r| which(r)).count();
     let valid = count(|r| matches!(r.outcome, Outcome::Valid { suspect: None }));
@@ -109,7 +109,24 @@ fn checked(results: &[ConfigResult]) -> String {
         parts.push(format!("{suspect} suspect (faster than a copy)"));
     }
     if skipped > 0 {
-        parts.push(format!("{skipped} skipped (over a device limit, or too slow here)"));
+        // Why, in a few words each: every skip's reason says more in the table.
+        let mut why = [
+            ("over a device limit", 0),
+            ("too slow here", 0),
+            ("needing a feature this device lacks", 0),
+            ("not a combination the kernel runs", 0),
+        ];
+        for reason in results.iter().filter_map(ConfigResult::skipped) {
+            let at = match reason {
+                r if r.contains("this device allows") => 0,
+                r if r.starts_with("one dispatch") => 1,
+                r if r.contains("does not offer") => 2,
+                _ => 3,
+            };
+            why[at].1 += 1;
+        }
+        let why: Vec<String> = why.iter().filter(|(_, n)| *n > 0).map(|(what, n)| format!("{n} {what}")).collect();
+        parts.push(format!("{skipped} skipped ({})", why.join(", ")));
     }
     format!("{} configurations: {}", results.len(), parts.join(", "))
 }

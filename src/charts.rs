@@ -108,18 +108,18 @@ pub fn plan_and_count(results: &[ConfigResult], peaks: &Peaks) -> (Vec<ChartSpec
         match kind {
             _ if users => of_this = tunables_charts(&family, &of_family),
             ChartKind::Lines => {
-                // Kernels of different units (the peaks' GFLOP/s, GIOP/s and GOP/s) get charts of their own.
-                let units = unique(of_family.iter().map(|r| r.unit()));
-                for ((x_name, unit), on_axis) in groups(of_family.iter().copied(), |r| (x_axis(r), r.unit())) {
-                    let in_unit = if units.len() > 1 { format!(" · {}", unit.name()) } else { String::new() };
+                // Kernels of different kinds of operation (the peaks' f32, f16, i32 and int8 chains) get charts
+                // of their own.
+                let kinds = unique(of_family.iter().map(|r| r.operations));
+                for ((x_name, kind), on_axis) in groups(of_family.iter().copied(), |r| (x_axis(r), r.operations)) {
+                    let of_kind = if kinds.len() > 1 { format!(" · {}", kind.name()) } else { String::new() };
                     for (part, of_part) in few_lines(&on_axis) {
                         // Nothing measured (kernels this device skips): no chart of empty lines.
                         if !of_part.iter().any(|r| r.is_good()) {
                             continue;
                         }
-                        let key = format!("{family} · {x_name}{in_unit}{part}");
-                        // The title names the unit already.
-                        let config = line_config(&format!("{family} · {x_name}{part}"), &x_name, &of_part);
+                        let key = format!("{family} · {x_name}{of_kind}{part}");
+                        let config = line_config(&key, &x_name, &of_part);
                         of_this.push(ChartSpec::of_family(key, config, &family));
                     }
                 }
@@ -471,7 +471,7 @@ fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
 }
 
 /// Each point's figure, and its 95 % interval (`ConfigResult::figure_interval`), from the result it
-/// shows: the whiskers `www/chart-intervals.js` draws are a dataset's `intervals`, point by point.
+/// shows: the whiskers `www/charts.js` draws are a dataset's `intervals`, point by point.
 fn figures_and_intervals(points: &[Option<(f64, &ConfigResult)>]) -> (Vec<Option<f64>>, Vec<Option<[f64; 2]>>) {
     points.iter().map(|point| (point.map(|(f, _)| f), point.and_then(|(f, r)| r.figure_interval(f)))).unzip()
 }

@@ -68,6 +68,44 @@ pub struct DeviceInfo {
     /// The smallest and largest subgroup the adapter may run, where it offers subgroups.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subgroup_sizes: Option<[u32; 2]>,
+    /// The matrix products a subgroup does in one operation (tensor cores underneath): in a browser its
+    /// `GPUAdapterInfo.subgroupMatrixConfigs`, natively wgpu's cooperative matrices.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub matrix_configs: Vec<MatrixConfig>,
+}
+
+/// One matrix product a subgroup does in one operation: C (M×N, of `result`) += A (M×K) × B (K×N), A and B
+/// of `component`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatrixConfig {
+    /// WGSL's name of A's and B's elements (`f16`, `i8`, ...).
+    pub component: String,
+    /// WGSL's name of C's elements.
+    pub result: String,
+    pub m: u32,
+    pub n: u32,
+    pub k: u32,
+}
+
+impl MatrixConfig {
+    /// "f16 → f32, 16×16×16 (M×N×K)".
+    pub fn text(&self) -> String {
+        format!("{} → {}, {}×{}×{}", self.component, self.result, self.m, self.n, self.k)
+    }
+
+    /// The cooperative matrices wgpu finds on `adapter` (natively; none on the web, where the page asks the
+    /// browser).
+    pub fn of_adapter(adapter: &wgpu::Adapter) -> Vec<MatrixConfig> {
+        let name = |t: wgpu::CooperativeScalarType| format!("{t:?}").to_ascii_lowercase();
+        let config = |p: &wgpu::CooperativeMatrixProperties| MatrixConfig {
+            component: name(p.ab_type),
+            result: name(p.cr_type),
+            m: p.m_size,
+            n: p.n_size,
+            k: p.k_size,
+        };
+        adapter.cooperative_matrix_properties().iter().map(config).collect()
+    }
 }
 
 impl DeviceInfo {
@@ -201,6 +239,7 @@ impl Gpu {
             limits: ComputeLimits::from_wgpu(&limits),
             features,
             subgroup_sizes: subgroups.then_some([info.subgroup_min_size, info.subgroup_max_size]),
+            matrix_configs: MatrixConfig::of_adapter(adapter),
         };
         let given_up = Default::default();
         Ok(Gpu {

@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 use wgsweep::charts::{self, ChartSpec, kernel_colour, variant_colour};
 use wgsweep::compare;
+use wgsweep::kernel::Operations;
 use wgsweep::kernels;
 use wgsweep::result::{ConfigResult, Outcome, Peaks, RunResult};
 
@@ -91,6 +92,27 @@ fn every_figure_a_chart_draws_carries_its_95_percent_interval_for_its_whisker() 
     let specs = charts::plan_comparison(&compare::rows(&results), &compare::names(&results));
     let datasets = specs[0].config["data"]["datasets"].as_array().unwrap();
     assert_eq!((datasets[0]["intervals"].clone(), datasets[1]["intervals"].clone()), (json!([whisker]), json!([null])));
+}
+
+#[test]
+fn peaks_of_each_kind_of_operation_chart_apart_in_their_own_units_and_only_f32_meets_the_roofline() {
+    let mut imad = record("peak", "imad/i32", [64, 1, 1], 4, Some(3000));
+    imad.operations = Operations::IntegerOps;
+    let mut dot4 = record("peak", "dot4/i8", [64, 1, 1], 4, Some(9000));
+    dot4.operations = Operations::Int8Ops;
+    let results = [record("peak", "fma/f32", [64, 1, 1], 4, Some(5000)), imad, dot4];
+    let specs = charts::plan(&results, &Peaks::default());
+    let keys: Vec<&str> = specs.iter().map(|s| s.key.as_str()).collect();
+    let on_axis = "peak · workgroup size (invocations)";
+    let expected = ["FMA", "i32 multiply-add", "int8 dot product"].map(|kind| format!("{on_axis} · {kind}"));
+    assert_eq!(keys, [&expected[0], &expected[1], &expected[2], "roofline"]);
+    let axis = |spec: &ChartSpec| spec.config["options"]["scales"]["y"]["title"]["text"].clone();
+    assert_eq!(
+        [axis(&specs[0]), axis(&specs[1]), axis(&specs[2])],
+        ["GFLOP/s, higher is better", "GIOP/s, higher is better", "GOP/s, higher is better"]
+    );
+    assert_eq!(dataset(&specs[1], "imad/i32")["data"], json!([3000.0]));
+    assert_eq!(labels(&specs[3])[..1], ["fma/f32"], "the roofline holds the f32 chains alone, under its roof");
 }
 
 #[test]

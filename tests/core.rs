@@ -3,7 +3,7 @@
 
 use wgpu::WriteOnly;
 use wgsweep::analysis::BestShape;
-use wgsweep::gpu::ComputeLimits;
+use wgsweep::gpu::{ComputeLimits, MatrixConfig};
 use wgsweep::grid::dispatch_grid;
 use wgsweep::kernel::shapes::{check_workgroup, power_of_two_sizes};
 use wgsweep::kernel::{Configuration, ShaderChecks, Skip};
@@ -169,6 +169,18 @@ fn result_file_round_trips_and_reads_minimal_v1() {
     assert!(result.notes.is_empty() && result.results[0].suspect().is_none());
     let again = RunResult::from_json(&result.to_json()).unwrap();
     assert_eq!(again, result);
+}
+
+#[test]
+fn the_fingerprint_keeps_subgroup_sizes_and_matrix_configs_where_the_adapter_offers_them() {
+    let mut result = RunResult::from_json(MINIMAL_V1).unwrap();
+    assert!(!result.to_json().contains("subgroup_sizes") && !result.to_json().contains("matrix_configs"));
+    result.device.subgroup_sizes = Some([32, 32]);
+    let config = MatrixConfig { component: "f16".into(), result: "f32".into(), m: 16, n: 16, k: 16 };
+    result.device.matrix_configs = vec![config.clone()];
+    assert_eq!(config.text(), "f16 → f32, 16×16×16");
+    let again = RunResult::from_json(&result.to_json()).unwrap();
+    assert_eq!((again.device.subgroup_sizes, again.device.matrix_configs), (Some([32, 32]), vec![config]));
 }
 
 #[test]

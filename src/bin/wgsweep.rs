@@ -314,6 +314,15 @@ fn devices() -> Result<ExitCode, String> {
             limits.max_compute_workgroup_storage_size / 1024,
             limits.max_storage_buffer_binding_size >> 20,
         );
+        let features = adapter.features();
+        let subgroups = match features.contains(wgpu::Features::SUBGROUP) {
+            true => format!("subgroups of {}–{} invocations", info.subgroup_min_size, info.subgroup_max_size),
+            false => "no subgroups".to_string(),
+        };
+        let f16 = if features.contains(wgpu::Features::SHADER_F16) { "shader-f16" } else { "no shader-f16" };
+        let matrices: Vec<String> = wgsweep::gpu::MatrixConfig::of_adapter(adapter).iter().map(|c| c.text()).collect();
+        let matrices = if matrices.is_empty() { "none".to_string() } else { matrices.join("; ") };
+        println!("   {subgroups}, {f16}; cooperative matrices: {matrices}");
     }
     Ok(ExitCode::SUCCESS)
 }

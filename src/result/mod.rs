@@ -326,7 +326,7 @@ impl From<Outcome> for OutcomeFields {
 }
 
 /// The unit of a configuration's headline figure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
     GbPerS,
     GflopPerS,

@@ -120,10 +120,11 @@ fn check_configuration(r: &ConfigResult, limits: &ComputeLimits) -> Result<(), S
     {
         return Err(format!("{gbps} GB/s is beyond any device (over 1 PB/s): its time cannot be right"));
     }
-    if let Some(gflops) = r.gflops()
-        && !(gflops.is_finite() && gflops <= MAX_GFLOPS)
+    if let Some(rate) = r.operation_rate()
+        && !(rate.is_finite() && rate <= MAX_GFLOPS)
     {
-        return Err(format!("{gflops} GFLOP/s is beyond any device (over 10 PFLOP/s): its time cannot be right"));
+        let unit = r.unit().name();
+        return Err(format!("{rate} {unit} is beyond any device (over 10 million {unit}): its time cannot be right"));
     }
     Ok(())
 }

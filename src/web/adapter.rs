@@ -5,7 +5,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use crate::gpu::{self, AdapterIdentity, Gpu};
+use crate::gpu::{self, AdapterIdentity, Gpu, MatrixConfig};
 use crate::result::Environment;
 
 /// Chrome quantizes timestamp queries to 100 µs unless WebGPU developer features are enabled.
@@ -35,7 +35,7 @@ pub async fn open_gpu() -> Result<(Gpu, Vec<String>), String> {
             NO_WEBGPU.to_string()
         });
     }
-    let (identity, browser_features) = adapter_identity(&gpu_object).await?;
+    let (identity, browser_features, matrix_configs) = adapter_identity(&gpu_object).await?;
     let instance = gpu::instance();
     let adapter = gpu::default_adapter(&instance).await.map_err(|e| format!("{NO_ADAPTER} ({e})"))?;
     let mut gpu = Gpu::open(&adapter, Some(identity)).await.map_err(|e| e.to_string())?;
@@ -45,11 +45,13 @@ pub async fn open_gpu() -> Result<(Gpu, Vec<String>), String> {
         .map(|(_, name)| name.to_string())
         .filter(|name| browser_features.contains(name))
         .collect();
+    gpu.info.matrix_configs = matrix_configs;
     Ok((gpu, browser_features))
 }
 
-/// Reads `GPUAdapter.info` and the feature names, which wgpu leaves empty or incomplete on the web.
-async fn adapter_identity(gpu_object: &JsValue) -> Result<(AdapterIdentity, Vec<String>), String> {
+/// Reads `GPUAdapter.info`, the feature names and the subgroup matrix configurations, which wgpu leaves
+/// empty or incomplete on the web.
+async fn adapter_identity(gpu_object: &JsValue) -> Result<(AdapterIdentity, Vec<String>, Vec<MatrixConfig>), String> {
     let options = js_sys::Object::new();
     Reflect::set(&options, &"powerPreference".into(), &"high-performance".into()).ok();
     let request: js_sys::Function =
@@ -74,7 +76,23 @@ async fn adapter_identity(gpu_object: &JsValue) -> Result<(AdapterIdentity, Vec<
         features.extend(values.into_iter().flatten().filter_map(|v| v.ok()?.as_string()));
     }
     features.sort();
-    Ok((identity, features))
+    Ok((identity, features, matrix_configs(&info)))
+}
+
+/// `GPUAdapterInfo.subgroupMatrixConfigs` (Chromium, where the adapter offers subgroup matrices).
+fn matrix_configs(info: &JsValue) -> Vec<MatrixConfig> {
+    let Some(configs) = Reflect::get(info, &"subgroupMatrixConfigs".into()).ok().filter(|c| c.is_object()) else {
+        return Vec::new();
+    };
+    let configs = js_sys::try_iter(&configs).ok().flatten().into_iter().flatten().filter_map(Result::ok);
+    let text = |c: &JsValue, key: &str| Reflect::get(c, &key.into()).ok()?.as_string();
+    let size = |c: &JsValue, key: &str| Some(Reflect::get(c, &key.into()).ok()?.as_f64()? as u32);
+    configs
+        .filter_map(|c| {
+            let (component, result) = (text(&c, "componentType")?, text(&c, "resultType")?);
+            Some(MatrixConfig { component, result, m: size(&c, "M")?, n: size(&c, "N")?, k: size(&c, "K")? })
+        })
+        .collect()
 }
 
 pub fn cross_origin_isolated() -> bool {

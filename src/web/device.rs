@@ -48,6 +48,9 @@ pub fn show(gpu: &Gpu, browser_features: &[String]) {
     };
     fact(&facts, "subgroups", &subgroups);
     fact(&facts, "shader-f16", yes_no(has("shader-f16")));
+    let matrices: Vec<String> = info.matrix_configs.iter().map(|c| c.text()).collect();
+    let matrices = if matrices.is_empty() { "none offered".to_string() } else { matrices.join("; ") };
+    fact(&facts, "Subgroup matrices", &matrices);
     let summary = [info.name(), browser().unwrap_or_else(|| "WebGPU".into()), timer(gpu).into()];
     dom::set_text("device-summary", &summary.join(" · "));
     let timing = if gpu.timestamps {

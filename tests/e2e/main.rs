@@ -407,6 +407,8 @@ fn a_person_runs_the_reductions_and_sees_valid_rows_and_a_line_per_strategy() {
     let facts = browser.eval("return document.getElementById('device-facts').textContent");
     let facts = facts.as_str().unwrap();
     assert!(facts.contains("subgroupsyes, ") && facts.contains(" invocations"), "{facts}");
+    // SwiftShader offers no subgroup matrices: the card says so (a GPU's list them, "f16 → f32, 8×8×8").
+    assert!(facts.contains("Subgroup matricesnone offered"), "{facts}");
     // Eight strategies are too many lines for one chart: one per variant, a line of two points per strategy.
     let lines = browser.eval(
         "return [...document.querySelectorAll('#run-families canvas')].map(c => Chart.getChart(c)) \

@@ -44,6 +44,20 @@ async fn the_fingerprint_is_read_from_gpu_adapter_info() {
 }
 
 #[wasm_bindgen_test]
+fn subgroup_matrix_configs_are_read_as_chromium_reports_them() {
+    // What Chromium 156 reported on an H100 (docs/results/subgroup-matrix-h100.md), and one config missing a field.
+    let info = js_sys::JSON::parse(
+        r#"{"subgroupMatrixConfigs": [{"componentType": "u8", "resultComponentType": "u32", "M": 16, "N": 16, "K": 32},
+                                      {"componentType": "i8", "resultComponentType": "i32", "M": 16, "N": 8, "K": 32},
+                                      {"componentType": "f16", "M": 8, "N": 8, "K": 8}]}"#,
+    )
+    .unwrap();
+    let texts: Vec<String> = adapter::matrix_configs(&info).iter().map(|c| c.text()).collect();
+    assert_eq!(texts, ["u8 → u32, 16×16×32", "i8 → i32, 16×8×32"]);
+    assert!(adapter::matrix_configs(&js_sys::Object::new().into()).is_empty(), "an adapter without them");
+}
+
+#[wasm_bindgen_test]
 async fn stream_kernels_validate_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
     let plan = quick_plan("triad,dot/vec4", 4 * 4099, Some(vec![1, 64, 256]));

@@ -79,8 +79,9 @@ async fn adapter_identity(gpu_object: &JsValue) -> Result<(AdapterIdentity, Vec<
     Ok((identity, features, matrix_configs(&info)))
 }
 
-/// `GPUAdapterInfo.subgroupMatrixConfigs` (Chromium, where the adapter offers subgroup matrices).
-fn matrix_configs(info: &JsValue) -> Vec<MatrixConfig> {
+/// `GPUAdapterInfo.subgroupMatrixConfigs` (Chromium, where the adapter offers subgroup matrices): objects
+/// of `componentType`, `resultComponentType`, `M`, `N` and `K`.
+pub fn matrix_configs(info: &JsValue) -> Vec<MatrixConfig> {
     let Some(configs) = Reflect::get(info, &"subgroupMatrixConfigs".into()).ok().filter(|c| c.is_object()) else {
         return Vec::new();
     };
@@ -89,7 +90,7 @@ fn matrix_configs(info: &JsValue) -> Vec<MatrixConfig> {
     let size = |c: &JsValue, key: &str| Some(Reflect::get(c, &key.into()).ok()?.as_f64()? as u32);
     configs
         .filter_map(|c| {
-            let (component, result) = (text(&c, "componentType")?, text(&c, "resultType")?);
+            let (component, result) = (text(&c, "componentType")?, text(&c, "resultComponentType")?);
             Some(MatrixConfig { component, result, m: size(&c, "M")?, n: size(&c, "N")?, k: size(&c, "K")? })
         })
         .collect()

@@ -93,8 +93,8 @@ impl MatrixConfig {
         format!("{} → {}, {}×{}×{}", self.component, self.result, self.m, self.n, self.k)
     }
 
-    /// The cooperative matrices wgpu finds on `adapter` (natively; none on the web, where the page asks the
-    /// browser).
+    /// The cooperative matrices wgpu finds on `adapter` (natively: on the web the page asks the browser).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn of_adapter(adapter: &wgpu::Adapter) -> Vec<MatrixConfig> {
         let name = |t: wgpu::CooperativeScalarType| format!("{t:?}").to_ascii_lowercase();
         let config = |p: &wgpu::CooperativeMatrixProperties| MatrixConfig {
@@ -239,7 +239,10 @@ impl Gpu {
             limits: ComputeLimits::from_wgpu(&limits),
             features,
             subgroup_sizes: subgroups.then_some([info.subgroup_min_size, info.subgroup_max_size]),
+            #[cfg(not(target_arch = "wasm32"))]
             matrix_configs: MatrixConfig::of_adapter(adapter),
+            #[cfg(target_arch = "wasm32")]
+            matrix_configs: Vec::new(), // `web::adapter` reads them from the browser
         };
         let given_up = Default::default();
         Ok(Gpu {

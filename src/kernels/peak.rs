@@ -45,11 +45,8 @@ const INCREMENT: i32 = 1_013_904_223;
 pub struct Peak;
 
 /// The lanes of chains an invocation runs: 8 scalars, 4 vec4s (16 lanes), or 8 vec2s (16 lanes).
-fn lanes(kernel: &str, variant: &str) -> u32 {
-    match (kernel, variant) {
-        (_, "vec4") | (_, "vec2") => 16,
-        _ => 8,
-    }
+fn lanes(variant: &str) -> u32 {
+    if matches!(variant, "vec4" | "vec2") { 16 } else { 8 }
 }
 
 /// Operations one step of one lane counts: a multiply-add counts two; a packed dot product 4 multiplies
@@ -86,7 +83,7 @@ fn integers() -> [i32; 17] {
 pub fn chain_sum(variant: &str, i: u32) -> f32 {
     let coefficients = coefficients();
     let a = coefficients[0];
-    let last: Vec<f32> = (0..lanes("fma", variant))
+    let last: Vec<f32> = (0..lanes(variant))
         .map(|c| (0..ITERATIONS).fold(start(i, c), |x, _| x.mul_add(a, coefficients[1 + c as usize])))
         .collect();
     if variant == "vec4" {
@@ -101,7 +98,7 @@ pub fn chain_sum(variant: &str, i: u32) -> f32 {
 pub fn half_chain_sum(variant: &str, i: u32) -> f32 {
     let b = half_coefficients();
     let start = |l: u32| (i & 7) as f32 * 0.125 + l as f32 * 0.125;
-    (0..lanes("hfma", variant)).map(|l| (0..ITERATIONS).fold(start(l), |x, _| x + b[1 + l as usize])).sum()
+    (0..lanes(variant)).map(|l| (0..ITERATIONS).fold(start(l), |x, _| x + b[1 + l as usize])).sum()
 }
 
 /// What invocation `i` of an i32 multiply-add kernel writes: its chains' last values, wrapped, summed.
@@ -111,7 +108,7 @@ pub fn integer_chain_sum(variant: &str, i: u32) -> i32 {
         let first = ((i & 1023) * 16 + c) as i32;
         (0..ITERATIONS).fold(first, |x, _| x.wrapping_mul(k[0]).wrapping_add(k[1 + c as usize]))
     };
-    (0..lanes("imad", variant)).map(last).fold(0, i32::wrapping_add)
+    (0..lanes(variant)).map(last).fold(0, i32::wrapping_add)
 }
 
 /// WGSL's dot4I8Packed (signed) or dot4U8Packed: the four byte pairs' products, added, as the bits of an
@@ -254,8 +251,7 @@ impl Family for Peak {
             spec::BufferSpec::new(inputs, "coefficients", element, "17").filled(spec::Fill::Constant(1.0)),
             spec::BufferSpec::new(outputs, "sums", element, "n").output(),
         ];
-        let operations =
-            lanes(kernel.kernel, kernel.variant) as u64 * ITERATIONS as u64 * operations_per_step(kernel.kernel);
+        let operations = lanes(kernel.variant) as u64 * ITERATIONS as u64 * operations_per_step(kernel.kernel);
         let spec = spec::Spec {
             sizes: vec![spec::Size::n(self.round_size(size))],
             workgroup_size: as_yours::line_workgroup(),
@@ -316,7 +312,7 @@ impl Workload for PeakWorkload {
 
     fn flops_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
         let KernelId { kernel, variant, .. } = configuration.kernel;
-        Some(self.count as u64 * lanes(kernel, variant) as u64 * ITERATIONS as u64 * operations_per_step(kernel))
+        Some(self.count as u64 * lanes(variant) as u64 * ITERATIONS as u64 * operations_per_step(kernel))
     }
 
     fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {

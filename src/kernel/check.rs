@@ -108,7 +108,12 @@ impl Comparison {
 
 /// Reads little-endian f32 values out of a mapped buffer.
 pub fn f32s(bytes: &[u8]) -> impl Iterator<Item = f32> + '_ {
-    bytes.chunks_exact(4).map(|w| f32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    u32s(bytes).map(f32::from_bits)
+}
+
+/// Reads little-endian 32-bit words out of a mapped buffer.
+pub fn u32s(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    bytes.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
 }
 
 /// The rule every element is held to, on the CPU and (shaders/compare.wgsl) on the GPU: NaN never passes;

@@ -25,7 +25,7 @@ pub use buffers::{
 };
 pub use check::{
     Comparison, Expected, GpuCheck, KeptReference, Mismatch, Recipe, Reference, Summary, ValidationError, Words, f32s,
-    passes, recipe_bytes,
+    passes, recipe_bytes, u32s,
 };
 pub use dispatch::{Step, encode_steps, linear_grid, matrix_shape, plane_grid, submit, submit_once, submit_steps};
 pub use readback::{idle, map_read, read_buffer, read_range};

@@ -205,8 +205,7 @@ impl Workload for BanksWorkload {
         let stride = configuration.parameter.unwrap_or(1);
         let want: Vec<u32> = (0..wg).map(|lid| sum(lid, stride)).collect();
         let mut comparison = Comparison::new("sums");
-        for (i, got) in output.chunks_exact(4).enumerate() {
-            let got = u32::from_le_bytes([got[0], got[1], got[2], got[3]]);
+        for (i, got) in kernel::u32s(output).enumerate() {
             comparison.check(i as u64, got as f64, want[i % wg as usize] as f64, 0.0);
         }
         comparison.finish()

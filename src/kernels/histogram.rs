@@ -247,8 +247,7 @@ impl Workload for HistogramWorkload {
         let bins = configuration.parameter.unwrap_or(256);
         let want = self.counts(configuration.kernel.variant == "skewed", bins);
         let mut comparison = Comparison::new("bin");
-        for (bin, (got, want)) in output.chunks_exact(4).zip(want).enumerate() {
-            let got = u32::from_le_bytes([got[0], got[1], got[2], got[3]]);
+        for (bin, (got, want)) in kernel::u32s(output).zip(want).enumerate() {
             // Counts wrap at 2^32 on the GPU.
             comparison.check(bin as u64, got as f64, (want % (1 << 32)) as f64, 0.0);
         }

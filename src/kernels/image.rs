@@ -172,8 +172,7 @@ impl Workload for ImageWorkload {
 
     fn check(&self, _: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let mut comparison = Comparison::new("dst");
-        for (i, got) in output.chunks_exact(4).enumerate() {
-            let got = u32::from_le_bytes([got[0], got[1], got[2], got[3]]);
+        for (i, got) in kernel::u32s(output).enumerate() {
             let want = grayscale_pixel(self.seed, i as u64);
             comparison.check(i as u64, got as f64, want as f64, 0.0);
         }

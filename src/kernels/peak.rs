@@ -55,6 +55,17 @@ fn operations_per_step(kernel: &str) -> u64 {
     if kernel == "dot4" { 8 } else { 2 }
 }
 
+/// Operations one invocation of `kernel` counts: its lanes' steps.
+fn operations_per_invocation(kernel: &KernelId) -> u64 {
+    lanes(kernel.variant) as u64 * ITERATIONS as u64 * operations_per_step(kernel.kernel)
+}
+
+/// The bindings of a kernel's coefficients and of its sums: the integer chains' in peak.wgsl sit beside
+/// the f32 chains'.
+fn bindings(kernel: &str) -> (u32, u32) {
+    if matches!(kernel, "imad" | "dot4") { (2, 3) } else { (0, 1) }
+}
+
 /// `start` in peak.wgsl.
 fn start(i: u32, c: u32) -> f32 {
     (i & 1023) as f32 * (1.0 / 1024.0) + c as f32
@@ -240,18 +251,18 @@ impl Family for Peak {
     /// The same WGSL and chains, with every coefficient 1, validated by agreement between workgroup sizes
     /// (every chain steps alike at every size).
     fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
-        // The module, the bindings of the coefficients and the sums, and their element type.
-        let (wgsl, (inputs, outputs), element) = match kernel.kernel {
-            "fma" => (WGSL, (0, 1), "f32"),
-            "hfma" => (F16_WGSL, (0, 1), "f32"),
-            "imad" => (WGSL, (2, 3), "i32"),
-            _ => (DOT4_WGSL, (2, 3), "u32"),
+        // The module, and the element type of the coefficients and the sums.
+        let (wgsl, element) = match kernel.kernel {
+            "fma" => (WGSL, "f32"),
+            "hfma" => (F16_WGSL, "f32"),
+            "imad" => (WGSL, "i32"),
+            _ => (DOT4_WGSL, "u32"),
         };
+        let (inputs, outputs) = bindings(kernel.kernel);
         let buffers = vec![
             spec::BufferSpec::new(inputs, "coefficients", element, "17").filled(spec::Fill::Constant(1.0)),
             spec::BufferSpec::new(outputs, "sums", element, "n").output(),
         ];
-        let operations = lanes(kernel.variant) as u64 * ITERATIONS as u64 * operations_per_step(kernel.kernel);
         let spec = spec::Spec {
             sizes: vec![spec::Size::n(self.round_size(size))],
             workgroup_size: as_yours::line_workgroup(),
@@ -259,7 +270,7 @@ impl Family for Peak {
             constants: spec::Ordered::of(&[("COUNT", "n"), ("ITERATIONS", &ITERATIONS.to_string())]),
             grid: Some(as_yours::linear_grid("ceil_div(n, WG)", limits)),
             bytes: Some("4 * n".into()),
-            flops: Some(format!("{operations} * n")),
+            flops: Some(format!("{} * n", operations_per_invocation(kernel))),
             validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
             ..spec::Spec::new(kernel.label().replace('/', "_"), kernel.entry_point(), buffers)
         };
@@ -311,13 +322,12 @@ impl Workload for PeakWorkload {
     }
 
     fn flops_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
-        let KernelId { kernel, variant, .. } = configuration.kernel;
-        Some(self.count as u64 * lanes(variant) as u64 * ITERATIONS as u64 * operations_per_step(kernel))
+        Some(self.count as u64 * operations_per_invocation(&configuration.kernel))
     }
 
     fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = configuration;
-        let (modules, inputs, bindings) = match kernel.kernel {
+        let (modules, inputs) = match kernel.kernel {
             "hfma" if !gpu.shader_f16 => return Err(Skip::needs_f16()),
             "dot4" if !gpu.packed_dot => {
                 return Err(Skip::NotApplicable(
@@ -326,16 +336,17 @@ impl Workload for PeakWorkload {
                         .into(),
                 ));
             }
-            "hfma" => (&self.f16_modules, &self.half_coefficients, (0, 1)),
-            "imad" => (&self.modules, &self.integers, (2, 3)),
-            "dot4" => (&self.dot4_modules, &self.integers, (2, 3)),
-            _ => (&self.modules, &self.coefficients, (0, 1)),
+            "hfma" => (&self.f16_modules, &self.half_coefficients),
+            "imad" => (&self.modules, &self.integers),
+            "dot4" => (&self.dot4_modules, &self.integers),
+            _ => (&self.modules, &self.coefficients),
         };
+        let (input_binding, output_binding) = bindings(kernel.kernel);
         let wg = workgroup[0];
         let grid = kernel::linear_grid(gpu, (self.count as u64).div_ceil(wg as u64))?;
         let constants = [("WG", wg as f64), ("COUNT", self.count as f64), ("ITERATIONS", ITERATIONS as f64)];
         let pipeline = modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
-        let bind_group = kernel::bind_group(gpu, &pipeline, &[(bindings.0, inputs), (bindings.1, &self.sums)]);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(input_binding, inputs), (output_binding, &self.sums)]);
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.sums.handle(), Vec::new()))
     }
 
@@ -355,8 +366,7 @@ impl Workload for PeakWorkload {
         let KernelId { kernel, variant, .. } = configuration.kernel;
         let wants: Vec<Expected> = (0..1024).map(|i| expected(kernel, variant, i)).collect();
         let mut comparison = Comparison::new("sums");
-        for (i, word) in output.chunks_exact(4).enumerate() {
-            let word = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+        for (i, word) in kernel::u32s(output).enumerate() {
             comparison.check_word(i as u64, word, wants[i % 1024]);
         }
         comparison.finish()

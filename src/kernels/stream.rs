@@ -442,8 +442,7 @@ impl Workload for StreamWorkload {
         let mut comparison = Comparison::new("c");
         if kernel.variant == "vec4_f16" {
             let recipe = Elementwise { inputs: self.inputs, kernel: kernel.kernel.into(), half: true };
-            let words = output.chunks_exact(4).map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]));
-            for ((index, found), want) in words.enumerate().zip(recipe.words(0..self.n / 2)) {
+            for ((index, found), want) in kernel::u32s(output).enumerate().zip(recipe.words(0..self.n / 2)) {
                 comparison.check_word(index as u64, found, want);
             }
             return comparison.finish();

@@ -88,7 +88,7 @@ pub struct MatrixConfig {
 }
 
 impl MatrixConfig {
-    /// "f16 → f32, 16×16×16 (M×N×K)".
+    /// "f16 → f32, 16×16×16": inputs → result, M×N×K.
     pub fn text(&self) -> String {
         format!("{} → {}, {}×{}×{}", self.component, self.result, self.m, self.n, self.k)
     }

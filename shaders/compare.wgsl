@@ -2,7 +2,8 @@
 // with the CPU reference uploaded once per input (`expected`: each element's value and tolerance), and only
 // a summary comes back to the host. Word i is held to element i % period of the reference (outputs that
 // repeat store one period). The rule is the CPU's (src/kernel/check.rs, `Expected::admits`): a tolerance of
-// -1 asks for the very bits (integers), -2 for nothing (padding); a tolerance word whose top 16 bits are all
+// -1 asks for the very bits (integers), -2 for nothing (padding), -3 for any bits but the expected word's
+// (the poison: an integer written but not checked by value); a tolerance word whose top 16 bits are all
 // set holds two f16 elements to the f16 tolerance in its low bits, each as a float; otherwise, as `passes`:
 // NaN never passes; the very bits pass (and +0 against -0); with a tolerance of 0 nothing else does;
 // otherwise |found - expected| <= tolerance.
@@ -35,6 +36,7 @@ const QUIET_NAN: u32 = 0x7fc00000u;
 const HALVES: u32 = 0xffff0000u;
 const WORD: f32 = -1.0;
 const ANY: f32 = -2.0;
+const UNPOISONED: f32 = -3.0;
 
 fn is_nan(bits: u32) -> bool {
     return (bits & 0x7f800000u) == 0x7f800000u && (bits & 0x007fffffu) != 0u;
@@ -97,6 +99,8 @@ fn compare(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
             passes = true;
         } else if tolerance == WORD {
             passes = found_bits == element.x;
+        } else if tolerance == UNPOISONED {
+            passes = found_bits != element.x;
         } else if is_nan(found_bits) {
             passes = false;
             error_bits = QUIET_NAN;

@@ -28,15 +28,21 @@ pub fn hash_u32(v: u32) -> u32 {
     x
 }
 
+/// Word `i` of random bits written with `seed`: `Pattern::RandomInt` over all of u32, and what the random
+/// floats are made of.
+pub fn random_word(i: u32, seed: u32) -> u32 {
+    hash_u32(i ^ hash_u32(seed))
+}
+
 /// Element `i` of the input written with `seed`: exactly the bits `fill_random` writes, in [-1, 1).
 pub fn random_f32(i: u32, seed: u32) -> f32 {
-    unit_f32(hash_u32(i ^ hash_u32(seed)))
+    unit_f32(random_word(i, seed))
 }
 
 /// Element `i` of the f16 input written with `seed` (`fill_random_f16`): a multiple of 2^-9 in [-1, 1), which
 /// f16 holds exactly, so the host knows every bit the GPU stores.
 pub fn random_f16(i: u32, seed: u32) -> f32 {
-    (hash_u32(i ^ hash_u32(seed)) >> 22) as f32 * (1.0 / 512.0) - 1.0
+    (random_word(i, seed) >> 22) as f32 * (1.0 / 512.0) - 1.0
 }
 
 /// A hash's top 24 bits scaled into [-1, 1): exact in f32, so every GPU computes the same bits.

@@ -147,6 +147,10 @@ pub struct Gpu {
     pub subgroups: bool,
     /// f16 in shaders (`enable f16;`) is available and was enabled.
     pub shader_f16: bool,
+    /// Chromium's subgroup matrices (`chromium-experimental-subgroup-matrix`, WGSL's
+    /// `chromium_experimental_subgroup_matrix`) are available and were enabled: in a browser that offers them
+    /// (through patches/wgpu); never natively, where wgpu's cooperative matrices take a WGSL of naga's own.
+    pub subgroup_matrices: bool,
     /// WGSL's packed 4×8-bit integer dot products compile (naga always has them; a browser says so in
     /// `navigator.gpu.wgslLanguageFeatures`).
     pub packed_dot: bool,
@@ -185,6 +189,10 @@ impl Gpu {
         let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
         let subgroups = adapter.features().contains(wgpu::Features::SUBGROUP);
         let shader_f16 = adapter.features().contains(wgpu::Features::SHADER_F16);
+        // patches/wgpu maps the browser's feature to this one; it needs subgroups (their sizes) too.
+        let subgroup_matrices = cfg!(target_arch = "wasm32")
+            && subgroups
+            && adapter.features().contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX);
         // Natively naga compiles them on every backend (without opening another instance to ask).
         let packed_dot = cfg!(not(target_arch = "wasm32"))
             || instance().wgsl_language_features().contains(wgpu::WgslLanguageFeatures::Packed4x8IntegerDotProduct);
@@ -192,6 +200,7 @@ impl Gpu {
         required_features.set(wgpu::Features::TIMESTAMP_QUERY, timestamps);
         required_features.set(wgpu::Features::SUBGROUP, subgroups);
         required_features.set(wgpu::Features::SHADER_F16, shader_f16);
+        required_features.set(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX, subgroup_matrices);
         let limits = adapter.limits();
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
@@ -252,6 +261,7 @@ impl Gpu {
             timestamps,
             subgroups,
             shader_f16,
+            subgroup_matrices,
             packed_dot,
             lost,
             given_up,

@@ -7,8 +7,9 @@ use support::{check_both, environment, open_gpu};
 use wgsweep::fill;
 use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
-use wgsweep::kernel::{Configuration, ShaderChecks};
+use wgsweep::kernel::{Configuration, GpuCheck, Prepared, ShaderChecks};
 use wgsweep::kernels;
+use wgsweep::result::Pace;
 use wgsweep::runner::{self, Flow};
 
 /// Edges that no tile or block divides; the larger needs every tile to step along K more than once.
@@ -20,6 +21,7 @@ fn every_kernel_tile_and_block_multiplies_matrices_no_tile_divides() {
     let mut plan = support::quick_plan(kernels::select("matmul").unwrap(), 129 * 129, None);
     plan.parameter_values = Some(EDGES.to_vec());
     plan.shader_checks = vec![ShaderChecks::Default, ShaderChecks::Unchecked];
+    plan.kernels.retain(|k| k.kernel != "matmul_subgroup_matrix");
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     // naive: 4 shapes, tiled: 1 each, blocked: 2 each, pipelined: 1 each; each at both edges, with and
     // without checks.
@@ -75,4 +77,100 @@ fn a_product_with_one_wrong_element_fails_validation() {
     product[at..at + 4].copy_from_slice(&wrong.to_le_bytes());
     let error = check_both(&gpu, &*workload, &configuration, &config, &product).unwrap_err();
     assert_eq!((error.wrong, error.first[0].index), (1, 57 * 100 + 3), "{error}");
+}
+
+#[test]
+fn subgroup_matrix_products_are_skipped_natively_with_the_reason() {
+    let gpu = open_gpu();
+    let mut plan = support::quick_plan(kernels::select("matmul_subgroup_matrix").unwrap(), 256 * 256, None);
+    plan.parameter_values = Some(vec![256]);
+    let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
+    assert_eq!(result.results.len(), 4, "u8 and i8, blocks 32 × 32 and 32 × 64, one subgroup a workgroup");
+    for r in &result.results {
+        let skipped = r.skipped().unwrap_or_default();
+        assert!(skipped.contains("chromium-experimental-subgroup-matrix"), "{}: {:?}", r.label(), r.outcome);
+    }
+}
+
+/// The exact n × n product of 8-bit `signed` inputs as the family fills them (`fill::random_word`'s bytes;
+/// A row by row, B column by column), as C's 32-bit words.
+fn int8_product(seed: u32, n: usize, signed: bool) -> Vec<u8> {
+    let byte = |seed: u32, i: usize| {
+        let b = fill::random_word((i / 4) as u32, seed).to_le_bytes()[i % 4];
+        if signed { b as i8 as i64 } else { b as i64 }
+    };
+    let (a, b): (Vec<i64>, Vec<i64>) = (0..n * n).map(|i| (byte(seed, i), byte(seed.wrapping_add(1), i))).unzip();
+    let mut c = Vec::with_capacity(n * n * 4);
+    for row in 0..n {
+        for col in 0..n {
+            let sum: i64 = (0..n).map(|k| a[row * n + k] * b[col * n + k]).sum();
+            c.extend_from_slice(&(sum as i32).to_le_bytes());
+        }
+    }
+    c
+}
+
+/// A matmul workload of edge `n`, and a preparation that binds C (the family's one output buffer).
+fn with_c(
+    gpu: &wgsweep::gpu::Gpu,
+    n: usize,
+    seed: u32,
+) -> (Box<dyn wgsweep::kernel::Workload>, Prepared, Configuration) {
+    let workload = kernels::family("matmul").unwrap().setup(gpu, (n * n) as u64, seed).unwrap();
+    let naive = Configuration {
+        kernel: kernels::select("matmul_naive").unwrap()[0],
+        checks: ShaderChecks::Default,
+        workgroup: [8, 8, 1],
+        parameter: Some(n as u32),
+    };
+    let prepared = workload.prepare(gpu, &naive).unwrap();
+    (workload, prepared, naive)
+}
+
+#[test]
+fn an_int8_product_with_one_wrong_element_fails_validation() {
+    // The subgroup-matrix kernels do not run here; their checks, on the GPU and the CPU, do.
+    let gpu = open_gpu();
+    let (seed, n) = (fill::fresh_seed(), 96);
+    let (workload, prepared, naive) = with_c(&gpu, n, seed);
+    for variant in ["u8_32x32", "i8_32x64"] {
+        let kernel = kernels::select(&format!("matmul_subgroup_matrix/{variant}")).unwrap()[0];
+        let configuration = Configuration { kernel, workgroup: [32, 1, 1], ..naive };
+        let mut product = int8_product(seed, n, variant.starts_with("i8"));
+        assert_eq!(check_both(&gpu, &*workload, &configuration, &prepared, &product), Ok(()), "{variant}");
+        // C[57][3] one more.
+        let at = (57 * n + 3) * 4;
+        let wrong = i32::from_le_bytes(product[at..at + 4].try_into().unwrap()) + 1;
+        product[at..at + 4].copy_from_slice(&wrong.to_le_bytes());
+        let error = check_both(&gpu, &*workload, &configuration, &prepared, &product).unwrap_err();
+        assert_eq!((error.wrong, error.first[0].index), (1, 57 * n as u64 + 3), "{variant}: {error}");
+    }
+}
+
+#[test]
+fn every_element_of_an_int8_product_must_be_written_not_only_those_checked_by_value() {
+    // Above 406 a side the CPU reference checks a sample of C by value (2^26 / n elements): the rest must
+    // still not hold the poison, although as i32 any bits are a number (and negative ones an f32 NaN).
+    let gpu = open_gpu();
+    let (seed, n) = (fill::fresh_seed(), 416);
+    let (workload, prepared, naive) = with_c(&gpu, n, seed);
+    let kernel = kernels::select("matmul_subgroup_matrix/i8_32x64").unwrap()[0];
+    let configuration = Configuration { kernel, workgroup: [32, 1, 1], ..naive };
+    let mut product = int8_product(seed, n, true);
+    assert_eq!(check_both(&gpu, &*workload, &configuration, &prepared, &product), Ok(()));
+    // A 16 × 16 tile never stored: every one of its elements fails, sampled or not.
+    for row in 160..176 {
+        for col in 32..48 {
+            let at = (row * n + col) * 4;
+            product[at..at + 4].copy_from_slice(&fill::POISON.to_le_bytes());
+        }
+    }
+    // The check on the GPU counts each element once; the CPU's counts the sampled ones twice.
+    gpu.queue.write_buffer(&prepared.output, 0, &product);
+    let check = GpuCheck::new(&gpu);
+    let mut pace = Pace::default();
+    let on_gpu = runner::check_output(&gpu, &check, &*workload, &configuration, &prepared, &mut pace);
+    let error = pollster::block_on(on_gpu).unwrap_err();
+    assert!(error.contains("256 of 173056") && error.contains(&format!("C[{}]", 160 * n + 32)), "{error}");
+    assert!(check_both(&gpu, &*workload, &configuration, &prepared, &product).is_err());
 }

@@ -144,6 +144,35 @@ async fn subgroup_reductions_run_where_the_browser_offers_subgroups_and_say_why_
 }
 
 #[wasm_bindgen_test]
+async fn subgroup_matrix_products_run_where_the_browser_offers_them_and_say_why_not_elsewhere() {
+    let (gpu, browser_features) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let offered = browser_features.iter().any(|f| f == "chromium-experimental-subgroup-matrix");
+    // wgpu asks for the feature where the browser offers it (patches/wgpu), with subgroups.
+    assert_eq!(gpu.subgroup_matrices, offered && gpu.subgroups, "{browser_features:?}");
+    if !offered {
+        assert!(gpu.info.matrix_configs.is_empty(), "{:?}", gpu.info.matrix_configs);
+    }
+    let mut plan = quick_plan("matmul_subgroup_matrix", 256 * 256, None);
+    plan.parameter_values = Some(vec![256]);
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    assert_eq!(result.results.len(), 4, "u8 and i8, two blocks, one subgroup a workgroup");
+    for r in &result.results {
+        match gpu.subgroup_matrices {
+            // Where the adapter lacks the configuration or subgroups of 32, the skip says so.
+            true => {
+                assert!(r.is_good() || r.skipped().is_some_and(|why| why.contains("this adapter")), "{:?}", r.outcome)
+            }
+            false => assert!(
+                r.skipped().is_some_and(|why| why.contains("this browser does not offer")),
+                "{}: {:?}",
+                r.label(),
+                r.outcome
+            ),
+        }
+    }
+}
+
+#[wasm_bindgen_test]
 async fn integer_and_packed_dot_product_chains_validate_through_webgpu_or_say_why_not() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
     let plan = quick_plan("imad,dot4,hfma", 4099, Some(vec![64]));

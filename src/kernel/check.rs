@@ -142,11 +142,16 @@ pub enum Expected {
     Word(u32),
     /// Anything: a word no kernel writes (a struct's padding, a row's pitch past its end).
     Any,
+    /// Any word but the poison (`fill::POISON`): an element of an integer output that must be written but is
+    /// not checked value by value (every bit pattern is some integer; where the poison is one the kernel can
+    /// write, this cannot tell it from an unwritten one).
+    Unpoisoned,
 }
 
 /// How `Expected` is stored, in the tolerance word: a tolerance is never negative.
 const WORD_TAG: u32 = (-1.0f32).to_bits();
 const ANY_TAG: u32 = (-2.0f32).to_bits();
+const UNPOISONED_TAG: u32 = (-3.0f32).to_bits();
 /// Halves: the top 16 bits of the tolerance word (an f32 NaN, never a tolerance), the f16 tolerance below.
 const HALVES_TAG: u32 = 0xffff_0000;
 
@@ -175,6 +180,7 @@ impl Expected {
             Expected::Halves { .. } => self.wrong_half(found).is_none(),
             Expected::Word(word) => found == word,
             Expected::Any => true,
+            Expected::Unpoisoned => found != crate::fill::POISON,
         }
     }
 
@@ -201,7 +207,9 @@ impl Expected {
                 Mismatch { index: 2 * index + lane, got, want, tolerance }
             }
             Expected::Word(word) => Mismatch { index, got: found as f64, want: word as f64, tolerance: 0.0 },
-            Expected::Any => Mismatch { index, got: found as f64, want: f64::NAN, tolerance: f64::INFINITY },
+            Expected::Any | Expected::Unpoisoned => {
+                Mismatch { index, got: found as f64, want: f64::NAN, tolerance: f64::INFINITY }
+            }
         }
     }
 
@@ -221,6 +229,7 @@ impl Expected {
             ],
             Expected::Word(word) => [word, WORD_TAG],
             Expected::Any => [0, ANY_TAG],
+            Expected::Unpoisoned => [crate::fill::POISON, UNPOISONED_TAG],
         }
     }
 
@@ -228,6 +237,7 @@ impl Expected {
         match tag {
             WORD_TAG => Expected::Word(value),
             ANY_TAG => Expected::Any,
+            UNPOISONED_TAG => Expected::Unpoisoned,
             _ if tag & HALVES_TAG == HALVES_TAG => Expected::Halves {
                 values: [f16::from_bits(value as u16), f16::from_bits((value >> 16) as u16)],
                 tolerance: f16::from_bits(tag as u16),

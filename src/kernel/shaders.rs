@@ -1,5 +1,6 @@
 //! WGSL modules compiled with or without wgpu's runtime checks, and the pipelines built from them.
 
+use std::borrow::Cow;
 use std::cell::OnceCell;
 
 use serde::{Deserialize, Serialize};
@@ -31,14 +32,16 @@ impl ShaderChecks {
 /// One WGSL source, compiled on first use with each kind of runtime checks.
 pub struct ShaderModules {
     label: &'static str,
-    source: &'static str,
+    /// A file as it is, or put together at run time (a file's text included once, whatever is put around it).
+    source: Cow<'static, str>,
     checked: OnceCell<wgpu::ShaderModule>,
     unchecked: OnceCell<wgpu::ShaderModule>,
     bounds_only: OnceCell<wgpu::ShaderModule>,
 }
 
 impl ShaderModules {
-    pub fn new(label: &'static str, source: &'static str) -> Self {
+    pub fn new(label: &'static str, source: impl Into<Cow<'static, str>>) -> Self {
+        let source = source.into();
         Self { label, source, checked: OnceCell::new(), unchecked: OnceCell::new(), bounds_only: OnceCell::new() }
     }
 
@@ -82,7 +85,7 @@ impl ShaderModules {
     fn get(&self, gpu: &Gpu, checks: ShaderChecks) -> &wgpu::ShaderModule {
         let descriptor = || wgpu::ShaderModuleDescriptor {
             label: Some(self.label),
-            source: wgpu::ShaderSource::Wgsl(self.source.into()),
+            source: wgpu::ShaderSource::Wgsl(self.source.clone()),
         };
         match checks {
             ShaderChecks::Default => self.checked.get_or_init(|| gpu.device.create_shader_module(descriptor())),

@@ -1,26 +1,42 @@
 //! Matrix multiply, f32: naive, workgroup-memory tiles of 8, 16 and 32, register blocks of 4 × 4 and 8 × 8
 //! outputs per invocation, and 8 × 8 blocks of a 128 × 128 tile with the next tiles loaded while this one's
-//! FMAs run (pipelined), over square matrices of 256 … 4096 (GFLOP/s).
+//! FMAs run (pipelined), over square matrices of 256 … 4096 (GFLOP/s); and 8-bit integers on subgroup
+//! matrices, where a browser offers them (GOP/s).
 
 use std::cell::OnceCell;
 use std::ops::Range;
 
 use serde::{Deserialize, Serialize};
 
-use crate::fill::{hash_u32, random_f16, random_f32};
-use crate::gpu::{ComputeLimits, Gpu};
+use crate::fill::{POISON, Pattern, hash_u32, random_f16, random_f32, random_word};
+use crate::gpu::{ComputeLimits, Gpu, MatrixConfig};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
     Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours, f32s,
+    u32s,
 };
 use crate::spec;
 
 const WGSL: &str = include_str!("../../shaders/matmul.wgsl");
 /// matmul_pipelined reads A and B as `Input`s, which the host declares: vec4<f32>, or vec4<f16> in a module
 /// of its own that compiles only where the device has shader-f16.
-const PIPELINED_WGSL: &str = concat!("alias Input = vec4<f32>;\n", include_str!("../../shaders/matmul_pipelined.wgsl"));
-const PIPELINED_F16_WGSL: &str =
-    concat!("enable f16;\nalias Input = vec4<f16>;\n", include_str!("../../shaders/matmul_pipelined.wgsl"));
+const PIPELINED_WGSL: &str = include_str!("../../shaders/matmul_pipelined.wgsl");
+const PIPELINED_F32: &str = "alias Input = vec4<f32>;\n";
+const PIPELINED_F16: &str = "enable f16;\nalias Input = vec4<f16>;\n";
+
+const SUBGROUP_MATRIX_WGSL: &str = include_str!("../../shaders/matmul_subgroup_matrix.wgsl");
+
+/// matmul_subgroup_matrix for `inputs` (u8 or i8) and blocks of C `cols` tiles wide (2 or 4): the words C
+/// is stored in and the subgroup matrices of the one configuration it is written for (16 × 16 × 32), after
+/// the module's directives, as constants (which the sizes of arrays must be).
+fn subgroup_matrix_wgsl(inputs: Inputs, cols: u32) -> String {
+    let (component, word) = if inputs == Inputs::I8 { ("i8", "i32") } else { ("u8", "u32") };
+    format!(
+        "{SUBGROUP_MATRIX_WGSL}alias Word = {word};\nalias Left = subgroup_matrix_left<{component}, 32, 16>;\n\
+         alias Right = subgroup_matrix_right<{component}, 16, 32>;\n\
+         alias Result = subgroup_matrix_result<{word}, 16, 16>;\nconst COLS = {cols}u;\n"
+    )
+}
 
 /// matmul_pipelined's product as a user's kernel validates it: four columns of C an invocation, k in order.
 const PIPELINED_REFERENCE: &str = "
@@ -40,7 +56,7 @@ fn reference(@builtin(global_invocation_id) id: vec3<u32>) {
 ";
 /// (kernel, variant): the naive kernel's entry point is `matmul_naive_f32`; the tiled and blocked ones take
 /// their tile or block edge from the variant.
-pub const KERNELS: [(&str, &str); 9] = [
+pub const KERNELS: [(&str, &str); 13] = [
     ("matmul_naive", "f32"),
     ("matmul_tiled", "8"),
     ("matmul_tiled", "16"),
@@ -50,6 +66,10 @@ pub const KERNELS: [(&str, &str); 9] = [
     ("matmul_pipelined", "k8"),
     ("matmul_pipelined", "k16"),
     ("matmul_pipelined", "k8_f16"),
+    ("matmul_subgroup_matrix", "u8_32x32"),
+    ("matmul_subgroup_matrix", "u8_32x64"),
+    ("matmul_subgroup_matrix", "i8_32x32"),
+    ("matmul_subgroup_matrix", "i8_32x64"),
 ];
 /// Matrix edges swept; those whose matrices are larger than the problem size are skipped.
 pub fn edges() -> Vec<u32> {
@@ -60,6 +80,11 @@ const BLOCKED_K: u64 = 8;
 /// `matmul_pipelined`'s workgroup and the tile of C it computes.
 const PIPELINED_WORKGROUP: [u32; 3] = [16, 16, 1];
 const PIPELINED_TILE: u32 = 128;
+/// `matmul_subgroup_matrix`'s workgroup, one subgroup; the K of its configuration, which a step stages;
+/// and the bytes a staged row of A or column of B takes (matmul_subgroup_matrix.wgsl).
+const SUBGROUP_SIZE: u32 = 32;
+const SUBGROUP_MATRIX_K: u32 = 32;
+const SUBGROUP_MATRIX_ROW: u64 = 48;
 /// The largest matrix swept, 4096 × 4096 (64 MiB).
 const DEFAULT_ELEMENTS: u64 = 4096 * 4096;
 /// Multiply-adds the CPU reference may spend per matrix edge: every element of small products, a sample
@@ -74,9 +99,54 @@ fn edge(variant: &str) -> u32 {
     variant.trim_start_matches('k').split(['x', '_']).next().and_then(|e| e.parse().ok()).unwrap_or(1)
 }
 
-/// A and B are f16 (`matmul_pipelined/k8_f16`); products and sums stay f32.
-fn f16_inputs(variant: &str) -> bool {
-    variant.ends_with("_f16")
+/// What A and B hold.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+enum Inputs {
+    #[default]
+    F32,
+    /// f16 (`matmul_pipelined/k8_f16`); products and sums stay f32.
+    F16,
+    /// 8-bit integers, four to a word, whose products sum exactly in 32 bits (`matmul_subgroup_matrix`):
+    /// unsigned, C of u32, or signed, C of i32.
+    U8,
+    I8,
+}
+
+impl Inputs {
+    fn of(kernel: KernelId) -> Inputs {
+        match kernel.variant {
+            v if v.starts_with("u8") => Inputs::U8,
+            v if v.starts_with("i8") => Inputs::I8,
+            v if v.ends_with("_f16") => Inputs::F16,
+            _ => Inputs::F32,
+        }
+    }
+
+    fn bytes(self) -> u64 {
+        match self {
+            Inputs::F32 => 4,
+            Inputs::F16 => 2,
+            Inputs::U8 | Inputs::I8 => 1,
+        }
+    }
+
+    /// Element `index` of the n × n matrix of `seed`, exactly.
+    fn element(self, index: u32, seed: u32) -> f64 {
+        match self {
+            Inputs::F32 => random_f32(index, seed) as f64,
+            Inputs::F16 => random_f16(index, seed) as f64,
+            Inputs::U8 | Inputs::I8 => {
+                let byte = random_word(index / 4, seed).to_le_bytes()[(index % 4) as usize];
+                if self == Inputs::I8 { byte as i8 as f64 } else { byte as f64 }
+            }
+        }
+    }
+}
+
+/// The block of C (rows, columns) a `matmul_subgroup_matrix` workgroup computes: `variant`'s "32x32" or
+/// "32x64".
+fn subgroup_block(variant: &str) -> [u32; 2] {
+    if variant.ends_with("32x32") { [32, 32] } else { [32, 64] }
 }
 
 impl Family for Matmul {
@@ -103,9 +173,14 @@ impl Family for Matmul {
          them) and index such arrays by constants only, as matmul_pipelined does. On an H100 that took a \
          register-blocked product from 15× slower with the checks than without to 12–16% slower. \
          matmul_pipelined/k8_f16 reads A and B as f16 (where the device offers shader-f16), half the bytes, \
-         and multiplies and sums in f32 as the others do. Results are checked against a CPU reference: every element of small \
+         and multiplies and sums in f32 as the others do. matmul_subgroup_matrix multiplies 8-bit \
+         integers (u8 or i8; B stored column by column, as cuBLAS wants it) on subgroup matrices, a browser's \
+         road to tensor cores (Chromium's chromium-experimental-subgroup-matrix): each subgroup of 32 computes a \
+         32 × 32 or 32 × 64 block of C from tiles staged in workgroup memory; C holds exact 32-bit integers, \
+         GOP/s counts 2n³ 8-bit operations, and it runs in a browser only. Results are checked against a CPU reference: every element of small \
          products, 2^26 / n elements spread over large ones, each within the rounding a dot product of n \
-         terms allows. The roofline places each n at n/6 flops per byte (A and B read, C written once)."
+         terms allows (the integers exactly). The roofline places each n at n/6 flops per byte (A and B read, \
+         C written once)."
     }
 
     fn kernels(&self) -> Vec<KernelId> {
@@ -133,6 +208,13 @@ impl Family for Matmul {
         ]
     }
 
+    fn operations(&self, kernel: &str) -> kernel::Operations {
+        match kernel {
+            "matmul_subgroup_matrix" => kernel::Operations::Int8Ops,
+            _ => kernel::Operations::Flops,
+        }
+    }
+
     fn size_unit(&self) -> &'static str {
         "f32 elements per matrix (the largest n × n swept)"
     }
@@ -153,6 +235,7 @@ impl Family for Matmul {
             }
             "matmul_blocked" => vec![[8, 8, 1], [16, 16, 1]],
             "matmul_pipelined" => vec![PIPELINED_WORKGROUP],
+            "matmul_subgroup_matrix" => vec![[SUBGROUP_SIZE, 1, 1]],
             _ => vec![[8, 8, 1], [16, 16, 1], [32, 8, 1], [64, 4, 1]],
         }
     }
@@ -168,6 +251,11 @@ impl Family for Matmul {
             "matmul_blocked" => 4 * BLOCKED_K * edge(kernel.variant) as u64 * (x as u64 + y as u64),
             // Two buffers, each a BK × 128 tile of A and one of B.
             "matmul_pipelined" => 2 * 2 * edge(kernel.variant) as u64 * PIPELINED_TILE as u64 * 4,
+            // Two buffers, each a step's padded rows of A and columns of B.
+            "matmul_subgroup_matrix" => {
+                let [m, n] = subgroup_block(kernel.variant);
+                2 * (m + n) as u64 * SUBGROUP_MATRIX_ROW
+            }
             _ => 0,
         }
     }
@@ -181,18 +269,29 @@ impl Family for Matmul {
         let b = kernel::random_buffer(gpu, "B", bytes, seeds[1]);
         let c = kernel::storage_buffer(gpu, "C", bytes);
         let modules = ShaderModules::new("matmul.wgsl", WGSL);
-        let pipelined = ShaderModules::new("matmul_pipelined.wgsl", PIPELINED_WGSL);
-        let pipelined_f16 = ShaderModules::new("matmul_pipelined.wgsl (f16)", PIPELINED_F16_WGSL);
+        let pipelined = ShaderModules::new("matmul_pipelined.wgsl", format!("{PIPELINED_F32}{PIPELINED_WGSL}"));
+        let pipelined_f16 =
+            ShaderModules::new("matmul_pipelined.wgsl (f16)", format!("{PIPELINED_F16}{PIPELINED_WGSL}"));
+        let subgroup_matrix = [Inputs::U8, Inputs::I8].map(|inputs| {
+            let label = if inputs == Inputs::I8 {
+                "matmul_subgroup_matrix.wgsl (i8)"
+            } else {
+                "matmul_subgroup_matrix.wgsl (u8)"
+            };
+            [2, 4].map(|cols| ShaderModules::new(label, subgroup_matrix_wgsl(inputs, cols)))
+        });
         Ok(Box::new(MatmulWorkload {
             elements: size,
             seeds,
             modules,
             pipelined,
             pipelined_f16,
+            subgroup_matrix,
             a,
             b,
             c,
             halves: OnceCell::new(),
+            bytes: OnceCell::new(),
             reference: KeptReference::default(),
         }))
     }
@@ -200,8 +299,12 @@ impl Family for Matmul {
     /// The same WGSL, matrices, shapes, tiles and blocks, validated against matmul_naive (the naive kernel,
     /// by agreement between its shapes; matmul_pipelined, against a reference entry point added below it).
     fn as_user_kernel(&self, kernel: &KernelId, size: u64, _: &ComputeLimits) -> Option<String> {
+        // A user's buffers hold no 8-bit elements, and nothing asks a browser for subgroup matrices for them.
+        if kernel.kernel == "matmul_subgroup_matrix" {
+            return None;
+        }
         let e = edge(kernel.variant);
-        let half = f16_inputs(kernel.variant);
+        let half = Inputs::of(*kernel) == Inputs::F16;
         let pipelined = kernel.kernel == "matmul_pipelined";
         let (element, length) = match (pipelined, half) {
             (false, _) => ("f32", "n * n"),
@@ -274,8 +377,8 @@ impl Family for Matmul {
         };
         let wgsl: &[&str] = match (pipelined, half) {
             (false, _) => &[WGSL],
-            (true, false) => &[PIPELINED_WGSL, PIPELINED_REFERENCE],
-            (true, true) => &[PIPELINED_F16_WGSL, PIPELINED_REFERENCE],
+            (true, false) => &[PIPELINED_F32, PIPELINED_WGSL, PIPELINED_REFERENCE],
+            (true, true) => &[PIPELINED_F16, PIPELINED_WGSL, PIPELINED_REFERENCE],
         };
         Some(as_yours::open(&spec, kernel, "its WGSL, matrices, workgroup shapes and tiles.", wgsl))
     }
@@ -297,29 +400,38 @@ struct MatmulWorkload {
     modules: ShaderModules,
     pipelined: ShaderModules,
     pipelined_f16: ShaderModules,
+    /// `matmul_subgroup_matrix` on u8, then on i8, in blocks 2 and 4 tiles wide.
+    subgroup_matrix: [[ShaderModules; 2]; 2],
     /// The n × n matrices of each edge are the first n² elements, row by row.
     a: OwnedBuffer,
     b: OwnedBuffer,
     c: OwnedBuffer,
     /// A and B as f16 (`fill::random_f16`), made when an f16 kernel first runs.
     halves: OnceCell<[OwnedBuffer; 2]>,
-    /// The edge (and whether A and B were f16) checked last, and C's reference: the sampled elements, and
+    /// A and B as random bytes (`fill::random_word`'s), for the 8-bit kernels of either sign, made on first use.
+    bytes: OnceCell<[OwnedBuffer; 2]>,
+    /// The edge (and what A and B held) checked last, and C's reference: the sampled elements, and
     /// every other one written.
-    reference: KeptReference<(u32, bool)>,
+    reference: KeptReference<(u32, Inputs)>,
 }
 
-/// Element (row, col) of the n × n product of the inputs of `seeds` (f32, or f16 where `half`), in f64,
-/// and the bound on an f32 dot product's rounding: n·ε·Σ|a||b| (Higham's γ_n, with room).
-fn expected(seeds: [u32; 2], n: u32, row: u32, col: u32, half: bool) -> Sampled {
-    let input = if half { random_f16 } else { random_f32 };
+/// Element (row, col) of the n × n product of the `inputs` of `seeds`, in f64 (exact for 8-bit integers, whose
+/// sums stay below 2^32), and the bound on an f32 dot product's rounding: n·ε·Σ|a||b| (Higham's γ_n, with
+/// room), or none for integers.
+fn expected(seeds: [u32; 2], n: u32, row: u32, col: u32, inputs: Inputs) -> Sampled {
     let (mut value, mut magnitude) = (0.0f64, 0.0f64);
+    // 8-bit B is stored column by column.
+    let bytes = matches!(inputs, Inputs::U8 | Inputs::I8);
     for k in 0..n {
-        let x = input(row * n + k, seeds[0]) as f64;
-        let y = input(k * n + col, seeds[1]) as f64;
+        let x = inputs.element(row * n + k, seeds[0]);
+        let y = inputs.element(if bytes { col * n + k } else { k * n + col }, seeds[1]);
         value += x * y;
         magnitude += (x * y).abs();
     }
-    let tolerance = n as f64 * f32::EPSILON as f64 * magnitude;
+    let tolerance = match inputs {
+        Inputs::U8 | Inputs::I8 => 0.0,
+        Inputs::F32 | Inputs::F16 => n as f64 * f32::EPSILON as f64 * magnitude,
+    };
     Sampled { value, tolerance }
 }
 
@@ -328,16 +440,15 @@ fn expected(seeds: [u32; 2], n: u32, row: u32, col: u32, half: bool) -> Sampled 
 struct Product {
     seeds: [u32; 2],
     n: u32,
-    /// A and B were f16.
     #[serde(default)]
-    half: bool,
+    inputs: Inputs,
     /// The elements checked, by index, in order.
     sampled: Vec<u64>,
 }
 
 impl Product {
     /// Sampled elements: all of them if the budget allows, else a spread sample that includes both corners.
-    fn new(seeds: [u32; 2], n: u32, half: bool) -> Self {
+    fn new(seeds: [u32; 2], n: u32, inputs: Inputs) -> Self {
         let area = n as u64 * n as u64;
         let count = (REFERENCE_BUDGET / n as u64).min(area);
         let mut sampled: Vec<u64> = if count == area {
@@ -348,12 +459,12 @@ impl Product {
         };
         sampled.sort_unstable();
         sampled.dedup();
-        Product { seeds, n, half, sampled }
+        Product { seeds, n, inputs, sampled }
     }
 
     fn element(&self, index: u64) -> Sampled {
         let n = self.n as u64;
-        expected(self.seeds, self.n, (index / n) as u32, (index % n) as u32, self.half)
+        expected(self.seeds, self.n, (index / n) as u32, (index % n) as u32, self.inputs)
     }
 }
 
@@ -366,8 +477,15 @@ impl Recipe for Product {
         range.map(move |i| match next.next_if(|&&index| index == i) {
             Some(_) => {
                 let Sampled { value, tolerance } = self.element(i);
-                Expected::Float { value: value as f32, tolerance: tolerance as f32 }
+                match self.inputs {
+                    Inputs::U8 => Expected::Word(value as u32),
+                    Inputs::I8 => Expected::Word(value as i32 as u32),
+                    Inputs::F32 | Inputs::F16 => Expected::Float { value: value as f32, tolerance: tolerance as f32 },
+                }
             }
+            // Every element written: C's integers can be any bits (no NaN to tell), so the poison, which no sum
+            // of n ≤ 4096 products of bytes reaches (below 2^28 in magnitude), is what fails.
+            None if matches!(self.inputs, Inputs::U8 | Inputs::I8) => Expected::Unpoisoned,
             None => Expected::WRITTEN,
         })
     }
@@ -389,14 +507,80 @@ impl MatmulWorkload {
             ("TILE_VEC4S", (2 * bk * PIPELINED_TILE / 4) as f64),
         ];
         let grid = kernel::plane_grid(gpu, [n, n], [PIPELINED_TILE, PIPELINED_TILE])?;
-        let (modules, [a, b]) = match f16_inputs(configuration.kernel.variant) {
-            true if !gpu.shader_f16 => return Err(Skip::needs_f16()),
-            true => (&self.pipelined_f16, self.halves(gpu).each_ref()),
-            false => (&self.pipelined, [&self.a, &self.b]),
+        let (modules, [a, b]) = match Inputs::of(configuration.kernel) {
+            Inputs::F16 if !gpu.shader_f16 => return Err(Skip::needs_f16()),
+            Inputs::F16 => (&self.pipelined_f16, self.halves(gpu).each_ref()),
+            _ => (&self.pipelined, [&self.a, &self.b]),
         };
         let pipeline = modules.pipeline(gpu, configuration.checks, "matmul_pipelined", &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, a), (1, b), (2, &self.c)]);
         Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.c.handle(), Vec::new()))
+    }
+
+    /// `matmul_subgroup_matrix`, where the browser offers subgroup matrices of its type at 16 × 16 × 32 and
+    /// subgroups of 32 only (its blocks of C are made of that many invocations).
+    fn prepare_subgroup_matrix(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+        let n = configuration.parameter.unwrap_or(0);
+        let inputs = Inputs::of(configuration.kernel);
+        let (component, result) = if inputs == Inputs::I8 { ("i8", "i32") } else { ("u8", "u32") };
+        if !gpu.subgroup_matrices {
+            return Err(Skip::NotApplicable(if cfg!(target_arch = "wasm32") {
+                "needs subgroup matrices (chromium-experimental-subgroup-matrix), which this browser does not \
+                 offer for this adapter"
+                    .into()
+            } else {
+                "needs Chromium's subgroup matrices (chromium-experimental-subgroup-matrix): natively wgpu's \
+                 cooperative matrices take a WGSL of their own and have no 8-bit type"
+                    .into()
+            }));
+        }
+        let offered = |c: &MatrixConfig| {
+            c.component == component && c.result == result && [c.m, c.n, c.k] == [16, 16, SUBGROUP_MATRIX_K]
+        };
+        if !gpu.info.matrix_configs.iter().any(offered) {
+            return Err(Skip::NotApplicable(format!(
+                "needs {component} → {result} subgroup matrices of 16×16×{SUBGROUP_MATRIX_K}, which this adapter does \
+                 not offer"
+            )));
+        }
+        if gpu.info.subgroup_sizes != Some([SUBGROUP_SIZE; 2]) {
+            return Err(Skip::NotApplicable(format!(
+                "its blocks are made of subgroups of {SUBGROUP_SIZE}; this adapter's are {}",
+                gpu.info.subgroup_sizes.map_or("unknown".into(), |[low, high]| format!("{low} to {high}"))
+            )));
+        }
+        if configuration.workgroup != [SUBGROUP_SIZE, 1, 1] {
+            return Err(Skip::NotApplicable(format!(
+                "matmul_subgroup_matrix runs in workgroups of one subgroup, {SUBGROUP_SIZE} invocations"
+            )));
+        }
+        let block = subgroup_block(configuration.kernel.variant);
+        if !n.is_multiple_of(block[0]) || !n.is_multiple_of(block[1]) {
+            return Err(Skip::NotApplicable(format!(
+                "n = {n} is no multiple of the {} × {} block",
+                block[0], block[1]
+            )));
+        }
+        let grid = kernel::plane_grid(gpu, [n, n], [block[1], block[0]])?;
+        let modules = &self.subgroup_matrix[(inputs == Inputs::I8) as usize][(block[1] == 64) as usize];
+        let pipeline = modules.pipeline(gpu, configuration.checks, "matmul_subgroup_matrix", &[("N", n as f64)]);
+        let [a, b] = self.bytes(gpu);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, a), (1, b), (2, &self.c)]);
+        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.c.handle(), Vec::new()))
+    }
+
+    /// A and B as random bytes, made on first use: whole words.
+    fn bytes(&self, gpu: &Gpu) -> &[OwnedBuffer; 2] {
+        self.bytes.get_or_init(|| {
+            let bytes = self.elements.next_multiple_of(4);
+            let pattern = Pattern::RandomInt { low: 0, high: u32::MAX };
+            let buffer = |label, seed| {
+                let buffer = kernel::storage_buffer(gpu, label, bytes);
+                kernel::submit(gpu, |encoder| gpu.filler().pattern(&gpu.device, encoder, &buffer, pattern, seed));
+                buffer
+            };
+            [buffer("A (bytes)", self.seeds[0]), buffer("B (bytes)", self.seeds[1])]
+        })
     }
 
     /// A and B as f16, made on first use: whole vec4<f16>s.
@@ -419,8 +603,7 @@ impl Workload for MatmulWorkload {
     /// A and B read once and C written once: the least any kernel must move.
     fn bytes_per_dispatch(&self, configuration: &Configuration) -> u64 {
         let n = configuration.parameter.unwrap_or(0) as u64;
-        let input_bytes = if f16_inputs(configuration.kernel.variant) { 2 } else { 4 };
-        (2 * input_bytes + 4) * n * n
+        (2 * Inputs::of(configuration.kernel).bytes() + 4) * n * n
     }
 
     fn flops_per_dispatch(&self, configuration: &Configuration) -> Option<u64> {
@@ -437,8 +620,10 @@ impl Workload for MatmulWorkload {
                 self.elements
             )));
         }
-        if kernel.kernel == "matmul_pipelined" {
-            return self.prepare_pipelined(gpu, configuration);
+        match kernel.kernel {
+            "matmul_pipelined" => return self.prepare_pipelined(gpu, configuration),
+            "matmul_subgroup_matrix" => return self.prepare_subgroup_matrix(gpu, configuration),
+            _ => {}
         }
         let [x, y, _] = workgroup;
         let e = edge(kernel.variant);
@@ -469,24 +654,36 @@ impl Workload for MatmulWorkload {
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {
         Box::pin(async move {
             let n = configuration.parameter.unwrap_or(0);
-            let half = f16_inputs(configuration.kernel.variant);
-            let c = Reference::build(gpu, "C", n as u64 * n as u64, Product::new(self.seeds, n, half));
-            Ok(Some(self.reference.get_or_build((n, half), c).await))
+            let inputs = Inputs::of(configuration.kernel);
+            let c = Reference::build(gpu, "C", n as u64 * n as u64, Product::new(self.seeds, n, inputs));
+            Ok(Some(self.reference.get_or_build((n, inputs), c).await))
         })
     }
 
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let n = configuration.parameter.unwrap_or(0);
-        let got: Vec<f32> = f32s(&output[..n as usize * n as usize * 4]).collect();
+        let inputs = Inputs::of(configuration.kernel);
+        let output = &output[..n as usize * n as usize * 4];
+        // C's elements as numbers, the poison (unwritten) as a NaN.
+        let got: Vec<f64> = match inputs {
+            Inputs::F32 | Inputs::F16 => f32s(output).map(f64::from).collect(),
+            Inputs::U8 | Inputs::I8 => u32s(output)
+                .map(|word| match word {
+                    POISON => f64::NAN,
+                    _ if inputs == Inputs::I8 => word as i32 as f64,
+                    _ => word as f64,
+                })
+                .collect(),
+        };
         let mut comparison = Comparison::new("C");
-        // Every element was written (the poison is a NaN); the reference's elements are right.
+        // Every element was written; the reference's elements are right.
         for (i, &value) in got.iter().enumerate() {
-            comparison.check(i as u64, value as f64, 0.0, f64::MAX);
+            comparison.check(i as u64, value, 0.0, f64::MAX);
         }
-        let product = Product::new(self.seeds, n, f16_inputs(configuration.kernel.variant));
+        let product = Product::new(self.seeds, n, inputs);
         for &index in &product.sampled {
             let Sampled { value, tolerance } = product.element(index);
-            comparison.check(index, got[index as usize] as f64, value, tolerance);
+            comparison.check(index, got[index as usize], value, tolerance);
         }
         comparison.finish()
     }

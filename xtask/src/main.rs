@@ -182,7 +182,34 @@ fn dist() -> Result {
     run(cmd("esbuild", &[&bundle[..], &["--log-level=warning"]].concat()))?;
     step("dist: release build of the page into dist/");
     run(cmd("trunk", &["build", "--release"]))?;
+    minify_outputs(&root().join("dist"))?;
     externalize_loader(&root().join("dist"))
+}
+
+/// Minifies what trunk leaves as written, wasm-bindgen's module (`dist/wgsweep.js`, 3 KB less gzipped) and
+/// the style sheet (0.6 KB), and puts their new Subresource Integrity hashes where `index.html` loads them.
+fn minify_outputs(dist: &Path) -> Result {
+    use base64::Engine;
+    use sha2::Digest;
+    let integrity = |path: &Path| -> std::result::Result<String, String> {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(format!("sha384-{}", base64::engine::general_purpose::STANDARD.encode(sha2::Sha384::digest(bytes))))
+    };
+    let index = dist.join("index.html");
+    let mut html = std::fs::read_to_string(&index).map_err(|e| format!("{}: {e}", index.display()))?;
+    // esbuild reads the kind of file from its name; the module stays a module.
+    for (file, options) in [("wgsweep.js", &["--format=esm"][..]), ("style.css", &[][..])] {
+        let path = dist.join(file);
+        let before = integrity(&path)?;
+        if !html.contains(&before) {
+            return Err(format!("dist/index.html does not load {file} with its hash: has trunk's output changed?"));
+        }
+        let shown = path.to_string_lossy();
+        let minify = [&*shown, &format!("--outfile={shown}"), "--minify", "--allow-overwrite", "--log-level=warning"];
+        run(cmd("esbuild", &[&minify[..], options].concat()))?;
+        html = html.replace(&before, &integrity(&path)?);
+    }
+    std::fs::write(&index, html).map_err(|e| format!("{}: {e}", index.display()))
 }
 
 /// Moves the module script trunk writes inline into `index.html` (it loads the app) to `start.js`: the

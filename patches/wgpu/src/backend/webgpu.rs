@@ -765,7 +765,7 @@ fn map_map_mode(mode: crate::MapMode) -> u32 {
     }
 }
 
-const FEATURES_MAPPING: [(wgt::Features, webgpu_sys::GpuFeatureName); 17] = [
+const FEATURES_MAPPING: [(wgt::Features, webgpu_sys::GpuFeatureName); 18] = [
     (
         wgt::Features::DEPTH_CLIP_CONTROL,
         webgpu_sys::GpuFeatureName::DepthClipControl,
@@ -809,6 +809,10 @@ const FEATURES_MAPPING: [(wgt::Features, webgpu_sys::GpuFeatureName); 17] = [
     (
         wgt::Features::SUBGROUP,
         webgpu_sys::GpuFeatureName::Subgroups,
+    ),
+    (
+        wgt::Features::EXPERIMENTAL_COOPERATIVE_MATRIX,
+        webgpu_sys::GpuFeatureName::ChromiumExperimentalSubgroupMatrix,
     ),
     (
         wgt::Features::RG11B10UFLOAT_RENDERABLE,

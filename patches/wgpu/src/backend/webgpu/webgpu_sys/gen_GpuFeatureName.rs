@@ -55,4 +55,5 @@ pub enum GpuFeatureName {
     PrimitiveIndex = "primitive-index",
     TextureComponentSwizzle = "texture-component-swizzle",
     SubgroupSizeControl = "subgroup-size-control",
+    ChromiumExperimentalSubgroupMatrix = "chromium-experimental-subgroup-matrix",
 }

@@ -1,8 +1,8 @@
-// An expression for run-page.py's --eval, as `(PROBE)(source)` with matmul_subgroup_matrix.wgsl's text: the
-// kernel's shapes beyond those the family sweeps (subgroup blocks of 2 × 2 and 4 × 4 tiles, steps of 32 and
-// 64 along k, 1 to 8 subgroups a workgroup, and with subgroup_uniformity off too), u8 inputs of random
-// bytes, B column by column, as the family runs them. Each: compiled, 64 sampled entries checked against JavaScript, timed by the wall clock over
-// 20 dispatches after one warm-up, best of 3, at n = 2048 and 4096.
+// An expression for run-page.py's --eval, as `(PROBE)(looped, direct)`: an earlier matmul_subgroup_matrix
+// whose tiles were arrays indexed in loops (`looped`, not kept) at one subgroup a workgroup, beside direct.wgsl
+// (fragments straight from storage); u8 inputs of random bytes, B column by column. Each: compiled, 64
+// sampled entries checked against JavaScript, timed by the wall clock over 20 dispatches after one
+// warm-up, best of 3, at n = 2048 and 4096.
 async (source, direct) => {
   const adapter = await navigator.gpu.requestAdapter({ powerPreference: "high-performance" });
   const device = await adapter.requestDevice({

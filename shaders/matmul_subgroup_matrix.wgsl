@@ -3,30 +3,45 @@
 // products want it), four to a word: each row of A and column of B runs along k. C is n × n of 32-bit
 // integers, row by row.
 //
-// A workgroup is one subgroup of 32 and computes a block of C of 2 × COLS tiles of 16 × 16 (the
-// configuration's M × N; COLS is 2 or 4), adding to each a 16 × 32 by 32 × 16 product (K = 32) a step of k.
-// Each step its invocations copy the next 32 bytes of the block's rows of A and columns of B into workgroup
-// memory (16 bytes an invocation a load), into the other of two buffers while this step's products run.
+// Each subgroup of 32 computes a block of C of 2 × COLS tiles of 16 × 16 (the configuration's M × N; COLS is 2
+// or 4), adding to each a 16 × 32 by 32 × 16 product (K = 32) a step of k; a workgroup's SUBGROUP_ROWS ×
+// SUBGROUP_COLS subgroups compute a TILE_M × TILE_N block. Each step its invocations copy the next 32 bytes of
+// the block's rows of A and columns of B into workgroup memory (16 bytes an invocation a load), into the other
+// of two buffers while this step's products run.
 //
-// Written out, not looped: an array of subgroup matrices indexed in a loop ran at half the speed, and so
-// did 4 × 4 tiles (registers, presumably). One subgroup a workgroup: Chromium requires subgroupMatrixStore's
-// offset to be uniform over the workgroup, so the subgroups of a larger one cannot each store their own
-// block.
+// Written out, not looped: arrays of subgroup matrices indexed in loops ran at half the speed, and so did
+// 4 × 4 tiles a subgroup (registers, presumably). A subgroup finds its block by `subgroup_id`: Chromium holds
+// a subgroup-matrix store's offset to being uniform over the subgroup, which it can prove of `subgroup_id`
+// and not of anything computed from local_invocation_index (not even through subgroupBroadcastFirst).
 //
-// The host appends the types of the adapter's configuration: `Word` (the words C and the staged tiles hold:
-// u32, or i32 for i8), `Left`, `Right` and `Result` (its subgroup matrices), and COLS.
+// The host appends the types of the adapter's configuration, `Word` (the words C and the staged tiles hold:
+// u32, or i32 for i8), `Left`, `Right` and `Result` (its subgroup matrices), COLS, and the workgroup's shape in
+// subgroups: SUBGROUP_ROWS and SUBGROUP_COLS (1 × 1, 2 × 1, 2 × 2, or 4 × 2 where COLS is 4).
 enable chromium_experimental_subgroup_matrix;
+enable subgroups;
+// The loads' offsets are uniform over each subgroup, not over the workgroup, which is all WGSL's analysis
+// proves.
+diagnostic(off, chromium_experimental.subgroup_matrix_uniformity);
 
 override N: u32;
+const WORKGROUP = 32u * SUBGROUP_ROWS * SUBGROUP_COLS;
 /// Bytes a staged row of A or column of B takes: 16 more than the 32 it holds, so that the eight 16-byte rows
 /// a subgroup reads at once from workgroup memory fall in different banks.
 const ROW = 48u;
 const ROW_WORDS = ROW / 4u;
-const BLOCK_M = 32u;
 const BLOCK_N = COLS * 16u;
+const TILE_M = SUBGROUP_ROWS * 32u;
+const TILE_N = SUBGROUP_COLS * BLOCK_N;
 /// One step's staged A and B, in words.
-const A_WORDS = BLOCK_M * ROW_WORDS;
-const B_WORDS = BLOCK_N * ROW_WORDS;
+const A_WORDS = TILE_M * ROW_WORDS;
+const B_WORDS = TILE_N * ROW_WORDS;
+/// The vec4s of A and of B each invocation copies a step (two a row or column): at most 2 and 4.
+const A_LOADS = 2u * TILE_M / WORKGROUP;
+const B_LOADS = 2u * TILE_N / WORKGROUP;
+const_assert A_LOADS * WORKGROUP == 2u * TILE_M && B_LOADS * WORKGROUP == 2u * TILE_N;
+const_assert A_LOADS <= 2u && (B_LOADS <= 2u || B_LOADS == 4u);
+/// The lines (rows of A, columns of B) between an invocation's loads.
+const SPACING = WORKGROUP / 2u;
 
 @group(0) @binding(0) var<storage, read> a: array<vec4<u32>>;
 @group(0) @binding(1) var<storage, read> b: array<vec4<u32>>;
@@ -35,7 +50,7 @@ const B_WORDS = BLOCK_N * ROW_WORDS;
 var<workgroup> a_tiles: array<Word, 2 * A_WORDS>;
 var<workgroup> b_tiles: array<Word, 2 * B_WORDS>;
 
-/// Vec4 `line` × 2 + `part` of a step: part `part` (of 2) of a row of A or column of B, into `buffer`.
+/// Half `part` of line `line` (a row of A or column of B) of a step, into `buffer`.
 fn stage_a(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
     let at = buffer * A_WORDS + line * ROW_WORDS + part * 4u;
     a_tiles[at] = bitcast<Word>(v.x);
@@ -52,28 +67,39 @@ fn stage_b(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
     b_tiles[at + 3u] = bitcast<Word>(v.w);
 }
 
-@compute @workgroup_size(32)
+@compute @workgroup_size(WORKGROUP)
 fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
-                          @builtin(local_invocation_index) local: u32) {
-    let row0 = group.y * BLOCK_M;
-    let col0 = group.x * BLOCK_N;
+                          @builtin(local_invocation_index) local: u32,
+                          @builtin(subgroup_id) subgroup: u32) {
+    let row0 = group.y * TILE_M;
+    let col0 = group.x * TILE_N;
     let line_vec4s = N / 16u; // a row of A or a column of B
-    // This invocation copies half `part` of lines `line` and `line + 16` (and for B `line + 32`, `+ 48`).
+    // This invocation copies half `part` of lines `line`, `line + SPACING`, ... of A and of B: a0, a1 and
+    // b0…b3 hold them from one step's loads to the next's stores.
     let line = local / 2u;
     let part = local % 2u;
     let a_at = (row0 + line) * line_vec4s + part;
     let b_at = (col0 + line) * line_vec4s + part;
-    let sixteen = 16u * line_vec4s;
+    let spaced = SPACING * line_vec4s;
     var a0 = a[a_at];
-    var a1 = a[a_at + sixteen];
+    var a1 = vec4(0u);
     var b0 = b[b_at];
-    var b1 = b[b_at + sixteen];
+    var b1 = vec4(0u);
     var b2 = vec4(0u);
     var b3 = vec4(0u);
-    if COLS == 4u {
-        b2 = b[b_at + 2u * sixteen];
-        b3 = b[b_at + 3u * sixteen];
+    if A_LOADS > 1u {
+        a1 = a[a_at + spaced];
     }
+    if B_LOADS > 1u {
+        b1 = b[b_at + spaced];
+    }
+    if B_LOADS > 2u {
+        b2 = b[b_at + 2u * spaced];
+        b3 = b[b_at + 3u * spaced];
+    }
+    // This subgroup's block of the workgroup's.
+    let block_row = subgroup / SUBGROUP_COLS * 32u;
+    let block_col = subgroup % SUBGROUP_COLS * BLOCK_N;
 
     var c00 = Result();
     var c01 = Result();
@@ -88,28 +114,36 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
         // Into this step's buffer what was loaded for it, then the next step's vec4s from memory.
         let here = step % 2u;
         stage_a(here, line, part, a0);
-        stage_a(here, line + 16u, part, a1);
         stage_b(here, line, part, b0);
-        stage_b(here, line + 16u, part, b1);
-        if COLS == 4u {
-            stage_b(here, line + 32u, part, b2);
-            stage_b(here, line + 48u, part, b3);
+        if A_LOADS > 1u {
+            stage_a(here, line + SPACING, part, a1);
+        }
+        if B_LOADS > 1u {
+            stage_b(here, line + SPACING, part, b1);
+        }
+        if B_LOADS > 2u {
+            stage_b(here, line + 2u * SPACING, part, b2);
+            stage_b(here, line + 3u * SPACING, part, b3);
         }
         workgroupBarrier();
         if step + 1u < steps {
             let k = (step + 1u) * 2u;
             a0 = a[a_at + k];
-            a1 = a[a_at + sixteen + k];
             b0 = b[b_at + k];
-            b1 = b[b_at + sixteen + k];
-            if COLS == 4u {
-                b2 = b[b_at + 2u * sixteen + k];
-                b3 = b[b_at + 3u * sixteen + k];
+            if A_LOADS > 1u {
+                a1 = a[a_at + spaced + k];
+            }
+            if B_LOADS > 1u {
+                b1 = b[b_at + spaced + k];
+            }
+            if B_LOADS > 2u {
+                b2 = b[b_at + 2u * spaced + k];
+                b3 = b[b_at + 3u * spaced + k];
             }
         }
         // Offsets and strides count 8-bit elements: A's tiles row by row, B's column by column.
-        let a_tile = here * A_WORDS * 4u;
-        let b_tile = here * B_WORDS * 4u;
+        let a_tile = here * A_WORDS * 4u + block_row * ROW;
+        let b_tile = here * B_WORDS * 4u + block_col * ROW;
         let l0 = subgroupMatrixLoad<Left>(&a_tiles, a_tile, false, ROW);
         let l1 = subgroupMatrixLoad<Left>(&a_tiles, a_tile + 16u * ROW, false, ROW);
         let r0 = subgroupMatrixLoad<Right>(&b_tiles, b_tile, true, ROW);
@@ -127,7 +161,7 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
             c13 = subgroupMatrixMultiplyAccumulate(l1, r3, c13);
         }
     }
-    let at = row0 * N + col0;
+    let at = (row0 + block_row) * N + col0 + block_col;
     subgroupMatrixStore(&c, at, c00, false, N);
     subgroupMatrixStore(&c, at + 16u, c01, false, N);
     subgroupMatrixStore(&c, at + 16u * N, c10, false, N);

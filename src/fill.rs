@@ -9,7 +9,8 @@ use wgpu::util::DeviceExt;
 const WGSL: &str = concat!(
     include_str!("../shaders/hash.wgsl"),
     include_str!("../shaders/grid.wgsl"),
-    include_str!("../shaders/random.wgsl")
+    // Without its comment lines (build.rs).
+    include_str!(concat!(env!("OUT_DIR"), "/random.wgsl"))
 );
 const FILL_WORKGROUP: u32 = 256;
 

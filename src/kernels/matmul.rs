@@ -26,15 +26,17 @@ const PIPELINED_F16: &str = "enable f16;\nalias Input = vec4<f16>;\n";
 
 const SUBGROUP_MATRIX_WGSL: &str = include_str!("../../shaders/matmul_subgroup_matrix.wgsl");
 
-/// matmul_subgroup_matrix for `inputs` (u8 or i8) and blocks of C `cols` tiles wide (2 or 4): the words C
-/// is stored in and the subgroup matrices of the one configuration it is written for (16 × 16 × 32), after
-/// the module's directives, as constants (which the sizes of arrays must be).
-fn subgroup_matrix_wgsl(inputs: Inputs, cols: u32) -> String {
+/// matmul_subgroup_matrix for `inputs` (u8 or i8), subgroups' blocks of C `cols` tiles wide (2 or 4) and
+/// workgroups of `[rows, columns]` subgroups: the words C is stored in, the subgroup matrices of the one
+/// configuration it is written for (16 × 16 × 32) and the shape, after the module's directives, as
+/// constants (which the sizes of arrays must be).
+fn subgroup_matrix_wgsl(inputs: Inputs, cols: u32, [rows, columns]: [u32; 2]) -> String {
     let (component, word) = if inputs == Inputs::I8 { ("i8", "i32") } else { ("u8", "u32") };
     format!(
         "{SUBGROUP_MATRIX_WGSL}alias Word = {word};\nalias Left = subgroup_matrix_left<{component}, 32, 16>;\n\
          alias Right = subgroup_matrix_right<{component}, 16, 32>;\n\
-         alias Result = subgroup_matrix_result<{word}, 16, 16>;\nconst COLS = {cols}u;\n"
+         alias Result = subgroup_matrix_result<{word}, 16, 16>;\nconst COLS = {cols}u;\n\
+         const SUBGROUP_ROWS = {rows}u;\nconst SUBGROUP_COLS = {columns}u;\n"
     )
 }
 
@@ -80,9 +82,11 @@ const BLOCKED_K: u64 = 8;
 /// `matmul_pipelined`'s workgroup and the tile of C it computes.
 const PIPELINED_WORKGROUP: [u32; 3] = [16, 16, 1];
 const PIPELINED_TILE: u32 = 128;
-/// `matmul_subgroup_matrix`'s workgroup, one subgroup; the K of its configuration, which a step stages;
-/// and the bytes a staged row of A or column of B takes (matmul_subgroup_matrix.wgsl).
+/// `matmul_subgroup_matrix`'s subgroups; its workgroups' shapes in subgroups (rows × columns of their
+/// blocks of C); the K of its configuration, which a step stages; and the bytes a staged row of A or column
+/// of B takes (matmul_subgroup_matrix.wgsl).
 const SUBGROUP_SIZE: u32 = 32;
+const SUBGROUP_GRIDS: [[u32; 2]; 4] = [[1, 1], [2, 1], [2, 2], [4, 2]];
 const SUBGROUP_MATRIX_K: u32 = 32;
 const SUBGROUP_MATRIX_ROW: u64 = 48;
 /// The largest matrix swept, 4096 × 4096 (64 MiB).
@@ -143,10 +147,21 @@ impl Inputs {
     }
 }
 
-/// The block of C (rows, columns) a `matmul_subgroup_matrix` workgroup computes: `variant`'s "32x32" or
+/// The block of C (rows, columns) a `matmul_subgroup_matrix` subgroup computes: `variant`'s "32x32" or
 /// "32x64".
 fn subgroup_block(variant: &str) -> [u32; 2] {
     if variant.ends_with("32x32") { [32, 32] } else { [32, 64] }
+}
+
+/// Which of `SUBGROUP_GRIDS` a `matmul_subgroup_matrix` workgroup of `invocations` is, and the block of C
+/// (rows, columns) it computes: where its invocations copy whole vec4s of each staged row of A and column
+/// of B (two each), so not 8 subgroups of 32 × 32 blocks.
+fn subgroup_tile(variant: &str, invocations: u32) -> Option<(usize, [u32; 2])> {
+    let shape = SUBGROUP_GRIDS.iter().position(|[rows, cols]| SUBGROUP_SIZE * rows * cols == invocations)?;
+    let [rows, cols] = SUBGROUP_GRIDS[shape];
+    let [m, n] = subgroup_block(variant);
+    let tile = [rows * m, cols * n];
+    tile.iter().all(|&lines| (2 * lines).is_multiple_of(invocations)).then_some((shape, tile))
 }
 
 impl Family for Matmul {
@@ -176,7 +191,7 @@ impl Family for Matmul {
          and multiplies and sums in f32 as the others do. matmul_subgroup_matrix multiplies 8-bit \
          integers (u8 or i8; B stored column by column, as cuBLAS wants it) on subgroup matrices, a browser's \
          road to tensor cores (Chromium's chromium-experimental-subgroup-matrix): each subgroup of 32 computes a \
-         32 × 32 or 32 × 64 block of C from tiles staged in workgroup memory; C holds exact 32-bit integers, \
+         32 × 32 or 32 × 64 block of C from tiles its workgroup (1, 2, 4 or 8 subgroups) stages in workgroup memory; C holds exact 32-bit integers, \
          GOP/s counts 2n³ 8-bit operations, and it runs in a browser only. Results are checked against a CPU reference: every element of small \
          products, 2^26 / n elements spread over large ones, each within the rounding a dot product of n \
          terms allows (the integers exactly). The roofline places each n at n/6 flops per byte (A and B read, \
@@ -235,7 +250,11 @@ impl Family for Matmul {
             }
             "matmul_blocked" => vec![[8, 8, 1], [16, 16, 1]],
             "matmul_pipelined" => vec![PIPELINED_WORKGROUP],
-            "matmul_subgroup_matrix" => vec![[SUBGROUP_SIZE, 1, 1]],
+            "matmul_subgroup_matrix" => SUBGROUP_GRIDS
+                .map(|[rows, cols]| [SUBGROUP_SIZE * rows * cols, 1, 1])
+                .into_iter()
+                .filter(|&[x, _, _]| subgroup_tile(kernel.variant, x).is_some())
+                .collect(),
             _ => vec![[8, 8, 1], [16, 16, 1], [32, 8, 1], [64, 4, 1]],
         }
     }
@@ -253,8 +272,7 @@ impl Family for Matmul {
             "matmul_pipelined" => 2 * 2 * edge(kernel.variant) as u64 * PIPELINED_TILE as u64 * 4,
             // Two buffers, each a step's padded rows of A and columns of B.
             "matmul_subgroup_matrix" => {
-                let [m, n] = subgroup_block(kernel.variant);
-                2 * (m + n) as u64 * SUBGROUP_MATRIX_ROW
+                subgroup_tile(kernel.variant, x).map_or(0, |(_, [m, n])| 2 * (m + n) as u64 * SUBGROUP_MATRIX_ROW)
             }
             _ => 0,
         }
@@ -278,7 +296,9 @@ impl Family for Matmul {
             } else {
                 "matmul_subgroup_matrix.wgsl (u8)"
             };
-            [2, 4].map(|cols| ShaderModules::new(label, subgroup_matrix_wgsl(inputs, cols)))
+            [2, 4].map(|cols| {
+                SUBGROUP_GRIDS.map(|grid| ShaderModules::new(label, subgroup_matrix_wgsl(inputs, cols, grid)))
+            })
         });
         Ok(Box::new(MatmulWorkload {
             elements: size,
@@ -400,8 +420,8 @@ struct MatmulWorkload {
     modules: ShaderModules,
     pipelined: ShaderModules,
     pipelined_f16: ShaderModules,
-    /// `matmul_subgroup_matrix` on u8, then on i8, in blocks 2 and 4 tiles wide.
-    subgroup_matrix: [[ShaderModules; 2]; 2],
+    /// `matmul_subgroup_matrix` on u8, then on i8; in blocks 2 and 4 tiles wide; in each of `SUBGROUP_GRIDS`.
+    subgroup_matrix: [[[ShaderModules; 4]; 2]; 2],
     /// The n × n matrices of each edge are the first n² elements, row by row.
     a: OwnedBuffer,
     b: OwnedBuffer,
@@ -549,20 +569,20 @@ impl MatmulWorkload {
                 gpu.info.subgroup_sizes.map_or("unknown".into(), |[low, high]| format!("{low} to {high}"))
             )));
         }
-        if configuration.workgroup != [SUBGROUP_SIZE, 1, 1] {
+        let [x, y, z] = configuration.workgroup;
+        let Some((shape, tile)) = subgroup_tile(configuration.kernel.variant, x).filter(|_| [y, z] == [1, 1]) else {
             return Err(Skip::NotApplicable(format!(
-                "matmul_subgroup_matrix runs in workgroups of one subgroup, {SUBGROUP_SIZE} invocations"
+                "matmul_subgroup_matrix/{} runs in workgroups of {} subgroups of {SUBGROUP_SIZE}",
+                configuration.kernel.variant,
+                if subgroup_block(configuration.kernel.variant)[1] == 64 { "1, 2, 4 or 8" } else { "1, 2 or 4" }
             )));
+        };
+        if !n.is_multiple_of(tile[0]) || !n.is_multiple_of(tile[1]) {
+            return Err(Skip::NotApplicable(format!("n = {n} is no multiple of the {} × {} block", tile[0], tile[1])));
         }
-        let block = subgroup_block(configuration.kernel.variant);
-        if !n.is_multiple_of(block[0]) || !n.is_multiple_of(block[1]) {
-            return Err(Skip::NotApplicable(format!(
-                "n = {n} is no multiple of the {} × {} block",
-                block[0], block[1]
-            )));
-        }
-        let grid = kernel::plane_grid(gpu, [n, n], [block[1], block[0]])?;
-        let modules = &self.subgroup_matrix[(inputs == Inputs::I8) as usize][(block[1] == 64) as usize];
+        let grid = kernel::plane_grid(gpu, [n, n], [tile[1], tile[0]])?;
+        let cols = subgroup_block(configuration.kernel.variant)[1] == 64;
+        let modules = &self.subgroup_matrix[(inputs == Inputs::I8) as usize][cols as usize][shape];
         let pipeline = modules.pipeline(gpu, configuration.checks, "matmul_subgroup_matrix", &[("N", n as f64)]);
         let [a, b] = self.bytes(gpu);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, a), (1, b), (2, &self.c)]);

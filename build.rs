@@ -1,5 +1,5 @@
 //! The shaders no one reads in the page (the checks' and the inputs' own, never shown as a kernel) go into
-//! the build without their comment lines: 2 KB less of the page's download. The files keep them.
+//! the build without their comment lines: 1.2 KB less of the page's download, gzipped. The files keep them.
 
 use std::path::Path;
 

@@ -59,6 +59,8 @@ fn stage_a(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
     a_tiles[at + 3u] = bitcast<Word>(v.w);
 }
 
+/// The same into B's tiles (one function for both would take a pointer, and the two arrays' types differ by
+/// their lengths).
 fn stage_b(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
     let at = buffer * B_WORDS + line * ROW_WORDS + part * 4u;
     b_tiles[at] = bitcast<Word>(v.x);

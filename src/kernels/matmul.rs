@@ -188,14 +188,14 @@ impl Family for Matmul {
          them) and index such arrays by constants only, as matmul_pipelined does. On an H100 that took a \
          register-blocked product from 15× slower with the checks than without to 12–16% slower. \
          matmul_pipelined/k8_f16 reads A and B as f16 (where the device offers shader-f16), half the bytes, \
-         and multiplies and sums in f32 as the others do. matmul_subgroup_matrix multiplies 8-bit \
-         integers (u8 or i8; B stored column by column, as cuBLAS wants it) on subgroup matrices, a browser's \
-         road to tensor cores (Chromium's chromium-experimental-subgroup-matrix): each subgroup of 32 computes a \
-         32 × 32 or 32 × 64 block of C from tiles its workgroup (1, 2, 4 or 8 subgroups) stages in workgroup memory; C holds exact 32-bit integers, \
-         GOP/s counts 2n³ 8-bit operations, and it runs in a browser only. Results are checked against a CPU reference: every element of small \
-         products, 2^26 / n elements spread over large ones, each within the rounding a dot product of n \
-         terms allows (the integers exactly). The roofline places each n at n/6 flops per byte (A and B read, \
-         C written once)."
+         and multiplies and sums in f32 as the others do. matmul_subgroup_matrix multiplies 8-bit integers \
+         (u8 or i8; B stored column by column, as cuBLAS wants it) on subgroup matrices, a browser's road to \
+         tensor cores (Chromium's chromium-experimental-subgroup-matrix): each subgroup of 32 computes a 32 × 32 \
+         or 32 × 64 block of C from tiles its workgroup (1, 2, 4 or 8 subgroups) stages in workgroup memory; C \
+         holds exact 32-bit integers, GOP/s counts 2n³ 8-bit operations, and it runs in a browser only. Results \
+         are checked against a CPU reference: every element of small products, 2^26 / n elements spread over \
+         large ones, each within the rounding a dot product of n terms allows (the integers exactly). The \
+         roofline places each n at n/6 flops per byte (A and B read, C written once)."
     }
 
     fn kernels(&self) -> Vec<KernelId> {
@@ -428,7 +428,8 @@ struct MatmulWorkload {
     c: OwnedBuffer,
     /// A and B as f16 (`fill::random_f16`), made when an f16 kernel first runs.
     halves: OnceCell<[OwnedBuffer; 2]>,
-    /// A and B as random bytes (`fill::random_word`'s), for the 8-bit kernels of either sign, made on first use.
+    /// A and B as random bytes (`fill::random_word`'s), for the 8-bit kernels of either sign, made on first
+    /// use: B's n × n matrices column by column.
     bytes: OnceCell<[OwnedBuffer; 2]>,
     /// The edge (and what A and B held) checked last, and C's reference: the sampled elements, and
     /// every other one written.

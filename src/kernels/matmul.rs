@@ -31,7 +31,7 @@ const SUBGROUP_MATRIX_WGSL: &str = include_str!("../../shaders/matmul_subgroup_m
 /// configuration it is written for (16 × 16 × 32) and the shape, after the module's directives, as
 /// constants (which the sizes of arrays must be).
 fn subgroup_matrix_wgsl(inputs: Inputs, cols: u32, [rows, columns]: [u32; 2]) -> String {
-    let (component, word) = if inputs == Inputs::I8 { ("i8", "i32") } else { ("u8", "u32") };
+    let [component, word] = inputs.matrix_types();
     format!(
         "{SUBGROUP_MATRIX_WGSL}alias Word = {word};\nalias Left = subgroup_matrix_left<{component}, 32, 16>;\n\
          alias Right = subgroup_matrix_right<{component}, 16, 32>;\n\
@@ -124,6 +124,11 @@ impl Inputs {
             v if v.ends_with("_f16") => Inputs::F16,
             _ => Inputs::F32,
         }
+    }
+
+    /// WGSL's names of the 8-bit kernels' matrix elements and of their results: u8 and u32, or i8 and i32.
+    fn matrix_types(self) -> [&'static str; 2] {
+        if self == Inputs::I8 { ["i8", "i32"] } else { ["u8", "u32"] }
     }
 
     fn bytes(self) -> u64 {
@@ -543,7 +548,7 @@ impl MatmulWorkload {
     fn prepare_subgroup_matrix(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let n = configuration.parameter.unwrap_or(0);
         let inputs = Inputs::of(configuration.kernel);
-        let (component, result) = if inputs == Inputs::I8 { ("i8", "i32") } else { ("u8", "u32") };
+        let [component, result] = inputs.matrix_types();
         if !gpu.subgroup_matrices {
             return Err(Skip::NotApplicable(if cfg!(target_arch = "wasm32") {
                 "needs subgroup matrices (chromium-experimental-subgroup-matrix), which this browser does not \

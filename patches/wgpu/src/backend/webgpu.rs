@@ -765,7 +765,7 @@ fn map_map_mode(mode: crate::MapMode) -> u32 {
     }
 }
 
-const FEATURES_MAPPING: [(wgt::Features, webgpu_sys::GpuFeatureName); 18] = [
+const FEATURES_MAPPING: [(wgt::Features, webgpu_sys::GpuFeatureName); 16] = [
     (
         wgt::Features::DEPTH_CLIP_CONTROL,
         webgpu_sys::GpuFeatureName::DepthClipControl,
@@ -805,14 +805,6 @@ const FEATURES_MAPPING: [(wgt::Features, webgpu_sys::GpuFeatureName); 18] = [
     (
         wgt::Features::SHADER_F16,
         webgpu_sys::GpuFeatureName::ShaderF16,
-    ),
-    (
-        wgt::Features::SUBGROUP,
-        webgpu_sys::GpuFeatureName::Subgroups,
-    ),
-    (
-        wgt::Features::EXPERIMENTAL_COOPERATIVE_MATRIX,
-        webgpu_sys::GpuFeatureName::ChromiumExperimentalSubgroupMatrix,
     ),
     (
         wgt::Features::RG11B10UFLOAT_RENDERABLE,

@@ -55,5 +55,4 @@ pub enum GpuFeatureName {
     PrimitiveIndex = "primitive-index",
     TextureComponentSwizzle = "texture-component-swizzle",
     SubgroupSizeControl = "subgroup-size-control",
-    ChromiumExperimentalSubgroupMatrix = "chromium-experimental-subgroup-matrix",
 }

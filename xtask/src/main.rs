@@ -5,6 +5,8 @@
 //! Chromium with chromedriver, Mesa's lavapipe for native tests without a GPU, and PostgreSQL for the
 //! gallery's tests), skipping what is there.
 
+mod patch;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
@@ -18,6 +20,8 @@ cargo xtask <task>
           wasm32), and run every test: native (lavapipe or any GPU), browser (wasm-bindgen-test in headless
           Chromium) and end to end (the built page in headless Chromium)
   setup   only install what is missing
+  patch   check that patches/wgpu is the published wgpu crate plus patches/wgpu.diff, byte for byte (also
+          part of test)
 ";
 
 /// trunk 0.22 needs a newer rustc than these machines have.
@@ -35,6 +39,7 @@ fn main() -> ExitCode {
         "serve" => setup().and_then(|_| serve()),
         "dist" => setup().and_then(|_| dist()),
         "test" => setup().and_then(|_| test()),
+        "patch" => patch::check(),
         _ => {
             eprint!("{HELP}");
             return ExitCode::from(if task.is_empty() || task == "help" || task == "--help" { 0 } else { 2 });
@@ -248,6 +253,8 @@ fn test() -> Result {
     families.sort();
     let families: Vec<&str> = families.iter().map(String::as_str).collect();
     run(cmd("cargo", &[&["fmt", "--all", "--check", "--"][..], &families].concat()))?;
+    step("test: patches/wgpu is the published crate plus patches/wgpu.diff");
+    patch::check()?;
     let deny_warnings = ["--", "-D", "warnings"];
     run(cmd("cargo", &[&["clippy", "--workspace", "--all-targets"][..], &deny_warnings].concat()))?;
     let wasm = ["clippy", "--all-targets", "--target", "wasm32-unknown-unknown"];

@@ -765,7 +765,8 @@ fn map_map_mode(mode: crate::MapMode) -> u32 {
     }
 }
 
-const FEATURES_MAPPING: [(wgt::Features, webgpu_sys::GpuFeatureName); 16] = [
+// wgsweep: 18 entries, for the two below (upstream's gfx-rs/wgpu#10220 makes it 17, with the first).
+const FEATURES_MAPPING: [(wgt::Features, webgpu_sys::GpuFeatureName); 18] = [
     (
         wgt::Features::DEPTH_CLIP_CONTROL,
         webgpu_sys::GpuFeatureName::DepthClipControl,
@@ -805,6 +806,18 @@ const FEATURES_MAPPING: [(wgt::Features, webgpu_sys::GpuFeatureName); 16] = [
     (
         wgt::Features::SHADER_F16,
         webgpu_sys::GpuFeatureName::ShaderF16,
+    ),
+    // wgsweep: ask a browser for `subgroups` and report it, so that shaders with subgroup operations run on
+    // the web (wgpu 30.0.1 never maps it: gfx-rs/wgpu#10146). Replaced by gfx-rs/wgpu#10220.
+    (
+        wgt::Features::SUBGROUP,
+        webgpu_sys::GpuFeatureName::Subgroups,
+    ),
+    // wgsweep: Chromium's subgroup matrices as wgpu's experimental cooperative matrices, for the matmul
+    // family's 8-bit products in the page. No upstream pull request yet: drop when a release maps them.
+    (
+        wgt::Features::EXPERIMENTAL_COOPERATIVE_MATRIX,
+        webgpu_sys::GpuFeatureName::ChromiumExperimentalSubgroupMatrix,
     ),
     (
         wgt::Features::RG11B10UFLOAT_RENDERABLE,

@@ -55,4 +55,7 @@ pub enum GpuFeatureName {
     PrimitiveIndex = "primitive-index",
     TextureComponentSwizzle = "texture-component-swizzle",
     SubgroupSizeControl = "subgroup-size-control",
+    // wgsweep: edited by hand despite the header, for FEATURES_MAPPING's subgroup-matrix entry (the
+    // bindings wgpu 30.0.1 vendored predate Chromium's name). No upstream pull request yet.
+    ChromiumExperimentalSubgroupMatrix = "chromium-experimental-subgroup-matrix",
 }

@@ -267,3 +267,44 @@ pub fn verdict_counts(rows: &[Row], at: usize, threshold: f64) -> Vec<(String, [
 pub fn counts_text((family, [faster, slower, same]): &(String, [usize; 3])) -> String {
     format!("{family}: {faster} faster, {slower} slower, {same} the same")
 }
+
+/// A configuration that result `at` ran slower than the first, beyond noise and by at least a limit: what a
+/// regression gate (`wgsweep compare --fail-if-slower`) refuses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Regression<'a> {
+    pub row: &'a Row,
+    pub at: usize,
+    pub change: Ratio,
+}
+
+impl Regression<'_> {
+    /// "triad/vec4 default wg 256 : [2] at 0.91× of [1] (0.90–0.92)", results counted from 1.
+    pub fn text(&self) -> String {
+        let (row, change) = (self.row, &self.change);
+        format!(
+            "{} {} wg {} {}: [{}] at {:.2}× of [1] ({:.2}–{:.2})",
+            row.kernel,
+            row.checks.name(),
+            row.workgroup,
+            row.parameter,
+            self.at + 1,
+            change.estimate,
+            change.low,
+            change.high
+        )
+    }
+}
+
+/// Every configuration a later result ran slower than the first: slower by the verdict at `threshold`, and
+/// at most `1 / (1 + limit)` of the first's figure (`limit` 0.03: 3 % slower or more).
+pub fn regressions(rows: &[Row], threshold: f64, limit: f64) -> Vec<Regression<'_>> {
+    rows.iter()
+        .flat_map(|row| {
+            row.changes.iter().enumerate().skip(1).filter_map(move |(at, change)| {
+                let change = (*change)?;
+                let slower = verdict(&change, threshold) == Verdict::Slower && change.estimate <= 1.0 / (1.0 + limit);
+                slower.then_some(Regression { row, at, change })
+            })
+        })
+        .collect()
+}

@@ -1,7 +1,7 @@
 //! wgsweep: GPU compute kernels swept over every workgroup size and memory layout, validated against CPU
 //! references and timed with GPU timestamps, in the browser (WebGPU) and natively (wgpu).
 //!
-//! The page (`web`) and the CLI (`src/bin/wgsweep.rs`) are thin shells over `runner::run`. The modules
+//! The page (`web`) and the CLI (`src/bin/wgsweep/`) are thin shells over `runner::run`. The modules
 //! form layers, lowest first; a module imports only from the layers below its own (README, "Layout"):
 //!
 //! 1. `grid`, `stats`: pure arithmetic; `host`: long host work in chunks that leave the page responsive.
@@ -11,10 +11,11 @@
 //! 5. `plan`, `measure`, `result`: what to run, how to time it, what comes out.
 //! 6. `analysis`: figures derived from results (peaks, shares, suspects).
 //! 7. `runner`, `share`, `compare`, `gallery` (what the results gallery and its readers agree on),
-//!    `charts`, then `tune` (over the runner).
+//!    `charts`, then `tune` (over the runner) and `baseline` (named results to compare with).
 //! 8. `web` and the CLI.
 
 pub mod analysis;
+pub mod baseline;
 pub mod charts;
 pub mod compare;
 pub mod fill;

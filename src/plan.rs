@@ -45,7 +45,26 @@ pub enum ProblemSize {
     BytesPerBuffer(u64),
 }
 
+/// How precise a run's medians are asked to be unless its settings say otherwise: sampling goes on until
+/// each median's 95 % interval is within ±1 % of it (`MeasureOptions::precision`).
+pub const RUN_PRECISION: f64 = 0.01;
+
 impl Plan {
+    /// A run of `kernels` with the defaults the page's controls, its Your-kernel card and the CLI share:
+    /// each family's problem size, shapes and parameter values, wgpu's default shader checks, medians to
+    /// `RUN_PRECISION`, a fresh seed. Each shell changes only what its settings change.
+    pub fn new(kernels: Vec<KernelId>) -> Plan {
+        Plan {
+            kernels,
+            problem_size: ProblemSize::Default,
+            shapes: Shapes::Family,
+            parameter_values: None,
+            shader_checks: vec![ShaderChecks::Default],
+            measure: MeasureOptions { precision: RUN_PRECISION, ..MeasureOptions::default() },
+            seed: crate::fill::fresh_seed(),
+        }
+    }
+
     /// The configurations this plan has on a device with these limits, in run order.
     pub fn configurations(&self, limits: &ComputeLimits) -> Vec<Configuration> {
         let mut configurations = Vec::new();

@@ -8,10 +8,10 @@ use super::dom::{self, append, by_id, hidden_card, query};
 use super::state::{self, Action};
 use super::storage;
 use crate::gpu::{DeviceInfo, Gpu};
-use crate::kernel::{KernelId, ShaderChecks};
+use crate::kernel::KernelId;
 use crate::measure::MeasureOptions;
 use crate::plan::{self, Plan, ProblemSize, Shapes};
-use crate::{fill, kernels};
+use crate::kernels;
 
 pub fn build(root: &Element) {
     let controls = hidden_card(root, "controls", "Run");
@@ -52,7 +52,8 @@ pub fn build(root: &Element) {
     let precision_label = append(&fields, "label", "", "and more until the median is within ± ");
     let precision = append(&precision_label, "input", "", "");
     precision.set_id("precision");
-    for (name, value) in [("type", "number"), ("min", "0"), ("max", "50"), ("step", "0.5"), ("value", "1")] {
+    let default = format!("{}", (plan::RUN_PRECISION * 100.0) as u32);
+    for (name, value) in [("type", "number"), ("min", "0"), ("max", "50"), ("step", "0.5"), ("value", &default)] {
         precision.set_attribute(name, value).ok();
     }
     append(&precision_label, "span", "", " % (0: no more)");
@@ -247,16 +248,15 @@ fn planned() -> Option<Plan> {
     };
     let samples = by_id::<HtmlInputElement>("samples").value().parse::<u32>().unwrap_or(10).clamp(1, 100);
     let numbers = |name| query(name).map(|s| s.split(',').filter_map(|n| n.trim().parse().ok()).collect());
-    Some(Plan {
-        kernels,
-        problem_size: size,
-        shapes: numbers("wg").map_or(Shapes::Family, Shapes::Sizes),
-        parameter_values: numbers("values"),
-        // The browser applies its own checks to every shader; wgpu's cannot be dropped there.
-        shader_checks: vec![ShaderChecks::Default],
-        measure: MeasureOptions { samples, precision: precision(), ..Default::default() },
-        seed: fill::fresh_seed(),
-    })
+    // The browser applies its own checks to every shader; wgpu's cannot be dropped there (`Plan::new` keeps
+    // the default ones).
+    let mut plan = Plan::new(kernels);
+    plan.problem_size = size;
+    plan.shapes = numbers("wg").map_or(Shapes::Family, Shapes::Sizes);
+    plan.parameter_values = numbers("values");
+    plan.measure.samples = samples;
+    plan.measure.precision = precision();
+    Some(plan)
 }
 
 /// Disables what must not start while the GPU is busy (or after it was lost), and enables Cancel.

@@ -9,10 +9,9 @@ use web_sys::{Element, HtmlButtonElement, HtmlInputElement, HtmlSelectElement, H
 use super::dom::{self, append, by_id, hidden_card};
 use super::state::{self, Action};
 use crate::gpu::{ComputeLimits, Gpu};
-use crate::kernel::{Family, ShaderChecks};
+use crate::kernel::Family;
 use crate::kernels::{self, user::UserFamily};
-use crate::measure::MeasureOptions;
-use crate::plan::{Plan, ProblemSize, Shapes};
+use crate::plan::Plan;
 use crate::share::{self, SharedKernel};
 use crate::spec::{self, Ordered, Problem, Size, Spec, UserKernel};
 
@@ -418,15 +417,7 @@ fn start(tune: bool) {
     });
 }
 
-/// Every combination of the kernel, timed as the controls' default times a run.
+/// Every combination of the kernel, timed as a run is by default (`Plan::new`).
 fn plan(family: &UserFamily) -> Plan {
-    Plan {
-        kernels: family.kernels(),
-        problem_size: ProblemSize::Default,
-        shapes: Shapes::Family,
-        parameter_values: None,
-        shader_checks: vec![ShaderChecks::Default],
-        measure: MeasureOptions::default(),
-        seed: crate::fill::fresh_seed(),
-    }
+    Plan::new(family.kernels())
 }

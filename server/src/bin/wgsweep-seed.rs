@@ -12,26 +12,25 @@ use std::num::NonZeroUsize;
 use std::path::PathBuf;
 use std::sync::mpsc;
 
-use clap::Parser;
 use wgsweep::gallery;
 use wgsweep::result::{RunResult, gb_per_s, rfc3339};
 use wgsweep_server::api;
 use wgsweep_server::store::{Store, Stored};
 
-#[derive(Parser)]
-#[command(about = "Fills a wgsweep gallery's database with realistic results")]
+/// Fills a wgsweep gallery's database with realistic results.
+#[derive(argh::FromArgs)]
 struct Args {
-    /// The database: an SQLite file (created where missing) or a PostgreSQL URL.
-    #[arg(long)]
+    /// the database: an SQLite file (created where missing) or a PostgreSQL URL
+    #[argh(option)]
     database: String,
-    /// How many results to add.
-    #[arg(long)]
+    /// how many results to add
+    #[argh(option)]
     results: usize,
-    /// The recorded results varied (the workspace's docs/results/pace).
-    #[arg(long, default_value = "docs/results/pace")]
+    /// the recorded results varied (default: the workspace's docs/results/pace)
+    #[argh(option, default = "PathBuf::from(\"docs/results/pace\")")]
     recorded: PathBuf,
-    /// Results stored in one transaction.
-    #[arg(long, default_value = "500")]
+    /// results stored in one transaction (default 500)
+    #[argh(option, default = "NonZeroUsize::new(500).expect(\"not zero\")")]
     batch: NonZeroUsize,
 }
 
@@ -57,7 +56,7 @@ const DEVICES: &[(&str, &str, f64)] = &[
 ];
 
 fn main() -> std::process::ExitCode {
-    match seed(Args::parse()) {
+    match seed(argh::from_env()) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("wgsweep-seed: {message}");

@@ -1,0 +1,121 @@
+//! `wgsweep run`: kernels over every configuration, with progress, a table and the result file; `sweep` is
+//! also how `wgsweep kernel` runs a user's kernel.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use wgsweep::gpu::Gpu;
+use wgsweep::kernels;
+use wgsweep::plan::{self, Plan};
+use wgsweep::result::RunResult;
+use wgsweep::runner::{self, Event, Flow};
+
+use crate::plan_args::PlanArgs;
+use crate::table::{Table, left, right};
+
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// Kernels: families, kernels or kernel/variant names, comma-separated; `all` for every kernel.
+    /// Default: the default suite (`default`), as the page ticks it.
+    #[arg(long)]
+    kernels: Option<String>,
+    #[command(flatten)]
+    plan: PlanArgs,
+    /// Write the result file (the format the page reads) here.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// A label stored with the result.
+    #[arg(long, default_value = "")]
+    label: String,
+    /// A test hook: destroy the device once this many configurations have finished, as a driver reset
+    /// would lose it.
+    #[arg(long, hide = true)]
+    lose_device_after: Option<u64>,
+}
+
+pub async fn run(args: RunArgs) -> Result<ExitCode, String> {
+    let kernels = kernels::select(args.kernels.as_deref().unwrap_or(kernels::DEFAULT_SUITE))?;
+    let plan = args.plan.plan(kernels);
+    let gpu = args.plan.open_gpu().await?;
+    sweep(&gpu, &plan, args.json.as_deref(), args.label, args.lose_device_after).await
+}
+
+/// Runs `plan`, prints its table and writes its result file where asked.
+pub async fn sweep(
+    gpu: &Gpu,
+    plan: &Plan,
+    json: Option<&Path>,
+    label: String,
+    lose_device_after: Option<u64>,
+) -> Result<ExitCode, String> {
+    let total = plan.count(&gpu.info.limits)? as u64;
+    let expected_s = plan::expected_duration_s(total as usize, &gpu.info, None);
+    eprintln!("{total} configurations on {}: {} expected", gpu.info.name(), plan::about(expected_s));
+    let bar = ProgressBar::new(total).with_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} [{elapsed} elapsed, {eta} left]")
+            .expect("a valid template"),
+    );
+    let mut result = runner::run(gpu, plan, crate::native_environment(gpu), |event| {
+        match event {
+            Event::Preparing { family, size, unit } => bar.set_message(format!("preparing {family} ({size} {unit})")),
+            Event::Measuring { configuration, .. } => bar.set_message(kernels::describe(configuration)),
+            Event::Finished { .. } => {
+                bar.inc(1);
+                if lose_device_after == Some(bar.position()) {
+                    gpu.device.destroy();
+                }
+            }
+        }
+        Flow::Continue
+    })
+    .await;
+    bar.finish_and_clear();
+    result.label = label;
+    print_result(&result);
+    if let Some(path) = json {
+        crate::write_file(path, &result.to_json())?;
+    }
+    if let Some(reason) = gpu.lost_reason() {
+        eprintln!(
+            "wgsweep: the GPU device was lost ({reason}) after {} of {total} configurations; what finished is kept",
+            result.results.len()
+        );
+    }
+    let failed = result.results.iter().any(|r| r.error().is_some());
+    Ok(if failed || !result.complete { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+}
+
+/// A row a configuration, then the run's peaks, pace and notes.
+fn print_result(result: &RunResult) {
+    let mut table = Table::new(vec![
+        left("kernel"),
+        left("checks"),
+        right("wg"),
+        left("parameter"),
+        right("median"),
+        right("min"),
+        right("GB/s"),
+        right("GFLOP/s"),
+        right("of peak"),
+        right("CV"),
+        right("samples"),
+        left("status"),
+    ]);
+    for r in &result.results {
+        let mut row = vec![r.label(), r.shader_checks.name().into(), r.workgroup_text(), r.parameter_text()];
+        row.extend(r.figures());
+        row.push(r.status());
+        table.row(row);
+    }
+    table.print();
+    if let Some(line) = result.peaks.summary() {
+        println!("peaks: {line}");
+    }
+    if let Some(pace) = &result.pace {
+        println!("time: {}", pace.summary());
+    }
+    for note in &result.notes {
+        println!("note: {note}");
+    }
+}

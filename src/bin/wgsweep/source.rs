@@ -1,0 +1,32 @@
+//! `wgsweep source`: a built-in kernel as your kernel, its WGSL opened by a specification that
+//! reproduces it.
+
+use std::process::ExitCode;
+
+use wgsweep::gpu::ComputeLimits;
+use wgsweep::kernels;
+
+#[derive(clap::Args)]
+pub struct SourceArgs {
+    /// A kernel/variant name, e.g. triad/scalar.
+    kernel: String,
+}
+
+pub fn source(args: &SourceArgs) -> Result<ExitCode, String> {
+    let name = args.kernel.as_str();
+    // The sizes and shapes every WebGPU device offers: `wgsweep kernel` then skips what this one cannot run.
+    let limits = ComputeLimits::from_wgpu(&wgpu::Limits::default());
+    let opened: Vec<String> =
+        kernels::all().iter().filter(|k| kernels::as_user_kernel(k, &limits).is_some()).map(|k| k.label()).collect();
+    let kernel = kernels::select(name)?.into_iter().find(|k| k.label() == name);
+    let source = kernel.and_then(|k| kernels::as_user_kernel(&k, &limits));
+    let source = source.ok_or_else(|| {
+        format!(
+            "{name} cannot be opened as your kernel: it needs a pass before or after it (a permutation, partial \
+             sums, a state made first), and a user's kernel is one dispatch of one entry point; these can: {}",
+            opened.join(", ")
+        )
+    })?;
+    print!("{source}");
+    Ok(ExitCode::SUCCESS)
+}

@@ -233,7 +233,12 @@ async fn time_sized(
 }
 
 /// Makes the family's inputs, turning running out of GPU memory into an error rather than a lost device.
-pub(crate) async fn setup(gpu: &Gpu, family: &dyn Family, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+pub(crate) async fn setup(
+    gpu: &Gpu,
+    family: &'static dyn Family,
+    size: u64,
+    seed: u32,
+) -> Result<Box<dyn Workload>, String> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
     let workload = family.setup(gpu, size, seed);
     if let Some(error) = scope.pop().await {

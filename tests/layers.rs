@@ -21,6 +21,7 @@ const CRATE_LAYERS: &[(&str, u32)] = &[
     ("runner", 8),
     ("share", 8),
     ("compare", 8),
+    ("baseline", 8),
     ("gallery", 8),
     ("charts", 9),
     ("tune", 9),
@@ -143,8 +144,42 @@ fn the_kernel_families_know_neither_the_registry_nor_each_other() {
             continue;
         }
         let text = std::fs::read_to_string(&file).unwrap();
-        let named = named_modules(&text, "crate::kernels");
-        assert!(named.is_empty() && !text.contains("super::"), "{name}.rs reaches the registry or a sibling family");
+        let wrong = reaches_the_registry_or_a_sibling(&text);
+        assert!(wrong.is_empty(), "{name}.rs reaches the registry or a sibling family:\n{}", wrong.join("\n"));
+    }
+}
+
+/// The lines of a family's module (comments left out) that name the registry (`crate::kernels`, however
+/// it is spelled in a path or a `use` group) or a sibling through `super::`.
+fn reaches_the_registry_or_a_sibling(text: &str) -> Vec<String> {
+    let mut wrong: Vec<String> = named_modules(text, "crate::")
+        .into_iter()
+        .filter(|(module, _)| module == "kernels")
+        .map(|(_, line)| format!("line {line}: crate::kernels"))
+        .collect();
+    for (number, line) in text.lines().enumerate() {
+        if line.split("//").next().unwrap_or("").contains("super::") {
+            wrong.push(format!("line {}: super::", number + 1));
+        }
+    }
+    wrong
+}
+
+#[test]
+fn a_family_reaching_the_registry_or_a_sibling_is_found_however_it_is_written() {
+    let planted = [
+        "let f = crate::kernels::registered(name);",
+        "use crate::kernels;",
+        "use crate::{kernel::Family, kernels};",
+        "use super::stream::Stream;",
+    ];
+    for line in planted {
+        assert_eq!(reaches_the_registry_or_a_sibling(line).len(), 1, "not found: {line}");
+    }
+    let fine =
+        ["use crate::kernel::{Family, Workload};", "// crate::kernels::registered is above us", "let kernels = 3;"];
+    for line in fine {
+        assert!(reaches_the_registry_or_a_sibling(line).is_empty(), "found in a fine line: {line}");
     }
 }
 
@@ -166,4 +201,133 @@ fn the_gallery_servers_modules_import_only_from_the_layers_below_their_own() {
     };
     let wrong = upward_names(&src, SERVER_LAYERS, "crate::", module_of);
     assert!(wrong.is_empty(), "server modules that point up or across:\n{}", wrong.join("\n"));
+}
+
+/// The CLI's rooms (`src/bin/wgsweep/`), lowest first: its tables and shared options, the subcommands (one
+/// rank, so none may import another), `kernel` (which runs and tunes a user's kernel as `run` and `tune`
+/// do), and `main`, which dispatches to them.
+const CLI_LAYERS: &[(&str, u32)] = &[
+    ("table", 0),
+    ("plan_args", 0),
+    ("devices", 1),
+    ("describe", 1),
+    ("source", 1),
+    ("share", 1),
+    ("compare", 1),
+    ("presets", 1),
+    ("run", 1),
+    ("tune", 1),
+    ("kernel", 2),
+    ("main", 3),
+];
+
+#[test]
+fn the_clis_subcommands_import_no_other_subcommand_and_only_lower_rooms() {
+    let cli = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/bin/wgsweep");
+    let module_of = |relative: &str| Some(relative.trim_end_matches(".rs").to_string());
+    let wrong = upward_names(&cli, CLI_LAYERS, "crate::", module_of);
+    assert!(wrong.is_empty(), "CLI modules that point up or across:\n{}", wrong.join("\n"));
+}
+
+/// The longest a file of the library, the CLI or the server may be: past it, a file does more than one job.
+const MOST_LINES_A_FILE: usize = 700;
+/// The longest a function outside tests may be, from `fn` to its closing brace.
+const MOST_LINES_A_FUNCTION: usize = 100;
+
+/// The Rust files that the size rules hold: the library, the CLI and the server.
+fn sized_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = rust_files(&root.join("src"));
+    files.extend(rust_files(&root.join("server/src")));
+    files
+}
+
+/// Each file over `most` lines, with its length.
+fn long_files(files: &[(String, String)], most: usize) -> Vec<String> {
+    let long = files.iter().map(|(name, text)| (name, text.lines().count())).filter(|&(_, lines)| lines > most);
+    long.map(|(name, lines)| format!("{name}: {lines} lines")).collect()
+}
+
+/// Every function (free, in an impl or a trait's default) of `text` over `most` lines, leaving out tests
+/// (`#[test]` functions and `#[cfg(test)]` modules).
+fn long_functions(name: &str, text: &str, most: usize) -> Vec<String> {
+    use syn::visit::Visit;
+    struct Lengths<'a> {
+        name: &'a str,
+        most: usize,
+        long: Vec<String>,
+    }
+    fn is_test(attributes: &[syn::Attribute]) -> bool {
+        attributes.iter().any(|a| {
+            a.path().is_ident("test")
+                || (a.path().is_ident("cfg") && a.parse_args::<syn::Ident>().is_ok_and(|i| i == "test"))
+        })
+    }
+    impl Lengths<'_> {
+        fn measure(&mut self, ident: &syn::Ident, fn_token: &syn::token::Fn, block: &syn::Block) {
+            let lines = block.brace_token.span.close().end().line - fn_token.span.start().line + 1;
+            if lines > self.most {
+                self.long.push(format!("{}:{}: fn {ident}: {lines} lines", self.name, fn_token.span.start().line));
+            }
+        }
+    }
+    impl<'ast> Visit<'ast> for Lengths<'_> {
+        fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+            if !is_test(&item.attrs) {
+                syn::visit::visit_item_mod(self, item);
+            }
+        }
+        fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+            if !is_test(&item.attrs) {
+                self.measure(&item.sig.ident, &item.sig.fn_token, &item.block);
+                syn::visit::visit_item_fn(self, item);
+            }
+        }
+        fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
+            self.measure(&item.sig.ident, &item.sig.fn_token, &item.block);
+            syn::visit::visit_impl_item_fn(self, item);
+        }
+        fn visit_trait_item_fn(&mut self, item: &'ast syn::TraitItemFn) {
+            if let Some(block) = &item.default {
+                self.measure(&item.sig.ident, &item.sig.fn_token, block);
+            }
+            syn::visit::visit_trait_item_fn(self, item);
+        }
+    }
+    let file = syn::parse_file(text).unwrap_or_else(|e| panic!("{name} does not parse: {e}"));
+    let mut lengths = Lengths { name, most, long: Vec::new() };
+    lengths.visit_file(&file);
+    lengths.long
+}
+
+#[test]
+fn no_file_is_over_700_lines_and_no_function_outside_tests_over_100() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let files: Vec<(String, String)> = sized_files()
+        .into_iter()
+        .map(|f| (f.strip_prefix(root).unwrap().display().to_string(), std::fs::read_to_string(&f).unwrap()))
+        .collect();
+    let mut wrong = long_files(&files, MOST_LINES_A_FILE);
+    for (name, text) in &files {
+        wrong.extend(long_functions(name, text, MOST_LINES_A_FUNCTION));
+    }
+    assert!(wrong.is_empty(), "too long:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn a_file_or_function_one_line_too_long_is_found_and_tests_are_left_alone() {
+    let body = |lines: usize| "    let x = 1;\n".repeat(lines - 2);
+    let at_most = format!("fn fine() {{\n{}}}\n", body(100));
+    let one_more = format!("fn long() {{\n{}}}\n", body(101));
+    assert!(long_functions("a.rs", &at_most, 100).is_empty());
+    assert_eq!(long_functions("a.rs", &one_more, 100), ["a.rs:1: fn long: 101 lines"]);
+    let in_impl = format!("struct S;\nimpl S {{\n    {}}}\n", one_more.replace('\n', "\n    "));
+    assert_eq!(long_functions("a.rs", &in_impl, 100).len(), 1, "a method is measured");
+    let in_trait = format!("trait T {{\n    {}}}\n", one_more.replace('\n', "\n    "));
+    assert_eq!(long_functions("a.rs", &in_trait, 100).len(), 1, "a trait's default is measured");
+    let a_test = format!("#[test]\n{one_more}");
+    let tests = format!("#[cfg(test)]\nmod tests {{\n{one_more}}}\n");
+    assert!(long_functions("a.rs", &a_test, 100).is_empty() && long_functions("a.rs", &tests, 100).is_empty());
+    let files = [("a.rs".to_string(), "\n".repeat(700)), ("b.rs".to_string(), "\n".repeat(701))];
+    assert_eq!(long_files(&files, 700), ["b.rs: 701 lines"]);
 }

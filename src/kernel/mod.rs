@@ -277,7 +277,7 @@ pub trait Family: Sync {
     /// Workgroup memory one workgroup of this configuration needs.
     fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64;
     /// Allocates and fills the inputs of a problem of `size`.
-    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String>;
+    fn setup(&'static self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String>;
     /// `kernel` as a user's kernel: its WGSL with a specification (in the leading `/* wgsweep … */` comment)
     /// that reproduces what the family measures at problem size `size` on a device of `limits`, for a
     /// person to start from; `None` where one dispatch of one entry point cannot say what it does.

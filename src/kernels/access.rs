@@ -112,7 +112,7 @@ impl Family for Access {
         0
     }
 
-    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+    fn setup(&'static self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
         let bytes = size * 4;
         kernel::check_binding(gpu, &format!("{bytes} bytes per array"), bytes)?;
         let src = kernel::random_buffer(gpu, "src", bytes, seed);

@@ -101,7 +101,7 @@ impl Family for Banks {
         true
     }
 
-    fn setup(&self, gpu: &Gpu, size: u64, _seed: u32) -> Result<Box<dyn Workload>, String> {
+    fn setup(&'static self, gpu: &Gpu, size: u64, _seed: u32) -> Result<Box<dyn Workload>, String> {
         let bytes = size * 4;
         kernel::check_binding(gpu, &format!("{bytes} bytes of sums"), bytes)?;
         let sums = kernel::storage_buffer(gpu, "sums", bytes);

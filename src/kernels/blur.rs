@@ -91,7 +91,7 @@ impl Family for Blur {
         if kernel.kernel == "box_tiled" { 4 * (x + 2 * r) as u64 * (y + 2 * r) as u64 } else { 0 }
     }
 
-    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+    fn setup(&'static self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
         let image = ImageBuffers::new(gpu, size, seed, "blurred image")?;
         let modules = ShaderModules::new("blur.wgsl", WGSL);
         let inputs = Inputs { width: image.width, height: image.height, seed };

@@ -113,7 +113,7 @@ impl Family for Histogram {
         }
     }
 
-    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+    fn setup(&'static self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
         let bytes = size * 4;
         kernel::check_binding(gpu, &format!("a {bytes}-byte input"), bytes)?;
         let modules = ShaderModules::new("histogram.wgsl", WGSL);

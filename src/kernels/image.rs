@@ -76,7 +76,7 @@ impl Family for Image {
         0
     }
 
-    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+    fn setup(&'static self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
         let image = ImageBuffers::new(gpu, size, seed, "grayscale image")?;
         let modules = ShaderModules::new("image.wgsl", WGSL);
         Ok(Box::new(ImageWorkload { image, seed, modules, reference: KeptReference::default() }))

@@ -187,7 +187,7 @@ impl Family for Layouts {
         0
     }
 
-    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+    fn setup(&'static self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
         let bytes = size * STRUCT_BYTES;
         kernel::check_binding(gpu, &format!("{bytes} bytes of particle state"), bytes)?;
         // One buffer serves every layout: each configuration writes its own initial state into it.

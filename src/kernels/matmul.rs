@@ -283,7 +283,7 @@ impl Family for Matmul {
         }
     }
 
-    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+    fn setup(&'static self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
         // Whole vec4s, which matmul_pipelined reads and writes.
         let bytes = (size * 4).next_multiple_of(16);
         kernel::check_binding(gpu, &format!("a {bytes}-byte matrix"), bytes)?;

@@ -227,7 +227,7 @@ impl Family for Peak {
         true
     }
 
-    fn setup(&self, gpu: &Gpu, size: u64, _seed: u32) -> Result<Box<dyn Workload>, String> {
+    fn setup(&'static self, gpu: &Gpu, size: u64, _seed: u32) -> Result<Box<dyn Workload>, String> {
         let words = |label, contents: &[u8]| {
             OwnedBuffer::new(gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
                 label: Some(label),

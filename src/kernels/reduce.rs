@@ -137,7 +137,7 @@ impl Family for Reduce {
         Some(as_yours::open(&spec, kernel, "its WGSL and workgroup sizes.", &[WGSL]))
     }
 
-    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+    fn setup(&'static self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
         let bytes = size * 4;
         kernel::check_binding(gpu, &format!("a {bytes}-byte input"), bytes)?;
         let src = kernel::random_buffer(gpu, "input", bytes, seed);

@@ -106,7 +106,7 @@ impl Family for Stream {
         if configuration.kernel.kernel == "dot" { 4 * configuration.workgroup[0] as u64 } else { 0 }
     }
 
-    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+    fn setup(&'static self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
         let bytes = size * 4;
         kernel::check_binding(gpu, &format!("{bytes} bytes per array"), bytes)?;
         let a = kernel::random_buffer(gpu, "a", bytes, seed);

@@ -148,7 +148,7 @@ impl Family for Transpose {
         4 * t * stride
     }
 
-    fn setup(&self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+    fn setup(&'static self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
         let elements = (0..MATRICES.len() as u32).map(|which| Matrix::new(size, which).elements()).max();
         let bytes = elements.expect("three matrices") * 4;
         kernel::check_binding(gpu, &format!("a {bytes}-byte matrix"), bytes)?;

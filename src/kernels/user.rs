@@ -149,11 +149,8 @@ impl Family for UserFamily {
         memory.and_then(|m| m.count(&self.values(configuration)).ok()).unwrap_or(0)
     }
 
-    fn setup(&self, gpu: &Gpu, _: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
-        let family: &'static UserFamily = crate::kernels::registered(self.id.family)
-            .filter(|f| f.kernel.digest == self.kernel.digest)
-            .ok_or("this kernel is not registered")?;
-        Ok(Box::new(UserWorkload::new(gpu, family, seed)))
+    fn setup(&'static self, gpu: &Gpu, _: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
+        Ok(Box::new(UserWorkload::new(gpu, self, seed)))
     }
 }
 

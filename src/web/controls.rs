@@ -9,9 +9,9 @@ use super::state::{self, Action};
 use super::storage;
 use crate::gpu::{DeviceInfo, Gpu};
 use crate::kernel::KernelId;
+use crate::kernels;
 use crate::measure::MeasureOptions;
 use crate::plan::{self, Plan, ProblemSize, Shapes};
-use crate::kernels;
 
 pub fn build(root: &Element) {
     let controls = hidden_card(root, "controls", "Run");

@@ -1,0 +1,264 @@
+//! A user's kernel as checked: its buffers, axes, shapes and expressions, and what it says at each
+//! configuration (values, overrides, grid, bytes).
+
+use super::check::Checker;
+use super::expression::{Expression, Problem, Values};
+use super::schema::{Element, Fill, Spec};
+use super::{MAX_SOURCE_BYTES, digest, split_leading_spec};
+
+/// A buffer, checked.
+#[derive(Clone, Debug)]
+pub struct Buffer {
+    pub binding: u32,
+    pub name: String,
+    pub element: Element,
+    pub length: Expression,
+    /// What it holds before the kernel runs: `None` for an output poisoned before validation.
+    pub fill: Option<Fill>,
+    pub output: bool,
+    pub written: bool,
+}
+
+impl Buffer {
+    /// Whether its length depends on a tunable, so that each configuration makes its own.
+    pub fn per_configuration(&self, sizes: &[String]) -> bool {
+        self.length.variables().any(|v| !sizes.iter().any(|s| s == v))
+    }
+}
+
+/// One axis of a kernel's combinations: the sizes, or a tunable other than the workgroup's shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Axis {
+    pub name: String,
+    /// How each value is shown ("n=16777216", "TILE=16").
+    pub labels: Vec<String>,
+    /// Whether the auto-tuner searches along it (the sizes are not searched).
+    pub tuned: bool,
+}
+
+/// How validation finds the right answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Check {
+    /// Run this entry point once, at the first combination, into a buffer of its own.
+    Reference { entry_point: String, tolerance: f64 },
+    /// Every configuration against the first that ran.
+    Agreement { tolerance: f64 },
+}
+
+/// A user's kernel, read and checked: ready to become a family (`kernels::user`).
+#[derive(Clone, Debug)]
+pub struct UserKernel {
+    pub source: String,
+    pub spec: Spec,
+    /// A digest of the source and the specification (16 hex digits): the kernel's identity in results,
+    /// links and the gallery.
+    pub digest: String,
+    pub buffers: Vec<Buffer>,
+    /// The size variables' names, from the first size.
+    pub size_names: Vec<String>,
+    /// The values of each size, in `size_names` order.
+    pub sizes: Vec<Vec<u64>>,
+    /// The tunables other than the workgroup's shape, in the order written.
+    pub tunables: Vec<(String, Vec<u32>)>,
+    /// The workgroup's shape along x (and y, z): expressions of `shape_tunables`.
+    pub workgroup: Vec<Expression>,
+    /// The tunables the workgroup's shape names, with their values; no values for a WG_X the
+    /// specification does not list, which is swept over every power of two the device allows.
+    pub shape_tunables: Vec<(String, Vec<u32>)>,
+    pub restrictions: Vec<Expression>,
+    pub constants: Vec<(String, Expression)>,
+    pub grid: Vec<Expression>,
+    pub bytes: Option<Expression>,
+    pub flops: Option<Expression>,
+    pub workgroup_memory: Option<Expression>,
+    pub check: Check,
+    /// The reference entry point's own grid, where the specification gives one.
+    pub reference_grid: Option<Vec<Expression>>,
+}
+
+impl UserKernel {
+    /// Reads a kernel: `spec` where given, else the WGSL's leading comment. Every problem found, each at
+    /// its place, or the kernel.
+    pub fn read(source: &str, spec: Option<&str>) -> Result<UserKernel, Vec<Problem>> {
+        // The digest is of the WGSL without a specification's leading comment, which a file may carry or
+        // not (a specification given beside it takes its place).
+        let leading = split_leading_spec(source);
+        let body = leading.map_or(source, |(_, rest)| rest);
+        let Some(spec_text) = spec.or(leading.map(|(text, _)| text)) else {
+            let message = "no specification: give one, or open the WGSL with a /* wgsweep { … } */ comment";
+            return Err(vec![Problem::at("spec", message)]);
+        };
+        if body.len() + spec_text.len() > MAX_SOURCE_BYTES {
+            let message = format!(
+                "the WGSL and the specification take {} bytes together; a kernel may take {MAX_SOURCE_BYTES}",
+                body.len() + spec_text.len()
+            );
+            return Err(vec![Problem::at("source", message)]);
+        }
+        let spec: Spec = serde_json::from_str(spec_text)
+            .map_err(|e| vec![Problem::at(format!("spec, line {}, column {}", e.line(), e.column()), e.to_string())])?;
+        let digest = digest(body, spec_text.trim());
+        Checker::default().check(source, spec, digest)
+    }
+
+    /// Combinations of sizes and tunables: the values of the family's parameter.
+    pub fn combinations(&self) -> usize {
+        self.lengths().iter().product()
+    }
+
+    /// How many values each axis of the combinations has (`axes`, without making their labels): what
+    /// every configuration's position is worked out from.
+    fn lengths(&self) -> Vec<usize> {
+        std::iter::once(self.sizes.len()).chain(self.tunables.iter().map(|(_, values)| values.len())).collect()
+    }
+
+    /// The axes of the combinations, the slowest first: the sizes, then each tunable but the workgroup's.
+    pub fn axes(&self) -> Vec<Axis> {
+        let size_label = |values: &Vec<u64>| {
+            let parts: Vec<String> = self.size_names.iter().zip(values).map(|(n, v)| format!("{n}={v}")).collect();
+            parts.join(" ")
+        };
+        let mut axes =
+            vec![Axis { name: "size".into(), labels: self.sizes.iter().map(size_label).collect(), tuned: false }];
+        axes.extend(self.tunables.iter().map(|(name, values)| Axis {
+            name: name.clone(),
+            labels: values.iter().map(|v| format!("{name}={v}")).collect(),
+            tuned: true,
+        }));
+        axes
+    }
+
+    /// The index along each axis of combination `index` (mixed radix, the first axis slowest).
+    pub fn position(&self, index: usize) -> Vec<usize> {
+        position(&self.lengths(), index)
+    }
+
+    /// The variables' values at combination `index` and workgroup shape `workgroup`.
+    pub fn values(&self, index: usize, workgroup: [u32; 3]) -> Values {
+        let at = self.position(index);
+        let mut values: Values =
+            self.size_names.iter().zip(&self.sizes[at[0]]).map(|(n, &v)| (n.clone(), v as i64)).collect();
+        for ((name, list), &i) in self.tunables.iter().zip(&at[1..]) {
+            values.push((name.clone(), list[i] as i64));
+        }
+        // The shape's tunables: those that make this shape (1024 covers any shape a device runs).
+        let shapes = self.shapes(workgroup[0].max(1024));
+        if let Some((_, of_shape)) = shapes.into_iter().find(|(shape, _)| *shape == workgroup) {
+            values.extend(of_shape);
+        }
+        values
+    }
+
+    /// Every combination of the values of the tunables that make the workgroup's shape; a WG_X the
+    /// specification does not list takes every power of two up to `largest`.
+    pub(super) fn shape_values(&self, largest: u32) -> Vec<Values> {
+        let lists: Vec<Vec<u32>> = self
+            .shape_tunables
+            .iter()
+            .map(|(_, values)| match values.is_empty() {
+                true => (0..32).map(|p| 1u32 << p).take_while(|&s| s <= largest.max(1)).collect(),
+                false => values.clone(),
+            })
+            .collect();
+        let lengths: Vec<usize> = lists.iter().map(Vec::len).collect();
+        let combinations: usize = lengths.iter().product();
+        let names = self.shape_tunables.iter().map(|(name, _)| name);
+        (0..combinations)
+            .map(|index| {
+                names
+                    .clone()
+                    .zip(&lists)
+                    .zip(position(&lengths, index))
+                    .map(|((n, l), i)| (n.clone(), l[i] as i64))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The workgroup's shape where its tunables take `values`.
+    pub(super) fn shape_of(&self, values: &Values) -> Result<[u32; 3], Problem> {
+        let mut shape = [1u32; 3];
+        for (axis, expression) in self.workgroup.iter().enumerate() {
+            let size = expression.count(values)?;
+            shape[axis] = u32::try_from(size).map_err(|_| expression.failed(values, "over 2^32 invocations"))?;
+        }
+        Ok(shape)
+    }
+
+    /// The workgroup shapes the kernel is swept over, each with the values of the tunables that make it.
+    pub(super) fn shapes(&self, largest: u32) -> Vec<([u32; 3], Values)> {
+        self.shape_values(largest)
+            .into_iter()
+            .filter_map(|values| Some((self.shape_of(&values).ok()?, values)))
+            .collect()
+    }
+
+    /// The workgroup shapes the kernel is swept over (`shapes`).
+    pub fn workgroup_shapes(&self, largest: u32) -> Vec<[u32; 3]> {
+        self.shapes(largest).into_iter().map(|(shape, _)| shape).collect()
+    }
+
+    /// The first restriction a configuration breaks, where it breaks one.
+    pub fn excluded_by(&self, values: &Values) -> Result<Option<&Expression>, Problem> {
+        for restriction in &self.restrictions {
+            if !restriction.holds(values)? {
+                return Ok(Some(restriction));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The override constants a configuration's pipeline sets: the tunables (the workgroup's shape among
+    /// them), then the specification's constants.
+    pub fn overrides(&self, values: &Values) -> Result<Vec<(String, f64)>, Problem> {
+        let size_count = self.size_names.len();
+        let mut overrides: Vec<(String, f64)> =
+            values[size_count..].iter().map(|(n, v)| (n.clone(), *v as f64)).collect();
+        for (name, expression) in &self.constants {
+            overrides.push((name.clone(), expression.count(values)? as f64));
+        }
+        Ok(overrides)
+    }
+
+    /// The dispatch grid at a configuration.
+    pub fn grid(&self, values: &Values) -> Result<[u64; 3], Problem> {
+        grid_of(&self.grid, values)
+    }
+
+    /// The reference entry point's grid at a configuration: its own where the specification gives one.
+    pub fn reference_grid(&self, values: &Values) -> Result<[u64; 3], Problem> {
+        grid_of(self.reference_grid.as_ref().unwrap_or(&self.grid), values)
+    }
+
+    /// Bytes a dispatch moves at a configuration: the specification's count, or every buffer once.
+    pub fn bytes(&self, values: &Values) -> Result<u64, Problem> {
+        match &self.bytes {
+            Some(bytes) => bytes.count(values),
+            None => self.buffers.iter().map(|b| Ok(b.length.count(values)? * b.element.bytes())).sum(),
+        }
+    }
+
+    /// The output buffer.
+    pub fn output(&self) -> &Buffer {
+        self.buffers.iter().find(|b| b.output).expect("a checked kernel has one output")
+    }
+}
+
+/// Workgroups along x, y and z as `expressions` count them (1 along an axis they do not name).
+fn grid_of(expressions: &[Expression], values: &Values) -> Result<[u64; 3], Problem> {
+    let mut grid = [1; 3];
+    for (axis, expression) in expressions.iter().enumerate() {
+        grid[axis] = expression.count(values)?;
+    }
+    Ok(grid)
+}
+
+/// The index along each axis of `lengths` of combination `index`, the first axis slowest.
+pub fn position(lengths: &[usize], mut index: usize) -> Vec<usize> {
+    let mut at = vec![0; lengths.len()];
+    for (axis, &length) in lengths.iter().enumerate().rev() {
+        at[axis] = index % length.max(1);
+        index /= length.max(1);
+    }
+    at
+}

@@ -1,0 +1,315 @@
+//! The specification as written: the JSON a person gives, read by serde, names kept in their order.
+
+use std::fmt;
+
+use super::LEADING_COMMENT;
+
+use serde::de::{MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A list of names with a value each, kept in the order written (a JSON object).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Ordered<T>(pub Vec<(String, T)>);
+
+impl<T> Ordered<T> {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn get(&self, name: &str) -> Option<&T> {
+        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(n, _)| n.as_str())
+    }
+}
+
+impl<T> Ordered<T> {
+    /// Names and values written in code (`Ordered::of(&[("N", "n")])`).
+    pub fn of<V: Clone + Into<T>>(entries: &[(&str, V)]) -> Ordered<T> {
+        Ordered(entries.iter().map(|(name, value)| (name.to_string(), value.clone().into())).collect())
+    }
+}
+
+/// Expressions written in code, as a specification holds them.
+pub fn expressions(texts: &[&str]) -> Vec<String> {
+    texts.iter().map(|text| text.to_string()).collect()
+}
+
+impl<T: Serialize> Serialize for Ordered<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, value) in &self.0 {
+            map.serialize_entry(name, value)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Ordered<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct InOrder<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for InOrder<T> {
+            type Value = Ordered<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut entries: Vec<(String, T)> = Vec::new();
+                while let Some((name, value)) = map.next_entry::<String, T>()? {
+                    if entries.iter().any(|(n, _)| *n == name) {
+                        return Err(serde::de::Error::custom(format!("`{name}` is given twice")));
+                    }
+                    entries.push((name, value));
+                }
+                Ok(Ordered(entries))
+            }
+        }
+        deserializer.deserialize_map(InOrder(std::marker::PhantomData))
+    }
+}
+
+/// The specification, as written.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    /// The kernel's name in tables, links and the gallery: letters, digits, `_` and `-`.
+    pub name: String,
+    /// The entry point measured.
+    #[serde(default = "main_entry_point")]
+    pub entry_point: String,
+    pub buffers: Vec<BufferSpec>,
+    /// The problem sizes: numbers (the variable `n`) or objects of named dimensions (`{"w": 4096, "h": 2048}`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<Size>,
+    /// Override constants and the values each takes; `WG_X`, `WG_Y` and `WG_Z` are the workgroup's shape.
+    #[serde(default, skip_serializing_if = "Ordered::is_empty")]
+    pub tunables: Ordered<Vec<u32>>,
+    /// Conditions a combination must meet to run (`WG_X * WG_Y <= 256`); one that does not is skipped.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restrictions: Vec<String>,
+    /// Further override constants, as expressions (`{"N": "n"}`).
+    #[serde(default, skip_serializing_if = "Ordered::is_empty")]
+    pub constants: Ordered<String>,
+    /// The workgroup's shape along x, y and z: numbers, or expressions of the tunables its
+    /// `@workgroup_size` overrides name (`["blockSize", "blockSize"]`). By default WG_X, WG_Y and WG_Z.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workgroup_size: Option<Vec<Dimension>>,
+    /// Workgroups along x, y and z; by default each size dimension over the workgroup's, rounded up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<Vec<String>>,
+    /// Bytes one dispatch reads and writes, for GB/s; by default every buffer once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<String>,
+    /// Floating-point operations one dispatch does (an FMA counts two), for GFLOP/s and the roofline.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flops: Option<String>,
+    /// Workgroup memory one workgroup uses, in bytes, so that a shape over the device's limit is skipped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workgroup_memory: Option<String>,
+    #[serde(default)]
+    pub validation: ValidationSpec,
+}
+
+impl Spec {
+    /// A specification of `name` that measures `entry_point` of WGSL holding `buffers`, the rest left to
+    /// its defaults: what a built-in family fills in to open one of its kernels as a user's.
+    pub fn new(name: impl Into<String>, entry_point: impl Into<String>, buffers: Vec<BufferSpec>) -> Spec {
+        Spec { name: name.into(), entry_point: entry_point.into(), buffers, ..Spec::default() }
+    }
+
+    /// `wgsl` opened by this specification in its leading comment, with `about` (comment lines) between.
+    pub fn open(&self, about: &str, wgsl: &str) -> String {
+        let spec = serde_json::to_string_pretty(self).expect("a specification is plain data");
+        format!("/* {LEADING_COMMENT}\n{spec}\n*/\n{about}{wgsl}")
+    }
+}
+
+/// One dimension of the workgroup's shape, as written: a number or an expression.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Dimension {
+    Size(u32),
+    Expression(String),
+}
+
+impl Dimension {
+    pub(super) fn text(&self) -> String {
+        match self {
+            Dimension::Size(size) => size.to_string(),
+            Dimension::Expression(text) => text.clone(),
+        }
+    }
+}
+
+fn main_entry_point() -> String {
+    "main".into()
+}
+
+/// One problem size: its dimensions by name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Size(pub Ordered<u64>);
+
+impl Size {
+    /// A size of one dimension, `n`.
+    pub fn n(n: u64) -> Size {
+        Size(Ordered(vec![("n".into(), n)]))
+    }
+
+    pub fn named(dimensions: &[(&str, u64)]) -> Size {
+        Size(Ordered(dimensions.iter().map(|&(name, value)| (name.to_string(), value)).collect()))
+    }
+}
+
+impl Serialize for Size {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.0.0.as_slice() {
+            [(name, n)] if name == "n" => serializer.serialize_u64(*n),
+            _ => self.0.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Size {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Written {
+            N(u64),
+            Named(Ordered<u64>),
+        }
+        match Written::deserialize(deserializer)
+            .map_err(|_| serde::de::Error::custom("a size is a number or an object of named dimensions"))?
+        {
+            Written::N(n) => Ok(Size(Ordered(vec![("n".into(), n)]))),
+            Written::Named(named) => Ok(Size(named)),
+        }
+    }
+}
+
+/// One storage buffer of group 0.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BufferSpec {
+    pub binding: u32,
+    pub name: String,
+    /// The array's element type: f32, u32, i32, f16, or vec2/vec4 of them (`vec4<f32>`, `vec4f`).
+    #[serde(rename = "type")]
+    pub element: String,
+    /// Elements in the array, as an expression.
+    pub length: String,
+    /// What it holds before the kernel runs; random in [-1, 1) unless it is the output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fill: Option<Fill>,
+    /// The buffer validation compares (exactly one); the kernel writes it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub output: bool,
+    /// The kernel writes it too, but it is not compared (scratch, partial results).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub written: bool,
+}
+
+impl BufferSpec {
+    /// A buffer the kernel reads, random in [-1, 1) as the default fill makes it.
+    pub fn new(binding: u32, name: &str, element: &str, length: impl Into<String>) -> BufferSpec {
+        let (name, element, length) = (name.into(), element.into(), length.into());
+        BufferSpec { binding, name, element, length, fill: None, output: false, written: false }
+    }
+
+    pub fn filled(self, fill: Fill) -> BufferSpec {
+        BufferSpec { fill: Some(fill), ..self }
+    }
+
+    /// The buffer validation compares.
+    pub fn output(self) -> BufferSpec {
+        BufferSpec { output: true, ..self }
+    }
+}
+
+/// A buffer's initial contents.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fill {
+    Zeros,
+    /// Element i holds i.
+    Iota,
+    /// Uniformly random in [low, high) (floats) or [low, high] (integers).
+    Random([f64; 2]),
+    Constant(f64),
+}
+
+/// How every configuration's output is validated.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValidationSpec {
+    /// An entry point of the same WGSL, the author's simple version, run once at the first combination:
+    /// its output is the reference. Without one, every configuration must agree with the first that ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    /// Floats may differ from the reference by this much relative to its magnitude (at least 1):
+    /// |found − want| ≤ tolerance × max(|want|, 1). Integers must match exactly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tolerance: Option<f64>,
+    /// The reference entry point's grid, where it differs from the kernel's (one element per invocation
+    /// where the kernel does several).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<Vec<String>>,
+}
+
+/// A scalar type of a buffer's elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    F32,
+    U32,
+    I32,
+    F16,
+}
+
+impl Scalar {
+    pub fn bytes(self) -> u64 {
+        if self == Scalar::F16 { 2 } else { 4 }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::F32 | Scalar::F16)
+    }
+}
+
+/// A buffer's element type: a scalar, or a vector of 2 or 4 of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Element {
+    pub scalar: Scalar,
+    pub lanes: u64,
+}
+
+impl Element {
+    pub fn parse(text: &str) -> Result<Element, String> {
+        let scalar = |s: &str| match s {
+            "f32" | "f" => Some(Scalar::F32),
+            "u32" | "u" => Some(Scalar::U32),
+            "i32" | "i" => Some(Scalar::I32),
+            "f16" | "h" => Some(Scalar::F16),
+            _ => None,
+        };
+        let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let parsed = match text.strip_prefix("vec") {
+            None => scalar(&text).filter(|_| text.len() == 3).map(|s| (s, 1)),
+            Some(rest) => {
+                let lanes = rest.chars().next().and_then(|c| c.to_digit(10)).unwrap_or(0) as u64;
+                let inner = &rest[1.min(rest.len())..];
+                let inner = inner.strip_prefix('<').and_then(|i| i.strip_suffix('>')).unwrap_or(inner);
+                scalar(inner).filter(|_| lanes == 2 || lanes == 4).map(|s| (s, lanes))
+            }
+        };
+        let (scalar, lanes) = parsed.ok_or_else(|| {
+            format!("`{text}` is not an element type wgsweep fills: f32, u32, i32, f16, or vec2/vec4 of them")
+        })?;
+        Ok(Element { scalar, lanes })
+    }
+
+    pub fn bytes(self) -> u64 {
+        self.scalar.bytes() * self.lanes
+    }
+}

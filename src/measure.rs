@@ -220,6 +220,105 @@ pub struct Timer {
     cpu_adapter: bool,
 }
 
+/// What calibration found: K, the last sample's time at that K, and the GPU time it spent.
+struct Calibration {
+    dispatches: u32,
+    sample_ns: f64,
+    busy_ns: f64,
+}
+
+/// When a warm-up may end before `warm_up_ns` of GPU time, once it has lasted `min_warm_up_ns`.
+enum EarlyEnd {
+    /// A CPU adapter has no clocks to ramp up: at once.
+    AtLeast,
+    /// A GPU busy until just now: once its samples have `settled`.
+    Settled,
+    /// A GPU that idled may time steadily at clocks that have yet to rise: never.
+    Never,
+}
+
+/// The warm-up: samples until their GPU time adds up to `at_most_ns`, or ends early (`EarlyEnd`).
+struct WarmUp {
+    samples: Vec<f64>,
+    at_least_ns: f64,
+    at_most_ns: f64,
+    early_end: EarlyEnd,
+}
+
+impl WarmUp {
+    /// Records a warm-up sample of `pass_ns`; whether the warm-up is over.
+    fn done_after(&mut self, pass_ns: f64) -> bool {
+        self.samples.push(pass_ns);
+        let spent: f64 = self.samples.iter().sum();
+        let early = spent >= self.at_least_ns
+            && match self.early_end {
+                EarlyEnd::AtLeast => true,
+                EarlyEnd::Settled => settled(&self.samples),
+                EarlyEnd::Never => false,
+            };
+        spent >= self.at_most_ns || early
+    }
+}
+
+/// How many samples to keep: `samples` (fewer, never under `MIN_SAMPLES`, where they would take more than
+/// `max_sampling_ns`), then one more at a time while the median is less precise than asked, up to `most`.
+struct SampleCount {
+    target: u32,
+    most: u32,
+    precision: f64,
+}
+
+impl SampleCount {
+    fn new(options: &MeasureOptions, sample_ns: f64) -> SampleCount {
+        let affordable = (options.max_sampling_ns / sample_ns) as u32;
+        let target = options.samples.min(affordable.max(MIN_SAMPLES));
+        let most = match options.precision > 0.0 {
+            true => options.max_samples.min(affordable).max(target),
+            false => target,
+        };
+        SampleCount { target, most, precision: options.precision }
+    }
+
+    /// Once the kept samples reach the target: one more where their median is not yet precise enough.
+    fn extend_for_precision(&mut self, kept: &[f64]) {
+        if self.target < self.most && !precise(kept, self.precision) {
+            self.target += 1;
+        }
+    }
+}
+
+/// Where the samples before this one ended, by the host's clock and by timestamps.
+struct Timeline {
+    previous_done: Instant,
+    previous_end: Option<u64>,
+}
+
+impl Timeline {
+    /// A sample's wall time, from the previous sample's completion (or the first submission) to this one's,
+    /// and its GPU time where it has timestamps (`ns_between` converts them).
+    fn sample(
+        &mut self,
+        ticks: Option<[u64; 2]>,
+        done: Instant,
+        ns_between: impl Fn(u64, u64) -> f64,
+    ) -> (f64, Option<f64>) {
+        let wall_ns = (done - self.previous_done).as_nanos() as f64;
+        self.previous_done = done;
+        // A pass's beginning timestamp may be written while the sample before it still runs (it waits for
+        // that sample's writes only at its first dispatch), so a sample starts at the later of its own
+        // beginning and the previous sample's end.
+        let gpu_ns = ticks.map(|[begin, end]| {
+            let start = match self.previous_end {
+                Some(previous) if (previous.wrapping_sub(begin) as i64) > 0 => previous,
+                _ => begin,
+            };
+            self.previous_end = Some(end);
+            ns_between(start, end)
+        });
+        (wall_ns, gpu_ns)
+    }
+}
+
 /// A submitted sample whose results are not in yet.
 struct InFlight {
     slot: usize,
@@ -265,48 +364,93 @@ impl Timer {
         if self.slots.is_empty() { TimingSource::Wall } else { TimingSource::Timestamp }
     }
 
-    /// Calibrates K one sample at a time, then warms up and samples with enough submissions queued to keep
-    /// the GPU busy for `options.in_flight_ns` whatever K is, so that it never waits for the host (which in
-    /// a browser hears of a finished sample only every few milliseconds): an idle GPU lowers its clocks.
-    /// Samples are warm-up until their GPU time adds up to `options.warm_up_ns`; the samples queued behind
-    /// them are kept, with no gap between. A sample's GPU time runs from the previous sample's end (or its
-    /// own beginning, if later).
+    /// Calibrates K (`calibrate`), then warms up and samples (`warm_up_and_sample`) with enough submissions
+    /// queued to keep the GPU busy for `options.in_flight_ns` whatever K is, so that it never waits for the
+    /// host (which in a browser hears of a finished sample only every few milliseconds): an idle GPU lowers
+    /// its clocks.
     pub async fn measure(
         &self,
         gpu: &Gpu,
         steps: &[Step],
         options: &MeasureOptions,
     ) -> Result<Measurement, MeasureError> {
-        let target_ns = options.min_sample_ns.max(options.quanta_per_sample * self.quantum_ns);
         let start = Instant::now();
         // Settled samples end the warm-up early only on a GPU busy until just now: one that idled (while
         // the host compared an output, say) may time steadily at clocks that have yet to rise.
         let kept_busy = self.last_end.get().is_some_and(|end| (start - end).as_nanos() as f64 <= BUSY_GAP_NS);
-        let mut busy_ns = 0.0;
-        let mut dispatches = 1u32;
-        let mut sample_ns;
+        let calibration = self.calibrate(gpu, steps, options).await;
+        let calibrated = Instant::now();
+        if let Err(MeasureError::TooSlow(..)) = calibration {
+            self.last_end.set(Some(calibrated));
+        }
+        let early_end = match (self.cpu_adapter, kept_busy) {
+            (true, _) => EarlyEnd::AtLeast,
+            (false, true) => EarlyEnd::Settled,
+            (false, false) => EarlyEnd::Never,
+        };
+        let warm_up = WarmUp {
+            samples: Vec::new(),
+            at_least_ns: options.min_warm_up_ns,
+            at_most_ns: options.warm_up_ns,
+            early_end,
+        };
+        let calibration = calibration?;
+        let mut measurement = Measurement {
+            source: self.source(),
+            dispatches_per_sample: calibration.dispatches,
+            gpu_ns: Vec::new(),
+            wall_ns: Vec::new(),
+            discarded: 0,
+            busy_ns: calibration.busy_ns,
+            calibration_ns: (calibrated - start).as_nanos() as f64,
+            warm_up_ns: 0.0,
+            sampling_ns: 0.0,
+        };
+        let warmed_at = self.warm_up_and_sample(gpu, steps, options, &calibration, warm_up, &mut measurement).await?;
+        let end = Instant::now();
+        self.last_end.set(Some(end));
+        let warmed_at = warmed_at.unwrap_or(end);
+        measurement.warm_up_ns = (warmed_at - calibrated).as_nanos() as f64;
+        measurement.sampling_ns = (end - warmed_at).as_nanos() as f64;
+        if !self.slots.is_empty() && measurement.gpu_ns.is_empty() {
+            return Err(MeasureError::NoValidTimestamps(measurement.discarded));
+        }
+        Ok(measurement)
+    }
+
+    /// Finds K, one sample at a time: the power of two of dispatches whose sample lasts at least
+    /// `min_sample_ns` and `quanta_per_sample` timer quanta, twice in a row. A single dispatch over
+    /// `max_dispatch_ns` is too slow to measure.
+    async fn calibrate(
+        &self,
+        gpu: &Gpu,
+        steps: &[Step],
+        options: &MeasureOptions,
+    ) -> Result<Calibration, MeasureError> {
+        let target_ns = options.min_sample_ns.max(options.quanta_per_sample * self.quantum_ns);
+        let mut calibration = Calibration { dispatches: 1, sample_ns: 0.0, busy_ns: 0.0 };
         let mut confirming = false;
         loop {
-            let sample = self.submit(gpu, steps, dispatches, 0);
+            let sample = self.submit(gpu, steps, calibration.dispatches, 0);
             let submitted = sample.submitted;
             let (ticks, done) = self.finish(gpu, sample).await?;
-            sample_ns = match ticks {
+            let sample_ns = match ticks {
                 Some([begin, end]) => self.ns_between(begin, end),
                 None => (done - submitted).as_nanos() as f64,
             };
-            busy_ns += sample_ns.max(0.0);
-            if dispatches == 1 && sample_ns > options.max_dispatch_ns {
-                self.last_end.set(Some(Instant::now()));
+            calibration.sample_ns = sample_ns;
+            calibration.busy_ns += sample_ns.max(0.0);
+            if calibration.dispatches == 1 && sample_ns > options.max_dispatch_ns {
                 return Err(MeasureError::TooSlow(sample_ns, options.max_dispatch_ns));
             }
-            if dispatches >= options.max_dispatches {
-                break;
+            if calibration.dispatches >= options.max_dispatches {
+                return Ok(calibration);
             }
             if sample_ns >= target_ns {
                 // One more at this K before keeping it: a first sample slowed by the host or by clocks still
                 // rising would leave the kept ones short (seen on lavapipe, 3× apart).
                 if confirming {
-                    break;
+                    return Ok(calibration);
                 }
                 confirming = true;
                 continue;
@@ -314,73 +458,52 @@ impl Timer {
             confirming = false;
             // Jump straight to the power of two the estimate asks for; a zero reading grows K sixteenfold.
             let factor = if sample_ns > 0.0 { (target_ns / sample_ns).log2().ceil().clamp(1.0, 10.0) } else { 4.0 };
-            dispatches = dispatches.saturating_mul(1 << factor as u32).min(options.max_dispatches);
+            calibration.dispatches =
+                calibration.dispatches.saturating_mul(1 << factor as u32).min(options.max_dispatches);
         }
-        let calibrated = Instant::now();
-        // Enough samples queued that the GPU has `in_flight_ns` of work ahead of it, at least two.
-        let depth = (options.in_flight_ns / sample_ns.max(1.0)).ceil().clamp(2.0, MAX_IN_FLIGHT as f64) as usize;
-        let affordable = (options.max_sampling_ns / sample_ns.max(1.0)) as u32;
-        let samples = options.samples.min(affordable.max(MIN_SAMPLES));
-        // Sampling for precision keeps going up to this many; `target` is how many it keeps for now.
-        let most = match options.precision > 0.0 {
-            true => options.max_samples.min(affordable).max(samples),
-            false => samples,
-        };
-        let mut target = samples;
+    }
 
-        let mut measurement = Measurement {
-            source: self.source(),
-            dispatches_per_sample: dispatches,
-            gpu_ns: Vec::new(),
-            wall_ns: Vec::new(),
-            discarded: 0,
-            busy_ns: 0.0,
-            calibration_ns: (calibrated - start).as_nanos() as f64,
-            warm_up_ns: 0.0,
-            sampling_ns: 0.0,
-        };
-        let mut warm_up: Vec<f64> = Vec::new();
-        let mut warmed_at = (options.warm_up_ns <= 0.0).then_some(calibrated);
+    /// Queues samples of K dispatches `in_flight_ns` ahead: they are warm-up until `warm_up` says the clocks
+    /// are up, and the samples queued behind them are kept with no gap between, as many as `SampleCount`
+    /// wants (more while sampling for precision). Returns when the warm-up ended, if it did.
+    async fn warm_up_and_sample(
+        &self,
+        gpu: &Gpu,
+        steps: &[Step],
+        options: &MeasureOptions,
+        calibration: &Calibration,
+        mut warm_up: WarmUp,
+        measurement: &mut Measurement,
+    ) -> Result<Option<Instant>, MeasureError> {
+        let sample_ns = calibration.sample_ns.max(1.0);
+        // Enough samples queued that the GPU has `in_flight_ns` of work ahead of it, at least two.
+        let depth = (options.in_flight_ns / sample_ns).ceil().clamp(2.0, MAX_IN_FLIGHT as f64) as usize;
+        let mut count = SampleCount::new(options, sample_ns);
+        let mut warmed_at = (options.warm_up_ns <= 0.0).then(Instant::now);
         let mut kept = 0u32;
         let mut in_flight: VecDeque<InFlight> = VecDeque::new();
         let mut submitted = 0usize;
-        // Wall time per sample: from the previous sample's completion (or the first submission) to this one's.
-        let mut previous_done = Instant::now();
-        let mut previous_end: Option<u64> = None;
+        let mut timeline = Timeline { previous_done: Instant::now(), previous_end: None };
         loop {
             // Until warm, queue without end; then only as many as the samples still to keep.
-            let wanted = |in_flight: usize, warm: bool| !warm || kept as usize + in_flight < target as usize;
+            let wanted = |in_flight: usize, warm: bool| !warm || kept as usize + in_flight < count.target as usize;
             while in_flight.len() < depth && wanted(in_flight.len(), warmed_at.is_some()) {
-                in_flight.push_back(self.submit(gpu, steps, dispatches, submitted % self.slot_count()));
+                let slot = submitted % self.slot_count();
+                in_flight.push_back(self.submit(gpu, steps, calibration.dispatches, slot));
                 submitted += 1;
             }
-            let Some(sample) = in_flight.pop_front() else { break };
+            let Some(sample) = in_flight.pop_front() else { return Ok(warmed_at) };
             let (ticks, done) = self.finish(gpu, sample).await?;
-            let wall_ns = (done - previous_done).as_nanos() as f64;
-            previous_done = done;
-            // A pass's beginning timestamp may be written while the sample before it still runs (it waits
-            // for that sample's writes only at its first dispatch), so a sample starts at the later of its
-            // own beginning and the previous sample's end.
-            let gpu_ns = ticks.map(|[begin, end]| {
-                let start = match previous_end {
-                    Some(previous) if (previous.wrapping_sub(begin) as i64) > 0 => previous,
-                    _ => begin,
-                };
-                previous_end = Some(end);
-                self.ns_between(start, end)
-            });
+            let (wall_ns, gpu_ns) = timeline.sample(ticks, done, |start, end| self.ns_between(start, end));
             let pass_ns = gpu_ns.unwrap_or(wall_ns).max(0.0);
-            busy_ns += pass_ns;
+            measurement.busy_ns += pass_ns;
             if warmed_at.is_none() {
-                warm_up.push(pass_ns);
-                let spent: f64 = warm_up.iter().sum();
-                let at_least = spent >= options.min_warm_up_ns;
-                if spent >= options.warm_up_ns || (at_least && (self.cpu_adapter || (kept_busy && settled(&warm_up)))) {
+                if warm_up.done_after(pass_ns) {
                     warmed_at = Some(done);
                 }
                 continue;
             }
-            if kept == target {
+            if kept == count.target {
                 continue; // queued before the last kept sample was known to be the last: drained
             }
             kept += 1;
@@ -390,20 +513,10 @@ impl Timer {
                 Some(_) => measurement.discarded += 1,
                 None => {}
             }
-            if kept == target && target < most && !precise(measurement.primary(), options.precision) {
-                target += 1;
+            if kept == count.target {
+                count.extend_for_precision(measurement.primary());
             }
         }
-        let end = Instant::now();
-        self.last_end.set(Some(end));
-        let warmed_at = warmed_at.unwrap_or(end);
-        measurement.busy_ns = busy_ns;
-        measurement.warm_up_ns = (warmed_at - calibrated).as_nanos() as f64;
-        measurement.sampling_ns = (end - warmed_at).as_nanos() as f64;
-        if !self.slots.is_empty() && measurement.gpu_ns.is_empty() {
-            return Err(MeasureError::NoValidTimestamps(measurement.discarded));
-        }
-        Ok(measurement)
     }
 
     /// How many samples may be in flight with a timestamp slot each (any number without timestamps).

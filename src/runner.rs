@@ -100,7 +100,7 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
         let family = kernels::family(kernel.family).expect("plans only hold registered kernels");
         if prepared != Some(kernel.family) {
             prepared = Some(kernel.family);
-            workload = None; // free the last family's buffers before making the next one's
+            drop(workload.take()); // free the last family's buffers before making the next one's
             let (size, note) = problem_units(&gpu.info.limits, family, plan.problem_size);
             result.notes.extend(note.map(|note| format!("{}: {note}", family.name())));
             let preparing = Event::Preparing { family: family.name(), size, unit: family.size_unit() };
@@ -108,36 +108,16 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
                 return cancelled(result, index, total, pace, started);
             }
             let setting_up = Instant::now();
-            let mut made = setup(gpu, family, size, plan.seed).await;
-            if let Ok(w) = &made
-                && family.sized_by_time()
-                && !matches!(plan.problem_size, ProblemSize::Units(_))
-                && let Some((smaller, note)) = time_sized(gpu, family, w.as_ref(), configuration, &plan.measure).await
-            {
-                drop(made); // free the default-sized inputs first
-                made = setup(gpu, family, smaller, plan.seed).await;
-                result.notes.push(format!("{}: {note}", family.name()));
-            }
+            workload = inputs(gpu, plan, family, size, configuration, &mut result.notes).await;
             pace.inputs_s += setting_up.elapsed().as_secs_f64();
-            match made {
-                Ok(w) => {
-                    result.notes.extend(w.notes().into_iter().map(|note| format!("{}: {note}", family.name())));
-                    workload = Some(w);
-                }
-                Err(error) => result.notes.push(format!(
-                    "{}: could not prepare {size} {}: {error}",
-                    family.name(),
-                    family.size_unit()
-                )),
-            }
         }
         if report(Event::Measuring { index, total, configuration }, &mut pace) == Flow::Stop {
             return cancelled(result, index, total, pace, started);
         }
         let record = match &workload {
             Some(w) => {
-                let (options, validation) = (&plan.measure, Validation::First);
-                measure_one(gpu, &harness, family, w.as_ref(), configuration, options, validation, &mut pace).await
+                let bench = Bench { gpu, harness: &harness, family, workload: w.as_ref() };
+                measure_one(bench, configuration, &plan.measure, Validation::First, &mut pace).await
             }
             None => {
                 let mut record = blank(configuration, 0, 0);
@@ -145,26 +125,20 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
                 record
             }
         };
-        // The browser reports a loss in a task of its own: it gets a turn first. A device wgsweep gave up
-        // while this configuration's work went on (`Gpu::wait`) was lost by it: it is recorded as failed, and
-        // going on starts after it. A device lost otherwise (a driver reset, the browser's own limits) may
-        // have been lost before this configuration ran: it is left unfinished (what it recorded, a readback
-        // that could not map or figures of work never done, is dropped), and going on starts with it.
+        // The browser reports a loss in a task of its own: it gets a turn first.
         host::yield_now().await;
         if let Some(reason) = gpu.lost_reason() {
-            if !gpu.given_up() {
-                result
-                    .notes
-                    .push(format!("the GPU device was lost after {index} of {total} configurations ({reason})"));
-                return finish(result, pace, started);
-            }
-            let mut failed = blank(configuration, record.problem_size, record.bytes_per_dispatch);
-            failed.fail(format!("the GPU device was lost while it ran ({reason}); not measured"));
-            result.results.push(failed);
-            let record = result.results.last().expect("just pushed");
-            report(Event::Finished { index, total, record }, &mut pace);
-            let at = index + 1;
-            result.notes.push(format!("the GPU device was lost during configuration {at} of {total} ({reason})"));
+            let record = lost_while_running(gpu, &reason, configuration, &record);
+            let lost = match record {
+                Some(record) => {
+                    result.results.push(record);
+                    let record = result.results.last().expect("just pushed");
+                    report(Event::Finished { index, total, record }, &mut pace);
+                    format!("the GPU device was lost during configuration {} of {total} ({reason})", index + 1)
+                }
+                None => format!("the GPU device was lost after {index} of {total} configurations ({reason})"),
+            };
+            result.notes.push(lost);
             return finish(result, pace, started);
         }
         result.results.push(record);
@@ -175,6 +149,57 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
     }
     result.complete = true;
     finish(result, pace, started)
+}
+
+/// The family's inputs at `size` (smaller where the family is sized by time and a dispatch would take far
+/// longer than it should), with their notes in `notes`; `None`, said in `notes`, where they could not be made.
+async fn inputs(
+    gpu: &Gpu,
+    plan: &Plan,
+    family: &'static dyn Family,
+    size: u64,
+    configuration: &Configuration,
+    notes: &mut Vec<String>,
+) -> Option<Box<dyn Workload>> {
+    let mut made = setup(gpu, family, size, plan.seed).await;
+    if let Ok(w) = &made
+        && family.sized_by_time()
+        && !matches!(plan.problem_size, ProblemSize::Units(_))
+        && let Some((smaller, note)) = time_sized(gpu, family, w.as_ref(), configuration, &plan.measure).await
+    {
+        drop(made); // free the default-sized inputs first
+        made = setup(gpu, family, smaller, plan.seed).await;
+        notes.push(format!("{}: {note}", family.name()));
+    }
+    match made {
+        Ok(w) => {
+            notes.extend(w.notes().into_iter().map(|note| format!("{}: {note}", family.name())));
+            Some(w)
+        }
+        Err(error) => {
+            notes.push(format!("{}: could not prepare {size} {}: {error}", family.name(), family.size_unit()));
+            None
+        }
+    }
+}
+
+/// The record of a configuration during which the device was lost, where it is to be kept. A device
+/// wgsweep gave up while this configuration's work went on (`Gpu::wait`) was lost by it: it is recorded as
+/// failed, and going on starts after it. A device lost otherwise (a driver reset, the browser's own limits)
+/// may have been lost before this configuration ran: it is left unfinished (`None`: what it recorded, a
+/// readback that could not map or figures of work never done, is dropped), and going on starts with it.
+fn lost_while_running(
+    gpu: &Gpu,
+    reason: &str,
+    configuration: &Configuration,
+    record: &ConfigResult,
+) -> Option<ConfigResult> {
+    if !gpu.given_up() {
+        return None;
+    }
+    let mut failed = blank(configuration, record.problem_size, record.bytes_per_dispatch);
+    failed.fail(format!("the GPU device was lost while it ran ({reason}); not measured"));
+    Some(failed)
 }
 
 fn cancelled(mut result: RunResult, done: usize, total: usize, pace: Pace, started: Instant) -> RunResult {
@@ -338,47 +363,118 @@ pub(crate) enum Validation {
     Later,
 }
 
-/// Builds, runs once and (with `Validation::First`) checks a configuration, then measures it; adds the
-/// time each step took to `pace`.
-#[expect(clippy::too_many_arguments, reason = "the run's parts it measures with, none of which belong together")]
+/// What measures one family's configurations: the device, the run's harness, the family and its inputs.
+#[derive(Clone, Copy)]
+pub(crate) struct Bench<'a> {
+    pub gpu: &'a Gpu,
+    pub harness: &'a Harness,
+    pub family: &'static dyn Family,
+    pub workload: &'a dyn Workload,
+}
+
+/// What a configuration gets, decided once, as soon as it has run once.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Course {
+    /// Its output checked now, then measured: the usual course.
+    CheckThenMeasure,
+    /// Its first run took longer than a dispatch may, but not by far: the calibration decides whether it is
+    /// measured, and its output is checked only if it is (on a CPU adapter a check costs as much as a
+    /// dispatch).
+    MeasureThenCheck,
+    /// Measured only: the auto-tuner validates the shapes it reports afterwards (`validate`).
+    MeasureOnly,
+    /// Its first run took this long, far longer than a dispatch may: neither checked nor measured, to know.
+    TooSlow(f64),
+}
+
+impl Course {
+    /// The course of a configuration asked for `validation` whose first run (where it ran) took
+    /// `ran_once_ns`, where that is known.
+    fn of(validation: Validation, ran: bool, ran_once_ns: Option<f64>, max_dispatch_ns: f64) -> Course {
+        match ran_once_ns {
+            Some(ns) if ran && ns > 2.0 * max_dispatch_ns => Course::TooSlow(ns),
+            _ if validation == Validation::Later => Course::MeasureOnly,
+            Some(ns) if ns > max_dispatch_ns => Course::MeasureThenCheck,
+            _ => Course::CheckThenMeasure,
+        }
+    }
+}
+
+/// Builds and runs a configuration once, then follows its `Course`: checks and measures it, and records what
+/// came of it. Adds the time each step took to `pace`.
 pub(crate) async fn measure_one(
-    gpu: &Gpu,
-    harness: &Harness,
-    family: &dyn Family,
-    workload: &dyn Workload,
+    bench: Bench<'_>,
     configuration: &Configuration,
     options: &MeasureOptions,
     validation: Validation,
     pace: &mut Pace,
 ) -> ConfigResult {
-    let workgroup = configuration.workgroup;
+    let Bench { gpu, harness, family, workload } = bench;
     let mut record =
         blank(configuration, workload.problem_size(configuration), workload.bytes_per_dispatch(configuration));
     record.moved_bytes_per_dispatch = workload.moved_bytes_per_dispatch(configuration);
     record.flops_per_dispatch = workload.flops_per_dispatch(configuration);
-    if let Err(skip) =
-        shapes::check_workgroup(&gpu.info.limits, workgroup, family.workgroup_storage_bytes(configuration))
-    {
+    let storage = family.workgroup_storage_bytes(configuration);
+    if let Err(skip) = shapes::check_workgroup(&gpu.info.limits, configuration.workgroup, storage) {
         record.outcome = Outcome::Skipped { reason: skip.to_string() };
         return record;
     }
+    let (course, prepared) = run_once(bench, configuration, &record, options, validation, pace).await;
+    let prepared = match (course, prepared) {
+        (Course::TooSlow(ns), _) => {
+            record.outcome = Outcome::Skipped { reason: too_slow(ns, options.max_dispatch_ns, false) };
+            return record;
+        }
+        (_, Ok(prepared)) => prepared,
+        (_, Err(Failure::Skip(skip))) => {
+            record.outcome = Outcome::Skipped { reason: skip.to_string() };
+            return record;
+        }
+        (_, Err(Failure::Error(error))) => {
+            record.fail(error);
+            return record;
+        }
+    };
+    record.dispatch = prepared.grid;
+    if course == Course::CheckThenMeasure {
+        record.outcome = Outcome::Valid { suspect: None };
+    }
+    match time(bench, configuration, &prepared, options, &mut record, pace).await {
+        Ok(()) => harness.learn(configuration, &record),
+        Err(slow @ MeasureError::TooSlow(..)) => record.outcome = Outcome::Skipped { reason: slow.to_string() },
+        Err(error) => record.fail(error),
+    }
+    if course == Course::MeasureThenCheck && record.median_ns.is_some() {
+        let checking = Instant::now();
+        validate(gpu, harness, workload, configuration, &mut record).await;
+        pace.validation_s += checking.elapsed().as_secs_f64();
+    }
+    record
+}
+
+/// Prepares and runs a configuration once (unless its kernel's rate so far says a dispatch would take too
+/// long), decides its `Course` from how long that took, and checks its output now where the course says so.
+async fn run_once(
+    bench: Bench<'_>,
+    configuration: &Configuration,
+    record: &ConfigResult,
+    options: &MeasureOptions,
+    validation: Validation,
+    pace: &mut Pace,
+) -> (Course, Result<Prepared, Failure>) {
+    let Bench { gpu, harness, workload, .. } = bench;
     let started = Instant::now();
     let before = (pace.pipelines_s, pace.references_s);
     // A larger problem of a kernel already slow on this device (a larger matrix, a wider blur) is not run.
     let too_slow_ahead = harness
-        .predicted_ns(configuration, &record)
+        .predicted_ns(configuration, record)
         .filter(|&ns| ns > options.max_dispatch_ns)
         .map(|ns| Skip::NotApplicable(too_slow(ns, options.max_dispatch_ns, true)));
     let mut prepared = prepare_and_run_once(gpu, workload, configuration, too_slow_ahead, pace).await;
     let ran_once_ns = first_run_ns(gpu, started, pace.pipelines_s - before.0).await;
-    // The first run took far longer than a dispatch may: no need to check it or time another to know.
-    let too_slow_once = ran_once_ns.filter(|&ns| prepared.is_ok() && ns > 2.0 * options.max_dispatch_ns);
-    // Longer than a dispatch may take, but not by far: the calibration decides, and the output is checked
-    // only if it is measured (on a CPU adapter a check costs as much as a dispatch).
-    let check_if_measured = validation == Validation::First
-        && too_slow_once.is_none()
-        && ran_once_ns.is_some_and(|ns| ns > options.max_dispatch_ns);
-    if let (Ok(ready), Validation::First, None, false) = (&prepared, validation, too_slow_once, check_if_measured)
+    let course = Course::of(validation, prepared.is_ok(), ran_once_ns, options.max_dispatch_ns);
+    if course == Course::CheckThenMeasure
+        && let Ok(ready) = &prepared
         && let Err(error) = check_output(gpu, &harness.check, workload, configuration, ready, pace).await
     {
         prepared = Err(Failure::Error(error));
@@ -387,37 +483,20 @@ pub(crate) async fn measure_one(
     let validating_s = started.elapsed().as_secs_f64() - elsewhere;
     pace.validation_s += validating_s;
     log::debug!("{}: run once and validated in {validating_s:.3} s", kernels::describe(configuration));
-    if let Some(ns) = too_slow_once {
-        record.outcome = Outcome::Skipped { reason: too_slow(ns, options.max_dispatch_ns, false) };
-        return record;
-    }
-    let prepared = match prepared {
-        Ok(prepared) => prepared,
-        Err(Failure::Skip(skip)) => {
-            record.outcome = Outcome::Skipped { reason: skip.to_string() };
-            return record;
-        }
-        Err(Failure::Error(error)) => {
-            record.fail(error);
-            return record;
-        }
-    };
-    record.dispatch = prepared.grid;
-    if validation == Validation::First && !check_if_measured {
-        record.outcome = Outcome::Valid { suspect: None };
-    }
+    (course, prepared)
+}
 
-    let measurement = match harness.timer.measure(gpu, &prepared.steps, options).await {
-        Ok(m) => m,
-        Err(slow @ MeasureError::TooSlow(..)) => {
-            record.outcome = Outcome::Skipped { reason: slow.to_string() };
-            return record;
-        }
-        Err(error) => {
-            record.fail(error);
-            return record;
-        }
-    };
+/// Measures a prepared configuration (`Timer::measure`) and puts its samples and their statistics in
+/// `record`, and the time each stage took in `pace`.
+async fn time(
+    bench: Bench<'_>,
+    configuration: &Configuration,
+    prepared: &Prepared,
+    options: &MeasureOptions,
+    record: &mut ConfigResult,
+    pace: &mut Pace,
+) -> Result<(), MeasureError> {
+    let measurement = bench.harness.timer.measure(bench.gpu, &prepared.steps, options).await?;
     pace.gpu_busy_s += measurement.busy_ns / 1e9;
     pace.calibration_s += measurement.calibration_ns / 1e9;
     pace.warm_up_s += measurement.warm_up_ns / 1e9;
@@ -445,13 +524,7 @@ pub(crate) async fn measure_one(
     }
     record.samples_ns = measurement.primary().to_vec();
     record.wall_samples_ns = measurement.wall_ns;
-    harness.learn(configuration, &record);
-    if check_if_measured {
-        let checking = Instant::now();
-        validate(gpu, harness, workload, configuration, &mut record).await;
-        pace.validation_s += checking.elapsed().as_secs_f64();
-    }
-    record
+    Ok(())
 }
 
 /// How long the run submitted `started` (less `preparing_s` of building its pipelines) took on the GPU,

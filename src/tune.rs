@@ -19,7 +19,7 @@ use crate::kernels;
 use crate::measure::MeasureOptions;
 use crate::plan::{self, Plan};
 use crate::result::{ConfigResult, Environment, Outcome, shape_text};
-use crate::runner::{self, Flow, Harness, Validation};
+use crate::runner::{self, Bench, Flow, Harness, Validation};
 
 /// How the tuner measures.
 #[derive(Clone, Debug)]
@@ -282,15 +282,7 @@ impl Inputs<'_> {
     }
 }
 
-/// What measuring one kernel's shapes needs.
-#[derive(Clone, Copy)]
-struct Bench<'a> {
-    gpu: &'a Gpu,
-    harness: &'a Harness,
-    family: &'static dyn Family,
-    workload: &'a dyn Workload,
-}
-
+/// What the tuner does with a bench (`runner::Bench`: what measuring one kernel's shapes needs).
 impl Bench<'_> {
     /// Measures one configuration, or `None` when the listener says stop.
     async fn measure(
@@ -303,9 +295,8 @@ impl Bench<'_> {
         if on_event(TuneEvent::Measuring { configuration: &configuration }) == Flow::Stop {
             return None;
         }
-        let Bench { gpu, harness, family, workload } = *self;
         let pace = &mut Default::default(); // a tuning keeps no account of its time but its seconds
-        Some(runner::measure_one(gpu, harness, family, workload, &configuration, options, validation, pace).await)
+        Some(runner::measure_one(*self, &configuration, options, validation, pace).await)
     }
 
     /// The search's trials, validated where reported, and its wall-clock seconds; `None` when stopped.

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::kernel::{Contrast, Family, Operations, Role};
+use crate::kernel::{Contrast, Operations, Presentation, Role};
 use crate::kernels;
 use crate::result::{ConfigResult, Outcome, Peaks, ReadError, RunResult, Unit, format_gbps};
 
@@ -32,13 +32,14 @@ pub fn read_json(text: &str) -> Result<RunResult, ReadError> {
     Ok(result)
 }
 
-fn family_of(r: &ConfigResult) -> Option<&'static dyn Family> {
-    kernels::family(&r.family)
+/// What the result's family says of itself (its baseline, roles, contrasts).
+fn presentation_of(r: &ConfigResult) -> Option<Presentation> {
+    kernels::presentation(&r.family)
 }
 
 /// The part the result's kernel plays, as its family declares it.
 fn role(r: &ConfigResult) -> Option<Role> {
-    family_of(r)?.role(&r.kernel)
+    presentation_of(r)?.role(&r.kernel)
 }
 
 /// The ceilings of these results: the best valid copy's GB/s, the best valid f32 FMA chain's GFLOP/s, and
@@ -87,7 +88,7 @@ pub fn relate_to_baselines(results: &mut [ConfigResult]) {
     // Each baseline's best, found in one pass: a result may hold thousands of configurations.
     let mut best: HashMap<(String, Option<u32>), f64> = HashMap::new();
     for r in results.iter().filter(|r| r.is_good()) {
-        if family_of(r).and_then(|f| f.baseline()) == Some(r.kernel.as_str())
+        if presentation_of(r).and_then(|p| p.baseline) == Some(r.kernel.as_str())
             && let Some(gbps) = r.gbps
         {
             let kept = best.entry((r.family.clone(), r.parameter_value())).or_insert(gbps);
@@ -95,7 +96,7 @@ pub fn relate_to_baselines(results: &mut [ConfigResult]) {
         }
     }
     for r in results.iter_mut().filter(|r| r.is_good()) {
-        if family_of(r).and_then(|f| f.baseline()).is_none() {
+        if presentation_of(r).and_then(|p| p.baseline).is_none() {
             continue;
         }
         if let Some(&best) = best.get(&(r.family.clone(), r.parameter_value())).filter(|&&best| best > 0.0) {
@@ -111,7 +112,7 @@ fn best_gbps(results: &[ConfigResult], which: impl Fn(&ConfigResult) -> bool) ->
 
 /// Whether a result's GB/s counts device memory, which a copy bounds (not workgroup memory).
 fn in_device_memory(r: &ConfigResult) -> bool {
-    family_of(r).is_none_or(|f| f.gbps_is_device_memory())
+    kernels::family(&r.family).is_none_or(|f| f.gbps_is_device_memory())
 }
 
 /// Flags figures above the run's best copy: no kernel can move data faster than a plain copy does.
@@ -239,10 +240,10 @@ pub fn headlines(results: &[ConfigResult]) -> Vec<Headline> {
     }
     let mut headlines = Vec::new();
     for family in families {
-        let Some(declared) = kernels::family(family) else { continue };
+        let Some(declared) = kernels::presentation(family) else { continue };
         let of_family: Vec<&ConfigResult> = results.iter().filter(|r| r.family == family && r.is_good()).collect();
-        for contrast in declared.contrasts() {
-            if let Some(text) = contrast_text(&contrast, &of_family) {
+        for contrast in declared.contrasts {
+            if let Some(text) = contrast_text(contrast, &of_family) {
                 headlines.push(Headline { family: family.to_string(), text });
             }
         }

@@ -101,7 +101,7 @@ pub fn plan_and_count(results: &[ConfigResult], peaks: &Peaks) -> (Vec<ChartSpec
     let mut planned = Vec::new();
     let mut left_out = Vec::new();
     for (family, of_family) in groups(results, |r| r.family.clone()) {
-        let kind = kernels::family(&family).map_or(ChartKind::Lines, |f| f.chart());
+        let kind = kernels::presentation(&family).map_or(ChartKind::Lines, |p| p.chart);
         let mut of_this = Vec::new();
         // A user's kernel: its chart follows what its configurations vary, known from the results alone.
         let users = of_family.iter().all(|r| r.size_and_tunables().is_some());

@@ -208,11 +208,54 @@ pub enum ChartKind {
     Bars,
 }
 
+/// The part a family's kernels play in the analysis of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Roles {
+    /// None of them plays one.
+    None,
+    /// This kernel (its name without the variant) plays this part.
+    Kernel(&'static str, Role),
+    /// Every kernel of the family plays this part.
+    Every(Role),
+}
+
+/// What the page, the summary and `wgsweep describe` say about a family: data kept beside its kernels, so
+/// that the contract (`Family`) holds only what runs, its inputs, its shapes and its reference.
+#[derive(Clone, Copy, Debug)]
+pub struct Presentation {
+    /// What the family measures and what to expect (a built-in family's docs/families/NAME.md).
+    pub about: &'static str,
+    /// How the page charts its results.
+    pub chart: ChartKind,
+    /// The kernel whose best figure, in any variant, at the same parameter value, is the family's 100 % mark
+    /// (transpose: the same-shape copy).
+    pub baseline: Option<&'static str>,
+    /// What the family shows, each in a sentence with its number (the summary's headlines).
+    pub contrasts: &'static [Contrast],
+    /// The part its kernels play in the analysis of a run.
+    pub roles: Roles,
+}
+
+impl Presentation {
+    /// Nothing said but the text: lines, no baseline, no contrasts, no roles.
+    pub const NONE: Presentation =
+        Presentation { about: "", chart: ChartKind::Lines, baseline: None, contrasts: &[], roles: Roles::None };
+
+    /// The part `kernel` (its name without the variant) plays in the analysis of a run, where it plays one.
+    pub fn role(&self, kernel: &str) -> Option<Role> {
+        match self.roles {
+            Roles::Kernel(name, role) if name == kernel => Some(role),
+            Roles::Every(role) => Some(role),
+            _ => None,
+        }
+    }
+}
+
+/// What runs: a family's kernels, their inputs, shapes and reference. What is said about it is its
+/// `Presentation`, beside it in the registry.
 pub trait Family: Sync {
     /// The family's name: its WGSL file's and its module's stem.
     fn name(&self) -> &'static str;
-    /// What the family measures, for the page and `wgsweep describe`.
-    fn about(&self) -> &'static str;
     fn kernels(&self) -> Vec<KernelId>;
     /// What one unit of problem size is, e.g. "f32 elements per array".
     fn size_unit(&self) -> &'static str;
@@ -235,28 +278,10 @@ pub trait Family: Sync {
         let _ = kernel;
         None
     }
-    /// How the page charts this family's results.
-    fn chart(&self) -> ChartKind {
-        ChartKind::Lines
-    }
-    /// The part `kernel` (its name without the variant) plays in the analysis of a run, where it plays one.
-    fn role(&self, kernel: &str) -> Option<Role> {
-        let _ = kernel;
-        None
-    }
     /// What `kernel`'s counted operations are, where it counts any.
     fn operations(&self, kernel: &str) -> Operations {
         let _ = kernel;
         Operations::Flops
-    }
-    /// The kernel whose best figure, in any variant, at the same parameter value, is this family's 100 %
-    /// mark (transpose: the same-shape copy).
-    fn baseline(&self) -> Option<&'static str> {
-        None
-    }
-    /// What the family shows, each in a sentence with its number (the summary's headlines).
-    fn contrasts(&self) -> Vec<Contrast> {
-        Vec::new()
     }
     /// Whether GB/s counts device memory, which the run's best copy bounds; false where it counts
     /// workgroup memory (banks), which is many times faster.

@@ -10,8 +10,8 @@ use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
-    Recipe, Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
-    as_yours, f32s,
+    Presentation, Recipe, Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError,
+    Workload, as_yours, f32s,
 };
 use crate::spec;
 
@@ -40,42 +40,31 @@ fn width(kernel: &KernelId) -> u64 {
     }
 }
 
+/// What the page, the summary and `wgsweep describe` say about the family.
+pub const PRESENTATION: Presentation = Presentation {
+    about: include_str!("../../docs/families/access.md"),
+    contrasts: &[
+        kernel::Contrast {
+            kernel: ("coalesced/f32", None),
+            against: ("strided/f32", Some(32)),
+            sentence: "Reading neighbouring elements (coalesced) is {than} reading every 32nd (strided)",
+        },
+        kernel::Contrast {
+            kernel: ("coalesced/f32", None),
+            against: ("random/f32", None),
+            sentence: "Coalesced reads are {than} reads in a random order",
+        },
+    ],
+    ..Presentation::NONE
+};
+
 impl Family for Access {
     fn name(&self) -> &'static str {
         "access"
     }
 
-    fn about(&self) -> &'static str {
-        "Access patterns measure what coalescing is worth: every invocation copies one element, and only the \
-         index it reads changes. coalesced: neighbouring invocations read neighbouring elements, so a warp's \
-         reads merge into a few full memory transactions. strided: neighbours read stride elements apart, so \
-         each transaction carries one useful element and the rest of the line is wasted; expect bandwidth to \
-         fall roughly with the stride until every read is its own transaction (the index bits are rotated, so \
-         the pattern stays a permutation and never folds into a cache-sized footprint). random: a gather through \
-         a random permutation, the worst case for caches and transactions alike. misaligned: coalesced reads \
-         that start 0–32 elements past an aligned boundary; on current GPUs this costs little, since a \
-         misaligned warp touches only one extra line. Wider elements (vec2, vec4) move more bytes per \
-         instruction and per transaction. GB/s counts the bytes read and written (and the permutation's \
-         indices for random)."
-    }
-
     fn kernels(&self) -> Vec<KernelId> {
         KernelId::every_variant(self.name(), &PATTERNS, &WIDTHS)
-    }
-
-    fn contrasts(&self) -> Vec<kernel::Contrast> {
-        vec![
-            kernel::Contrast {
-                kernel: ("coalesced/f32", None),
-                against: ("strided/f32", Some(32)),
-                sentence: "Reading neighbouring elements (coalesced) is {than} reading every 32nd (strided)",
-            },
-            kernel::Contrast {
-                kernel: ("coalesced/f32", None),
-                against: ("random/f32", None),
-                sentence: "Coalesced reads are {than} reads in a random order",
-            },
-        ]
     }
 
     fn size_unit(&self) -> &'static str {

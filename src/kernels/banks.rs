@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
-    Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours,
+    Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    as_yours,
 };
 use crate::spec;
 
@@ -38,33 +39,24 @@ pub fn sum(lid: u32, stride: u32) -> u32 {
     (0..ROUNDS).fold(0u32, |sum, r| sum.wrapping_add(value((lid.wrapping_mul(stride) + r) % WORDS)))
 }
 
+/// What the page, the summary and `wgsweep describe` say about the family.
+pub const PRESENTATION: Presentation = Presentation {
+    about: include_str!("../../docs/families/banks.md"),
+    contrasts: &[kernel::Contrast {
+        kernel: ("tile_read/padded", Some(32)),
+        against: ("tile_read/plain", Some(32)),
+        sentence: "Padded rows make workgroup-memory reads 32 words apart {than} unpadded ones (bank conflicts)",
+    }],
+    ..Presentation::NONE
+};
+
 impl Family for Banks {
     fn name(&self) -> &'static str {
         "banks"
     }
 
-    fn about(&self) -> &'static str {
-        "Workgroup-memory bank conflicts. Workgroup memory is split into 32 banks of 4-byte words, and a \
-         warp's 32 reads take one pass only if they hit 32 different banks. Every invocation reads 256 words \
-         of an 8 KiB tile, its lanes a stride apart: at a stride of 1 (or any odd stride) every lane has a \
-         bank of its own; at 2 the lanes pair up on 16 banks and the reads take two passes, at 4 four passes, \
-         up to 32 passes at a stride of 32, where every lane hits the same bank. tile_read/plain should halve \
-         with each doubling of the stride from 2 on; tile_read/padded stores one unused word after every 32, \
-         which turns a stride of 32 into 33 and spreads the lanes over all the banks again, so it should \
-         stay level. GB/s counts the workgroup-memory bytes read (256 words per invocation); workgroups of \
-         256 invocations."
-    }
-
     fn kernels(&self) -> Vec<KernelId> {
         KernelId::every_variant(self.name(), &["tile_read"], &VARIANTS)
-    }
-
-    fn contrasts(&self) -> Vec<kernel::Contrast> {
-        vec![kernel::Contrast {
-            kernel: ("tile_read/padded", Some(32)),
-            against: ("tile_read/plain", Some(32)),
-            sentence: "Padded rows make workgroup-memory reads 32 words apart {than} unpadded ones (bank conflicts)",
-        }]
     }
 
     fn size_unit(&self) -> &'static str {

@@ -9,8 +9,8 @@ use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, ChartKind, Comparison, Configuration, Expected, Family, ImageBuffers, KeptReference, KernelId, Parameter,
-    Prepared, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
-    as_yours, f32s,
+    Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError,
+    Workload, as_yours, f32s,
 };
 use crate::spec;
 
@@ -31,34 +31,25 @@ fn window(r: u32) -> u64 {
     side * side
 }
 
+/// What the page, the summary and `wgsweep describe` say about the family.
+pub const PRESENTATION: Presentation = Presentation {
+    about: include_str!("../../docs/families/blur.md"),
+    chart: ChartKind::Heatmap,
+    contrasts: &[kernel::Contrast {
+        kernel: ("box_tiled/f32", None),
+        against: ("box_direct/f32", None),
+        sentence: "A blur that loads its tile into workgroup memory is {than} one that reads each neighbour from memory",
+    }],
+    ..Presentation::NONE
+};
+
 impl Family for Blur {
     fn name(&self) -> &'static str {
         "blur"
     }
 
-    fn about(&self) -> &'static str {
-        "A box blur: each pixel of an f32 image (16 Mi pixels, a few rows short of square) becomes the mean of \
-         the (2r + 1)² pixels around it, edges clamped, for radius r = 1, 2, 4, 8. box_direct reads every \
-         window from memory: (2r + 1)² loads per pixel, which the caches mostly catch, since neighbours read \
-         almost the same pixels. box_tiled has each workgroup load its tile and a halo of r pixels around it \
-         into workgroup memory once, then read the windows from there: it should win by more as r grows, \
-         unless the halo is large next to the tile (thin or small workgroups load far more halo than tile) or \
-         the tile does not fit in workgroup memory (skipped with the reason). Every power-of-two 2-D workgroup \
-         shape is tried, one heatmap per kernel and radius. GB/s counts the image read once and written once; \
-         the roofline counts (2r + 1)² adds and one multiply per pixel. Checked against a CPU reference on \
-         every pixel."
-    }
-
     fn kernels(&self) -> Vec<KernelId> {
         KernelId::every_variant(self.name(), &KERNELS, &["f32"])
-    }
-
-    fn contrasts(&self) -> Vec<kernel::Contrast> {
-        vec![kernel::Contrast {
-            kernel: ("box_tiled/f32", None),
-            against: ("box_direct/f32", None),
-            sentence: "A blur that loads its tile into workgroup memory is {than} one that reads each neighbour from memory",
-        }]
     }
 
     fn size_unit(&self) -> &'static str {
@@ -79,10 +70,6 @@ impl Family for Blur {
 
     fn parameter(&self, _: &KernelId) -> Option<Parameter> {
         Some(Parameter::amounts("radius", radii()))
-    }
-
-    fn chart(&self) -> ChartKind {
-        ChartKind::Heatmap
     }
 
     fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64 {

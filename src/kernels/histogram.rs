@@ -11,7 +11,8 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
-    Recipe, Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    Presentation, Recipe, Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError,
+    Workload,
 };
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
@@ -54,40 +55,31 @@ fn layout(bins: u32) -> (u32, u32) {
     (lanes, 8 - (bins / lanes).ilog2())
 }
 
+/// What the page, the summary and `wgsweep describe` say about the family.
+pub const PRESENTATION: Presentation = Presentation {
+    about: include_str!("../../docs/families/histogram.md"),
+    contrasts: &[
+        kernel::Contrast {
+            kernel: ("workgroup/uniform", Some(256)),
+            against: ("global/uniform", Some(256)),
+            sentence: "Counting in workgroup memory first is {than} atomics on the global histogram (256 bins)",
+        },
+        kernel::Contrast {
+            kernel: ("workgroup/skewed", Some(256)),
+            against: ("global/skewed", Some(256)),
+            sentence: "On skewed input, counting in workgroup memory first is {than} global atomics (256 bins)",
+        },
+    ],
+    ..Presentation::NONE
+};
+
 impl Family for Histogram {
     fn name(&self) -> &'static str {
         "histogram"
     }
 
-    fn about(&self) -> &'static str {
-        "Histograms of bytes, four per u32 word, counted with atomics; validated exactly. Up to 256 bins a \
-         byte's bin is its top bits; 1024 and 4096 bins keep one 256-bin histogram per byte lane (the four \
-         channels of RGBA8 pixels, the 16 bytes of 16-byte records). global has every invocation atomicAdd \
-         its word's four bytes straight into the histogram in global memory: every add to a bin waits for the \
-         others to the same bin, and few bins or a skewed input (7 bytes in 8 are 0) make them queue. \
-         workgroup counts into bins private to the workgroup, in workgroup memory, over words a whole grid \
-         apart (1024 workgroups), then adds each bin to the global histogram once: the contended adds stay \
-         inside the workgroup, so expect it to win, most of all on the skewed input. It needs 4 bytes of \
-         workgroup memory per bin, which limits the bins a device can hold. GB/s counts the input read once."
-    }
-
     fn kernels(&self) -> Vec<KernelId> {
         KernelId::every_variant(self.name(), &STRATEGIES, &INPUTS)
-    }
-
-    fn contrasts(&self) -> Vec<kernel::Contrast> {
-        vec![
-            kernel::Contrast {
-                kernel: ("workgroup/uniform", Some(256)),
-                against: ("global/uniform", Some(256)),
-                sentence: "Counting in workgroup memory first is {than} atomics on the global histogram (256 bins)",
-            },
-            kernel::Contrast {
-                kernel: ("workgroup/skewed", Some(256)),
-                against: ("global/skewed", Some(256)),
-                sentence: "On skewed input, counting in workgroup memory first is {than} global atomics (256 bins)",
-            },
-        ]
     }
 
     fn size_unit(&self) -> &'static str {

@@ -9,7 +9,8 @@ use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, ChartKind, Comparison, Configuration, Expected, Family, ImageBuffers, KeptReference, KernelId, Prepared,
-    Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours,
+    Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    as_yours,
 };
 use crate::spec;
 
@@ -32,20 +33,16 @@ pub fn grayscale(pixel: u32) -> u32 {
     (pixel & 0xff00_0000) | (y << 16) | (y << 8) | y
 }
 
+/// What the page, the summary and `wgsweep describe` say about the family.
+pub const PRESENTATION: Presentation = Presentation {
+    about: include_str!("../../docs/families/image.md"),
+    chart: ChartKind::Heatmap,
+    ..Presentation::NONE
+};
+
 impl Family for Image {
     fn name(&self) -> &'static str {
         "image"
-    }
-
-    fn about(&self) -> &'static str {
-        "A per-pixel map: each pixel of an RGBA8 image (one u32 per pixel in a storage buffer) becomes its \
-         grayscale value, alpha kept. It reads 4 bytes and writes 4 per pixel with almost no arithmetic, so \
-         it runs at memory speed when the workgroup shape lets it. Every power-of-two 2-D workgroup shape is \
-         tried: a row of a workgroup reads consecutive pixels, so shapes at least 32 wide give each warp whole \
-         128-byte lines, while narrow shapes (1 × 64, 2 × 32) split a warp over many rows and many lines; \
-         very small workgroups leave the GPU short of resident threads. The heatmap shows the best and worst \
-         shapes side by side (64 × 1, 8 × 8, 16 × 16, 32 × 8 are common choices). The image is a few rows \
-         short of square, so no workgroup edge divides it."
     }
 
     fn kernels(&self) -> Vec<KernelId> {
@@ -66,10 +63,6 @@ impl Family for Image {
 
     fn workgroup_shapes(&self, _: &KernelId, limits: &ComputeLimits) -> Vec<[u32; 3]> {
         kernel::shapes::power_of_two_shapes(limits)
-    }
-
-    fn chart(&self) -> ChartKind {
-        ChartKind::Heatmap
     }
 
     fn workgroup_storage_bytes(&self, _: &Configuration) -> u64 {

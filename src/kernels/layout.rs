@@ -12,7 +12,8 @@ use crate::fill::{hash_u32, unit_f32};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Before, ChartKind, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer,
-    Prepared, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, f32s,
+    Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError,
+    Workload, f32s,
 };
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
@@ -122,42 +123,32 @@ pub fn advance(i: u32, before: [f32; 7]) -> [f32; 7] {
     if p[6] <= 0.0 { generate(hash_u32(p[0].to_bits() ^ i)) } else { p }
 }
 
+/// What the page, the summary and `wgsweep describe` say about the family.
+pub const PRESENTATION: Presentation = Presentation {
+    about: include_str!("../../docs/families/layout.md"),
+    chart: ChartKind::Bars,
+    contrasts: &[
+        kernel::Contrast {
+            kernel: ("touch_one/soa", None),
+            against: ("touch_one/aos_vec3", None),
+            sentence: "A struct of arrays (SoA) is {than} an array of structs when one field is touched",
+        },
+        kernel::Contrast {
+            kernel: ("touch_all/soa", None),
+            against: ("touch_all/aos_vec3", None),
+            sentence: "A struct of arrays (SoA) is {than} an array of structs when every field is touched",
+        },
+    ],
+    ..Presentation::NONE
+};
+
 impl Family for Layouts {
     fn name(&self) -> &'static str {
         "layout"
     }
 
-    fn about(&self) -> &'static str {
-        "Data layouts: one step of a particle system (position and velocity as vec3, a lifetime; gravity, \
-         motion, and a hash-seeded respawn when the lifetime runs out) with the particles stored five ways. \
-         aos_vec3 is an array of WGSL structs: vec3 aligns to 16 bytes, so each 28-byte particle takes 32 \
-         and one byte in eight is padding that still crosses the bus. aos_packed stores the same seven floats \
-         back to back (28 bytes). soa keeps one array per field; aosoa32 and aosoa64 group 32 or 64 particles \
-         into a block that is a struct of arrays inside. touch_all reads and writes every field: every layout \
-         moves the same useful bytes, and only the padding of aos_vec3 (and, for the AoS layouts, reads that \
-         are 28 or 32 bytes apart per invocation) should cost. touch_one updates only the lifetime: in an array \
-         of structs each 4-byte lifetime drags its whole 32-byte memory sector along, so expect SoA and AoSoA \
-         to move a fraction of the bytes and win by several times. GB/s counts the bytes of the fields the \
-         kernel uses (read and written); \"moved\" counts the 32-byte sectors those fields lie in."
-    }
-
     fn kernels(&self) -> Vec<KernelId> {
         KernelId::every_variant(self.name(), &WORKLOADS, &LAYOUTS)
-    }
-
-    fn contrasts(&self) -> Vec<kernel::Contrast> {
-        vec![
-            kernel::Contrast {
-                kernel: ("touch_one/soa", None),
-                against: ("touch_one/aos_vec3", None),
-                sentence: "A struct of arrays (SoA) is {than} an array of structs when one field is touched",
-            },
-            kernel::Contrast {
-                kernel: ("touch_all/soa", None),
-                against: ("touch_all/aos_vec3", None),
-                sentence: "A struct of arrays (SoA) is {than} an array of structs when every field is touched",
-            },
-        ]
     }
 
     fn size_unit(&self) -> &'static str {
@@ -177,10 +168,6 @@ impl Family for Layouts {
         // Whole periods, and u32 float indices for every layout.
         let most = u32::MAX as u64 / STRUCT_BYTES;
         (size.clamp(PERIOD, most) / PERIOD) * PERIOD
-    }
-
-    fn chart(&self) -> ChartKind {
-        ChartKind::Bars
     }
 
     fn workgroup_storage_bytes(&self, _: &Configuration) -> u64 {

@@ -12,8 +12,8 @@ use crate::fill::{POISON, Pattern, hash_u32, random_f16, random_f32, random_word
 use crate::gpu::{ComputeLimits, Gpu, MatrixConfig};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
-    Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours, f32s,
-    u32s,
+    Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    as_yours, f32s, u32s,
 };
 use crate::spec;
 
@@ -169,63 +169,37 @@ fn subgroup_tile(variant: &str, invocations: u32) -> Option<(usize, [u32; 2])> {
     tile.iter().all(|&lines| (2 * lines).is_multiple_of(invocations)).then_some((shape, tile))
 }
 
+/// What the page, the summary and `wgsweep describe` say about the family.
+pub const PRESENTATION: Presentation = Presentation {
+    about: include_str!("../../docs/families/matmul.md"),
+    contrasts: &[
+        kernel::Contrast {
+            kernel: ("matmul_pipelined/k8", None),
+            against: ("matmul_blocked/8x8", None),
+            sentence: "Loading the next tiles while this one's FMAs run makes a matrix product {than} 8×8 blocks \
+                           alone",
+        },
+        kernel::Contrast {
+            kernel: ("matmul_blocked/4x4", None),
+            against: ("matmul_tiled/16", None),
+            sentence: "4×4 blocks per invocation make a matrix product {than} 16×16 tiles alone",
+        },
+        kernel::Contrast {
+            kernel: ("matmul_tiled/16", None),
+            against: ("matmul_naive/f32", None),
+            sentence: "16×16 tiles in workgroup memory make a matrix product {than} the naive loop",
+        },
+    ],
+    ..Presentation::NONE
+};
+
 impl Family for Matmul {
     fn name(&self) -> &'static str {
         "matmul"
     }
 
-    fn about(&self) -> &'static str {
-        "Matrix multiply C = A·B of square f32 matrices, n = 256 … 4096; GFLOP/s counts 2n³ flops. matmul_naive \
-         has each invocation read a whole row of A and column of B from memory: the caches catch most of \
-         it, but every FMA still needs two loads. matmul_tiled/T stages T × T tiles of A and B in workgroup memory \
-         (workgroups of T × T): each element loaded from memory then serves T FMAs, but every FMA still \
-         reads two words of workgroup memory. matmul_blocked/BxB gives each invocation a B × B block of C in \
-         registers: per step of k it reads B values of A and B of B (as vec4s) and does B² FMAs, so \
-         workgroup memory stops being the limit; expect it far ahead of the others at large n, and small \
-         matrices to leave the GPU idle. matmul_pipelined/kBK is what a vendor's SGEMM does: 16 × 16 \
-         invocations compute a 128 × 128 tile of C, each an 8 × 8 block in 16 vec4 registers laid out so that \
-         no two read the same workgroup-memory bank; while this step's FMAs run, the next step's tiles are \
-         loaded from memory as vec4s into a second buffer (one barrier a step of BK = 8 or 16 elements of k; \
-         16 needs 32 KiB of workgroup memory); where n is a multiple of 128 the code for the matrices' edges \
-         is left out of the pipeline, and with it the registers it held. Advice for any wgpu code: the guard \
-         wgpu adds to every loop (its default shader checks) can stop the compiler unrolling it, and an \
-         array indexed by a loop's counter then leaves registers; write hot inner loops out (or generate \
-         them) and index such arrays by constants only, as matmul_pipelined does. On an H100 that took a \
-         register-blocked product from 15× slower with the checks than without to 12–16% slower. \
-         matmul_pipelined/k8_f16 reads A and B as f16 (where the device offers shader-f16), half the bytes, \
-         and multiplies and sums in f32 as the others do. matmul_subgroup_matrix multiplies 8-bit integers \
-         (u8 or i8; B stored column by column, as cuBLAS wants it) on subgroup matrices, a browser's road to \
-         tensor cores (Chromium's chromium-experimental-subgroup-matrix): each subgroup of 32 computes a 32 × 32 \
-         or 32 × 64 block of C from tiles its workgroup (1, 2, 4 or 8 subgroups) stages in workgroup memory; C \
-         holds exact 32-bit integers, GOP/s counts 2n³ 8-bit operations, and it runs in a browser only. Results \
-         are checked against a CPU reference: every element of small products, 2^26 / n elements spread over \
-         large ones, each within the rounding a dot product of n terms allows (the integers exactly). The \
-         roofline places each n at n/6 flops per byte (A and B read, C written once)."
-    }
-
     fn kernels(&self) -> Vec<KernelId> {
         KERNELS.iter().map(|&(kernel, variant)| KernelId { family: "matmul", kernel, variant }).collect()
-    }
-
-    fn contrasts(&self) -> Vec<kernel::Contrast> {
-        vec![
-            kernel::Contrast {
-                kernel: ("matmul_pipelined/k8", None),
-                against: ("matmul_blocked/8x8", None),
-                sentence: "Loading the next tiles while this one's FMAs run makes a matrix product {than} 8×8 blocks \
-                           alone",
-            },
-            kernel::Contrast {
-                kernel: ("matmul_blocked/4x4", None),
-                against: ("matmul_tiled/16", None),
-                sentence: "4×4 blocks per invocation make a matrix product {than} 16×16 tiles alone",
-            },
-            kernel::Contrast {
-                kernel: ("matmul_tiled/16", None),
-                against: ("matmul_naive/f32", None),
-                sentence: "16×16 tiles in workgroup memory make a matrix product {than} the naive loop",
-            },
-        ]
     }
 
     fn operations(&self, kernel: &str) -> kernel::Operations {

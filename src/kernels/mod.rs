@@ -4,7 +4,7 @@
 use std::sync::{OnceLock, RwLock};
 
 use crate::gpu::ComputeLimits;
-use crate::kernel::{Configuration, Family, KernelId, ShaderChecks, shapes};
+use crate::kernel::{Configuration, Family, KernelId, Presentation, ShaderChecks, shapes};
 use crate::spec::UserKernel;
 
 pub mod user;
@@ -16,6 +16,9 @@ macro_rules! families {
 
         /// Every family, in the order the page and the CLI list them.
         pub const FAMILIES: &[&dyn Family] = &[$(&$module::$family),*];
+
+        /// What is said about each family, in `FAMILIES` order.
+        const PRESENTATIONS: &[&Presentation] = &[$(&$module::PRESENTATION),*];
     };
 }
 
@@ -41,6 +44,20 @@ static REGISTERED: RwLock<Vec<&'static user::UserFamily>> = RwLock::new(Vec::new
 pub fn family(name: &str) -> Option<&'static dyn Family> {
     let built_in = FAMILIES.iter().copied().find(|f| f.name() == name);
     built_in.or_else(|| registered(name).map(|f| f as &'static dyn Family))
+}
+
+/// Every built-in family with what is said about it, in `FAMILIES` order.
+pub fn built_in() -> impl Iterator<Item = (&'static dyn Family, &'static Presentation)> {
+    FAMILIES.iter().copied().zip(PRESENTATIONS.iter().copied())
+}
+
+/// What is said about the family `name` (a built-in one, or the user's kernel registered under it): for
+/// the page, the summary and `wgsweep describe`, and for reading results recorded by any run.
+pub fn presentation(name: &str) -> Option<Presentation> {
+    match FAMILIES.iter().position(|f| f.name() == name) {
+        Some(at) => Some(*PRESENTATIONS[at]),
+        None => registered(name).map(|f| f.presentation),
+    }
 }
 
 /// The user's kernel registered under `name`, where there is one.

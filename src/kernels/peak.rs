@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, Operations, OwnedBuffer, Prepared,
-    Recipe, Reference, ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours,
+    Presentation, Recipe, Reference, ReferenceFuture, Role, Roles, ShaderModules, Sizing, Skip, Step, ValidationError,
+    Workload, as_yours,
 };
 use crate::spec;
 use wgpu::util::DeviceExt;
@@ -153,48 +154,32 @@ fn expected(kernel: &str, variant: &str, i: u32) -> Expected {
     }
 }
 
+/// What the page, the summary and `wgsweep describe` say about the family.
+pub const PRESENTATION: Presentation = Presentation {
+    about: include_str!("../../docs/families/peak.md"),
+    contrasts: &[
+        kernel::Contrast {
+            kernel: ("fma/vec4", None),
+            against: ("fma/f32", None),
+            sentence: "FMA chains on vec4 are {than} on scalars",
+        },
+        kernel::Contrast {
+            kernel: ("hfma/vec2", None),
+            against: ("fma/f32", None),
+            sentence: "f16 FMA chains in pairs (vec2) are {than} f32 ones",
+        },
+    ],
+    roles: Roles::Every(Role::ComputePeak),
+    ..Presentation::NONE
+};
+
 impl Family for Peak {
     fn name(&self) -> &'static str {
         "peak"
     }
 
-    fn about(&self) -> &'static str {
-        "The compute ceilings: each invocation runs independent chains of one operation (1024 steps per chain) \
-         and writes one sum, so memory plays no part. fma/f32 keeps 8 scalar chains of f32 fused multiply-adds, \
-         fma/vec4 4 vec4 chains; an FMA counts as two flops. The best of them is the run's FMA peak, the roof of \
-         the roofline chart, and every kernel that counts f32 flops is also shown as a percentage of it. hfma \
-         runs the same chains in f16 (8 scalars, 8 vec2s, 4 vec4s; where the device offers shader-f16): GPUs \
-         that pack two halves per lane reach twice the f32 rate with vec2 or vec4, not with scalars. imad \
-         runs i32 multiply-adds (x = x·a + b, wrapping; two integer operations each, in GIOP/s), and dot4 the \
-         packed 8-bit dot products dot4I8Packed and dot4U8Packed (x = dot4(x, b) + x: four multiplies and \
-         four adds, 8 operations a call, in GOP/s; where WGSL has packed_4x8_integer_dot_product). Every \
-         chain is checked bit for bit. Expect small workgroups to fall short (too few warps resident to hide \
-         each step's latency) and the rest to level off near the GPU's rate for that operation (for an H100 \
-         SXM about 67 TFLOP/s in f32 and 134 in f16 without tensor cores)."
-    }
-
     fn kernels(&self) -> Vec<KernelId> {
         KERNELS.iter().map(|&(kernel, variant)| KernelId { family: "peak", kernel, variant }).collect()
-    }
-
-    fn contrasts(&self) -> Vec<kernel::Contrast> {
-        vec![
-            kernel::Contrast {
-                kernel: ("fma/vec4", None),
-                against: ("fma/f32", None),
-                sentence: "FMA chains on vec4 are {than} on scalars",
-            },
-            kernel::Contrast {
-                kernel: ("hfma/vec2", None),
-                against: ("fma/f32", None),
-                sentence: "f16 FMA chains in pairs (vec2) are {than} f32 ones",
-            },
-        ]
-    }
-
-    /// Every kernel's best is the run's ceiling for its kind of operation.
-    fn role(&self, _: &str) -> Option<Role> {
-        Some(Role::ComputePeak)
     }
 
     fn operations(&self, kernel: &str) -> Operations {

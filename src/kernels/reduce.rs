@@ -8,8 +8,8 @@ use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
-    self, Before, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, ReferenceFuture, ShaderChecks,
-    ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours,
+    self, Before, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, Presentation, ReferenceFuture,
+    ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours,
 };
 use crate::spec;
 
@@ -58,43 +58,31 @@ const DEFAULT_INPUT_BYTES: u64 = 256 << 20;
 
 pub struct Reduce;
 
+/// What the page, the summary and `wgsweep describe` say about the family.
+pub const PRESENTATION: Presentation = Presentation {
+    about: include_str!("../../docs/families/reduce.md"),
+    contrasts: &[
+        kernel::Contrast {
+            kernel: ("grid/f32", None),
+            against: ("tree/f32", None),
+            sentence: "A sum in grid-stride loops (grid) is {than} a tree per workgroup (tree)",
+        },
+        kernel::Contrast {
+            kernel: ("subgroup/f32", None),
+            against: ("tree/f32", None),
+            sentence: "A sum with subgroup operations is {than} one through workgroup memory",
+        },
+    ],
+    ..Presentation::NONE
+};
+
 impl Family for Reduce {
     fn name(&self) -> &'static str {
         "reduce"
     }
 
-    fn about(&self) -> &'static str {
-        "Reductions add every element of a large input (256 MiB by default) into one value, as u32 (wrapping, validated bit for \
-         bit) or f32 (validated within the rounding a tree of that depth allows); GB/s counts the input read \
-         once. atomic/u32 has every invocation atomicAdd its element to one address: every add waits its \
-         turn at that address, so expect it far below the memory's speed. tree adds a workgroup's elements in \
-         workgroup memory, halving the active invocations at each level with a barrier between levels, and \
-         writes one partial sum per workgroup; further passes (256-wide workgroups) reduce the partials to \
-         one value. tree_atomic/u32 ends each workgroup with one atomicAdd instead: one pass, and WG times \
-         fewer atomics. grid has each invocation add the elements a whole grid apart first (1024 workgroups \
-         cover the input), four per load (vec4), so the tree and its barriers run once per many elements \
-         instead of once per WG: expect it closest to the copy bandwidth. subgroup does the same grid-stride loop, then sums each \
-         subgroup with subgroupAdd, in registers, and needs one barrier instead of one per tree level; it runs \
-         where the device offers subgroups (in Chrome since version 134). Workgroups of 1 make every strategy an atomic or a copy per element."
-    }
-
     fn kernels(&self) -> Vec<KernelId> {
         KERNELS.iter().map(|&(kernel, variant)| KernelId { family: "reduce", kernel, variant }).collect()
-    }
-
-    fn contrasts(&self) -> Vec<kernel::Contrast> {
-        vec![
-            kernel::Contrast {
-                kernel: ("grid/f32", None),
-                against: ("tree/f32", None),
-                sentence: "A sum in grid-stride loops (grid) is {than} a tree per workgroup (tree)",
-            },
-            kernel::Contrast {
-                kernel: ("subgroup/f32", None),
-                against: ("tree/f32", None),
-                sentence: "A sum with subgroup operations is {than} one through workgroup memory",
-            },
-        ]
     }
 
     fn size_unit(&self) -> &'static str {

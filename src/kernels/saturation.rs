@@ -11,7 +11,8 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
-    Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours, f32s,
+    Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    as_yours, f32s,
 };
 use crate::spec;
 
@@ -33,19 +34,13 @@ const SCALAR: f32 = 0.4;
 
 pub struct Saturation;
 
+/// What the page, the summary and `wgsweep describe` say about the family.
+pub const PRESENTATION: Presentation =
+    Presentation { about: include_str!("../../docs/families/saturation.md"), ..Presentation::NONE };
+
 impl Family for Saturation {
     fn name(&self) -> &'static str {
         "saturation"
-    }
-
-    fn about(&self) -> &'static str {
-        "Problem-size saturation: STREAM's triad (c = a + 0.4·b) and a one-pass u32 sum (a grid-stride loop, a \
-         workgroup tree, one atomic per workgroup) over the first N elements of 256 MiB arrays, N from 2^10 \
-         up, at 256 invocations per workgroup. Small problems cannot fill the GPU: a few hundred workgroups \
-         leave most of it idle, and the launch itself costs microseconds, so GB/s climbs with N. While the \
-         arrays fit in the last-level cache, repeated dispatches read them from there, and GB/s can exceed \
-         the memory's (those points may be flagged as above the run's best copy); once they no longer fit, \
-         GB/s settles at the memory's bandwidth. The chart shows both turns."
     }
 
     fn kernels(&self) -> Vec<KernelId> {

@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 use crate::fill::{random_f16, random_f32};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Prepared, Recipe,
-    Reference, ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours, f32s,
+    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Prepared, Presentation,
+    Recipe, Reference, ReferenceFuture, Role, Roles, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
+    as_yours, f32s,
 };
 use crate::{host, spec};
 
@@ -54,37 +55,25 @@ fn half_scalar() -> f64 {
 
 pub struct Stream;
 
+/// What the page, the summary and `wgsweep describe` say about the family.
+pub const PRESENTATION: Presentation = Presentation {
+    about: include_str!("../../docs/families/stream.md"),
+    contrasts: &[kernel::Contrast {
+        kernel: ("triad/vec4", None),
+        against: ("triad/scalar", None),
+        sentence: "Triad with vec4 loads is {than} with scalar loads",
+    }],
+    roles: Roles::Kernel("copy", Role::Copy),
+    ..Presentation::NONE
+};
+
 impl Family for Stream {
     fn name(&self) -> &'static str {
         "stream"
     }
 
-    fn about(&self) -> &'static str {
-        "STREAM measures the memory bandwidth a simple kernel can reach: copy (c = a) and scale (c = s·a) move \
-         two arrays per element, add (c = a + b) and triad (c = a + s·b) three, dot (Σ a·b) reads two. \
-         Variants: scalar (one f32 per invocation), vec4 (one 16-byte vec4 per invocation: fewer, wider memory \
-         instructions), grid_stride (1024 workgroups loop over the whole array) and vec4_f16 (one vec4 of f16 \
-         per invocation, half the bytes of vec4, where the device offers shader-f16; dot's products and sums \
-         stay f32, and the others are checked to f16's precision). Expect tiny workgroups to \
-         be far slower: a workgroup fills at least one SIMD wave (32 or 64 lanes), so 1 invocation per \
-         workgroup wastes most of the hardware. From 64 or 128 invocations on, a GPU usually sits near its \
-         DRAM bandwidth. Bytes are counted as BabelStream does (GB = 10^9 bytes)."
-    }
-
     fn kernels(&self) -> Vec<KernelId> {
         KernelId::every_variant(self.name(), &KERNELS, &VARIANTS)
-    }
-
-    fn contrasts(&self) -> Vec<kernel::Contrast> {
-        vec![kernel::Contrast {
-            kernel: ("triad/vec4", None),
-            against: ("triad/scalar", None),
-            sentence: "Triad with vec4 loads is {than} with scalar loads",
-        }]
-    }
-
-    fn role(&self, kernel: &str) -> Option<Role> {
-        (kernel == "copy").then_some(Role::Copy)
     }
 
     fn size_unit(&self) -> &'static str {

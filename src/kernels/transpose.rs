@@ -9,8 +9,8 @@ use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, ChartKind, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter,
-    Prepared, Recipe, Reference, ReferenceFuture, Role, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
-    as_yours, f32s,
+    Prepared, Presentation, Recipe, Reference, ReferenceFuture, Role, Roles, ShaderModules, Sizing, Skip, Step,
+    ValidationError, Workload, as_yours, f32s,
 };
 use crate::spec;
 
@@ -53,62 +53,37 @@ fn uses_tile_memory(kernel: &KernelId) -> bool {
     kernel.kernel == "tiled"
 }
 
+/// What the page, the summary and `wgsweep describe` say about the family.
+pub const PRESENTATION: Presentation = Presentation {
+    about: include_str!("../../docs/families/transpose.md"),
+    chart: ChartKind::Heatmap,
+    baseline: Some("copy2d"),
+    contrasts: &[
+        kernel::Contrast {
+            kernel: ("tiled/padded", None),
+            against: ("copy2d", None),
+            sentence: "A transpose through padded tiles reaches {percent} of a same-shape copy's bandwidth",
+        },
+        kernel::Contrast {
+            kernel: ("tiled/padded", None),
+            against: ("naive/read", None),
+            sentence: "Tiles in workgroup memory make a transpose {than} the naive one",
+        },
+    ],
+    roles: Roles::Kernel("copy2d", Role::Copy),
+};
+
 impl Family for Transpose {
     fn name(&self) -> &'static str {
         "transpose"
-    }
-
-    fn about(&self) -> &'static str {
-        "Transpose writes the columns of a matrix as rows. A naive kernel can make either its reads or its \
-         writes coalesced, never both: the other side jumps a whole row per invocation, so every access is \
-         its own memory transaction (naive/read and naive/write); a 2-D workgroup softens this, since the \
-         warps beside it use the rest of each line while it is still in cache. The tiled kernels read a \
-         square tile into workgroup memory row by row and write it out column by column, so both sides move \
-         whole lines; expect them well ahead of naive and close to a plain copy of the same matrix \
-         (copy2d/reference copies one element per invocation over every 2-D workgroup shape; copy2d/tiled \
-         walks the tiles exactly as the tiled kernels do; the better of the two is the 100 % mark). Reading \
-         a tile by columns puts a warp's 32 reads 32 floats apart, all in one of workgroup memory's 32 \
-         banks, so they serialize; tiled/padded adds one float to each tile row, which spreads a column over \
-         all 32 banks. Workgroups: T × T and T × T/4 for tiles of 8, 16 and 32 (each invocation then moves 1 \
-         or 4 elements of the tile); the other kernels sweep 2-D workgroup shapes. The matrix is 3 rows short \
-         of square (odd), so neither side is a multiple of a tile and rows start off any alignment; the \
-         kernels that walk tiles also run a square whose side is a multiple of 32, and the odd matrix with \
-         each row padded to start on a 128-byte boundary (odd, rows aligned), which separates what ragged \
-         edges cost from what misaligned rows cost. Natively the kernels also run without wgpu's runtime checks (index \
-         clamping, a guard on every loop, zeroed workgroup memory): the loop guard keeps the compiler from \
-         unrolling the tile loops, which costs the tiled kernels most. A browser always applies its own \
-         checks; the page cannot turn them off."
     }
 
     fn kernels(&self) -> Vec<KernelId> {
         KERNELS.iter().map(|&(kernel, variant)| KernelId { family: "transpose", kernel, variant }).collect()
     }
 
-    fn contrasts(&self) -> Vec<kernel::Contrast> {
-        vec![
-            kernel::Contrast {
-                kernel: ("tiled/padded", None),
-                against: ("copy2d", None),
-                sentence: "A transpose through padded tiles reaches {percent} of a same-shape copy's bandwidth",
-            },
-            kernel::Contrast {
-                kernel: ("tiled/padded", None),
-                against: ("naive/read", None),
-                sentence: "Tiles in workgroup memory make a transpose {than} the naive one",
-            },
-        ]
-    }
-
     fn size_unit(&self) -> &'static str {
         "f32 elements in the matrix"
-    }
-
-    fn role(&self, kernel: &str) -> Option<Role> {
-        (kernel == "copy2d").then_some(Role::Copy)
-    }
-
-    fn baseline(&self) -> Option<&'static str> {
-        Some("copy2d")
     }
 
     fn parameter(&self, kernel: &KernelId) -> Option<Parameter> {
@@ -133,10 +108,6 @@ impl Family for Transpose {
             return TILES.iter().flat_map(|&t| [[t, t, 1], [t, t / 4, 1]]).collect();
         }
         kernel::shapes::power_of_two_shapes(limits)
-    }
-
-    fn chart(&self) -> ChartKind {
-        ChartKind::Heatmap
     }
 
     fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64 {

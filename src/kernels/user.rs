@@ -13,8 +13,8 @@ use std::rc::Rc;
 use crate::fill::Pattern;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Axis, Before, ChartKind, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, Reference,
-    ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Words, Workload,
+    self, Axis, Before, ChartKind, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, Presentation,
+    Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Words, Workload,
 };
 use crate::spec::{self, Check, Fill, Problem, Scalar, UserKernel, Values};
 
@@ -28,7 +28,8 @@ pub struct UserFamily {
     pub kernel: UserKernel,
     id: KernelId,
     source: &'static str,
-    about: &'static str,
+    /// What the page says about it: its combinations and how it is validated, charted as its shapes ask.
+    pub presentation: Presentation,
     labels: &'static [&'static str],
     axes: &'static [Axis],
 }
@@ -73,9 +74,13 @@ impl UserFamily {
             kernel.digest,
             kernel.combinations()
         );
+        let chart = match kernel.workgroup_shapes(1024).iter().any(|w| w[1] > 1) {
+            true => ChartKind::Heatmap,
+            false => ChartKind::Lines,
+        };
         UserFamily {
             source: keep(kernel.source.clone()),
-            about: keep(about),
+            presentation: Presentation { about: keep(about), chart, ..Presentation::NONE },
             labels: Box::leak(labels.into_boxed_slice()),
             axes: Box::leak(contract_axes.into_boxed_slice()),
             id,
@@ -104,10 +109,6 @@ impl Family for UserFamily {
         self.id.family
     }
 
-    fn about(&self) -> &'static str {
-        self.about
-    }
-
     fn kernels(&self) -> Vec<KernelId> {
         vec![self.id]
     }
@@ -131,13 +132,6 @@ impl Family for UserFamily {
     fn parameter(&self, _: &KernelId) -> Option<Parameter> {
         let values = (0..self.labels.len() as u32).collect();
         Some(Parameter { name: Parameter::TUNABLES, values, labels: self.labels, axes: self.axes })
-    }
-
-    fn chart(&self) -> ChartKind {
-        match self.kernel.workgroup_shapes(1024).iter().any(|w| w[1] > 1) {
-            true => ChartKind::Heatmap,
-            false => ChartKind::Lines,
-        }
     }
 
     fn runs_unchecked(&self) -> bool {

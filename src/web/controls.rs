@@ -81,12 +81,12 @@ pub fn show(gpu: &Gpu) {
     for (id, text) in [("tick-default", "the default suite"), ("tick-all", "every kernel"), ("tick-none", "none")] {
         append(&ticks, "button", "", text).set_id(id);
     }
-    for family in kernels::FAMILIES {
+    for (family, presentation) in kernels::built_in() {
         let group = append(&picker, "fieldset", "", "");
         append(&group, "legend", "", family.name());
         let about = append(&group, "details", "about", "");
         append(&about, "summary", "", "what is this?");
-        append(&about, "p", "", family.about());
+        append(&about, "p", "", presentation.about);
         for kernel in family.kernels() {
             let label = append(&group, "label", "kernel", "");
             let input: HtmlInputElement = append(&label, "input", "", "").dyn_into().expect("input");

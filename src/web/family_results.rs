@@ -172,10 +172,10 @@ fn element_for(container: &Element, family: &str) -> Element {
     let part = dom::element("section", "family", "");
     part.set_attribute("data-family", family).ok();
     append(&part, "h3", "", family);
-    if let Some(declared) = kernels::family(family) {
+    if let Some(declared) = kernels::presentation(family) {
         let about = append(&part, "details", "about", "");
         append(&about, "summary", "", "what is this?");
-        append(&about, "p", "", declared.about());
+        append(&about, "p", "", declared.about);
     }
     let roofline = dom::select_all(container, ":scope > section.family:not([data-family])").into_iter().next();
     container.insert_before(&part, roofline.as_ref().map(|r| r.unchecked_ref())).ok();

@@ -120,16 +120,7 @@ fn show_charts(results: &[ConfigResult], peaks: &Peaks) -> Result<(), wasm_bindg
 /// Runs `plan` on `gpu`, showing every configuration as it finishes; or, given the `earlier` part of a run
 /// whose device was lost, goes on with it from the configuration after its last.
 pub async fn run(gpu: &Gpu, plan: Plan, earlier: Option<RunResult>) {
-    dom::set_hidden("results", false);
-    by_id::<Element>("results").remove_attribute("data-done").ok();
-    by_id::<Element>("notes").set_inner_html("");
-    dom::set_text("pace", "");
-    dom::set_hidden("share-link", true);
-    dom::set_text("share-link-status", "");
-    with_results(FamilyResults::clear);
-    dom::set_hidden("go-on", true);
-    state::with(|app| app.resumable = None); // a new run leaves the last one's rest behind
-
+    clear_results();
     let started = dom::now_ms();
     let from = earlier.as_ref().map_or(0, |e| e.results.len());
     let mut finished: Vec<ConfigResult> = earlier.as_ref().map(|e| e.results.clone()).unwrap_or_default();
@@ -185,9 +176,36 @@ pub async fn run(gpu: &Gpu, plan: Plan, earlier: Option<RunResult>) {
         Some(earlier) => runner::go_on(gpu, &plan, earlier, on_event).await,
         None => runner::run(gpu, &plan, environment(gpu), on_event).await,
     };
-
     // One start time for the run, so that its history entry and its link name the same run.
     result.created = partial.created.clone();
+    show_finished(gpu, plan, result, Finishing { started, history_id, long_tasks }).await;
+}
+
+/// Empties the results card for a new run.
+fn clear_results() {
+    dom::set_hidden("results", false);
+    by_id::<Element>("results").remove_attribute("data-done").ok();
+    by_id::<Element>("notes").set_inner_html("");
+    dom::set_text("pace", "");
+    dom::set_hidden("share-link", true);
+    dom::set_text("share-link-status", "");
+    with_results(FamilyResults::clear);
+    dom::set_hidden("go-on", true);
+    state::with(|app| app.resumable = None); // a new run leaves the last one's rest behind
+}
+
+/// What showing a run at its end needs of its start: when it started, its history entry, the watch on the
+/// page's long tasks.
+struct Finishing {
+    started: f64,
+    history_id: String,
+    long_tasks: Option<dom::LongTaskWatch>,
+}
+
+/// Shows a finished (or stopped) run whole, offers to go on where its device was lost, and keeps it in the
+/// history.
+async fn show_finished(gpu: &Gpu, plan: Plan, mut result: RunResult, finishing: Finishing) {
+    let Finishing { started, history_id, long_tasks } = finishing;
     // Suspect figures and shares of the peaks are known only now: the tables show them all. Each of the
     // steps below takes the page's thread for a while: the page gets a turn between them.
     if let Some(peaks) = result.peaks.summary() {

@@ -12,7 +12,8 @@ pub struct DescribeArgs {
 
 pub fn describe(args: &DescribeArgs) -> Result<ExitCode, String> {
     let chosen = kernels::select(&args.kernel)?;
-    let family = kernels::family(chosen[0].family).expect("selected kernels are registered");
-    println!("{}\n\n{}", family.name(), family.about());
+    let name = chosen[0].family;
+    let about = kernels::presentation(name).expect("selected kernels are registered").about;
+    println!("{name}\n\n{}", about.trim_end());
     Ok(ExitCode::SUCCESS)
 }

@@ -255,7 +255,7 @@ pub fn presets_of<'a>(results: impl Iterator<Item = &'a [analysis::BestShape]>) 
             }
         }
     }
-    let registry: Vec<String> = kernels::all().iter().map(|k| k.label()).collect();
+    let registry: Vec<String> = kernels::all().iter().map(|k| k.id.label()).collect();
     let place = |kernel: &str| registry.iter().position(|k| k == kernel).unwrap_or(registry.len());
     let mut presets: Vec<Preset> = kernels
         .into_iter()

@@ -2,14 +2,15 @@
 //! checks, and how; and the configurations that makes on a device.
 
 use crate::gpu::{ComputeLimits, DeviceInfo};
-use crate::kernel::{Configuration, Family, KernelId, ShaderChecks, shapes};
+use crate::kernel::{Configuration, Family, Kernel, KernelId, ShaderChecks, shapes};
 use crate::kernels;
 use crate::measure::MeasureOptions;
 
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    pub kernels: Vec<KernelId>,
+    /// Each with the family that runs it.
+    pub kernels: Vec<Kernel>,
     pub problem_size: ProblemSize,
     pub shapes: Shapes,
     /// Values of the kernels' own numeric parameters (strides, sizes, radii) to try instead of each
@@ -19,6 +20,13 @@ pub struct Plan {
     pub shader_checks: Vec<ShaderChecks>,
     pub measure: MeasureOptions,
     pub seed: u32,
+}
+
+/// A configuration of a plan, with the family that runs it.
+#[derive(Clone, Copy)]
+pub struct Planned {
+    pub family: &'static dyn Family,
+    pub configuration: Configuration,
 }
 
 /// Which workgroup shapes to try.
@@ -53,7 +61,7 @@ impl Plan {
     /// A run of `kernels` with the defaults the page's controls, its Your-kernel card and the CLI share:
     /// each family's problem size, shapes and parameter values, wgpu's default shader checks, medians to
     /// `RUN_PRECISION`, a fresh seed. Each shell changes only what its settings change.
-    pub fn new(kernels: Vec<KernelId>) -> Plan {
+    pub fn new(kernels: Vec<Kernel>) -> Plan {
         Plan {
             kernels,
             problem_size: ProblemSize::Default,
@@ -65,11 +73,10 @@ impl Plan {
         }
     }
 
-    /// The configurations this plan has on a device with these limits, in run order.
-    pub fn configurations(&self, limits: &ComputeLimits) -> Vec<Configuration> {
+    /// The configurations this plan has on a device with these limits, in run order, each with its family.
+    pub fn configurations(&self, limits: &ComputeLimits) -> Vec<Planned> {
         let mut configurations = Vec::new();
-        for &kernel in &self.kernels {
-            let family = kernels::family(kernel.family).expect("plans only hold registered kernels");
+        for &Kernel { family, id: kernel } in &self.kernels {
             let shapes = match &self.shapes {
                 Shapes::Family => family.workgroup_shapes(&kernel, limits),
                 Shapes::Sizes(sizes) => sizes.iter().map(|&x| [x, 1, 1]).collect(),
@@ -86,11 +93,9 @@ impl Plan {
             let checks = self.shader_checks.iter().filter(|&&c| c == ShaderChecks::Default || family.runs_unchecked());
             for &checks in checks {
                 for &parameter in &parameters {
-                    configurations.extend(shapes.iter().map(|&workgroup| Configuration {
-                        kernel,
-                        checks,
-                        workgroup,
-                        parameter,
+                    configurations.extend(shapes.iter().map(|&workgroup| Planned {
+                        family,
+                        configuration: Configuration { kernel, checks, workgroup, parameter },
                     }));
                 }
             }

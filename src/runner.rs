@@ -9,7 +9,7 @@ use web_time::Instant;
 use crate::gpu::Gpu;
 use crate::kernel::{Configuration, Family, GpuCheck, KernelId, Prepared, ShaderChecks, Skip, Workload, shapes};
 use crate::measure::{MeasureError, MeasureOptions, Timer, too_slow};
-use crate::plan::{Plan, ProblemSize, problem_units};
+use crate::plan::{Plan, Planned, ProblemSize, problem_units};
 use crate::result::{
     ConfigResult, Environment, Outcome, Pace, ParameterValue, Peaks, RunResult, SCHEMA_VERSION, Settings, Tool,
     gb_per_s, now_rfc3339,
@@ -91,13 +91,12 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
     let mut prepared: Option<&'static str> = None;
     let mut workload: Option<Box<dyn Workload>> = None;
 
-    for (index, configuration) in configurations.iter().enumerate().skip(from) {
-        let kernel = &configuration.kernel;
+    for (index, Planned { family, configuration }) in configurations.iter().enumerate().skip(from) {
+        let (family, kernel) = (*family, &configuration.kernel);
         if let Some(reason) = gpu.lost_reason() {
             result.notes.push(format!("the GPU device was lost after {index} of {total} configurations ({reason})"));
             return finish(result, pace, started);
         }
-        let family = kernels::family(kernel.family).expect("plans only hold registered kernels");
         if prepared != Some(kernel.family) {
             prepared = Some(kernel.family);
             drop(workload.take()); // free the last family's buffers before making the next one's
@@ -120,7 +119,7 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
                 measure_one(bench, configuration, &plan.measure, Validation::First, &mut pace).await
             }
             None => {
-                let mut record = blank(configuration, 0, 0);
+                let mut record = blank(family, configuration, 0, 0);
                 record.fail("the family's inputs could not be prepared");
                 record
             }
@@ -128,7 +127,7 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
         // The browser reports a loss in a task of its own: it gets a turn first.
         host::yield_now().await;
         if let Some(reason) = gpu.lost_reason() {
-            let record = lost_while_running(gpu, &reason, configuration, &record);
+            let record = lost_while_running(gpu, &reason, family, configuration, &record);
             let lost = match record {
                 Some(record) => {
                     result.results.push(record);
@@ -191,13 +190,14 @@ async fn inputs(
 fn lost_while_running(
     gpu: &Gpu,
     reason: &str,
+    family: &dyn Family,
     configuration: &Configuration,
     record: &ConfigResult,
 ) -> Option<ConfigResult> {
     if !gpu.given_up() {
         return None;
     }
-    let mut failed = blank(configuration, record.problem_size, record.bytes_per_dispatch);
+    let mut failed = blank(family, configuration, record.problem_size, record.bytes_per_dispatch);
     failed.fail(format!("the GPU device was lost while it ran ({reason}); not measured"));
     Some(failed)
 }
@@ -272,9 +272,13 @@ pub(crate) async fn setup(
     workload
 }
 
-fn blank(configuration: &Configuration, problem_size: u64, bytes_per_dispatch: u64) -> ConfigResult {
+fn blank(
+    family: &dyn Family,
+    configuration: &Configuration,
+    problem_size: u64,
+    bytes_per_dispatch: u64,
+) -> ConfigResult {
     let Configuration { kernel, checks, workgroup, parameter } = *configuration;
-    let family = kernels::family(kernel.family).expect("plans only hold registered kernels");
     let parameter = parameter.zip(family.parameter(&kernel)).map(|(value, p)| ParameterValue {
         name: p.name.into(),
         value,
@@ -411,7 +415,7 @@ pub(crate) async fn measure_one(
 ) -> ConfigResult {
     let Bench { gpu, harness, family, workload } = bench;
     let mut record =
-        blank(configuration, workload.problem_size(configuration), workload.bytes_per_dispatch(configuration));
+        blank(family, configuration, workload.problem_size(configuration), workload.bytes_per_dispatch(configuration));
     record.moved_bytes_per_dispatch = workload.moved_bytes_per_dispatch(configuration);
     record.flops_per_dispatch = workload.flops_per_dispatch(configuration);
     let storage = family.workgroup_storage_bytes(configuration);

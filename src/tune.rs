@@ -15,9 +15,8 @@ use web_time::Instant;
 
 use crate::gpu::Gpu;
 use crate::kernel::{Configuration, Family, KernelId, ShaderChecks, Workload, shapes};
-use crate::kernels;
 use crate::measure::MeasureOptions;
-use crate::plan::{self, Plan};
+use crate::plan::{self, Plan, Planned};
 use crate::result::{ConfigResult, Environment, Outcome, shape_text};
 use crate::runner::{self, Bench, Flow, Harness, Validation};
 
@@ -216,7 +215,7 @@ pub async fn tune(
         if on_event(TuneEvent::Tuning { index, total: targets.len(), kernel: &target.kernel }) == Flow::Stop {
             break;
         }
-        let family = kernels::family(target.kernel.family).expect("plans only hold registered kernels");
+        let family = target.family;
         let bench = Bench { gpu, harness: &harness, family, workload: inputs.get(family, fresh).await? };
         let Some((trials, seconds)) = bench.search(target, options, &mut on_event).await else { break };
         let mut exhaustive = None;
@@ -349,6 +348,7 @@ type Candidate = ([u32; 3], Option<u32>);
 /// of one problem size), the configurations the device can run for it, and where each sits on the grid
 /// the search moves on.
 struct Target {
+    family: &'static dyn Family,
     kernel: KernelId,
     checks: ShaderChecks,
     candidates: Vec<Candidate>,
@@ -371,8 +371,7 @@ impl Target {
 fn targets(gpu: &Gpu, plan: &Plan) -> Vec<Target> {
     let limits = &gpu.info.limits;
     let mut groups: Vec<(Target, Vec<usize>)> = Vec::new();
-    for c in plan.configurations(limits) {
-        let family = kernels::family(c.kernel.family).expect("plans only hold registered kernels");
+    for Planned { family, configuration: c } in plan.configurations(limits) {
         let fits = shapes::check_workgroup(limits, c.workgroup, family.workgroup_storage_bytes(&c)).is_ok();
         let parameter = family.parameter(&c.kernel);
         let searched = parameter.as_ref().is_some_and(|p| p.axes.iter().any(|a| a.tuned));
@@ -391,6 +390,7 @@ fn targets(gpu: &Gpu, plan: &Plan) -> Vec<Target> {
             let two_d = plan::is_two_dimensional(family, &c.kernel, limits);
             let default_shape = if two_d { [8, 8, 1] } else { [64, 1, 1] };
             let target = Target {
+                family,
                 kernel: c.kernel,
                 checks: c.checks,
                 candidates: Vec::new(),

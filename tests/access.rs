@@ -39,7 +39,7 @@ fn a_strided_copy_from_the_wrong_element_fails_validation() {
     let access = kernels::family("access").unwrap();
     let workload = access.setup(&gpu, SIZE, fill::fresh_seed()).unwrap();
     let at = |stride: u32| Configuration {
-        kernel: kernels::select("strided/vec2").unwrap()[0],
+        kernel: kernels::select("strided/vec2").unwrap()[0].id,
         checks: ShaderChecks::Default,
         workgroup: [64, 1, 1],
         parameter: Some(stride),

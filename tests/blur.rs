@@ -48,7 +48,7 @@ fn a_blur_of_another_radius_fails_validation() {
     let gpu = open_gpu();
     let workload = kernels::family("blur").unwrap().setup(&gpu, 15_000, wgsweep::fill::fresh_seed()).unwrap();
     let configuration = |radius| Configuration {
-        kernel: kernels::select("box_tiled").unwrap()[0],
+        kernel: kernels::select("box_tiled").unwrap()[0].id,
         checks: ShaderChecks::Default,
         workgroup: [16, 16, 1],
         parameter: Some(radius),

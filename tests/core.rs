@@ -57,7 +57,7 @@ fn sweep_skips_workgroups_whose_workgroup_memory_exceeds_the_limit() {
     let device = limits(1024, 1024, 16384);
     let stream = kernels::family("stream").unwrap();
     let at_1024 = |kernel: &str| Configuration {
-        kernel: kernels::select(kernel).unwrap()[0],
+        kernel: kernels::select(kernel).unwrap()[0].id,
         checks: ShaderChecks::Default,
         workgroup: [1024, 1, 1],
         parameter: None,
@@ -102,7 +102,7 @@ fn stream_default_size_is_256_mib_or_capped_with_a_note() {
 #[test]
 fn a_kernel_name_belongs_to_one_family_so_selecting_it_stays_in_that_family() {
     let mut owners = std::collections::HashMap::new();
-    for k in kernels::all() {
+    for k in kernels::all().into_iter().map(|k| k.id) {
         let owner = *owners.entry(k.kernel).or_insert(k.family);
         assert_eq!(owner, k.family, "'{}' is a kernel of both {owner} and {}", k.kernel, k.family);
     }
@@ -113,7 +113,7 @@ fn kernel_selectors_name_families_kernels_and_variants() {
     assert_eq!(kernels::select("stream").unwrap().len(), 20);
     assert_eq!(kernels::select("triad").unwrap().len(), 4);
     let one = kernels::select("triad/vec4").unwrap();
-    assert_eq!((one.len(), one[0].entry_point()), (1, "triad_vec4".to_string()));
+    assert_eq!((one.len(), one[0].id.entry_point()), (1, "triad_vec4".to_string()));
     assert_eq!(kernels::select("copy,copy/scalar").unwrap().len(), 4);
     assert!(kernels::select("tirad").unwrap_err().contains("no kernel is called 'tirad'"));
 }

@@ -41,7 +41,7 @@ fn counts_of_the_other_input_fail_validation() {
     let gpu = open_gpu();
     let workload = kernels::family("histogram").unwrap().setup(&gpu, WORDS, fill::fresh_seed()).unwrap();
     let configuration = |label: &str| Configuration {
-        kernel: kernels::select(label).unwrap()[0],
+        kernel: kernels::select(label).unwrap()[0].id,
         checks: ShaderChecks::Default,
         workgroup: [64, 1, 1],
         parameter: Some(16),

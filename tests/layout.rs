@@ -78,7 +78,7 @@ fn validation_catches_the_wrong_workload_and_the_wrong_layout() {
     let family = kernels::family("layout").unwrap();
     let workload = family.setup(&gpu, PARTICLES, fill::fresh_seed()).unwrap();
     let configuration = |label: &str| Configuration {
-        kernel: kernels::select(label).unwrap()[0],
+        kernel: kernels::select(label).unwrap()[0].id,
         checks: ShaderChecks::Default,
         workgroup: [64, 1, 1],
         parameter: None,

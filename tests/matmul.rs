@@ -21,7 +21,7 @@ fn every_kernel_tile_and_block_multiplies_matrices_no_tile_divides() {
     let mut plan = support::quick_plan(kernels::select("matmul").unwrap(), 129 * 129, None);
     plan.parameter_values = Some(EDGES.to_vec());
     plan.shader_checks = vec![ShaderChecks::Default, ShaderChecks::Unchecked];
-    plan.kernels.retain(|k| k.kernel != "matmul_subgroup_matrix");
+    plan.kernels.retain(|k| k.id.kernel != "matmul_subgroup_matrix");
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     // naive: 4 shapes, tiled: 1 each, blocked: 2 each, pipelined: 1 each; each at both edges, with and
     // without checks.
@@ -62,7 +62,7 @@ fn a_product_with_one_wrong_element_fails_validation() {
     let gpu = open_gpu();
     let workload = kernels::family("matmul").unwrap().setup(&gpu, 100 * 100, fill::fresh_seed()).unwrap();
     let configuration = Configuration {
-        kernel: kernels::select("matmul_blocked/8x8").unwrap()[0],
+        kernel: kernels::select("matmul_blocked/8x8").unwrap()[0].id,
         checks: ShaderChecks::Default,
         workgroup: [8, 8, 1],
         parameter: Some(100),
@@ -119,7 +119,7 @@ fn with_c(
 ) -> (Box<dyn wgsweep::kernel::Workload>, Prepared, Configuration) {
     let workload = kernels::family("matmul").unwrap().setup(gpu, (n * n) as u64, seed).unwrap();
     let naive = Configuration {
-        kernel: kernels::select("matmul_naive").unwrap()[0],
+        kernel: kernels::select("matmul_naive").unwrap()[0].id,
         checks: ShaderChecks::Default,
         workgroup: [8, 8, 1],
         parameter: Some(n as u32),
@@ -135,7 +135,7 @@ fn an_int8_product_with_one_wrong_element_fails_validation() {
     let (seed, n) = (fill::fresh_seed(), 96);
     let (workload, prepared, naive) = with_c(&gpu, n, seed);
     for variant in ["u8_32x32", "i8_32x64"] {
-        let kernel = kernels::select(&format!("matmul_subgroup_matrix/{variant}")).unwrap()[0];
+        let kernel = kernels::select(&format!("matmul_subgroup_matrix/{variant}")).unwrap()[0].id;
         let configuration = Configuration { kernel, workgroup: [32, 1, 1], ..naive };
         let mut product = int8_product(seed, n, variant.starts_with("i8"));
         assert_eq!(check_both(&gpu, &*workload, &configuration, &prepared, &product), Ok(()), "{variant}");
@@ -155,7 +155,7 @@ fn every_element_of_an_int8_product_must_be_written_not_only_those_checked_by_va
     let gpu = open_gpu();
     let (seed, n) = (fill::fresh_seed(), 416);
     let (workload, prepared, naive) = with_c(&gpu, n, seed);
-    let kernel = kernels::select("matmul_subgroup_matrix/i8_32x64").unwrap()[0];
+    let kernel = kernels::select("matmul_subgroup_matrix/i8_32x64").unwrap()[0].id;
     let configuration = Configuration { kernel, workgroup: [32, 1, 1], ..naive };
     let mut product = int8_product(seed, n, true);
     assert_eq!(check_both(&gpu, &*workload, &configuration, &prepared, &product), Ok(()));

@@ -8,7 +8,7 @@ use wgsweep::fill;
 use wgsweep::gpu::Gpu;
 use wgsweep::kernel::read_buffer;
 use wgsweep::kernel::submit_once;
-use wgsweep::kernel::{Configuration, KernelId, Prepared, ShaderChecks, Workload};
+use wgsweep::kernel::{Configuration, Kernel, Prepared, ShaderChecks, Workload};
 use wgsweep::kernels;
 use wgsweep::measure::{MIN_SAMPLES, MeasureOptions};
 use wgsweep::plan::{Plan, ProblemSize};
@@ -17,17 +17,17 @@ use wgsweep::runner::{self, Event, Flow};
 /// Not a multiple of any workgroup size, and a whole number of vec4s.
 const ODD_SIZE: u64 = 4 * 4099;
 
-fn quick_plan(kernels: Vec<KernelId>, workgroup_sizes: Vec<u32>) -> Plan {
+fn quick_plan(kernels: Vec<Kernel>, workgroup_sizes: Vec<u32>) -> Plan {
     support::quick_plan(kernels, ODD_SIZE, Some(workgroup_sizes))
 }
 
-fn stream_kernel(label: &str) -> KernelId {
+fn stream_kernel(label: &str) -> Kernel {
     kernels::select(label).unwrap()[0]
 }
 
 fn configuration(label: &str, workgroup: u32) -> Configuration {
     Configuration {
-        kernel: stream_kernel(label),
+        kernel: stream_kernel(label).id,
         checks: ShaderChecks::Default,
         workgroup: [workgroup, 1, 1],
         parameter: None,

@@ -38,7 +38,7 @@ fn a_sum_that_is_off_by_one_fails_validation() {
     let workload = kernels::family("reduce").unwrap().setup(&gpu, ELEMENTS, fill::fresh_seed()).unwrap();
     for label in ["tree/u32", "grid/f32", "tree_atomic/u32"] {
         let configuration = Configuration {
-            kernel: kernels::select(label).unwrap()[0],
+            kernel: kernels::select(label).unwrap()[0].id,
             checks: ShaderChecks::Default,
             workgroup: [64, 1, 1],
             parameter: None,

@@ -212,7 +212,7 @@ fn the_default_suites_link_stays_within_8_kb() {
     };
     let configurations = plan.configurations(&browser.device.limits);
     let mut rows = Vec::new();
-    for c in &configurations {
+    for c in configurations.iter().map(|planned| &planned.configuration) {
         let same = |r: &&wgsweep::result::ConfigResult| {
             r.label() == c.kernel.label()
                 && r.shader_checks == c.checks

@@ -78,7 +78,7 @@ fn a_transpose_that_copies_instead_fails_validation() {
     let family = kernels::family("transpose").unwrap();
     let workload = family.setup(&gpu, SIZE, fill::fresh_seed()).unwrap();
     let configuration = |label: &str| Configuration {
-        kernel: kernels::select(label).unwrap()[0],
+        kernel: kernels::select(label).unwrap()[0].id,
         checks: ShaderChecks::Default,
         workgroup: [16, 4, 1],
         parameter: None,

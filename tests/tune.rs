@@ -50,7 +50,7 @@ fn auto_tune_of_a_users_kernel_moves_along_its_tunables_and_validates_what_it_re
     spec["tunables"]["ELEMENTS"] = serde_json::json!([1, 2, 4, 8]);
     let kernel = wgsweep::spec::UserKernel::read(&source, Some(&spec.to_string())).unwrap();
     let family = kernels::register(kernel).unwrap();
-    let plan = support::quick_plan(wgsweep::kernel::Family::kernels(family), 0, None);
+    let plan = support::quick_plan(wgsweep::kernel::Kernel::all_of(family), 0, None);
     let tunings =
         pollster::block_on(tune::tune(&gpu, &plan, &TuneOptions::default(), &support::environment(&gpu), |_| {
             Flow::Continue

@@ -11,7 +11,6 @@ use serde_json::{Value, json};
 use support::{assert_good, environment, open_gpu, quick_plan};
 use wgsweep::gpu::ComputeLimits;
 use wgsweep::gpu::Gpu;
-use wgsweep::kernel::Family;
 use wgsweep::result::{Outcome, RunResult};
 use wgsweep::spec::{self, Problem, UserKernel, leading_spec};
 use wgsweep::{kernels, runner};
@@ -33,7 +32,7 @@ fn run(gpu: &Gpu, source: &str, spec: &str) -> RunResult {
     let kernel = UserKernel::read(source, Some(spec)).unwrap_or_else(|problems| panic!("{problems:?}"));
     let family = kernels::register(kernel).unwrap();
     assert!(pollster::block_on(kernels::user::compilation_problems(gpu, family)).is_empty());
-    let plan = quick_plan(family.kernels(), 0, None);
+    let plan = quick_plan(wgsweep::kernel::Kernel::all_of(family), 0, None);
     pollster::block_on(runner::run(gpu, &plan, environment(gpu), |_| runner::Flow::Continue))
 }
 
@@ -308,7 +307,7 @@ fn built_in_kernels_open_as_users_kernels_that_validate_and_count_as_the_built_i
             let Some(source) = family.as_user_kernel(&kernel, size, &limits) else { continue };
             opened.push(kernel.label());
             let result = run(&gpu, &source, spec::leading_spec(&source).unwrap());
-            let plan = quick_plan(vec![kernel], size, None);
+            let plan = quick_plan(vec![wgsweep::kernel::Kernel { family: *family, id: kernel }], size, None);
             let built_in = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| runner::Flow::Continue));
             let good: Vec<_> = result.results.iter().filter(|r| r.is_good()).collect();
             assert!(!good.is_empty(), "{}: {:?}", kernel.label(), result.results[0].outcome);

@@ -129,7 +129,7 @@ fn every_stream_kernel_checked_on_the_gpu_agrees_with_the_cpu_and_catches_a_corr
     let workload = stream.setup(&gpu, 4 * 4099, fill::fresh_seed()).unwrap();
     for label in ["copy/scalar", "scale/vec4", "add/grid_stride", "triad/scalar"] {
         let configuration = Configuration {
-            kernel: kernels::select(label).unwrap()[0],
+            kernel: kernels::select(label).unwrap()[0].id,
             checks: ShaderChecks::Default,
             workgroup: [64, 1, 1],
             parameter: None,
@@ -150,7 +150,7 @@ fn every_stream_kernel_checked_on_the_gpu_agrees_with_the_cpu_and_catches_a_corr
         assert!(error.contains(&format!("1 of {} wrong", 4 * 4099)), "{label}: {error}");
     }
     let dot = Configuration {
-        kernel: kernels::select("dot/vec4").unwrap()[0],
+        kernel: kernels::select("dot/vec4").unwrap()[0].id,
         checks: ShaderChecks::Default,
         workgroup: [64, 1, 1],
         parameter: None,
@@ -214,7 +214,7 @@ fn f16_kernels_are_skipped_with_the_reason_where_the_device_has_no_f16() {
     gpu.shader_f16 = false;
     let workload = kernels::family("stream").unwrap().setup(&gpu, 1024, fill::fresh_seed()).unwrap();
     let configuration = Configuration {
-        kernel: kernels::select("triad/vec4_f16").unwrap()[0],
+        kernel: kernels::select("triad/vec4_f16").unwrap()[0].id,
         checks: ShaderChecks::Default,
         workgroup: [64, 1, 1],
         parameter: None,

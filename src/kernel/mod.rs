@@ -60,6 +60,33 @@ impl KernelId {
     }
 }
 
+/// A kernel as a plan holds it: its id and the family that runs it, so that no layer looks the family up by
+/// name again, and a user's kernel registered anew under the same name never runs in its place.
+#[derive(Clone, Copy)]
+pub struct Kernel {
+    pub family: &'static dyn Family,
+    pub id: KernelId,
+}
+
+impl Kernel {
+    /// Every kernel of `family`, in its order.
+    pub fn all_of(family: &'static dyn Family) -> Vec<Kernel> {
+        family.kernels().into_iter().map(|id| Kernel { family, id }).collect()
+    }
+}
+
+impl PartialEq for Kernel {
+    fn eq(&self, other: &Kernel) -> bool {
+        self.id == other.id
+    }
+}
+
+impl fmt::Debug for Kernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.id.family, self.id.label())
+    }
+}
+
 /// One point of a sweep: a kernel variant, compiled with or without wgpu's checks, at one workgroup shape,
 /// with the value of the kernel's own parameter (a stride, an offset) where it has one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use std::sync::{OnceLock, RwLock};
 
 use crate::gpu::ComputeLimits;
-use crate::kernel::{Configuration, Family, KernelId, Presentation, ShaderChecks, shapes};
+use crate::kernel::{Configuration, Family, Kernel, KernelId, Presentation, ShaderChecks, shapes};
 use crate::spec::UserKernel;
 
 pub mod user;
@@ -106,9 +106,9 @@ pub fn describe(configuration: &Configuration) -> String {
     format!("{} at workgroup size {shape}{parameter}{checks}", kernel.label())
 }
 
-/// Every kernel variant of every family.
-pub fn all() -> Vec<KernelId> {
-    FAMILIES.iter().flat_map(|f| f.kernels()).collect()
+/// Every kernel variant of every built-in family.
+pub fn all() -> Vec<Kernel> {
+    FAMILIES.iter().flat_map(|&f| Kernel::all_of(f)).collect()
 }
 
 /// A device with the largest workgroups any adapter offers (1024 invocations), which the configuration
@@ -164,16 +164,19 @@ pub const DEFAULT_SUITE: &str = "copy/vec4,triad/scalar,triad/vec4,dot/vec4,coal
 /// The kernels a selector names: a family (`stream`), a kernel (`triad`) or one variant (`triad/vec4`),
 /// comma-separated; `default` names the default suite and `all` every kernel. Unknown names are an error
 /// that lists the known ones.
-pub fn select(selector: &str) -> Result<Vec<KernelId>, String> {
-    let mut chosen: Vec<KernelId> = Vec::new();
+pub fn select(selector: &str) -> Result<Vec<Kernel>, String> {
+    let mut chosen: Vec<Kernel> = Vec::new();
     for name in selector.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-        let matching: Vec<KernelId> = match name {
+        let matching: Vec<Kernel> = match name {
             "all" => all(),
             "default" => select(DEFAULT_SUITE)?,
-            _ => all().into_iter().filter(|k| k.family == name || k.kernel == name || k.label() == name).collect(),
+            _ => all()
+                .into_iter()
+                .filter(|Kernel { id, .. }| id.family == name || id.kernel == name || id.label() == name)
+                .collect(),
         };
         if matching.is_empty() {
-            let known: Vec<String> = all().iter().map(KernelId::label).collect();
+            let known: Vec<String> = all().iter().map(|k| k.id.label()).collect();
             return Err(format!("no kernel is called '{name}'; known: {}", known.join(", ")));
         }
         for k in matching {

@@ -8,7 +8,7 @@ use super::dom::{self, append, by_id, hidden_card, query};
 use super::state::{self, Action};
 use super::storage;
 use crate::gpu::{DeviceInfo, Gpu};
-use crate::kernel::KernelId;
+use crate::kernel::Kernel;
 use crate::kernels;
 use crate::measure::MeasureOptions;
 use crate::plan::{self, Plan, ProblemSize, Shapes};
@@ -87,12 +87,12 @@ pub fn show(gpu: &Gpu) {
         let about = append(&group, "details", "about", "");
         append(&about, "summary", "", "what is this?");
         append(&about, "p", "", presentation.about);
-        for kernel in family.kernels() {
+        for Kernel { id: kernel, .. } in Kernel::all_of(family) {
             let label = append(&group, "label", "kernel", "");
             let input: HtmlInputElement = append(&label, "input", "", "").dyn_into().expect("input");
             input.set_type("checkbox");
             input.set_value(&kernel.label());
-            input.set_checked(chosen.contains(&kernel));
+            input.set_checked(chosen.iter().any(|k| k.id == kernel));
             input.set_class_name("kernel-choice");
             append(&label, "span", "", &kernel.label());
         }
@@ -162,14 +162,14 @@ fn bytes(n: u64) -> String {
 }
 
 /// Ticks exactly these kernels in the picker.
-fn tick(kernels: &[KernelId]) {
+fn tick(kernels: &[Kernel]) {
     let boxes = dom::document().query_selector_all("input.kernel-choice").expect("valid selector");
     for input in (0..boxes.length()).filter_map(|i| boxes.item(i)?.dyn_into::<HtmlInputElement>().ok()) {
-        input.set_checked(kernels.iter().any(|k| k.label() == input.value()));
+        input.set_checked(kernels.iter().any(|k| k.id.label() == input.value()));
     }
 }
 
-fn selected_kernels() -> Vec<KernelId> {
+fn selected_kernels() -> Vec<Kernel> {
     let chosen = dom::document().query_selector_all("input.kernel-choice:checked").expect("valid selector");
     (0..chosen.length())
         .filter_map(|i| chosen.item(i)?.dyn_into::<HtmlInputElement>().ok())
@@ -198,7 +198,7 @@ pub fn show_expected(device: &DeviceInfo) {
         n if n == suite.len() && suite.iter().all(|k| picked.contains(k)) => {
             ("Run the default suite".to_string(), format!("Kernels: the default suite ({})", suite.len()))
         }
-        1 => ("Run 1 kernel".to_string(), format!("Kernels: {}", picked[0].label())),
+        1 => ("Run 1 kernel".to_string(), format!("Kernels: {}", picked[0].id.label())),
         n => (format!("Run {n} kernels"), format!("Kernels: {n} picked")),
     };
     dom::set_text("run", &run);

@@ -9,7 +9,7 @@ use web_sys::{Element, HtmlButtonElement, HtmlInputElement, HtmlSelectElement, H
 use super::dom::{self, append, by_id, hidden_card};
 use super::state::{self, Action};
 use crate::gpu::{ComputeLimits, Gpu};
-use crate::kernel::Family;
+use crate::kernel::Kernel;
 use crate::kernels::{self, user::UserFamily};
 use crate::plan::Plan;
 use crate::share::{self, SharedKernel};
@@ -97,7 +97,7 @@ pub fn build(root: &Element) {
         match value.strip_prefix(BUILT_IN) {
             Some(label) => {
                 let kernel = kernels::select(label).ok().and_then(|k| k.first().copied());
-                let source = kernel.and_then(|k| kernels::as_user_kernel(&k, &device_limits()));
+                let source = kernel.and_then(|k| kernels::as_user_kernel(&k.id, &device_limits()));
                 if let Some(source) = source {
                     load(&source);
                 }
@@ -418,6 +418,6 @@ fn start(tune: bool) {
 }
 
 /// Every combination of the kernel, timed as a run is by default (`Plan::new`).
-fn plan(family: &UserFamily) -> Plan {
-    Plan::new(family.kernels())
+fn plan(family: &'static UserFamily) -> Plan {
+    Plan::new(Kernel::all_of(family))
 }

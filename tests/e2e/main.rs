@@ -272,7 +272,7 @@ fn one_click_runs_the_default_suite_and_the_summary_answers() {
     let mut kernels: Vec<&str> = rows.iter().map(|r| r[1].as_str().unwrap()).collect();
     kernels.sort();
     kernels.dedup();
-    let mut suite: Vec<String> = wgsweep::kernels::select("default").unwrap().iter().map(|k| k.label()).collect();
+    let mut suite: Vec<String> = wgsweep::kernels::select("default").unwrap().iter().map(|k| k.id.label()).collect();
     suite.sort();
     assert_eq!(kernels, suite, "every kernel of the default suite");
     assert!(rows.iter().all(|r| r[0] != "failed"), "{rows:?}");

@@ -2,7 +2,7 @@
 
 use wgsweep::fill;
 use wgsweep::gpu::{self, Gpu};
-use wgsweep::kernel::{Configuration, GpuCheck, KernelId, Prepared, ShaderChecks, ValidationError, Workload};
+use wgsweep::kernel::{Configuration, GpuCheck, Kernel, Prepared, ShaderChecks, ValidationError, Workload};
 use wgsweep::measure::MeasureOptions;
 use wgsweep::plan::{Plan, ProblemSize, Shapes};
 use wgsweep::result::{Environment, Pace};
@@ -30,7 +30,7 @@ pub fn environment(gpu: &Gpu) -> Environment {
 }
 
 /// A plan that validates every configuration and times it only briefly.
-pub fn quick_plan(kernels: Vec<KernelId>, problem_size: u64, workgroup_sizes: Option<Vec<u32>>) -> Plan {
+pub fn quick_plan(kernels: Vec<Kernel>, problem_size: u64, workgroup_sizes: Option<Vec<u32>>) -> Plan {
     Plan {
         kernels,
         problem_size: ProblemSize::Units(problem_size),

@@ -12,7 +12,7 @@ pub struct DescribeArgs {
 
 pub fn describe(args: &DescribeArgs) -> Result<ExitCode, String> {
     let chosen = kernels::select(&args.kernel)?;
-    let name = chosen[0].family;
+    let name = chosen[0].family.name();
     let about = kernels::presentation(name).expect("selected kernels are registered").about;
     println!("{name}\n\n{}", about.trim_end());
     Ok(ExitCode::SUCCESS)

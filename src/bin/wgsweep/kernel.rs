@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use wgsweep::kernel::Family;
+use wgsweep::kernel::Kernel;
 use wgsweep::kernels;
 use wgsweep::share::{self, SharedKernel};
 use wgsweep::spec::{self, Problem, UserKernel};
@@ -64,7 +64,7 @@ pub async fn user_kernel(args: KernelArgs) -> Result<ExitCode, String> {
         let lines: Vec<String> = problems.iter().map(|p| format!("{}: {p}", args.wgsl.display())).collect();
         return Err(lines.join("\n"));
     }
-    let plan = args.plan.plan(family.kernels());
+    let plan = args.plan.plan(Kernel::all_of(family));
     match args.tune {
         true => crate::tune::tune_plan(&gpu, &plan, args.exhaustive, args.json.as_deref()).await,
         false => crate::run::sweep(&gpu, &plan, args.json.as_deref(), args.label, None).await,

@@ -3,7 +3,7 @@
 
 use clap::ValueEnum;
 use wgsweep::gpu::Gpu;
-use wgsweep::kernel::{KernelId, ShaderChecks};
+use wgsweep::kernel::{Kernel, ShaderChecks};
 use wgsweep::plan::{Plan, ProblemSize, Shapes};
 
 use crate::choose_adapter;
@@ -84,7 +84,7 @@ pub struct PlanArgs {
 
 impl PlanArgs {
     /// `Plan::new(kernels)` with what these options change.
-    pub fn plan(&self, kernels: Vec<KernelId>) -> Plan {
+    pub fn plan(&self, kernels: Vec<Kernel>) -> Plan {
         let mut plan = Plan::new(kernels);
         plan.problem_size = match (self.size, self.mib) {
             (Some(units), _) => ProblemSize::Units(units),

@@ -16,10 +16,10 @@ pub fn source(args: &SourceArgs) -> Result<ExitCode, String> {
     let name = args.kernel.as_str();
     // The sizes and shapes every WebGPU device offers: `wgsweep kernel` then skips what this one cannot run.
     let limits = ComputeLimits::from_wgpu(&wgpu::Limits::default());
-    let opened: Vec<String> =
-        kernels::all().iter().filter(|k| kernels::as_user_kernel(k, &limits).is_some()).map(|k| k.label()).collect();
-    let kernel = kernels::select(name)?.into_iter().find(|k| k.label() == name);
-    let source = kernel.and_then(|k| kernels::as_user_kernel(&k, &limits));
+    let opened = kernels::all().into_iter().filter(|k| kernels::as_user_kernel(&k.id, &limits).is_some());
+    let opened: Vec<String> = opened.map(|k| k.id.label()).collect();
+    let kernel = kernels::select(name)?.into_iter().find(|k| k.id.label() == name);
+    let source = kernel.and_then(|k| kernels::as_user_kernel(&k.id, &limits));
     let source = source.ok_or_else(|| {
         format!(
             "{name} cannot be opened as your kernel: it needs a pass before or after it (a permutation, partial \

@@ -536,99 +536,40 @@ async fn publishes_sent_together_are_each_answered(url: &str) {
     assert_eq!((count, median), (23, format!("{key}: median of 23 results")));
 }
 
-#[tokio::test]
-async fn on_sqlite_publishes_sent_together_are_each_answered() {
-    let dir = tempfile::tempdir().unwrap();
-    publishes_sent_together_are_each_answered(&sqlite_url(dir.path())).await;
+/// Each scenario, listed once, runs on both databases: on SQLite a test each, in a folder of its own; on
+/// PostgreSQL one cluster for all of them, a database each (named after the scenario).
+macro_rules! on_both_databases {
+    ($($scenario:ident),* $(,)?) => {
+        mod on_sqlite {
+            $(
+                #[tokio::test]
+                async fn $scenario() {
+                    let dir = tempfile::tempdir().unwrap();
+                    super::$scenario(&super::sqlite_url(dir.path())).await;
+                }
+            )*
+        }
+
+        #[tokio::test]
+        async fn on_postgresql_every_scenario() {
+            let cluster = Postgres::start();
+            $($scenario(&cluster.database(stringify!($scenario))).await;)*
+        }
+    };
 }
 
-#[tokio::test]
-async fn on_sqlite_two_servers_on_one_database_keep_the_same_figures() {
-    let dir = tempfile::tempdir().unwrap();
-    two_servers_on_one_database_keep_the_same_figures(&sqlite_url(dir.path())).await;
-}
-
-#[tokio::test]
-async fn on_sqlite_class_figures_follow_every_publish_and_delete() {
-    let dir = tempfile::tempdir().unwrap();
-    class_figures_follow_every_publish_and_delete(&sqlite_url(dir.path())).await;
-}
-
-#[tokio::test]
-async fn on_sqlite_results_stored_before_class_figures_get_them_at_start() {
-    let dir = tempfile::tempdir().unwrap();
-    results_stored_before_class_figures_get_them_at_start(&sqlite_url(dir.path())).await;
-}
-
-#[tokio::test]
-async fn on_sqlite_labels_stored_before_their_bound_are_cut_in_the_list() {
-    let dir = tempfile::tempdir().unwrap();
-    labels_stored_before_their_bound_are_cut_in_the_list(&sqlite_url(dir.path())).await;
-}
-
-#[tokio::test]
-async fn on_sqlite_reads_are_limited_per_client_also_behind_a_proxy() {
-    let dir = tempfile::tempdir().unwrap();
-    reads_are_limited_per_client_also_behind_a_proxy(&sqlite_url(dir.path())).await;
-}
-
-#[tokio::test]
-async fn on_sqlite_bodies_are_stored_deflated_and_plain_ones_still_read() {
-    let dir = tempfile::tempdir().unwrap();
-    bodies_are_stored_deflated_and_plain_ones_still_read(&sqlite_url(dir.path())).await;
-}
-
-#[tokio::test]
-async fn on_sqlite_a_result_is_published_read_listed_and_deleted() {
-    let dir = tempfile::tempdir().unwrap();
-    publish_read_list_and_delete(&sqlite_url(dir.path())).await;
-}
-
-#[tokio::test]
-async fn on_sqlite_bad_requests_get_a_clear_4xx() {
-    let dir = tempfile::tempdir().unwrap();
-    bad_requests_get_a_clear_4xx(&sqlite_url(dir.path())).await;
-}
-
-#[tokio::test]
-async fn on_sqlite_presets_are_learned_from_the_recorded_h100_results() {
-    let dir = tempfile::tempdir().unwrap();
-    presets_learned_from_the_recorded_h100_results(&sqlite_url(dir.path())).await;
-}
-
-#[tokio::test]
-async fn on_sqlite_publishes_are_limited_per_client() {
-    let dir = tempfile::tempdir().unwrap();
-    publishes_are_limited_per_client(&sqlite_url(dir.path())).await;
-}
-
-#[tokio::test]
-async fn on_sqlite_a_kernel_is_answered_from_every_device_class() {
-    let dir = tempfile::tempdir().unwrap();
-    a_kernel_is_answered_from_every_device_class(&sqlite_url(dir.path())).await;
-}
-
-#[tokio::test]
-async fn on_sqlite_the_page_is_served_cross_origin_isolated() {
-    let dir = tempfile::tempdir().unwrap();
-    the_page_is_served_cross_origin_isolated(&sqlite_url(dir.path())).await;
-}
-
-/// The same on PostgreSQL, one cluster for all of them (a database each).
-#[tokio::test]
-async fn on_postgresql_the_same() {
-    let cluster = Postgres::start();
-    publish_read_list_and_delete(&cluster.database("publish")).await;
-    bad_requests_get_a_clear_4xx(&cluster.database("bad")).await;
-    presets_learned_from_the_recorded_h100_results(&cluster.database("presets")).await;
-    publishes_are_limited_per_client(&cluster.database("limits")).await;
-    the_page_is_served_cross_origin_isolated(&cluster.database("page")).await;
-    bodies_are_stored_deflated_and_plain_ones_still_read(&cluster.database("deflated")).await;
-    class_figures_follow_every_publish_and_delete(&cluster.database("figures")).await;
-    results_stored_before_class_figures_get_them_at_start(&cluster.database("earlier")).await;
-    reads_are_limited_per_client_also_behind_a_proxy(&cluster.database("reads")).await;
-    two_servers_on_one_database_keep_the_same_figures(&cluster.database("two")).await;
-    publishes_sent_together_are_each_answered(&cluster.database("together")).await;
-    labels_stored_before_their_bound_are_cut_in_the_list(&cluster.database("labels")).await;
-    a_kernel_is_answered_from_every_device_class(&cluster.database("kernel")).await;
-}
+on_both_databases![
+    publish_read_list_and_delete,
+    bad_requests_get_a_clear_4xx,
+    presets_learned_from_the_recorded_h100_results,
+    publishes_are_limited_per_client,
+    the_page_is_served_cross_origin_isolated,
+    bodies_are_stored_deflated_and_plain_ones_still_read,
+    class_figures_follow_every_publish_and_delete,
+    results_stored_before_class_figures_get_them_at_start,
+    reads_are_limited_per_client_also_behind_a_proxy,
+    two_servers_on_one_database_keep_the_same_figures,
+    publishes_sent_together_are_each_answered,
+    labels_stored_before_their_bound_are_cut_in_the_list,
+    a_kernel_is_answered_from_every_device_class,
+];

@@ -1,0 +1,61 @@
+//! Comparisons: the regression gate (`compare::regressions`) and named baselines (`baseline`).
+
+use wgsweep::baseline::Baselines;
+use wgsweep::compare::{self, NOISE_THRESHOLD};
+use wgsweep::result::{RunResult, gb_per_s};
+use wgsweep::stats;
+
+use crate::MINIMAL_V1;
+
+/// The minimal result with its one configuration's samples (one dispatch each) and what follows from them.
+fn measured(samples_ns: &[f64]) -> RunResult {
+    let mut result = RunResult::from_json(MINIMAL_V1).unwrap();
+    let r = &mut result.results[0];
+    let summary = stats::summarize(samples_ns).unwrap();
+    r.samples_ns = samples_ns.to_vec();
+    r.dispatches_per_sample = 1;
+    r.median_ns = Some(summary.median);
+    r.median_interval_ns = summary.median_interval.map(|(low, high)| [low, high]);
+    r.min_ns = Some(summary.min);
+    r.p95_ns = Some(summary.p95);
+    r.gbps = gb_per_s(r.bytes_per_dispatch, summary.median);
+    result
+}
+
+/// 20 samples around `ns`, spread by ±0.5 %.
+fn around(ns: f64) -> Vec<f64> {
+    (0..20).map(|i| ns * (1.0 + 0.005 * ((i % 5) as f64 - 2.0) / 2.0)).collect()
+}
+
+#[test]
+fn the_regression_gate_refuses_a_slower_run_beyond_noise_and_the_limit_only() {
+    let before = measured(&around(1e6));
+    let slower = measured(&around(1.1e6));
+    let rows = compare::rows(&[before.clone(), slower]);
+    let slower_by_ten = compare::regressions(&rows, NOISE_THRESHOLD, 0.03);
+    assert_eq!(slower_by_ten.len(), 1, "10 % slower, beyond noise and a 3 % limit");
+    assert_eq!(slower_by_ten[0].at, 1);
+    assert!(slower_by_ten[0].text().starts_with("triad/scalar default wg 256"), "{}", slower_by_ten[0].text());
+    assert!(compare::regressions(&rows, NOISE_THRESHOLD, 0.15).is_empty(), "within a 15 % limit");
+
+    let same = compare::rows(&[before.clone(), measured(&around(1.005e6))]);
+    assert!(compare::regressions(&same, NOISE_THRESHOLD, 0.0).is_empty(), "0.5 % is within noise");
+    let faster = compare::rows(&[before, measured(&around(0.8e6))]);
+    assert!(compare::regressions(&faster, NOISE_THRESHOLD, 0.0).is_empty(), "faster is no regression");
+}
+
+#[test]
+fn a_baseline_is_saved_and_read_back_by_name_and_a_name_that_could_leave_the_folder_is_refused() {
+    let folder = tempfile::tempdir().unwrap();
+    let baselines = Baselines::in_folder(folder.path().join("baselines"));
+    let result = measured(&around(1e6));
+    let path = baselines.save("main-2026.11", &result).unwrap();
+    assert!(path.starts_with(folder.path()) && path.ends_with("main-2026.11.json"));
+    assert_eq!(baselines.load("main-2026.11").unwrap().results[0].samples_ns, result.results[0].samples_ns);
+    for name in ["", "../elsewhere", ".hidden", "a/b", "name with spaces"] {
+        let refused = baselines.save(name, &result).unwrap_err();
+        assert!(refused.contains("a baseline's name is"), "{name:?}: {refused}");
+    }
+    let missing = baselines.load("never-saved").unwrap_err();
+    assert!(missing.contains("no baseline `never-saved`") && missing.contains("--save-baseline"), "{missing}");
+}

@@ -1,0 +1,88 @@
+//! The `wgsweep` command as a person runs it: a lost device, comparisons and their regression gate.
+
+/// The device lost mid-run (destroyed by the CLI's test hook, as a driver reset would lose it): the CLI
+/// writes the configurations that finished, says why it stopped, and exits non-zero.
+#[test]
+fn the_cli_keeps_what_finished_when_the_device_is_lost_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("lost.json");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_wgsweep"))
+        .args(["run", "--kernels", "copy/scalar", "--workgroup-sizes", "64,128,256,512", "--size", "65536"])
+        .args(["--samples", "3", "--shader-checks", "default", "--lose-device-after", "2", "--json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "a lost device is a failed run: {stderr}");
+    assert!(stderr.contains("the GPU device was lost (Destroyed) after 2 of 4 configurations"), "{stderr}");
+    let kept = wgsweep::RunResult::from_json(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(kept.results.len(), 2);
+    assert!(kept.results.iter().all(|r| r.error().is_none()), "what finished finished well");
+    assert!(!kept.complete);
+    assert!(
+        kept.notes.iter().any(|n| n.contains("the GPU device was lost after 2 of 4 configurations")),
+        "{:?}",
+        kept.notes
+    );
+}
+
+#[test]
+fn compare_fails_if_a_configuration_is_slower_beyond_noise_and_the_threshold_and_keeps_baselines() {
+    let dir = tempfile::tempdir().unwrap();
+    let wgsweep = |args: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_wgsweep"))
+            .current_dir(dir.path())
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout).to_string() + &String::from_utf8_lossy(&output.stderr),
+        )
+    };
+    let (code, out) = wgsweep(&[
+        "run",
+        "--kernels",
+        "copy/scalar",
+        "--workgroup-sizes",
+        "64,128",
+        "--size",
+        "65536",
+        "--json",
+        "a.json",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    // Samples 1 % apart, the same in both results but for the first configuration, made 10 % slower in b.
+    let mut a = wgsweep::RunResult::from_json(&std::fs::read_to_string(dir.path().join("a.json")).unwrap()).unwrap();
+    for r in &mut a.results {
+        let median = r.median_ns.unwrap() * r.dispatches_per_sample as f64;
+        r.samples_ns = (0..30).map(|i| median * (1.0 + 0.01 * ((i * 7) % 30) as f64 / 30.0)).collect();
+    }
+    let mut b = a.clone();
+    let slow = &mut b.results[0];
+    slow.samples_ns.iter_mut().for_each(|ns| *ns *= 1.1);
+    slow.median_ns = slow.median_ns.map(|m| m * 1.1);
+    slow.gbps = slow.gbps.map(|g| g / 1.1);
+    std::fs::write(dir.path().join("a.json"), a.to_json()).unwrap();
+    std::fs::write(dir.path().join("b.json"), b.to_json()).unwrap();
+
+    let (code, out) = wgsweep(&["compare", "a.json", "b.json", "--fail-if-slower", "3%"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("1 configuration(s) slower than [1] beyond noise and by 3.0 % or more"), "{out}");
+    assert!(out.contains("copy/scalar default wg 64"), "{out}");
+    assert!(out.contains("[2] against [1]: stream: 0 faster, 1 slower, 3 the same"), "{out}");
+    let (code, out) = wgsweep(&["compare", "a.json", "a.json", "--fail-if-slower", "3%"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("[2] against [1]: stream: 0 faster, 0 slower, 4 the same"), "{out}");
+    // A 10 % slowdown passes a gate of 15 %.
+    assert_eq!(wgsweep(&["compare", "a.json", "b.json", "--fail-if-slower", "15%"]).0, Some(0));
+
+    // Baselines, as criterion keeps them: saved under a name, compared with later.
+    let (code, out) = wgsweep(&["compare", "a.json", "--save-baseline", "main"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(dir.path().join(".wgsweep/baselines/main.json").exists());
+    let (code, out) = wgsweep(&["compare", "--baseline", "main", "b.json", "--fail-if-slower", "3%"]);
+    assert_eq!(code, Some(1), "{out}");
+    let (_, out) = wgsweep(&["compare", "--baseline", "nightly", "b.json"]);
+    assert!(out.contains("no baseline `nightly`"), "{out}");
+}

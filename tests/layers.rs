@@ -333,3 +333,22 @@ fn a_file_or_function_one_line_too_long_is_found_and_tests_are_left_alone() {
     let files = [("a.rs".to_string(), "\n".repeat(700)), ("b.rs".to_string(), "\n".repeat(701))];
     assert_eq!(long_files(&files, 700), ["b.rs: 701 lines"]);
 }
+
+/// What only the CLI uses, behind the `cli` feature: the gallery server, which depends on the library
+/// without it, compiles none of these.
+const CLI_ONLY: [&str; 5] = ["clap", "indicatif", "ureq", "env_logger", "pollster"];
+
+#[test]
+fn the_gallery_server_compiles_none_of_the_clis_dependencies() {
+    let tree = std::process::Command::new(env!("CARGO"))
+        .args(["tree", "--offline", "-p", "wgsweep-server", "-e", "normal", "--prefix", "none"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(tree.status.success(), "cargo tree: {}", String::from_utf8_lossy(&tree.stderr));
+    let tree = String::from_utf8(tree.stdout).unwrap();
+    let crates: Vec<&str> = tree.lines().filter_map(|line| line.split(' ').next()).collect();
+    assert!(crates.contains(&"wgsweep") && crates.contains(&"axum"), "the server's tree is read:\n{tree}");
+    let compiled: Vec<&&str> = CLI_ONLY.iter().filter(|name| crates.contains(name)).collect();
+    assert!(compiled.is_empty(), "the gallery server compiles {compiled:?}");
+}

@@ -1,4 +1,5 @@
 //! The library's modules without a GPU, one file each: what they compute from plain data.
+#![cfg(not(target_arch = "wasm32"))]
 
 mod analysis;
 mod compare;

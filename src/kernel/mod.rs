@@ -235,6 +235,20 @@ pub enum ChartKind {
     Bars,
 }
 
+/// What a built-in family measures, its `docs/families/NAME.md`: compiled in natively (`wgsweep describe`,
+/// the CLI's tables); in the page, where it is the empty string, fetched from beside the page when a person
+/// asks for it (`web::dom::about_fold`), so that the texts stay out of the page's download.
+macro_rules! family_text {
+    ($family:literal) => {
+        if cfg!(target_arch = "wasm32") {
+            ""
+        } else {
+            include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/families/", $family, ".md"))
+        }
+    };
+}
+pub(crate) use family_text;
+
 /// The part a family's kernels play in the analysis of a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Roles {
@@ -250,7 +264,8 @@ pub enum Roles {
 /// that the contract (`Family`) holds only what runs, its inputs, its shapes and its reference.
 #[derive(Clone, Copy, Debug)]
 pub struct Presentation {
-    /// What the family measures and what to expect (a built-in family's docs/families/NAME.md).
+    /// What the family measures and what to expect (a built-in family's docs/families/NAME.md, `family_text`;
+    /// empty in the page, which fetches it).
     pub about: &'static str,
     /// How the page charts its results.
     pub chart: ChartKind,

@@ -11,7 +11,7 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
     Presentation, Recipe, Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError,
-    Workload, as_yours, f32s,
+    Workload, as_yours, f32s, family_text,
 };
 use crate::spec;
 
@@ -42,7 +42,7 @@ fn width(kernel: &KernelId) -> u64 {
 
 /// What the page, the summary and `wgsweep describe` say about the family.
 pub const PRESENTATION: Presentation = Presentation {
-    about: include_str!("../../docs/families/access.md"),
+    about: family_text!("access"),
     contrasts: &[
         kernel::Contrast {
             kernel: ("coalesced/f32", None),

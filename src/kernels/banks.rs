@@ -9,7 +9,7 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
     Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
-    as_yours,
+    as_yours, family_text,
 };
 use crate::spec;
 
@@ -41,7 +41,7 @@ pub fn sum(lid: u32, stride: u32) -> u32 {
 
 /// What the page, the summary and `wgsweep describe` say about the family.
 pub const PRESENTATION: Presentation = Presentation {
-    about: include_str!("../../docs/families/banks.md"),
+    about: family_text!("banks"),
     contrasts: &[kernel::Contrast {
         kernel: ("tile_read/padded", Some(32)),
         against: ("tile_read/plain", Some(32)),

@@ -10,7 +10,7 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, ChartKind, Comparison, Configuration, Expected, Family, ImageBuffers, KeptReference, KernelId, Parameter,
     Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError,
-    Workload, as_yours, f32s,
+    Workload, as_yours, f32s, family_text,
 };
 use crate::spec;
 
@@ -33,7 +33,7 @@ fn window(r: u32) -> u64 {
 
 /// What the page, the summary and `wgsweep describe` say about the family.
 pub const PRESENTATION: Presentation = Presentation {
-    about: include_str!("../../docs/families/blur.md"),
+    about: family_text!("blur"),
     chart: ChartKind::Heatmap,
     contrasts: &[kernel::Contrast {
         kernel: ("box_tiled/f32", None),

@@ -12,7 +12,7 @@ use crate::host;
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
     Presentation, Recipe, Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError,
-    Workload,
+    Workload, family_text,
 };
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
@@ -57,7 +57,7 @@ fn layout(bins: u32) -> (u32, u32) {
 
 /// What the page, the summary and `wgsweep describe` say about the family.
 pub const PRESENTATION: Presentation = Presentation {
-    about: include_str!("../../docs/families/histogram.md"),
+    about: family_text!("histogram"),
     contrasts: &[
         kernel::Contrast {
             kernel: ("workgroup/uniform", Some(256)),

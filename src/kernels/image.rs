@@ -10,7 +10,7 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, ChartKind, Comparison, Configuration, Expected, Family, ImageBuffers, KeptReference, KernelId, Prepared,
     Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
-    as_yours,
+    as_yours, family_text,
 };
 use crate::spec;
 
@@ -34,11 +34,8 @@ pub fn grayscale(pixel: u32) -> u32 {
 }
 
 /// What the page, the summary and `wgsweep describe` say about the family.
-pub const PRESENTATION: Presentation = Presentation {
-    about: include_str!("../../docs/families/image.md"),
-    chart: ChartKind::Heatmap,
-    ..Presentation::NONE
-};
+pub const PRESENTATION: Presentation =
+    Presentation { about: family_text!("image"), chart: ChartKind::Heatmap, ..Presentation::NONE };
 
 impl Family for Image {
     fn name(&self) -> &'static str {

@@ -13,7 +13,7 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Before, ChartKind, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer,
     Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError,
-    Workload, f32s,
+    Workload, f32s, family_text,
 };
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
@@ -125,7 +125,7 @@ pub fn advance(i: u32, before: [f32; 7]) -> [f32; 7] {
 
 /// What the page, the summary and `wgsweep describe` say about the family.
 pub const PRESENTATION: Presentation = Presentation {
-    about: include_str!("../../docs/families/layout.md"),
+    about: family_text!("layout"),
     chart: ChartKind::Bars,
     contrasts: &[
         kernel::Contrast {

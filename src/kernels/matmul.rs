@@ -13,7 +13,7 @@ use crate::gpu::{ComputeLimits, Gpu, MatrixConfig};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
     Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
-    as_yours, f32s, u32s,
+    as_yours, f32s, family_text, u32s,
 };
 use crate::spec;
 
@@ -171,7 +171,7 @@ fn subgroup_tile(variant: &str, invocations: u32) -> Option<(usize, [u32; 2])> {
 
 /// What the page, the summary and `wgsweep describe` say about the family.
 pub const PRESENTATION: Presentation = Presentation {
-    about: include_str!("../../docs/families/matmul.md"),
+    about: family_text!("matmul"),
     contrasts: &[
         kernel::Contrast {
             kernel: ("matmul_pipelined/k8", None),

@@ -9,7 +9,7 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, Operations, OwnedBuffer, Prepared,
     Presentation, Recipe, Reference, ReferenceFuture, Role, Roles, ShaderModules, Sizing, Skip, Step, ValidationError,
-    Workload, as_yours,
+    Workload, as_yours, family_text,
 };
 use crate::spec;
 use wgpu::util::DeviceExt;
@@ -156,7 +156,7 @@ fn expected(kernel: &str, variant: &str, i: u32) -> Expected {
 
 /// What the page, the summary and `wgsweep describe` say about the family.
 pub const PRESENTATION: Presentation = Presentation {
-    about: include_str!("../../docs/families/peak.md"),
+    about: family_text!("peak"),
     contrasts: &[
         kernel::Contrast {
             kernel: ("fma/vec4", None),

@@ -9,7 +9,7 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
     self, Before, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, Presentation, ReferenceFuture,
-    ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours,
+    ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours, family_text,
 };
 use crate::spec;
 
@@ -60,7 +60,7 @@ pub struct Reduce;
 
 /// What the page, the summary and `wgsweep describe` say about the family.
 pub const PRESENTATION: Presentation = Presentation {
-    about: include_str!("../../docs/families/reduce.md"),
+    about: family_text!("reduce"),
     contrasts: &[
         kernel::Contrast {
             kernel: ("grid/f32", None),

@@ -12,7 +12,7 @@ use crate::host;
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
     Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
-    as_yours, f32s,
+    as_yours, f32s, family_text,
 };
 use crate::spec;
 
@@ -35,8 +35,7 @@ const SCALAR: f32 = 0.4;
 pub struct Saturation;
 
 /// What the page, the summary and `wgsweep describe` say about the family.
-pub const PRESENTATION: Presentation =
-    Presentation { about: include_str!("../../docs/families/saturation.md"), ..Presentation::NONE };
+pub const PRESENTATION: Presentation = Presentation { about: family_text!("saturation"), ..Presentation::NONE };
 
 impl Family for Saturation {
     fn name(&self) -> &'static str {

@@ -14,7 +14,7 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Prepared, Presentation,
     Recipe, Reference, ReferenceFuture, Role, Roles, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
-    as_yours, f32s,
+    as_yours, f32s, family_text,
 };
 use crate::{host, spec};
 
@@ -57,7 +57,7 @@ pub struct Stream;
 
 /// What the page, the summary and `wgsweep describe` say about the family.
 pub const PRESENTATION: Presentation = Presentation {
-    about: include_str!("../../docs/families/stream.md"),
+    about: family_text!("stream"),
     contrasts: &[kernel::Contrast {
         kernel: ("triad/vec4", None),
         against: ("triad/scalar", None),

@@ -10,7 +10,7 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, ChartKind, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter,
     Prepared, Presentation, Recipe, Reference, ReferenceFuture, Role, Roles, ShaderModules, Sizing, Skip, Step,
-    ValidationError, Workload, as_yours, f32s,
+    ValidationError, Workload, as_yours, f32s, family_text,
 };
 use crate::spec;
 
@@ -55,7 +55,7 @@ fn uses_tile_memory(kernel: &KernelId) -> bool {
 
 /// What the page, the summary and `wgsweep describe` say about the family.
 pub const PRESENTATION: Presentation = Presentation {
-    about: include_str!("../../docs/families/transpose.md"),
+    about: family_text!("transpose"),
     chart: ChartKind::Heatmap,
     baseline: Some("copy2d"),
     contrasts: &[

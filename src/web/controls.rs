@@ -84,9 +84,7 @@ pub fn show(gpu: &Gpu) {
     for (family, presentation) in kernels::built_in() {
         let group = append(&picker, "fieldset", "", "");
         append(&group, "legend", "", family.name());
-        let about = append(&group, "details", "about", "");
-        append(&about, "summary", "", "what is this?");
-        append(&about, "p", "", presentation.about);
+        dom::about_fold(&group, family.name(), presentation.about);
         for Kernel { id: kernel, .. } in Kernel::all_of(family) {
             let label = append(&group, "label", "kernel", "");
             let input: HtmlInputElement = append(&label, "input", "", "").dyn_into().expect("input");

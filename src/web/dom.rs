@@ -84,6 +84,40 @@ pub fn select_all(scope: &Element, selector: &str) -> Vec<Element> {
     (0..list.length()).filter_map(|i| list.item(i)?.dyn_into().ok()).collect()
 }
 
+/// A "what is this?" fold saying what a family measures: `text` where the page holds it (a user's kernel's),
+/// else its `families/NAME.md`, fetched from beside the page the first time the fold opens (the built-in
+/// families' texts stay out of the page's download: `kernel::family_text`).
+pub fn about_fold(parent: &Element, family: &str, text: &str) {
+    let fold = append(parent, "details", "about", "");
+    append(&fold, "summary", "", "what is this?");
+    let paragraph = append(&fold, "p", "", text);
+    if !text.is_empty() {
+        return;
+    }
+    let url = format!("families/{family}.md");
+    let asked = std::rc::Rc::new(std::cell::Cell::new(false));
+    listen(&fold, "toggle", move |_| {
+        if asked.replace(true) {
+            return;
+        }
+        let (paragraph, url, asked) = (paragraph.clone(), url.clone(), asked.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let text = match fetch_text(&url, "GET", None).await {
+                Ok((200, text)) => text,
+                failed => {
+                    asked.set(false); // opening the fold again asks again
+                    let why = match failed {
+                        Ok((status, _)) => format!("the page's server answered {status} for {url}"),
+                        Err(why) => why,
+                    };
+                    format!("This text could not be loaded ({why}); close and open this again to retry.")
+                }
+            };
+            paragraph.set_text_content(Some(&text));
+        });
+    });
+}
+
 /// A paragraph `id` that says how something went, which screen readers announce as it changes.
 pub fn status_line(parent: &Element, id: &str) -> Element {
     let line = append(parent, "p", id, "");

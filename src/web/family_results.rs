@@ -173,9 +173,7 @@ fn element_for(container: &Element, family: &str) -> Element {
     part.set_attribute("data-family", family).ok();
     append(&part, "h3", "", family);
     if let Some(declared) = kernels::presentation(family) {
-        let about = append(&part, "details", "about", "");
-        append(&about, "summary", "", "what is this?");
-        append(&about, "p", "", declared.about);
+        dom::about_fold(&part, family, declared.about);
     }
     let roofline = dom::select_all(container, ":scope > section.family:not([data-family])").into_iter().next();
     container.insert_before(&part, roofline.as_ref().map(|r| r.unchecked_ref())).ok();

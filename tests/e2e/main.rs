@@ -119,6 +119,14 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
     browser.click("#device details > summary");
     let card = browser.text("#device-facts");
     assert!(card.contains("Invocations per workgroup"), "{card}");
+    // What a family measures comes from beside the page when its fold first opens.
+    browser.eval("document.querySelector('#kernel-picker fieldset details.about').open = true");
+    let about = "document.querySelector('#kernel-picker fieldset details.about p').textContent";
+    browser.wait_for(
+        "the stream family's text",
+        &format!("{about}.startsWith('STREAM measures')"),
+        Duration::from_secs(10),
+    );
     // Before it starts, the run says how long it should take.
     let expected = browser.text("#expected-duration");
     assert!(expected.starts_with("60 configurations, about ") && expected.ends_with(" expected"), "{expected}");

@@ -12,6 +12,20 @@ fn a_kernel_name_belongs_to_one_family_so_selecting_it_stays_in_that_family() {
 }
 
 #[test]
+fn every_built_in_family_says_what_it_measures_and_names_kernels_it_has() {
+    for (family, presentation) in kernels::built_in() {
+        assert!(presentation.about.len() > 200, "{}: {:?}", family.name(), presentation.about);
+        let names: Vec<&str> = family.kernels().iter().map(|k| k.kernel).collect();
+        let labels: Vec<String> = family.kernels().iter().map(|k| k.label()).collect();
+        let known = |side: &str| names.contains(&side) || labels.iter().any(|l| l == side);
+        for contrast in presentation.contrasts {
+            assert!(known(contrast.kernel.0) && known(contrast.against.0), "{}: {contrast:?}", family.name());
+        }
+        assert!(presentation.baseline.is_none_or(|b| names.contains(&b)), "{}", family.name());
+    }
+}
+
+#[test]
 fn kernel_selectors_name_families_kernels_and_variants() {
     assert_eq!(kernels::select("stream").unwrap().len(), 20);
     assert_eq!(kernels::select("triad").unwrap().len(), 4);

@@ -1,7 +1,7 @@
 //! Figures derived from a run's measurements: its ceilings (the best copy, the best FMA chain), every figure
 //! as a share of the roof above it and of its family's baseline, and the figures too good to be true.
 //!
-//! Families declare the part their kernels play (`Family::role`, `Family::baseline`); this module never
+//! Families declare the part their kernels play (their `Presentation`: roles, baseline); this module never
 //! matches kernel names. Every reader of results calls it: the runner when a run ends, share links and
 //! result files when they open, comparisons and charts through the fields it fills.
 

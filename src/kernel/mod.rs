@@ -235,9 +235,9 @@ pub enum ChartKind {
     Bars,
 }
 
-/// What a built-in family measures, its `docs/families/NAME.md`: compiled in natively (`wgsweep describe`,
-/// the CLI's tables); in the page, where it is the empty string, fetched from beside the page when a person
-/// asks for it (`web::dom::about_fold`), so that the texts stay out of the page's download.
+/// What a built-in family measures, its `docs/families/NAME.md`: compiled in natively (`wgsweep describe`);
+/// in the page, where it is the empty string, fetched from beside the page when a person asks for it
+/// (`web::dom::about_fold`), so that the texts stay out of the page's download.
 macro_rules! family_text {
     ($family:literal) => {
         if cfg!(target_arch = "wasm32") {

@@ -169,6 +169,20 @@ fn a_compile_error_is_named_at_its_line_and_column() {
 }
 
 #[test]
+fn an_invalid_kernel_is_named_at_its_place_with_the_compilers_whole_reason() {
+    let gpu = open_gpu();
+    let source = starter("triad").replace("my_triad", "returns").replace("c[i] = a[i] + SCALAR * b[i];", "return 3;");
+    let line = source.lines().position(|l| l.contains("return 3;")).unwrap() + 1;
+    let family = kernels::register(UserKernel::read(&source, None).unwrap()).unwrap();
+    let problems = pollster::block_on(kernels::user::compilation_problems(&gpu, family));
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].place.starts_with(&format!("WGSL line {line}, column ")), "{:?}", problems[0]);
+    // naga's first line ("Entry point … is invalid") and the reason below it, in one message.
+    let message = &problems[0].message;
+    assert!(message.contains("is invalid") && message.contains("Abstract types may only appear"), "{message}");
+}
+
+#[test]
 fn every_problem_of_a_specification_is_named_at_its_place() {
     let source = starter("triad");
     type Case = (Box<dyn Fn(&mut Value)>, &'static str, &'static str);

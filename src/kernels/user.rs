@@ -483,6 +483,16 @@ impl Workload for UserWorkload {
 
 /// What the GPU's compiler finds wrong with the kernel's WGSL, each at its line and column (the browser's
 /// compilation messages; natively naga's); empty where it compiles.
+/// A compiler's message as one line: naga's first line and the reasons it gives below its drawing of the
+/// source (its `= …` lines: "Entry point main at Compute is invalid" alone does not say why); a browser's
+/// message is the sentence alone.
+fn compiler_message(message: &str) -> String {
+    let mut lines = message.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("");
+    let reasons = lines.filter_map(|line| line.strip_prefix("= "));
+    std::iter::once(first).chain(reasons).collect::<Vec<_>>().join(": ")
+}
+
 pub async fn compilation_problems(gpu: &Gpu, family: &UserFamily) -> Vec<Problem> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
@@ -500,10 +510,9 @@ pub async fn compilation_problems(gpu: &Gpu, family: &UserFamily) -> Vec<Problem
                 Some(at) => format!("WGSL line {}, column {}", at.line_number, at.line_position),
                 None => "WGSL".into(),
             };
-            // naga's message draws the line after its first; the browser's is the sentence alone.
-            let first = m.message.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+            let message = compiler_message(&m.message);
             let label = format!("Shader '{}' ", family.name());
-            Problem { place, message: first.strip_prefix(&label).unwrap_or(first).to_string() }
+            Problem { place, message: message.strip_prefix(&label).unwrap_or(&message).to_string() }
         })
         .collect();
     if problems.is_empty()

@@ -383,6 +383,7 @@ impl Timer {
         if let Err(MeasureError::TooSlow(..)) = calibration {
             self.last_end.set(Some(calibrated));
         }
+        let calibration = calibration?;
         let early_end = match (self.cpu_adapter, kept_busy) {
             (true, _) => EarlyEnd::AtLeast,
             (false, true) => EarlyEnd::Settled,
@@ -394,7 +395,6 @@ impl Timer {
             at_most_ns: options.warm_up_ns,
             early_end,
         };
-        let calibration = calibration?;
         let mut measurement = Measurement {
             source: self.source(),
             dispatches_per_sample: calibration.dispatches,

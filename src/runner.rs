@@ -443,12 +443,15 @@ pub(crate) async fn measure_one(
     if course == Course::CheckThenMeasure {
         record.outcome = Outcome::Valid { suspect: None };
     }
-    match time(bench, configuration, &prepared, options, &mut record, pace).await {
-        Ok(()) => harness.learn(configuration, &record),
-        Err(slow @ MeasureError::TooSlow(..)) => record.outcome = Outcome::Skipped { reason: slow.to_string() },
-        Err(error) => record.fail(error),
+    if let Err(error) = time(bench, configuration, &prepared, options, &mut record, pace).await {
+        match error {
+            slow @ MeasureError::TooSlow(..) => record.outcome = Outcome::Skipped { reason: slow.to_string() },
+            error => record.fail(error),
+        }
+        return record;
     }
-    if course == Course::MeasureThenCheck && record.median_ns.is_some() {
+    harness.learn(configuration, &record);
+    if course == Course::MeasureThenCheck {
         let checking = Instant::now();
         validate(gpu, harness, workload, configuration, &mut record).await;
         pace.validation_s += checking.elapsed().as_secs_f64();

@@ -85,7 +85,7 @@ pub fn show(gpu: &Gpu) {
         let group = append(&picker, "fieldset", "", "");
         append(&group, "legend", "", family.name());
         dom::about_fold(&group, family.name(), presentation.about);
-        for Kernel { id: kernel, .. } in Kernel::all_of(family) {
+        for kernel in family.kernels() {
             let label = append(&group, "label", "kernel", "");
             let input: HtmlInputElement = append(&label, "input", "", "").dyn_into().expect("input");
             input.set_type("checkbox");

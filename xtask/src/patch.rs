@@ -57,12 +57,13 @@ fn fetch_published(version: &str) -> Result<PathBuf> {
     if !metadata.status.success() {
         return Err(format!("cargo metadata: {}", String::from_utf8_lossy(&metadata.stderr)));
     }
-    // The one wgpu in the graph; its manifest path sits in the registry's source folder.
-    let text = String::from_utf8_lossy(&metadata.stdout);
-    let marker = format!("/wgpu-{version}/Cargo.toml\"");
-    let end = text.find(&marker).ok_or_else(|| format!("cargo fetched no wgpu {version}"))?;
-    let start = text[..end].rfind('"').ok_or("cargo metadata: an unquoted path")? + 1;
-    Ok(PathBuf::from(&text[start..end + marker.len() - "/Cargo.toml\"".len()]))
+    // The one wgpu in the graph; its manifest sits in the registry's source folder.
+    let metadata: serde_json::Value =
+        serde_json::from_slice(&metadata.stdout).map_err(|e| format!("cargo metadata: {e}"))?;
+    let packages = metadata["packages"].as_array().ok_or("cargo metadata lists no packages")?;
+    let wgpu = packages.iter().find(|p| p["name"] == "wgpu" && p["version"] == version);
+    let manifest = wgpu.and_then(|p| p["manifest_path"].as_str()).ok_or(format!("cargo fetched no wgpu {version}"))?;
+    Ok(Path::new(manifest).parent().ok_or("a manifest has a folder")?.to_path_buf())
 }
 
 fn copy_tree(from: &Path, to: &Path) -> Result {

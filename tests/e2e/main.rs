@@ -31,7 +31,7 @@ fn open_page(query: &str) -> (server::Site, Browser) {
     let site = server::serve(dist());
     let browser = Browser::start(WebGpu::Enabled);
     browser.open(&format!("{}/index.html?{query}", site.url()));
-    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the device card", "device", Duration::from_secs(60));
     (site, browser)
 }
 
@@ -111,7 +111,7 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
     let browser = Browser::start(WebGpu::Enabled);
     browser.open(&format!("{}/index.html?kernels=stream&size=65536&samples=3&wg=1,64,256", site.url()));
 
-    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the device card", "device", Duration::from_secs(60));
     let summary = browser.text("#device-summary");
     assert!(summary.to_lowercase().contains("swiftshader"), "the device card should name SwiftShader: {summary}");
     assert!(summary.contains("Chrome ") && summary.contains("timestamps"), "browser and timer: {summary}");
@@ -482,7 +482,7 @@ fn a_person_runs_copy_fma_and_matmul_and_sees_the_peaks_and_a_roofline() {
     let link = copied_link(&browser, "#copy-link", "share-link");
     assert!(link.contains("/index.html#run=2."), "{link}");
     browser.open(&link.replace("/index.html#", "/index.html?opened=1#"));
-    browser.wait_for("the shared result", "!document.getElementById('shared')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the shared result", "shared", Duration::from_secs(60));
     assert_eq!(browser.eval(&table.replace("BODY", "#shared-families tbody")), ran);
 }
 
@@ -496,7 +496,7 @@ fn a_person_opens_a_shared_link_and_sees_the_result_without_running_anything() {
     let link = wgsweep::share::link(&format!("{}/index.html", site.url()), &result);
     let browser = Browser::start(WebGpu::Enabled);
     browser.open(&link);
-    browser.wait_for("the shared result", "!document.getElementById('shared')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the shared result", "shared", Duration::from_secs(60));
 
     let rows = browser
         .eval("return [...document.querySelectorAll('#shared-families tbody tr')].map(r => r.cells[0].textContent)");
@@ -521,10 +521,10 @@ fn a_person_opens_a_shared_link_and_sees_the_result_without_running_anything() {
 
     // The same link cut short, opened over it: a message says what is wrong, and the page still works.
     browser.open(&link[..link.len() - 50]);
-    browser.wait_for("the message", "!document.getElementById('message')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the message", "message", Duration::from_secs(60));
     let message = browser.text("#message");
     assert!(message.contains("could not be opened") && message.contains("cut short"), "{message}");
-    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the device card", "device", Duration::from_secs(60));
     assert_eq!(browser.eval("return document.getElementById('shared').hidden"), Value::Bool(true));
     browser.screenshot(&screenshot_path("e2e-damaged-link.png"));
 }
@@ -573,7 +573,7 @@ fn a_link_at_the_configuration_bound_opens_a_page_of_rows_at_a_time_and_one_past
     browser.click("header h1");
     browser.wait_for("the click's effect", "window.clicked", Duration::from_secs(10));
     let click_ms = clicked.elapsed().as_secs_f64() * 1000.0;
-    browser.wait_for("the shared result", "!document.getElementById('shared')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the shared result", "shared", Duration::from_secs(60));
     browser.wait_for("its tables", "document.querySelector('#shared-families tbody tr')", Duration::from_secs(60));
     let opened_ms = opening.elapsed().as_secs_f64() * 1000.0;
     let tasks = long_tasks(&browser);
@@ -665,7 +665,7 @@ fn a_link_at_the_configuration_bound_opens_a_page_of_rows_at_a_time_and_one_past
     let past = wgsweep::share::link(&format!("{}/index.html", site.url()), &crafted::crafted(max + 1));
     let refusing = std::time::Instant::now();
     browser.open(&past);
-    browser.wait_for("the message", "!document.getElementById('message')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the message", "message", Duration::from_secs(60));
     let refuse_ms = refusing.elapsed().as_secs_f64() * 1000.0;
     let message = browser.text("#message");
     assert!(message.contains(&format!("more than any wgsweep run makes (a result holds at most {max})")), "{message}");
@@ -679,19 +679,19 @@ fn a_person_opens_result_files_and_a_bad_one_gets_a_message() {
     let site = server::serve(dist());
     let browser = Browser::start(WebGpu::Enabled);
     browser.open(&format!("{}/index.html", site.url()));
-    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the device card", "device", Duration::from_secs(60));
 
     let bad = screenshot_path("not-a-result.json");
     std::fs::write(&bad, "{\"schema_version\": 1, \"results\": 3}").unwrap();
     browser.pick_file("#open-file", &bad);
-    browser.wait_for("the message", "!document.getElementById('message')?.hidden", Duration::from_secs(10));
+    browser.wait_shown("the message", "message", Duration::from_secs(10));
     let message = browser.text("#message");
     assert!(message.contains("not-a-result.json could not be opened: not a wgsweep result"), "{message}");
     assert_eq!(browser.eval("return document.getElementById('shared').hidden"), Value::Bool(true));
 
     let recorded = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/results/h100-chromium-histogram.json");
     browser.pick_file("#open-file", &recorded);
-    browser.wait_for("the opened result", "!document.getElementById('shared')?.hidden", Duration::from_secs(10));
+    browser.wait_shown("the opened result", "shared", Duration::from_secs(10));
     assert_eq!(browser.text("#shared-title"), "Opened from h100-chromium-histogram.json");
     let rows = browser.eval("return document.querySelectorAll('#shared-families tbody tr').length");
     let result = wgsweep::RunResult::from_json(&std::fs::read_to_string(&recorded).unwrap()).unwrap();
@@ -713,7 +713,7 @@ fn a_finished_run_is_kept_in_the_history_across_reloads_with_its_label_and_can_b
     );
 
     browser.open(&format!("{}/index.html", site.url()));
-    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the device card", "device", Duration::from_secs(60));
     assert_eq!(rows("#history-list"), 1, "the history survives a reload");
     // The next run's expected duration comes from this device's last one.
     let expected = browser.text("#expected-duration");
@@ -726,7 +726,7 @@ fn a_finished_run_is_kept_in_the_history_across_reloads_with_its_label_and_can_b
     browser.screenshot(&screenshot_path("e2e-history.png"));
 
     browser.click("#history-list button[data-action=open]");
-    browser.wait_for("the kept run", "!document.getElementById('shared')?.hidden", Duration::from_secs(10));
+    browser.wait_shown("the kept run", "shared", Duration::from_secs(10));
     assert_eq!(browser.text("#shared-title"), "From the history");
     assert_eq!(rows("#shared-families tbody"), 2, "copy/vec4 at two workgroup sizes");
     assert!(browser.text("#shared-facts").contains("<i>mine</i>"));
@@ -741,14 +741,14 @@ fn a_finished_run_is_kept_in_the_history_across_reloads_with_its_label_and_can_b
 fn a_person_compares_a_run_with_a_recorded_result_shares_the_comparison_and_finds_both_in_the_history() {
     let (site, browser) = run_page("kernels=copy/scalar&size=65536&samples=1&wg=64,256");
     browser.click("#compare-run");
-    browser.wait_for("the comparison", "!document.getElementById('compare')?.hidden", Duration::from_secs(10));
+    browser.wait_shown("the comparison", "compare", Duration::from_secs(10));
     assert!(browser.text("#compare-share-link-status").contains("Add a second result"));
 
     // A second result from a file: the H100 in Chromium, where copy/scalar ran at every size.
     let recorded = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/results/h100-chromium-stream.json");
     let h100 = wgsweep::RunResult::from_json(&std::fs::read_to_string(&recorded).unwrap()).unwrap();
     browser.pick_file("#open-file", &recorded);
-    browser.wait_for("the opened result", "!document.getElementById('shared')?.hidden", Duration::from_secs(10));
+    browser.wait_shown("the opened result", "shared", Duration::from_secs(10));
     browser.click("#compare-opened");
     let devices = "return document.querySelectorAll('#compare-devices .compare-device').length";
     assert_eq!(browser.eval(devices), 2);
@@ -797,7 +797,7 @@ fn a_person_compares_a_run_with_a_recorded_result_shares_the_comparison_and_find
     assert!(link.contains("#compare=2."), "{link}");
     let names = browser.eval("return [...document.querySelectorAll('#compare-devices h3')].map(h => h.textContent)");
     browser.open(&link.replace("/index.html#", "/index.html?opened=1#"));
-    browser.wait_for("the comparison", "!document.getElementById('compare')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the comparison", "compare", Duration::from_secs(60));
     assert_eq!(
         browser.eval("return [...document.querySelectorAll('#compare-devices h3')].map(h => h.textContent)"),
         names
@@ -816,7 +816,7 @@ fn a_person_compares_a_run_with_a_recorded_result_shares_the_comparison_and_find
 
     // Both results are kept: the run made here and the result opened from the file, once each.
     browser.open(&format!("{}/index.html", site.url()));
-    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the device card", "device", Duration::from_secs(60));
     let devices =
         browser.eval("return [...document.querySelectorAll('#history-list tr')].map(r => r.cells[1].textContent)");
     let mut devices: Vec<String> = serde_json::from_value(devices).unwrap();
@@ -867,7 +867,7 @@ fn two_runs_of_one_build_compare_with_a_verdict_on_every_configuration_and_the_l
     // The comparison's link carries every median's interval: the same verdicts open from it.
     let link = copied_link(&browser, "#compare-copy", "compare-share-link");
     browser.open(&link.replace("/index.html#", "/index.html?opened=1#"));
-    browser.wait_for("the comparison", "!document.getElementById('compare')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the comparison", "compare", Duration::from_secs(60));
     let reopened = browser.text("#compare-verdicts");
     assert!(reopened.starts_with("2 against 1, every configuration: stream: "), "{reopened}");
     let judged =
@@ -990,7 +990,7 @@ fn a_browser_without_webgpu_gets_a_message_that_says_what_to_do() {
     let site = server::serve(dist());
     let browser = Browser::start(WebGpu::Disabled);
     browser.open(&format!("{}/index.html", site.url()));
-    browser.wait_for("the message", "!document.getElementById('message')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the message", "message", Duration::from_secs(60));
     let message = browser.text("#message");
     assert!(message.contains("--enable-unsafe-webgpu"), "the message says how to turn WebGPU on: {message}");
     assert_eq!(browser.eval("return document.getElementById('controls').hidden"), Value::Bool(true));
@@ -1003,7 +1003,7 @@ fn a_person_publishes_a_run_to_the_gallery_and_opens_it_from_its_address() {
     let gallery = gallery::start(&dist());
     let browser = Browser::start(WebGpu::Enabled);
     browser.open(&format!("{}/index.html?kernels=copy/vec4&size=65536&wg=64,256&samples=3", gallery.url()));
-    browser.wait_for("the device card", "!document.getElementById('device')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the device card", "device", Duration::from_secs(60));
     browser.click("#run");
     browser.wait_for("the run to finish", "document.querySelector('#results[data-done]')", Duration::from_secs(300));
     // Served by the gallery: Publish shows what will be sent, and sends only when asked.
@@ -1036,7 +1036,7 @@ fn a_person_publishes_a_run_to_the_gallery_and_opens_it_from_its_address() {
 
     // Anyone opens it from its address, without running anything.
     browser.open(&format!("{}{address}", gallery.url()));
-    browser.wait_for("the published result", "!document.getElementById('shared')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the published result", "shared", Duration::from_secs(60));
     let id = address.trim_start_matches("/#published=");
     assert_eq!(browser.text("#shared-title"), format!("Published result {id}"));
     let rows = browser.eval("return document.querySelectorAll('#shared-families tbody tr').length");
@@ -1058,7 +1058,7 @@ fn a_person_publishes_a_run_to_the_gallery_and_opens_it_from_its_address() {
     );
     let id = browser.eval(&script)["id"].as_str().expect("published").to_string();
     browser.open(&format!("{}/#published={id}", gallery.url()));
-    browser.wait_for("the published result", "!document.getElementById('shared')?.hidden", Duration::from_secs(60));
+    browser.wait_shown("the published result", "shared", Duration::from_secs(60));
     assert!(browser.text("#shared-facts").contains("<script>window.smuggled = 1</script><img src=x"));
     assert_eq!(
         browser.eval("return document.querySelector('#shared script, #shared img') === null"),
@@ -1166,7 +1166,7 @@ fn a_person_finds_a_device_in_the_gallery_compares_with_its_median_and_sees_its_
     browser.screenshot(&screenshot_path("e2e-gallery-device.png"));
     assert_accessible(&browser, "the gallery");
     browser.click("#gallery-results button[data-id]");
-    browser.wait_for("the published result", "!document.getElementById('shared')?.hidden", Duration::from_secs(20));
+    browser.wait_shown("the published result", "shared", Duration::from_secs(20));
     assert!(browser.text("#shared-title").starts_with("Published result "));
 
     // The CLI reads the same presets from the gallery.

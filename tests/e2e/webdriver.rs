@@ -115,6 +115,12 @@ impl Browser {
         }
     }
 
+    /// Waits until the element `id` is on the page and shown. (`!element?.hidden` would also pass while a newly
+    /// opened page has not made the element yet.)
+    pub fn wait_shown(&self, what: &str, id: &str, timeout: Duration) {
+        self.wait_for(what, &format!("document.getElementById('{id}')?.hidden === false"), timeout);
+    }
+
     /// The visible text of the first element matching `selector`.
     pub fn text(&self, selector: &str) -> String {
         let element = self.find(selector);

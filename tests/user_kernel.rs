@@ -364,3 +364,97 @@ fn built_in_kernels_open_as_users_kernels_that_validate_and_count_as_the_built_i
     }
     assert_eq!(opened.len(), 54, "{opened:?}");
 }
+
+/// A kernel that takes its parameters from a uniform struct with padding in it.
+const UNIFORM_KERNEL: &str = include_str!("kernels/uniform_fields.wgsl");
+
+fn uniform_spec() -> Value {
+    serde_json::from_str(leading_spec(UNIFORM_KERNEL).unwrap()).unwrap()
+}
+
+#[test]
+fn a_uniform_struct_is_laid_out_as_the_wgsl_says_and_its_values_reach_the_kernel() {
+    let gpu = open_gpu();
+    let result = run(&gpu, UNIFORM_KERNEL, &uniform_spec().to_string());
+    assert_eq!(result.results.len(), 4, "two sizes × two workgroup sizes");
+    result.results.iter().for_each(assert_good);
+    // One value changed: every configuration fails against the reference's literals.
+    let mut spec = uniform_spec();
+    spec["name"] = json!("uniform_fields_wrong");
+    spec["uniforms"][0]["fields"]["inner.b"] = json!([1, 2.75]);
+    let result = run(&gpu, UNIFORM_KERNEL, &spec.to_string());
+    assert!(result.results.iter().all(|r| matches!(r.outcome, Outcome::Failed { .. })), "{:?}", result.results);
+}
+
+#[test]
+fn every_binding_the_kernel_uses_is_described_and_every_value_fits_its_wgsl_type() {
+    type Case = (Box<dyn Fn(&mut Value)>, &'static str, &'static str);
+    let fields = |s: &mut Value| s["uniforms"][0]["fields"].as_object_mut().unwrap().clone();
+    let cases: Vec<Case> = vec![
+        (
+            Box::new(|s| s["uniforms"] = json!([])),
+            "uniforms",
+            "the kernel uses `params` (@group(0) @binding(0), var<uniform> Params): add it to \"uniforms\"",
+        ),
+        (
+            Box::new(move |s| {
+                let mut f = fields(s);
+                f.remove("bias");
+                f.remove("grid");
+                s["uniforms"][0]["fields"] = Value::Object(f);
+            }),
+            "uniforms[0].fields",
+            "give a value to every field of `params`; missing: bias, grid",
+        ),
+        (
+            Box::new(|s| s["uniforms"][0]["fields"]["colour"] = json!(1)),
+            "uniforms[0].fields.colour",
+            "`colour` is not a field of `params` (its fields: count, scale, offset, bias, weights, grid, inner.a, inner.b)",
+        ),
+        (
+            Box::new(|s| s["uniforms"][0]["fields"]["offset"] = json!([1, 2])),
+            "uniforms[0].fields.offset",
+            "give 3 value(s)",
+        ),
+        (
+            Box::new(|s| s["uniforms"][0]["fields"]["count"] = json!(1.5)),
+            "uniforms[0].fields.count",
+            "1.5 is not a u32",
+        ),
+        (
+            Box::new(|s| s["uniforms"][0]["fields"]["count"] = json!("n - 5000")),
+            "uniforms[0].fields.count",
+            "`n - 5000` at n=1000, WG_X=32: -4000 is not a u32",
+        ),
+        (Box::new(|s| s["uniforms"][0]["fields"]["scale"] = json!("m")), "uniforms[0].fields.scale", "names `m`"),
+        (
+            Box::new(|s| s["uniforms"][0]["binding"] = json!(1)),
+            "uniforms[0].binding",
+            "`out` at binding 1 is not a var<uniform>",
+        ),
+        (
+            Box::new(|s| s["buffers"][0]["type"] = json!("u32")),
+            "buffers[0] (out).type",
+            "`out` is declared array<f32> in the WGSL: its elements are not u32",
+        ),
+        (
+            Box::new(|s| s["buffers"][0]["binding"] = json!(0)),
+            "buffers[0] (out).binding",
+            "`params` is a var<uniform>: describe it under \"uniforms\"",
+        ),
+        (
+            Box::new(|s| s["constants"] = json!({ "LIMIT": "n * 5000000" })),
+            "constants.LIMIT",
+            "`LIMIT` is a u32 in the WGSL; at n=1000, WG_X=32: 5000000000 is not a u32",
+        ),
+    ];
+    for (change, place, message) in cases {
+        let mut spec = uniform_spec();
+        change(&mut spec);
+        let found = problems(UNIFORM_KERNEL, &spec.to_string());
+        assert!(
+            found.iter().any(|p| p.place == place && p.message.contains(message)),
+            "expected {place}: …{message}…, found {found:?}"
+        );
+    }
+}

@@ -263,3 +263,19 @@ async fn long_host_work_leaves_no_long_task_on_the_page() {
     assert!(sum > 0 && took > 0.2, "the work took {took} s: too little to tell");
     assert!(long_tasks.longest_ms < 100.0, "{long_tasks:?} in {took} s of work");
 }
+
+#[wasm_bindgen_test]
+async fn a_users_kernel_with_a_uniform_struct_validates_through_webgpu() {
+    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let source = include_str!("kernels/uniform_fields.wgsl");
+    let kernel = wgsweep::spec::UserKernel::read(source, None).expect("the kernel reads");
+    let family = kernels::register(kernel).unwrap();
+    assert!(kernels::user::compilation_problems(&gpu, family).await.is_empty());
+    let mut plan = quick_plan("triad", 0, None);
+    plan.kernels = wgsweep::kernel::Kernel::all_of(family);
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    assert_eq!(result.results.len(), 4, "two sizes × two workgroup sizes");
+    for r in &result.results {
+        assert!(r.is_good(), "{} wg={}: {:?}", r.label(), r.workgroup_size[0], r.error());
+    }
+}

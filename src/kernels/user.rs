@@ -177,12 +177,22 @@ impl UserWorkload {
                 binding: b.binding,
                 visibility: wgpu::ShaderStages::COMPUTE,
                 ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: !(b.output || b.written) },
+                    ty: wgpu::BufferBindingType::Storage { read_only: !b.read_write },
                     has_dynamic_offset: false,
                     min_binding_size: None,
                 },
                 count: None,
             })
+            .chain(family.kernel.uniforms.iter().map(|u| wgpu::BindGroupLayoutEntry {
+                binding: u.binding,
+                visibility: wgpu::ShaderStages::COMPUTE,
+                ty: wgpu::BindingType::Buffer {
+                    ty: wgpu::BufferBindingType::Uniform,
+                    has_dynamic_offset: false,
+                    min_binding_size: None,
+                },
+                count: None,
+            }))
             .collect();
         let group = gpu.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some(family.id.family),
@@ -273,12 +283,11 @@ impl UserWorkload {
         let constants: Vec<(&str, f64)> = overrides.iter().map(|(n, v)| (n.as_str(), *v)).collect();
         let pipeline =
             self.modules.pipeline_in(gpu, ShaderChecks::Default, entry_point, &constants, Some(&self.layout));
-        let entries: Vec<wgpu::BindGroupEntry> = self
-            .kernel()
-            .buffers
-            .iter()
-            .zip(buffers)
-            .map(|(spec, buffer)| wgpu::BindGroupEntry { binding: spec.binding, resource: buffer.as_entire_binding() })
+        let uniforms = self.uniform_buffers(gpu, values)?;
+        let bound = self.kernel().buffers.iter().map(|b| b.binding).zip(buffers);
+        let bound = bound.chain(self.kernel().uniforms.iter().map(|u| u.binding).zip(&uniforms));
+        let entries: Vec<wgpu::BindGroupEntry> = bound
+            .map(|(binding, buffer)| wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() })
             .collect();
         let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some(entry_point),
@@ -286,6 +295,22 @@ impl UserWorkload {
             entries: &entries,
         });
         Ok(Step { pipeline, bind_group, grid })
+    }
+
+    /// The uniform buffers at these values, each holding its fields as the WGSL lays them out.
+    fn uniform_buffers(&self, gpu: &Gpu, values: &Values) -> Result<Vec<wgpu::Buffer>, Skip> {
+        use wgpu::util::DeviceExt;
+        let kernel = self.kernel();
+        let all = kernel.uniform_values(values).map_err(not_applicable)?;
+        let made = kernel.uniforms.iter().map(|uniform| {
+            let contents = uniform.bytes(&all).map_err(not_applicable)?;
+            Ok(gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+                label: Some(&uniform.name),
+                contents: &contents,
+                usage: wgpu::BufferUsages::UNIFORM,
+            }))
+        });
+        made.collect()
     }
 
     /// A dispatch grid as the specification counts it, or the limit it is over.

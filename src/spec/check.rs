@@ -3,9 +3,10 @@
 use std::collections::BTreeSet;
 
 use super::expression::{Expression, Problem, Values};
-use super::kernel::{Buffer, Check, UserKernel};
-use super::schema::{Dimension, Element, Fill, Ordered, Size, Spec};
-use super::wgsl::Declarations;
+use super::kernel::{Buffer, Check, Uniform, UniformValue, UserKernel, Value, encode};
+use super::layout::{Leaf, layout, leaves};
+use super::schema::{BufferSpec, Dimension, Element, FieldValue, Fill, Number, Ordered, Size, Spec, UniformSpec};
+use super::wgsl::{Binding, Declarations, Space, Type};
 use super::{DEFAULT_AGREEMENT_TOLERANCE, DEFAULT_SIZE, MAX_COMBINATIONS, WORKGROUP_TUNABLES};
 
 /// What the workgroup section read: its dimensions as written, as expressions, the tunables that make the
@@ -56,6 +57,10 @@ impl Checker {
         let restrictions = self.expressions_of("restrictions", &spec.restrictions, &known);
         let constants = self.constants(&spec, &declared, &known);
         let buffers = self.buffers(&spec, &declared, &known, &size_names);
+        let mut with_constants = known.clone();
+        with_constants.extend(spec.constants.names());
+        let uniforms = self.uniforms(&spec, &declared, &with_constants);
+        self.bindings_described(&spec, &declared);
         let counts = self.counts(&spec, &known, &size_names, &shape.texts);
         let (check, reference_grid) = self.validation(&spec, &declared, &known);
         if !self.problems.is_empty() {
@@ -66,6 +71,7 @@ impl Checker {
             spec,
             digest,
             buffers,
+            uniforms,
             size_names,
             sizes,
             tunables: shape.tunables,
@@ -80,7 +86,7 @@ impl Checker {
             check,
             reference_grid,
         };
-        self.check_combinations(&kernel);
+        self.check_combinations(&kernel, &declared);
         if self.problems.is_empty() { Ok(kernel) } else { Err(self.problems) }
     }
 
@@ -129,8 +135,8 @@ impl Checker {
     fn tunables(&mut self, spec: &Spec, declared: &Declarations, size_names: &[String]) {
         for (name, values) in &spec.tunables.0 {
             let place = format!("tunables.{name}");
-            if !declared.overrides.contains(name) {
-                self.problem(&place, absent("an `override`", name, &declared.overrides));
+            if !declared.overrides.contains_key(name) {
+                self.problem(&place, absent("an `override`", name, &declared.override_names()));
             }
             if values.is_empty() {
                 self.problem(&place, "give it at least one value");
@@ -152,7 +158,7 @@ impl Checker {
                     .iter()
                     .map(|n| if listed(n) { n.to_string() } else { "1".into() })
                     .collect(),
-                None if declared.overrides.contains("WG_X") => vec!["WG_X".into()],
+                None if declared.overrides.contains_key("WG_X") => vec!["WG_X".into()],
                 None => {
                     let message = "say what sets the workgroup's shape: the WGSL declares no `override WG_X` \
                                    (@workgroup_size(WG_X)); name its override here (\"workgroup_size\": [\"blockSize\"]) \
@@ -183,8 +189,8 @@ impl Checker {
         let mut constants = Vec::new();
         for (name, text) in &spec.constants.0 {
             let place = format!("constants.{name}");
-            if !declared.overrides.contains(name) {
-                self.problem(&place, absent("an `override`", name, &declared.overrides));
+            if !declared.overrides.contains_key(name) {
+                self.problem(&place, absent("an `override`", name, &declared.override_names()));
             }
             if spec.tunables.get(name).is_some() {
                 self.problem(&place, "is a tunable too");
@@ -194,28 +200,16 @@ impl Checker {
         constants
     }
 
-    /// Buffers: each a storage binding of group 0 the WGSL declares, written ones read_write, one output
-    /// whose length depends on the size only.
+    /// Buffers: each a storage array of group 0 the WGSL declares, of the element type given, written ones
+    /// read_write, one output whose length depends on the size only.
     fn buffers(&mut self, spec: &Spec, declared: &Declarations, known: &[&str], size_names: &[String]) -> Vec<Buffer> {
         let mut buffers = Vec::new();
         for (i, b) in spec.buffers.iter().enumerate() {
             let place = format!("buffers[{i}] ({})", b.name);
-            let element = self.note(Element::parse(&b.element).map_err(|m| Problem::at(format!("{place}.type"), m)));
-            match declared.bindings.iter().find(|(binding, ..)| *binding == b.binding) {
-                None => self.problem(
-                    format!("{place}.binding"),
-                    format!("the WGSL declares no storage buffer at @group(0) @binding({})", b.binding),
-                ),
-                Some((_, name, false)) if b.output || b.written => self.problem(
-                    format!("{place}.binding"),
-                    format!("the kernel writes it, but `{name}` is declared var<storage, read>: make it read_write"),
-                ),
-                Some((_, name, true)) if !(b.output || b.written) => self.problem(
-                    format!("{place}.binding"),
-                    format!("`{name}` is declared read_write: mark the buffer \"written\" (or \"output\") or declare it read"),
-                ),
-                _ => {}
-            }
+            let written = b.element.trim();
+            let element_text = written.strip_prefix("atomic<").and_then(|t| t.strip_suffix('>')).unwrap_or(written);
+            let element = self.note(Element::parse(element_text).map_err(|m| Problem::at(format!("{place}.type"), m)));
+            let read_write = self.buffer_declaration(&place, b, element, declared);
             if spec.buffers[..i].iter().any(|other| other.binding == b.binding) {
                 self.problem(format!("{place}.binding"), format!("binding {} is given twice", b.binding));
             }
@@ -231,7 +225,7 @@ impl Checker {
                     (fill, _) => fill,
                 };
                 let (binding, name, output, written) = (b.binding, b.name.clone(), b.output, b.written);
-                buffers.push(Buffer { binding, name, element, length, fill, output, written });
+                buffers.push(Buffer { binding, name, element, length, fill, output, written, read_write });
             }
         }
         match spec.buffers.iter().filter(|b| b.output).count() {
@@ -246,6 +240,202 @@ impl Checker {
             self.problem(format!("buffers ({}).length", output.name), message);
         }
         buffers
+    }
+
+    /// A buffer's declaration in the WGSL: a storage array of its element type (atomic or not), read_write
+    /// where the kernel writes it. Whether the WGSL declares it read_write.
+    fn buffer_declaration(
+        &mut self,
+        place: &str,
+        b: &BufferSpec,
+        element: Option<Element>,
+        declared: &Declarations,
+    ) -> bool {
+        let writes = b.output || b.written;
+        let Some(binding) = declared.binding(0, b.binding) else {
+            let message = format!("the WGSL declares no storage buffer at @group(0) @binding({})", b.binding);
+            self.problem(format!("{place}.binding"), message);
+            return writes;
+        };
+        let name = &binding.name;
+        let read_write = match binding.space {
+            Space::Storage { read_write } => read_write,
+            Space::Uniform => {
+                let message =
+                    format!("`{name}` is a var<uniform>: describe it under \"uniforms\", with its fields' values");
+                self.problem(format!("{place}.binding"), message);
+                return false;
+            }
+            Space::Handle => {
+                self.problem(
+                    format!("{place}.binding"),
+                    format!("`{name}` is a {}, not a storage buffer", binding.type_text),
+                );
+                return false;
+            }
+        };
+        // An array, or a single number or vector (a `vec2<u32>` may be given as two u32s).
+        let (array_element, single) = match declared.resolve(&binding.ty) {
+            Type::Array(element, _) => (Some(declared.resolve(element)), false),
+            single @ (Type::Scalar(_) | Type::Vector(..) | Type::Atomic(_)) => (Some(single), true),
+            _ => (None, false),
+        };
+        match (array_element, element) {
+            (None, _) => {
+                let message = format!(
+                    "`{name}` is declared {}; a buffer wgsweep fills is an array of f32, u32, i32, f16, vec2 or vec4 of them, or atomics",
+                    binding.type_text
+                );
+                self.problem(format!("{place}.binding"), message);
+            }
+            (Some(found), Some(element)) if !same_element(found, element, single) => {
+                let message = format!(
+                    "`{name}` is declared {} in the WGSL: its elements are not {}",
+                    binding.type_text, b.element
+                );
+                self.problem(format!("{place}.type"), message);
+            }
+            _ => {}
+        }
+        let atomic = matches!(array_element, Some(Type::Atomic(_)));
+        if writes && !read_write {
+            let message =
+                format!("the kernel writes it, but `{name}` is declared var<storage, read>: make it read_write");
+            self.problem(format!("{place}.binding"), message);
+        } else if read_write && !writes && !atomic {
+            let message = format!(
+                "`{name}` is declared read_write: mark the buffer \"written\" (or \"output\") or declare it read"
+            );
+            self.problem(format!("{place}.binding"), message);
+        }
+        read_write
+    }
+
+    /// Uniforms: each a var<uniform> of group 0 the WGSL declares, every value of its type given once (a
+    /// number, or an expression of `known`), laid out as the WGSL lays it out.
+    fn uniforms(&mut self, spec: &Spec, declared: &Declarations, known: &[&str]) -> Vec<Uniform> {
+        let mut uniforms = Vec::new();
+        for (i, u) in spec.uniforms.iter().enumerate() {
+            let place = format!("uniforms[{i}]");
+            if spec.buffers.iter().any(|b| b.binding == u.binding)
+                || spec.uniforms[..i].iter().any(|o| o.binding == u.binding)
+            {
+                self.problem(format!("{place}.binding"), format!("binding {} is given twice", u.binding));
+            }
+            let binding = match declared.binding(0, u.binding) {
+                Some(binding) if binding.space == Space::Uniform => binding,
+                Some(binding) => {
+                    let message = format!("`{}` at binding {} is not a var<uniform>", binding.name, u.binding);
+                    self.problem(format!("{place}.binding"), message);
+                    continue;
+                }
+                None => {
+                    let message = format!("the WGSL declares no var<uniform> at @group(0) @binding({})", u.binding);
+                    self.problem(format!("{place}.binding"), message);
+                    continue;
+                }
+            };
+            let is_struct = matches!(declared.resolve(&binding.ty), Type::Named(_));
+            let path = if is_struct { "" } else { binding.name.as_str() };
+            let laid_out = layout(declared, &binding.ty).and_then(|l| Ok((l, leaves(declared, &binding.ty, path, 0)?)));
+            let Some((layout, leaves)) = self.note(laid_out.map_err(|m| Problem::at(format!("{place}.binding"), m)))
+            else {
+                continue;
+            };
+            let values = self.uniform_fields(&place, u, binding, &leaves, known);
+            let size = layout.size.div_ceil(16) * 16;
+            uniforms.push(Uniform { binding: u.binding, name: binding.name.clone(), size, values });
+        }
+        uniforms
+    }
+
+    /// The values of a uniform's fields, each of a field of its type, with every field given.
+    fn uniform_fields(
+        &mut self,
+        place: &str,
+        u: &UniformSpec,
+        binding: &Binding,
+        leaves: &[Leaf],
+        known: &[&str],
+    ) -> Vec<UniformValue> {
+        let paths: Vec<&str> = leaves.iter().map(|leaf| leaf.path.as_str()).collect();
+        let mut values = Vec::new();
+        for (path, written) in &u.fields.0 {
+            let place = format!("{place}.fields.{path}");
+            let Some(leaf) = leaves.iter().find(|leaf| leaf.path == *path) else {
+                let message =
+                    format!("`{path}` is not a field of `{}` (its fields: {})", binding.name, paths.join(", "));
+                self.problem(place, message);
+                continue;
+            };
+            let numbers = match written {
+                FieldValue::One(number) => std::slice::from_ref(number),
+                FieldValue::List(numbers) => numbers.as_slice(),
+            };
+            if numbers.len() != leaf.offsets.len() {
+                let count = leaf.offsets.len();
+                self.problem(
+                    &place,
+                    format!("give {count} value(s), one for each {} of the field", leaf.scalar.name()),
+                );
+                continue;
+            }
+            for (number, &offset) in numbers.iter().zip(&leaf.offsets) {
+                let value = match number {
+                    Number::Literal(literal) => match encode(leaf.scalar, *literal) {
+                        Ok(_) => Value::Literal(*literal),
+                        Err(why) => {
+                            self.problem(&place, why);
+                            continue;
+                        }
+                    },
+                    Number::Expression(text) => match self.expression(place.clone(), text, known) {
+                        Some(expression) => Value::Expression(expression),
+                        None => continue,
+                    },
+                };
+                values.push(UniformValue { place: place.clone(), scalar: leaf.scalar, offset, value });
+            }
+        }
+        let missing: Vec<&str> = paths.iter().copied().filter(|path| u.fields.get(path).is_none()).collect();
+        if !missing.is_empty() {
+            let message = format!("give a value to every field of `{}`; missing: {}", binding.name, missing.join(", "));
+            self.problem(format!("{place}.fields"), message);
+        }
+        values
+    }
+
+    /// Every binding the measured and the reference entry points use is described (a buffer or a uniform)
+    /// and in group 0: what would otherwise fail every configuration with "binding is missing from the
+    /// pipeline layout".
+    fn bindings_described(&mut self, spec: &Spec, declared: &Declarations) {
+        let entry_points = std::iter::once(&spec.entry_point).chain(&spec.validation.reference);
+        let mut used: Vec<&Binding> = entry_points.flat_map(|entry_point| declared.used_by(entry_point)).collect();
+        used.dedup_by_key(|b| (b.group, b.binding));
+        let described = |binding: u32| {
+            spec.buffers.iter().any(|b| b.binding == binding) || spec.uniforms.iter().any(|u| u.binding == binding)
+        };
+        for b in used {
+            let at = format!("@group({}) @binding({})", b.group, b.binding);
+            let message = match b.space {
+                _ if b.group != 0 => format!("`{}` is at {at}: wgsweep binds group 0 only", b.name),
+                _ if described(b.binding) => continue,
+                Space::Storage { .. } => {
+                    format!("the kernel uses `{}` ({at}, {}): add it to \"buffers\"", b.name, b.type_text)
+                }
+                Space::Uniform => {
+                    format!("the kernel uses `{}` ({at}, var<uniform> {}): add it to \"uniforms\"", b.name, b.type_text)
+                }
+                Space::Handle => {
+                    format!(
+                        "the kernel uses `{}` ({at}, {}), a binding a specification cannot describe",
+                        b.name, b.type_text
+                    )
+                }
+            };
+            let section = if b.space == Space::Uniform { "uniforms" } else { "buffers" };
+            self.problem(section, message);
+        }
     }
 
     /// The dispatch grid (by default each size dimension over the workgroup's, rounded up), and the bytes,
@@ -300,7 +490,7 @@ impl Checker {
 
     /// Evaluates every expression at every combination the restrictions admit (with WG_X swept, at every
     /// power of two up to 1024): a run then never meets an expression that fails.
-    fn check_combinations(&mut self, kernel: &UserKernel) {
+    fn check_combinations(&mut self, kernel: &UserKernel, declared: &Declarations) {
         let combinations = kernel.combinations();
         if combinations > MAX_COMBINATIONS {
             let message =
@@ -358,11 +548,47 @@ impl Checker {
                         return;
                     }
                 }
+                if let Err(problem) = overrides_fit(kernel, declared, &values) {
+                    self.problems.push(problem);
+                    return;
+                }
+                let uniforms = kernel.uniform_values(&values);
+                if let Err(problem) =
+                    uniforms.and_then(|all| kernel.uniforms.iter().try_for_each(|u| u.bytes(&all).map(drop)))
+                {
+                    self.problems.push(problem);
+                    return;
+                }
             }
         }
         if admitted == 0 {
             self.problem("restrictions", "no combination of the tunables meets every restriction");
         }
+    }
+}
+
+/// Every override's value at a configuration fits the type the WGSL gives it (a u32 constant of 2^32 would
+/// otherwise fail every pipeline with "Source f64 value doesn't fit", naming no constant).
+fn overrides_fit(kernel: &UserKernel, declared: &Declarations, values: &Values) -> Result<(), Problem> {
+    for (name, value) in kernel.overrides(values)? {
+        let Some(Some(scalar)) = declared.overrides.get(&name) else { continue };
+        if let Err(why) = encode(*scalar, value) {
+            let shown: Vec<String> = values.iter().map(|(n, v)| format!("{n}={v}")).collect();
+            let section = if kernel.constants.iter().any(|(c, _)| *c == name) { "constants" } else { "tunables" };
+            let message = format!("`{name}` is a {} in the WGSL; at {}: {why}", scalar.name(), shown.join(", "));
+            return Err(Problem::at(format!("{section}.{name}"), message));
+        }
+    }
+    Ok(())
+}
+
+/// Whether a WGSL array's element is the element a specification gives; of a `single` number or vector,
+/// whether their scalars are the same.
+fn same_element(found: &Type, element: Element, single: bool) -> bool {
+    match found {
+        Type::Scalar(scalar) | Type::Atomic(scalar) => element.lanes == 1 && *scalar == element.scalar,
+        Type::Vector(lanes, scalar) => (single || *lanes == element.lanes) && *scalar == element.scalar,
+        _ => false,
     }
 }
 

@@ -93,6 +93,11 @@ impl Expression {
             .ok_or_else(|| self.failed(values, format!("{value} is not a count from 0 to 2^53")))
     }
 
+    /// Its value, a whole number of either sign (a uniform's field).
+    pub fn value(&self, values: &Values) -> Result<i64, Problem> {
+        self.evaluate(values).map_err(|e| self.failed(values, e.kind))
+    }
+
     /// Whether a restriction holds (a value other than 0).
     pub fn holds(&self, values: &Values) -> Result<bool, Problem> {
         self.evaluate(values).map(|v| v != 0).map_err(|e| self.failed(values, e.kind))

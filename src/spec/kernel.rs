@@ -3,7 +3,7 @@
 
 use super::check::Checker;
 use super::expression::{Expression, Problem, Values};
-use super::schema::{Element, Fill, Spec};
+use super::schema::{Element, Fill, Scalar, Spec};
 use super::{MAX_SOURCE_BYTES, digest, split_leading_spec};
 
 /// A buffer, checked.
@@ -17,6 +17,8 @@ pub struct Buffer {
     pub fill: Option<Fill>,
     pub output: bool,
     pub written: bool,
+    /// Whether the WGSL declares it `read_write` (written, or read with atomics).
+    pub read_write: bool,
 }
 
 impl Buffer {
@@ -24,6 +26,65 @@ impl Buffer {
     pub fn per_configuration(&self, sizes: &[String]) -> bool {
         self.length.variables().any(|v| !sizes.iter().any(|s| s == v))
     }
+}
+
+/// A uniform buffer, checked: where each value goes in its bytes.
+#[derive(Clone, Debug)]
+pub struct Uniform {
+    pub binding: u32,
+    /// The WGSL's name for it.
+    pub name: String,
+    /// The bytes it holds: its type's size, rounded up to 16.
+    pub size: u64,
+    pub values: Vec<UniformValue>,
+}
+
+/// One scalar of a uniform: where the specification gives it, its type and byte offset, and its value.
+#[derive(Clone, Debug)]
+pub struct UniformValue {
+    pub place: String,
+    pub scalar: Scalar,
+    pub offset: u64,
+    pub value: Value,
+}
+
+/// A uniform's value: a literal, or an integer expression evaluated at each configuration.
+#[derive(Clone, Debug)]
+pub enum Value {
+    Literal(f64),
+    Expression(Expression),
+}
+
+impl Uniform {
+    /// Its bytes at a configuration (`values`: the sizes, the tunables and the constants).
+    pub fn bytes(&self, values: &Values) -> Result<Vec<u8>, Problem> {
+        let mut bytes = vec![0; self.size as usize];
+        for value in &self.values {
+            let encoded = match &value.value {
+                Value::Literal(number) => encode(value.scalar, *number).map_err(|why| Problem::at(&value.place, why)),
+                Value::Expression(e) => {
+                    encode(value.scalar, e.value(values)? as f64).map_err(|why| e.failed(values, why))
+                }
+            }?;
+            bytes[value.offset as usize..][..encoded.len()].copy_from_slice(&encoded);
+        }
+        Ok(bytes)
+    }
+}
+
+/// `number` as the bytes of a `scalar`, or why it does not fit one.
+pub(super) fn encode(scalar: Scalar, number: f64) -> Result<Vec<u8>, String> {
+    let integer = |low: f64, high: f64| {
+        let fits = number.fract() == 0.0 && (low..=high).contains(&number);
+        fits.then_some(number).ok_or_else(|| format!("{number} is not a {} ({low} to {high})", scalar.name()))
+    };
+    Ok(match scalar {
+        Scalar::F32 => (number as f32).to_le_bytes().to_vec(),
+        Scalar::F16 if number.abs() > 65504.0 => return Err(format!("{number} is over an f16's largest, 65504")),
+        Scalar::F16 => half::f16::from_f64(number).to_le_bytes().to_vec(),
+        Scalar::U32 => (integer(0.0, u32::MAX as f64)? as u32).to_le_bytes().to_vec(),
+        Scalar::I32 => (integer(i32::MIN as f64, i32::MAX as f64)? as i32).to_le_bytes().to_vec(),
+    })
 }
 
 /// One axis of a kernel's combinations: the sizes, or a tunable other than the workgroup's shape.
@@ -54,6 +115,7 @@ pub struct UserKernel {
     /// links and the gallery.
     pub digest: String,
     pub buffers: Vec<Buffer>,
+    pub uniforms: Vec<Uniform>,
     /// The size variables' names, from the first size.
     pub size_names: Vec<String>,
     /// The values of each size, in `size_names` order.
@@ -218,6 +280,15 @@ impl UserKernel {
             overrides.push((name.clone(), expression.count(values)? as f64));
         }
         Ok(overrides)
+    }
+
+    /// The variables a uniform's values may name at a configuration: `values` and the constants.
+    pub fn uniform_values(&self, values: &Values) -> Result<Values, Problem> {
+        let mut all = values.clone();
+        for (name, expression) in &self.constants {
+            all.push((name.clone(), expression.count(values)? as i64));
+        }
+        Ok(all)
     }
 
     /// The dispatch grid at a configuration.

@@ -16,13 +16,18 @@
 mod check;
 mod expression;
 mod kernel;
+mod layout;
 mod schema;
 mod wgsl;
 
 pub use expression::{Expression, Problem, Values};
-pub use kernel::{Axis, Buffer, Check, UserKernel, position};
-pub use schema::{BufferSpec, Dimension, Element, Fill, Ordered, Scalar, Size, Spec, ValidationSpec, expressions};
-pub use wgsl::Declarations;
+pub use kernel::{Axis, Buffer, Check, Uniform, UniformValue, UserKernel, Value, position};
+pub use layout::{Layout, Leaf, layout, leaves};
+pub use schema::{
+    BufferSpec, Dimension, Element, FieldValue, Fill, Number, Ordered, Scalar, Size, Spec, UniformSpec, ValidationSpec,
+    expressions,
+};
+pub use wgsl::{Binding, Declarations, Member, Space, Type};
 
 /// The most WGSL and specification a kernel may have together, in bytes: a share link carries both.
 pub const MAX_SOURCE_BYTES: usize = 48 << 10;

@@ -81,6 +81,9 @@ pub struct Spec {
     #[serde(default = "main_entry_point")]
     pub entry_point: String,
     pub buffers: Vec<BufferSpec>,
+    /// The uniform buffers of `@group(0)`, each field's value given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uniforms: Vec<UniformSpec>,
     /// The problem sizes: numbers (the variable `n`) or objects of named dimensions (`{"w": 4096, "h": 2048}`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sizes: Vec<Size>,
@@ -228,6 +231,33 @@ impl BufferSpec {
     }
 }
 
+/// One uniform buffer of group 0: the value of every field of its struct (or of the variable itself where
+/// it is a number, a vector or an array), its layout taken from the WGSL.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UniformSpec {
+    pub binding: u32,
+    /// Each field by its path (`scale`, `light.color`, `lights[1].color`): a number, an expression of the
+    /// size's dimensions, the tunables and the constants, or a list of them for a vector, matrix or array.
+    pub fields: Ordered<FieldValue>,
+}
+
+/// A uniform field's value as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum FieldValue {
+    One(Number),
+    List(Vec<Number>),
+}
+
+/// A number as written: a literal (floats allowed where the field is a float) or an integer expression.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Number {
+    Literal(f64),
+    Expression(String),
+}
+
 /// A buffer's initial contents.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -270,6 +300,16 @@ pub enum Scalar {
 impl Scalar {
     pub fn bytes(self) -> u64 {
         if self == Scalar::F16 { 2 } else { 4 }
+    }
+
+    /// Its name in WGSL.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scalar::F32 => "f32",
+            Scalar::U32 => "u32",
+            Scalar::I32 => "i32",
+            Scalar::F16 => "f16",
+        }
     }
 
     pub fn is_float(self) -> bool {

@@ -8,6 +8,7 @@ mod plan;
 mod registry;
 mod result_format;
 mod shapes;
+mod spec_wgsl;
 mod stats;
 mod tune;
 

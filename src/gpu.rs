@@ -154,6 +154,8 @@ pub struct Gpu {
     /// WGSL's packed 4×8-bit integer dot products compile (naga always has them; a browser says so in
     /// `navigator.gpu.wgslLanguageFeatures`).
     pub packed_dot: bool,
+    /// The longest wgsweep waits for one submission's work (`GPU_WAIT_LIMIT` unless a test sets less).
+    pub wait_limit: std::time::Duration,
     lost: Arc<Mutex<Option<String>>>,
     given_up: std::cell::Cell<bool>,
     filler: OnceCell<crate::fill::Filler>,
@@ -263,6 +265,7 @@ impl Gpu {
             shader_f16,
             subgroup_matrices,
             packed_dot,
+            wait_limit: GPU_WAIT_LIMIT,
             lost,
             given_up,
             filler: OnceCell::new(),
@@ -275,7 +278,7 @@ impl Gpu {
     }
 
     /// Waits for `done`, which the GPU's work resolves (natively, the work of `submission`, or all of it),
-    /// for at most `GPU_WAIT_LIMIT`: work that takes longer is taken for a kernel that never ends, and the
+    /// for at most `wait_limit`: work that takes longer is taken for a kernel that never ends, and the
     /// device is given up (lost, with that reason), since nothing else could run on it after.
     pub async fn wait<T>(
         &self,
@@ -285,7 +288,7 @@ impl Gpu {
         let answered = |done: Result<T, _>| done.map_err(|_| "the device stopped answering".to_string());
         #[cfg(not(target_arch = "wasm32"))]
         {
-            let limit = Some(GPU_WAIT_LIMIT);
+            let limit = Some(self.wait_limit);
             match self.device.poll(wgpu::PollType::Wait { submission_index: submission, timeout: limit }) {
                 Err(wgpu::PollError::Timeout) => Err(self.give_up()),
                 Err(error) => Err(error.to_string()),
@@ -295,7 +298,7 @@ impl Gpu {
         #[cfg(target_arch = "wasm32")]
         {
             let _ = submission; // the browser resolves `done` by itself
-            let limit = crate::host::sleep(GPU_WAIT_LIMIT);
+            let limit = crate::host::sleep(self.wait_limit);
             match futures_util::future::select(done, limit).await {
                 futures_util::future::Either::Left((done, _)) => answered(done),
                 futures_util::future::Either::Right(_) => Err(self.give_up()),
@@ -307,7 +310,7 @@ impl Gpu {
     fn give_up(&self) -> String {
         let reason = format!(
             "the GPU had not finished its work after {} s, so wgsweep gave the device up: does a kernel never end?",
-            GPU_WAIT_LIMIT.as_secs()
+            self.wait_limit.as_secs_f64()
         );
         if let Ok(mut slot) = self.lost.lock() {
             slot.get_or_insert(reason.clone());

@@ -210,6 +210,9 @@ fn cancelled(mut result: RunResult, done: usize, total: usize, pace: Pace, start
 /// Derives the figures that follow from the measured ones and records where the run's time went.
 fn finish(mut result: RunResult, pace: Pace, started: Instant) -> RunResult {
     analysis::derive(&mut result);
+    // A run that went on on a fresh device prepared its families' inputs again, and noted them again.
+    let mut seen = std::collections::HashSet::new();
+    result.notes.retain(|note| seen.insert(note.clone()));
     let pace = Pace { wall_s: started.elapsed().as_secs_f64(), ..pace };
     log::debug!("{}", pace.summary());
     result.pace = Some(pace);
@@ -479,6 +482,10 @@ async fn run_once(
         .map(|ns| Skip::NotApplicable(too_slow(ns, options.max_dispatch_ns, true)));
     let mut prepared = prepare_and_run_once(gpu, workload, configuration, too_slow_ahead, pace).await;
     let ran_once_ns = first_run_ns(gpu, started, pace.pipelines_s - before.0).await;
+    // A first run that never finished gave the device up: nothing more can run on it.
+    if let Some(reason) = gpu.lost_reason() {
+        return (Course::CheckThenMeasure, Err(Failure::Error(reason)));
+    }
     let course = Course::of(validation, prepared.is_ok(), ran_once_ns, options.max_dispatch_ns);
     if course == Course::CheckThenMeasure
         && let Ok(ready) = &prepared

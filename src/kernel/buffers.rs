@@ -68,6 +68,21 @@ pub fn storage_buffer(gpu: &Gpu, label: &str, bytes: u64) -> OwnedBuffer {
     }))
 }
 
+/// A buffer of `usage` holding `contents`, written through the queue: unlike `create_buffer_init`, which
+/// panics where the device is gone (given up after a kernel that never ends), this only reports an error.
+pub fn buffer_holding(gpu: &Gpu, label: &str, usage: wgpu::BufferUsages, contents: &[u8]) -> wgpu::Buffer {
+    let buffer = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(label),
+        size: (contents.len() as u64).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT).max(4),
+        usage: usage | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut padded = contents.to_vec();
+    padded.resize(buffer.size() as usize, 0);
+    gpu.queue.write_buffer(&buffer, 0, &padded);
+    buffer
+}
+
 /// A bind group for group 0 of `pipeline`, binding each (binding, buffer) pair.
 pub fn bind_group(gpu: &Gpu, pipeline: &wgpu::ComputePipeline, bindings: &[(u32, &wgpu::Buffer)]) -> wgpu::BindGroup {
     let entries: Vec<_> = bindings

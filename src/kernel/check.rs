@@ -16,7 +16,6 @@ use half::f16;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use wgpu::WriteOnly;
-use wgpu::util::DeviceExt;
 
 use super::buffers::{OwnedBuffer, storage_buffer};
 use super::readback;
@@ -528,11 +527,8 @@ fn check_pipeline(gpu: &Gpu, entry: &str) -> wgpu::ComputePipeline {
 
 /// A uniform buffer holding `words`, little-endian: a pass's parameters.
 fn uniform_words(gpu: &Gpu, label: &str, words: [u32; 4]) -> wgpu::Buffer {
-    gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: Some(label),
-        contents: &words.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>(),
-        usage: wgpu::BufferUsages::UNIFORM,
-    })
+    let contents: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    super::buffer_holding(gpu, label, wgpu::BufferUsages::UNIFORM, &contents)
 }
 
 /// Elements in each part of a reference but the last: as many as one binding holds, in whole 64-element

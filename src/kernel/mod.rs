@@ -21,7 +21,8 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 pub use buffers::{
-    ImageBuffers, OwnedBuffer, bind_group, check_binding, random_buffer, random_f16_buffer, storage_buffer,
+    ImageBuffers, OwnedBuffer, bind_group, buffer_holding, check_binding, random_buffer, random_f16_buffer,
+    storage_buffer,
 };
 pub use check::{
     Comparison, Expected, GpuCheck, KeptReference, Mismatch, Recipe, Reference, Summary, ValidationError, Words, f32s,

@@ -12,7 +12,6 @@ use crate::kernel::{
     Workload, as_yours, family_text,
 };
 use crate::spec;
-use wgpu::util::DeviceExt;
 
 /// WGSL has no includes: the grid's index helpers go in front.
 const WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/peak.wgsl"));
@@ -214,11 +213,7 @@ impl Family for Peak {
 
     fn setup(&'static self, gpu: &Gpu, size: u64, _seed: u32) -> Result<Box<dyn Workload>, String> {
         let words = |label, contents: &[u8]| {
-            OwnedBuffer::new(gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(label),
-                contents,
-                usage: wgpu::BufferUsages::STORAGE,
-            }))
+            OwnedBuffer::new(kernel::buffer_holding(gpu, label, wgpu::BufferUsages::STORAGE, contents))
         };
         Ok(Box::new(PeakWorkload {
             count: size as u32,

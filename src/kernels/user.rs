@@ -299,16 +299,11 @@ impl UserWorkload {
 
     /// The uniform buffers at these values, each holding its fields as the WGSL lays them out.
     fn uniform_buffers(&self, gpu: &Gpu, values: &Values) -> Result<Vec<wgpu::Buffer>, Skip> {
-        use wgpu::util::DeviceExt;
         let kernel = self.kernel();
         let all = kernel.uniform_values(values).map_err(not_applicable)?;
         let made = kernel.uniforms.iter().map(|uniform| {
             let contents = uniform.bytes(&all).map_err(not_applicable)?;
-            Ok(gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-                label: Some(&uniform.name),
-                contents: &contents,
-                usage: wgpu::BufferUsages::UNIFORM,
-            }))
+            Ok(kernel::buffer_holding(gpu, &uniform.name, wgpu::BufferUsages::UNIFORM, &contents))
         });
         made.collect()
     }

@@ -86,3 +86,29 @@ fn compare_fails_if_a_configuration_is_slower_beyond_noise_and_the_threshold_and
     let (_, out) = wgsweep(&["compare", "--baseline", "nightly", "b.json"]);
     assert!(out.contains("no baseline `nightly`"), "{out}");
 }
+
+/// A dispatch that outlasts the wait for its submission (2 s through the CLI's test hook; 10 s otherwise):
+/// the CLI records that configuration as failed with the reason, goes on after it on a fresh device, writes
+/// the result, and exits non-zero, without a panic.
+#[test]
+fn a_dispatch_over_the_wait_limit_fails_its_configuration_and_the_run_goes_on_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("long.json");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_wgsweep"))
+        .args(["kernel", concat!(env!("CARGO_MANIFEST_DIR"), "/tests/kernels/long_dispatch.wgsl")])
+        .args(["--samples", "2", "--wait-limit-s", "2", "--json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "a failed configuration fails the run, without a panic: {stderr}");
+    assert!(stderr.contains("configuration 2 never finished and was recorded as failed"), "{stderr}");
+    let kept = wgsweep::RunResult::from_json(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let errors: Vec<Option<&str>> = kept.results.iter().map(|r| r.error()).collect();
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(errors[0].is_none() && errors[2].is_none(), "{errors:?}");
+    assert!(errors[1].is_some_and(|e| e.contains("does a kernel never end?")), "{errors:?}");
+    assert!(kept.notes.iter().any(|n| n == "went on from configuration 3 of 3 on a fresh device"), "{:?}", kept.notes);
+    let digests = kept.notes.iter().filter(|n| n.contains("digest")).count();
+    assert_eq!(digests, 1, "each note once: {:?}", kept.notes);
+}

@@ -67,6 +67,6 @@ pub async fn user_kernel(args: KernelArgs) -> Result<ExitCode, String> {
     let plan = args.plan.plan(Kernel::all_of(family));
     match args.tune {
         true => crate::tune::tune_plan(&gpu, &plan, args.exhaustive, args.json.as_deref()).await,
-        false => crate::run::sweep(&gpu, &plan, args.json.as_deref(), args.label, None).await,
+        false => crate::run::sweep(&args.plan, gpu, &plan, args.json.as_deref(), args.label, None).await,
     }
 }

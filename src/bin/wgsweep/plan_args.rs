@@ -40,6 +40,9 @@ pub struct PlanArgs {
     /// Adapter: its index in `wgsweep devices`, or part of its name. Default: the high-performance one.
     #[arg(long)]
     adapter: Option<String>,
+    /// A test hook: give the device up after this many seconds of one submission's work, not 10.
+    #[arg(long, hide = true)]
+    wait_limit_s: Option<f64>,
     /// Problem size in each family's unit (`wgsweep describe FAMILY` names it: f32 elements per array,
     /// particles, pixels). Default: each family's own, 256 MiB per buffer where the device allows it.
     #[arg(long, conflicts_with = "mib")]
@@ -108,7 +111,10 @@ impl PlanArgs {
 
     pub async fn open_gpu(&self) -> Result<Gpu, String> {
         let adapter = choose_adapter(self.adapter.as_deref()).await?;
-        let gpu = Gpu::open(&adapter, None).await.map_err(|e| e.to_string())?;
+        let mut gpu = Gpu::open(&adapter, None).await.map_err(|e| e.to_string())?;
+        if let Some(seconds) = self.wait_limit_s {
+            gpu.wait_limit = std::time::Duration::from_secs_f64(seconds);
+        }
         eprintln!("{} ({}, {})", gpu.info.name(), gpu.info.backend, gpu.info.driver);
         Ok(gpu)
     }

@@ -38,12 +38,15 @@ pub async fn run(args: RunArgs) -> Result<ExitCode, String> {
     let kernels = kernels::select(args.kernels.as_deref().unwrap_or(kernels::DEFAULT_SUITE))?;
     let plan = args.plan.plan(kernels);
     let gpu = args.plan.open_gpu().await?;
-    sweep(&gpu, &plan, args.json.as_deref(), args.label, args.lose_device_after).await
+    sweep(&args.plan, gpu, &plan, args.json.as_deref(), args.label, args.lose_device_after).await
 }
 
-/// Runs `plan`, prints its table and writes its result file where asked.
+/// Runs `plan`, prints its table and writes its result file where asked. A configuration whose work never
+/// finished (the device given up after `gpu::GPU_WAIT_LIMIT`) is recorded as failed, and the run goes on
+/// after it on a fresh device that `opener` opens.
 pub async fn sweep(
-    gpu: &Gpu,
+    opener: &PlanArgs,
+    mut gpu: Gpu,
     plan: &Plan,
     json: Option<&Path>,
     label: String,
@@ -56,20 +59,33 @@ pub async fn sweep(
         ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} [{elapsed} elapsed, {eta} left]")
             .expect("a valid template"),
     );
-    let mut result = runner::run(gpu, plan, crate::native_environment(gpu), |event| {
-        match event {
-            Event::Preparing { family, size, unit } => bar.set_message(format!("preparing {family} ({size} {unit})")),
-            Event::Measuring { configuration, .. } => bar.set_message(kernels::describe(configuration)),
-            Event::Finished { .. } => {
-                bar.inc(1);
-                if lose_device_after == Some(bar.position()) {
-                    gpu.device.destroy();
+    let progress = |device: wgpu::Device| {
+        let bar = &bar;
+        move |event: Event| {
+            match event {
+                Event::Preparing { family, size, unit } => {
+                    bar.set_message(format!("preparing {family} ({size} {unit})"))
+                }
+                Event::Measuring { configuration, .. } => bar.set_message(kernels::describe(configuration)),
+                Event::Finished { .. } => {
+                    bar.inc(1);
+                    if lose_device_after == Some(bar.position()) {
+                        device.destroy();
+                    }
                 }
             }
+            Flow::Continue
         }
-        Flow::Continue
-    })
-    .await;
+    };
+    let mut result = runner::run(&gpu, plan, crate::native_environment(&gpu), progress(gpu.device.clone())).await;
+    while gpu.given_up() && !result.complete {
+        let done = result.results.len();
+        bar.suspend(|| {
+            eprintln!("wgsweep: configuration {done} never finished and was recorded as failed; going on after it on a fresh device")
+        });
+        gpu = opener.open_gpu().await?;
+        result = runner::go_on(&gpu, plan, result, progress(gpu.device.clone())).await;
+    }
     bar.finish_and_clear();
     result.label = label;
     print_result(&result);

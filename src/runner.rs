@@ -428,7 +428,17 @@ pub(crate) async fn measure_one(
     }
     let (course, prepared) = run_once(bench, configuration, &record, options, validation, pace).await;
     let prepared = match (course, prepared) {
-        (Course::TooSlow(ns), _) => {
+        // It ran once, far too slowly to measure: what it wrote is still checked, so that a slow kernel
+        // that is also wrong fails.
+        (Course::TooSlow(ns), Ok(prepared)) => {
+            let reason = too_slow(ns, options.max_dispatch_ns, false);
+            record.outcome = match check_output(gpu, &harness.check, workload, configuration, &prepared, pace).await {
+                Ok(()) => Outcome::Unmeasured { reason },
+                Err(error) => Outcome::Failed { error: format!("{error} ({reason})"), validated: false },
+            };
+            return record;
+        }
+        (Course::TooSlow(ns), Err(_)) => {
             record.outcome = Outcome::Skipped { reason: too_slow(ns, options.max_dispatch_ns, false) };
             return record;
         }
@@ -448,7 +458,15 @@ pub(crate) async fn measure_one(
     }
     if let Err(error) = time(bench, configuration, &prepared, options, &mut record, pace).await {
         match error {
-            slow @ MeasureError::TooSlow(..) => record.outcome = Outcome::Skipped { reason: slow.to_string() },
+            // Too slow to measure after all: valid (checked now where it was not yet), or failed.
+            slow @ MeasureError::TooSlow(..) => {
+                if course == Course::MeasureThenCheck {
+                    validate(gpu, harness, workload, configuration, &mut record).await;
+                }
+                if record.outcome == (Outcome::Valid { suspect: None }) {
+                    record.outcome = Outcome::Unmeasured { reason: slow.to_string() };
+                }
+            }
             error => record.fail(error),
         }
         return record;

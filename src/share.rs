@@ -129,6 +129,10 @@ enum RowOutcome {
     Skipped {
         reason: u32,
     },
+    /// Valid, not measured: the reason, as an index into `strings` (last, so links made before it decode).
+    Unmeasured {
+        reason: u32,
+    },
 }
 
 /// Builds the string table while rows are encoded.
@@ -373,6 +377,7 @@ fn row(r: &ConfigResult, strings: &mut Strings) -> Row {
     // A link keeps no suspects (its reader derives them) and no trials that were never validated.
     let outcome = match &r.outcome {
         Outcome::Skipped { reason } => RowOutcome::Skipped { reason: strings.index(reason) },
+        Outcome::Unmeasured { reason } => RowOutcome::Unmeasured { reason: strings.index(reason) },
         Outcome::Failed { error, validated } => RowOutcome::Failed { error: strings.index(error), valid: *validated },
         Outcome::Valid { .. } | Outcome::Measured => RowOutcome::Valid,
     };
@@ -414,6 +419,7 @@ fn config_result(row: &Row, text: &impl Fn(u32) -> Result<String, ShareError>) -
         RowOutcome::Valid => Outcome::Valid { suspect: None },
         RowOutcome::Failed { error, valid } => Outcome::Failed { error: text(error)?, validated: valid },
         RowOutcome::Skipped { reason } => Outcome::Skipped { reason: text(reason)? },
+        RowOutcome::Unmeasured { reason } => Outcome::Unmeasured { reason: text(reason)? },
     };
     let [median, min, p95, cv] = match row.times {
         Some(times) => times.map(|t| Some(t as f64)),

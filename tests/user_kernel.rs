@@ -458,3 +458,37 @@ fn every_binding_the_kernel_uses_is_described_and_every_value_fits_its_wgsl_type
         );
     }
 }
+
+/// A configuration far too slow to measure (one dispatch of `long_dispatch` at STEPS=300000 takes about a
+/// second and a half on lavapipe, over twice the 250 ms a measured one may take) is still checked: valid
+/// but not measured, or failed where it is wrong; never "skipped" once it ran.
+#[test]
+fn a_configuration_too_slow_to_measure_is_still_validated_and_fails_where_it_is_wrong() {
+    let gpu = open_gpu();
+    let source = include_str!("kernels/long_dispatch.wgsl");
+    let run_at_default_pace = |source: &str, name: &str| {
+        let spec = spec_of(source, |s| {
+            s["name"] = json!(name);
+            s["sizes"] = json!([16384]);
+            s["tunables"]["STEPS"] = json!([1, 300000]);
+        });
+        let kernel = UserKernel::read(source, Some(&spec)).unwrap_or_else(|problems| panic!("{problems:?}"));
+        let family = kernels::register(kernel).unwrap();
+        let mut plan = quick_plan(wgsweep::kernel::Kernel::all_of(family), 0, None);
+        plan.measure.max_dispatch_ns = wgsweep::measure::MeasureOptions::default().max_dispatch_ns;
+        pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| runner::Flow::Continue))
+    };
+    let result = run_at_default_pace(source, "long_dispatch_right");
+    assert_good(&result.results[0]);
+    let slow = &result.results[1];
+    assert!(matches!(slow.outcome, Outcome::Unmeasured { .. }), "{:?}", slow.outcome);
+    assert!(slow.status().starts_with("valid; one dispatch takes about"), "{}", slow.status());
+    assert!(slow.is_validated() && slow.median_ns.is_none());
+
+    // Wrong only where it is slow: failed, with why it was not measured.
+    let wrong = source.replace("out[id.x] = id.x +", "out[id.x] = id.x * select(1u, 2u, STEPS > 1u) +");
+    let result = run_at_default_pace(&wrong, "long_dispatch_wrong");
+    assert_good(&result.results[0]);
+    let error = result.results[1].error().expect("the slow configuration failed");
+    assert!(error.contains("FAILED validation") && error.contains("one dispatch takes about"), "{error}");
+}

@@ -292,6 +292,9 @@ pub enum Outcome {
     Failed { error: String, validated: bool },
     /// It could not run on this device, for this reason (a limit and both numbers, or why it does not apply).
     Skipped { reason: String },
+    /// It ran once and its output matched the reference, but it was not measured, for this reason (one
+    /// dispatch takes far longer than a measured one may).
+    Unmeasured { reason: String },
 }
 
 /// How an outcome is written in a result file (schema 1).
@@ -307,6 +310,7 @@ struct OutcomeFields {
 impl From<OutcomeFields> for Outcome {
     fn from(fields: OutcomeFields) -> Self {
         match fields {
+            OutcomeFields { skipped: Some(reason), valid: true, error: None, .. } => Outcome::Unmeasured { reason },
             OutcomeFields { skipped: Some(reason), .. } => Outcome::Skipped { reason },
             OutcomeFields { error: Some(error), valid, .. } => Outcome::Failed { error, validated: valid },
             OutcomeFields { valid: true, suspect, .. } => Outcome::Valid { suspect },
@@ -323,6 +327,7 @@ impl From<Outcome> for OutcomeFields {
             Outcome::Measured => none,
             Outcome::Failed { error, validated } => OutcomeFields { valid: validated, error: Some(error), ..none },
             Outcome::Skipped { reason } => OutcomeFields { skipped: Some(reason), ..none },
+            Outcome::Unmeasured { reason } => OutcomeFields { valid: true, skipped: Some(reason), ..none },
         }
     }
 }
@@ -388,6 +393,7 @@ impl ConfigResult {
     pub fn status(&self) -> String {
         match &self.outcome {
             Outcome::Skipped { reason } => format!("skipped: {reason}"),
+            Outcome::Unmeasured { reason } => format!("valid; {reason}"),
             Outcome::Failed { error, .. } => error.clone(),
             Outcome::Valid { suspect: Some(why) } => format!("suspect: {why}"),
             Outcome::Measured => "measured, not validated (an auto-tuning trial that was never the best)".into(),
@@ -421,7 +427,10 @@ impl ConfigResult {
 
     /// Whether the output matched the CPU reference (even where measuring failed afterwards).
     pub fn is_validated(&self) -> bool {
-        matches!(self.outcome, Outcome::Valid { .. } | Outcome::Failed { validated: true, .. })
+        matches!(
+            self.outcome,
+            Outcome::Valid { .. } | Outcome::Unmeasured { .. } | Outcome::Failed { validated: true, .. }
+        )
     }
 
     /// Records a failure, keeping whether the output had been validated before it.

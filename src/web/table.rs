@@ -355,6 +355,7 @@ impl Filter {
 pub fn status_class(r: &ConfigResult) -> &'static str {
     match &r.outcome {
         Outcome::Skipped { .. } => "skipped",
+        Outcome::Unmeasured { .. } => "unmeasured",
         Outcome::Failed { .. } => "failed",
         Outcome::Valid { suspect: Some(_) } => "suspect",
         Outcome::Valid { suspect: None } | Outcome::Measured => "valid",

@@ -140,6 +140,16 @@ fn results_that_no_run_could_record_are_refused_with_what_is_wrong() {
     skipped.results[0].outcome = Outcome::Skipped { reason: "needs 4096 invocations".into() };
     (skipped.results[0].median_ns, skipped.results[0].min_ns, skipped.results[0].p95_ns) = (None, None, None);
     skipped.check().unwrap();
+    // Valid but too slow to measure: its file and its link keep that.
+    let mut unmeasured = good.clone();
+    let slow = Outcome::Unmeasured { reason: "one dispatch takes about 1.6 s on this device".into() };
+    let first = &mut unmeasured.results[0];
+    first.outcome = slow.clone();
+    (first.median_ns, first.min_ns, first.p95_ns, first.gbps, first.cv) = (None, None, None, None, None);
+    first.samples_ns.clear();
+    let from_file = RunResult::from_json(&unmeasured.to_json()).unwrap();
+    let from_link = wgsweep::share::decode(&wgsweep::share::link("https://example.org/", &unmeasured)).unwrap();
+    assert_eq!((&from_file.results[0].outcome, &from_link.results[0].outcome), (&slow, &slow));
     // A file says so when it is opened.
     let mut bad = good.clone();
     bad.results[0].median_ns = Some(-5.0);

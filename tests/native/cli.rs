@@ -112,3 +112,22 @@ fn a_dispatch_over_the_wait_limit_fails_its_configuration_and_the_run_goes_on_af
     let digests = kept.notes.iter().filter(|n| n.contains("digest")).count();
     assert_eq!(digests, 1, "each note once: {:?}", kept.notes);
 }
+
+/// `wgsweep kernel` takes a kernel's sizes and shapes from its specification, as the page does: the options
+/// that set a built-in family's are refused with where to say them instead, never ignored.
+#[test]
+fn the_options_that_size_a_built_in_family_are_refused_for_a_users_kernel_with_where_to_say_them() {
+    let starter = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/starters/triad.wgsl");
+    for options in [&["--size", "1000"][..], &["--mib", "4"], &["--values", "3"], &["--workgroup-sizes", "48"]] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_wgsweep"))
+            .args(["kernel", starter])
+            .args(options)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{options:?}: {stderr}");
+        let said =
+            format!("{} set a built-in family's sizes and shapes; a kernel's come from its specification", options[0]);
+        assert!(stderr.contains(&said) && stderr.contains("\"workgroup_size\""), "{stderr}");
+    }
+}

@@ -41,6 +41,15 @@ pub struct KernelArgs {
 pub async fn user_kernel(args: KernelArgs) -> Result<ExitCode, String> {
     let read =
         |path: &Path| std::fs::read_to_string(path).map_err(|e| format!("could not read {}: {e}", path.display()));
+    let options = args.plan.sizing_options();
+    if !options.is_empty() {
+        // As in the page, a kernel's own specification says what it runs over.
+        return Err(format!(
+            "{} set a built-in family's sizes and shapes; a kernel's come from its specification: \"sizes\" \
+             (its problem sizes), \"tunables\" and \"workgroup_size\" (its workgroup shapes and other values)",
+            options.join(", ")
+        ));
+    }
     let source = read(&args.wgsl)?;
     let spec = args.spec.as_deref().map(read).transpose()?;
     let named = |problems: Vec<Problem>| {

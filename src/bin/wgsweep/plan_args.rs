@@ -86,6 +86,18 @@ pub struct PlanArgs {
 }
 
 impl PlanArgs {
+    /// The options given that set a built-in family's problem size or workgroup shapes, as written.
+    pub fn sizing_options(&self) -> Vec<&'static str> {
+        let given = [
+            (self.size.is_some(), "--size"),
+            (self.mib.is_some(), "--mib"),
+            (self.values.is_some(), "--values"),
+            (self.workgroup_sizes.is_some(), "--workgroup-sizes"),
+            (self.every_shape, "--every-shape"),
+        ];
+        given.into_iter().filter(|(given, _)| *given).map(|(_, name)| name).collect()
+    }
+
     /// `Plan::new(kernels)` with what these options change.
     pub fn plan(&self, kernels: Vec<Kernel>) -> Plan {
         let mut plan = Plan::new(kernels);

@@ -73,8 +73,31 @@ impl Plan {
         }
     }
 
-    /// The configurations this plan has on a device with these limits, in run order, each with its family.
+    /// The configurations this plan has on a device with these limits, in run order, each with its family;
+    /// none that its family's own rules exclude (`excluded`).
     pub fn configurations(&self, limits: &ComputeLimits) -> Vec<Planned> {
+        let planned = self.every_configuration(limits).into_iter();
+        planned.filter(|p| p.family.excluded(&p.configuration).is_none()).collect()
+    }
+
+    /// How many configurations of each family its own rules leave out (a user's restrictions), for those
+    /// that leave out any.
+    pub fn excluded(&self, limits: &ComputeLimits) -> Vec<(&'static str, usize)> {
+        let mut counts: Vec<(&'static str, usize)> = Vec::new();
+        for Planned { family, configuration } in self.every_configuration(limits) {
+            if family.excluded(&configuration).is_none() {
+                continue;
+            }
+            match counts.iter_mut().find(|(name, _)| *name == family.name()) {
+                Some((_, count)) => *count += 1,
+                None => counts.push((family.name(), 1)),
+            }
+        }
+        counts
+    }
+
+    /// Every configuration of the plan's kernels, shapes, parameter values and checks, in run order.
+    fn every_configuration(&self, limits: &ComputeLimits) -> Vec<Planned> {
         let mut configurations = Vec::new();
         for &Kernel { family, id: kernel } in &self.kernels {
             let shapes = match &self.shapes {

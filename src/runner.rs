@@ -59,7 +59,11 @@ pub fn header(gpu: &Gpu, plan: &Plan, environment: Environment) -> RunResult {
 /// Runs `plan` on `gpu`. Never fails as a whole: a configuration that cannot run is recorded with its
 /// reason, and a cancelled run or a lost device returns what finished, marked incomplete.
 pub async fn run(gpu: &Gpu, plan: &Plan, environment: Environment, on_event: impl FnMut(Event) -> Flow) -> RunResult {
-    run_from(gpu, plan, header(gpu, plan, environment), on_event).await
+    let mut result = header(gpu, plan, environment);
+    for (family, count) in plan.excluded(&gpu.info.limits) {
+        result.notes.push(format!("{family}: its restrictions exclude {count} configurations, left out of the run"));
+    }
+    run_from(gpu, plan, result, on_event).await
 }
 
 /// Goes on with a run of `plan` that stopped before its end (its device was lost) on `gpu`, a fresh

@@ -56,7 +56,8 @@ pub struct Tuning {
     pub parameter: String,
     /// The shapes the device can run for this kernel: what an exhaustive sweep measures.
     pub candidates: usize,
-    /// The common default the speed-up is measured against: 64, or 8×8 for 2-D kernels.
+    /// The default the speed-up is measured against: the kernel's own (a user's kernel: its WGSL's override
+    /// defaults), else the common 64, or 8×8 for 2-D kernels.
     pub default_workgroup: [u32; 3],
     /// Whether the search also moved along the parameter's tunables (a user's kernel): then each trial's
     /// parameter is part of its configuration, and the default is at the first value of each.
@@ -65,6 +66,13 @@ pub struct Tuning {
     /// The default's parameter value, where the search moves along the parameter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_parameter: Option<u32>,
+    /// How the default's parameter value reads ("n=4096 · TILE=4"), where the search moves along it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_label: Option<String>,
+    /// The override constants the best configuration sets, by the kernel's own names, where they are not
+    /// just WG_X and WG_Y (a user's kernel).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_overrides: Option<Vec<(String, i64)>>,
     /// Every shape tried, in the order tried; the best that validates, and the default, have `valid` set.
     pub trials: Vec<ConfigResult>,
     /// Wall-clock seconds the search took: trials, pipeline builds and validation.
@@ -127,9 +135,14 @@ impl Tuning {
     /// The best shape, ready to paste: as a WGSL attribute, as override constants, and as a Rust constant.
     pub fn snippet(&self) -> Option<String> {
         let [x, y, z] = self.best()?.workgroup_size;
-        let (attribute, overrides) = match (y, z) {
-            (1, 1) => (format!("{x}"), format!("override WG_X: u32 = {x};")),
-            _ => (format!("{x}, {y}, {z}"), format!("override WG_X: u32 = {x};\noverride WG_Y: u32 = {y};")),
+        let (attribute, overrides) = match ((y, z), &self.best_overrides) {
+            (_, Some(named)) => {
+                let lines: Vec<String> =
+                    named.iter().map(|(name, value)| format!("override {name}: u32 = {value};")).collect();
+                (format!("{x}, {y}, {z}"), lines.join("\n"))
+            }
+            ((1, 1), None) => (format!("{x}"), format!("override WG_X: u32 = {x};")),
+            (_, None) => (format!("{x}, {y}, {z}"), format!("override WG_X: u32 = {x};\noverride WG_Y: u32 = {y};")),
         };
         let tunables = match self.searches_parameter {
             true => format!("\n// with {}", self.best()?.parameter_text()),
@@ -144,15 +157,32 @@ impl Tuning {
         ))
     }
 
+    /// The trials that ran and were measured (a trial the device rejected was tried, not measured).
+    pub fn measured(&self) -> usize {
+        self.trials.iter().filter(|r| r.median_ns.is_some()).count()
+    }
+
+    /// The best against the default, in words: "1.80× the default 64", "1.80× its default 128, n=4096 ·
+    /// ELEMENTS=2" (a user's kernel, at its WGSL's own defaults), or that the default did not run.
+    pub fn versus_default(&self) -> String {
+        let default = match &self.default_label {
+            Some(tunables) => format!("its default {}, {tunables}", shape_text(self.default_workgroup)),
+            None => format!("the default {}", shape_text(self.default_workgroup)),
+        };
+        match self.speedup() {
+            Some(s) => format!("{s:.2}× {default}"),
+            None => format!("{default} did not run"),
+        }
+    }
+
     /// One line for a table or a log: best shape, its figure, speed-up over the default, cost.
     pub fn summary(&self) -> String {
         let Some(best) = self.best() else {
             return format!("{}: no valid shape among {} tried", self.kernel, self.trials.len());
         };
         let speedup = match (self.speedup(), self.candidates) {
-            (Some(s), _) => format!("{s:.2}× the default {}", shape_text(self.default_workgroup)),
             (None, 1) => "the family fixes this kernel's shape; every shape can be searched (--every-shape)".into(),
-            (None, _) => format!("the default {} did not run", shape_text(self.default_workgroup)),
+            _ => self.versus_default(),
         };
         let figure = best.headline_text();
         let chosen = match self.searches_parameter {
@@ -164,9 +194,9 @@ impl Tuning {
             self.kernel,
             self.checks.name(),
             if self.parameter.is_empty() { String::new() } else { format!(", {}", self.parameter) },
-            self.trials.len(),
+            self.measured(),
             self.candidates,
-            if self.searches_parameter { "configurations" } else { "shapes" },
+            if self.searches_parameter { "admitted configurations measured" } else { "shapes measured" },
             self.seconds,
         );
         if let (Some(exhaustive), Some(share)) = (&self.exhaustive, self.share_of_exhaustive_best()) {
@@ -238,6 +268,8 @@ pub async fn tune(
             exhaustive = Some(Exhaustive { results, seconds: start.elapsed().as_secs_f64() });
         }
         let searches_parameter = target.searches_parameter;
+        let best = best_of(&trials).map(|r| target.at((r.workgroup_size, r.parameter_value())));
+        let best_overrides = best.and_then(|best| family.tunable_values(&best));
         tunings.push(Tuning {
             family: family.name().into(),
             kernel: target.kernel.label(),
@@ -250,6 +282,11 @@ pub async fn tune(
             default_workgroup: target.default.0,
             searches_parameter,
             default_parameter: searches_parameter.then_some(target.default.1).flatten(),
+            default_label: match (searches_parameter, target.default.1, family.parameter(&target.kernel)) {
+                (true, Some(index), Some(parameter)) => parameter.labels.get(index as usize).map(|l| l.to_string()),
+                _ => None,
+            },
+            best_overrides,
             trials,
             seconds,
             exhaustive,
@@ -388,15 +425,14 @@ fn targets(gpu: &Gpu, plan: &Plan) -> Vec<Target> {
         let same = |(t, key): &(Target, Vec<usize>)| t.kernel == c.kernel && t.checks == c.checks && *key == kept;
         let at = groups.iter().position(same).unwrap_or_else(|| {
             let two_d = plan::is_two_dimensional(family, &c.kernel, limits);
-            let default_shape = if two_d { [8, 8, 1] } else { [64, 1, 1] };
+            let common = (if two_d { [8, 8, 1] } else { [64, 1, 1] }, c.parameter);
             let target = Target {
                 family,
                 kernel: c.kernel,
                 checks: c.checks,
                 candidates: Vec::new(),
                 positions: Vec::new(),
-                // The first value of each tunable comes first among a target's configurations.
-                default: (default_shape, c.parameter),
+                default: family.default_configuration(&c, limits).unwrap_or(common),
                 searches_parameter: searched,
             };
             groups.push((target, kept.clone()));

@@ -44,6 +44,10 @@ fn auto_tune_of_a_users_kernel_moves_along_its_tunables_and_validates_what_it_re
     let gpu = support::open_gpu();
     let source =
         std::fs::read_to_string(format!("{}/shaders/starters/triad.wgsl", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    // The kernel's own defaults, which the speed-up is measured against: 128 invocations, 2 elements each.
+    let source = source
+        .replace("override WG_X: u32 = 64;", "override WG_X: u32 = 128;")
+        .replace("override ELEMENTS: u32 = 1;", "override ELEMENTS: u32 = 2;");
     let mut spec: serde_json::Value = serde_json::from_str(wgsweep::spec::leading_spec(&source).unwrap()).unwrap();
     spec["name"] = "tuned_triad".into();
     spec["sizes"] = serde_json::json!([1 << 20, 1 << 16]);
@@ -68,9 +72,19 @@ fn auto_tune_of_a_users_kernel_moves_along_its_tunables_and_validates_what_it_re
         let default = tuning.default_trial().expect("the default ran");
         assert_eq!(
             (default.workgroup_size, default.parameter_text()),
-            ([64, 1, 1], format!("tunables n={n} · ELEMENTS=1"))
+            ([128, 1, 1], format!("tunables n={n} · ELEMENTS=2"))
         );
         assert!(default.is_validated());
-        assert!(tuning.summary().contains(&best.parameter_text()), "{}", tuning.summary());
+        let summary = tuning.summary();
+        assert!(summary.contains(&best.parameter_text()), "{summary}");
+        assert!(summary.contains(&format!("its default 128, n={n} · ELEMENTS=2")), "{summary}");
+        let measured = tuning.trials.iter().filter(|t| t.median_ns.is_some()).count();
+        assert!(summary.contains(&format!("; {measured} of 24 admitted configurations measured in ")), "{summary}");
+        // The snippet sets the kernel's own overrides to the best configuration's values.
+        let elements = best.parameter_text().rsplit('=').next().unwrap().to_string();
+        let snippet = tuning.snippet().unwrap();
+        let wg_x = format!("override WG_X: u32 = {};", best.workgroup_size[0]);
+        let lines = [wg_x, format!("override ELEMENTS: u32 = {elements};")];
+        assert!(lines.iter().all(|line| snippet.lines().any(|l| l == line)), "{snippet}");
     }
 }

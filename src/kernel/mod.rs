@@ -344,6 +344,26 @@ pub trait Family: Sync {
     }
     /// Workgroup memory one workgroup of this configuration needs.
     fn workgroup_storage_bytes(&self, configuration: &Configuration) -> u64;
+    /// Why no plan has this configuration, where none does (a user's restriction excludes it): it is left
+    /// out of counts, estimates, tables and the tuner's candidates alike.
+    fn excluded(&self, configuration: &Configuration) -> Option<String> {
+        let _ = configuration;
+        None
+    }
+    /// The override constants a configuration sets that make its shape and tunables, by the kernel's own
+    /// names (a user's kernel: `blockSize`, `TILE`), for a snippet to paste; `None`: WG_X and WG_Y make the
+    /// shape and nothing else is tuned.
+    fn tunable_values(&self, configuration: &Configuration) -> Option<Vec<(String, i64)>> {
+        let _ = configuration;
+        None
+    }
+    /// The workgroup shape and parameter value the kernel runs at untuned, among the configurations like
+    /// `like` (of its problem size): what the auto-tuner measures its choice against. `None`: the common
+    /// default, 64 (8×8 for 2-D kernels) at `like`'s parameter.
+    fn default_configuration(&self, like: &Configuration, limits: &ComputeLimits) -> Option<([u32; 3], Option<u32>)> {
+        let _ = (like, limits);
+        None
+    }
     /// Allocates and fills the inputs of a problem of `size`.
     fn setup(&'static self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String>;
     /// `kernel` as a user's kernel: its WGSL with a specification (in the leading `/* wgsweep … */` comment)

@@ -143,6 +143,25 @@ impl Family for UserFamily {
         memory.and_then(|m| m.count(&self.values(configuration)).ok()).unwrap_or(0)
     }
 
+    /// The tunables, those of the workgroup's shape among them (the sizes and the constants aside).
+    fn tunable_values(&self, configuration: &Configuration) -> Option<Vec<(String, i64)>> {
+        Some(self.values(configuration).split_off(self.kernel.size_names.len()))
+    }
+
+    fn excluded(&self, configuration: &Configuration) -> Option<String> {
+        match self.kernel.excluded_by(&self.values(configuration)) {
+            Ok(Some(restriction)) => Some(format!("the restriction `{}` excludes it", restriction.text)),
+            _ => None,
+        }
+    }
+
+    /// Its WGSL's own override defaults (`UserKernel::default_at`).
+    fn default_configuration(&self, like: &Configuration, limits: &ComputeLimits) -> Option<([u32; 3], Option<u32>)> {
+        let largest = limits.max_invocations_per_workgroup.max(limits.max_workgroup_size_x);
+        let (index, shape) = self.kernel.default_at(self.size_index(like), largest)?;
+        Some((shape, Some(index as u32)))
+    }
+
     fn setup(&'static self, gpu: &Gpu, _: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
         Ok(Box::new(UserWorkload::new(gpu, self, seed)))
     }

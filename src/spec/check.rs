@@ -84,6 +84,7 @@ impl Checker {
             flops: counts.flops,
             workgroup_memory: counts.workgroup_memory,
             check,
+            defaults: declared.override_defaults.iter().map(|(name, value)| (name.clone(), *value)).collect(),
             reference_grid,
         };
         self.check_combinations(&kernel, &declared);

@@ -134,6 +134,8 @@ pub struct UserKernel {
     pub flops: Option<Expression>,
     pub workgroup_memory: Option<Expression>,
     pub check: Check,
+    /// The tunables' defaults the WGSL gives them (`override TILE: u32 = 4;`), where it gives one.
+    pub defaults: Vec<(String, u64)>,
     /// The reference entry point's own grid, where the specification gives one.
     pub reference_grid: Option<Vec<Expression>>,
 }
@@ -193,6 +195,31 @@ impl UserKernel {
     /// The index along each axis of combination `index` (mixed radix, the first axis slowest).
     pub fn position(&self, index: usize) -> Vec<usize> {
         position(&self.lengths(), index)
+    }
+
+    /// The combination and workgroup shape the kernel runs at untuned, at size `size_index`: each tunable at
+    /// the default its WGSL declaration gives it where that is among its values, else its first (a WG_X
+    /// swept over powers of two: its default where the device allows it, else 64). `largest`: the device's
+    /// largest workgroup.
+    pub fn default_at(&self, size_index: usize, largest: u32) -> Option<(usize, [u32; 3])> {
+        let default = |name: &str| self.defaults.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+        let chosen =
+            |name: &str, values: &[u32]| values.iter().position(|&v| Some(v as u64) == default(name)).unwrap_or(0);
+        let mut at = vec![size_index];
+        at.extend(self.tunables.iter().map(|(name, values)| chosen(name, values)));
+        let index = at.iter().zip(self.lengths()).fold(0, |index, (&i, length)| index * length + i);
+        let shape_values: Values = self
+            .shape_tunables
+            .iter()
+            .map(|(name, values)| {
+                let value = match values.is_empty() {
+                    true => default(name).filter(|v| v.is_power_of_two() && *v <= largest as u64).unwrap_or(64),
+                    false => values[chosen(name, values)] as u64,
+                };
+                (name.clone(), value as i64)
+            })
+            .collect();
+        Some((index, self.shape_of(&shape_values).ok()?))
     }
 
     /// The variables' values at combination `index` and workgroup shape `workgroup`.

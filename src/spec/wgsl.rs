@@ -60,6 +60,9 @@ pub struct Member {
 pub struct Declarations {
     /// Each override with its type where the declaration gives one or its initializer shows one.
     pub overrides: BTreeMap<String, Option<Scalar>>,
+    /// The overrides whose initializer is a whole number (`override WG_X: u32 = 64;`): the kernel's own
+    /// defaults, which the auto-tuner measures its choice against.
+    pub override_defaults: BTreeMap<String, u64>,
     pub bindings: Vec<Binding>,
     pub structs: BTreeMap<String, Vec<Member>>,
     pub aliases: BTreeMap<String, Type>,
@@ -267,6 +270,11 @@ impl<'t> Reader<'t> {
                 at.and_then(|at| literal_type(initializer[at], initializer.get(at + 1).copied()))
             }
         };
+        if let [literal] = initializer
+            && let Some(value) = self.integer(literal)
+        {
+            self.found.override_defaults.insert(name.clone(), value);
+        }
         self.found.overrides.insert(name, scalar);
     }
 

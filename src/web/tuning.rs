@@ -9,7 +9,6 @@ use super::state;
 use crate::gpu::Gpu;
 use crate::kernels;
 use crate::plan::Plan;
-use crate::result::shape_text;
 use crate::runner::Flow;
 use crate::tune::{self, TuneEvent, Tuning};
 
@@ -19,7 +18,8 @@ pub fn build(root: &Element) {
         &card,
         "p",
         "about",
-        "Each kernel's best workgroup shape, found by a search that starts at the common default (64, or 8×8), \
+        "Each kernel's best workgroup shape, found by a search that starts at the common default (64, or 8×8; \
+         your kernel's own, its WGSL's override defaults), \
          tries shapes four times larger and smaller along each axis, moves while that gains 2 % or more, then \
          tries the shapes twice and half as large. Your kernel is searched along its tunables too, and a space of \
          many is sampled (a tenth) and searched again from the sample's best. Trials take 5 samples; the \
@@ -27,7 +27,7 @@ pub fn build(root: &Element) {
     );
     let table = append(&card, "table", "results", "");
     let head = append(&append(&table, "thead", "", ""), "tr", "", "");
-    for column in ["kernel", "parameter", "best shape", "figure", "vs the default", "shapes tried", "time", "snippet"] {
+    for column in ["kernel", "parameter", "best shape", "figure", "vs the default", "measured", "time", "snippet"] {
         append(&head, "th", "", column);
     }
     append(&table, "tbody", "", "").set_id("tuning-body");
@@ -95,13 +95,8 @@ fn show(tunings: &[Tuning]) {
         };
         append(&row, "td", "", &best.map(shape).unwrap_or_else(|| "none valid".into()));
         append(&row, "td", "", &best.map(|b| b.headline_text()).unwrap_or_default());
-        let default = shape_text(tuning.default_workgroup);
-        let speedup = match tuning.speedup() {
-            Some(s) => format!("{s:.2}× {default}"),
-            None => format!("{default} did not run"),
-        };
-        append(&row, "td", "", &speedup);
-        append(&row, "td", "", &format!("{} of {}", tuning.trials.len(), tuning.candidates));
+        append(&row, "td", "", &tuning.versus_default());
+        append(&row, "td", "", &format!("{} of {}", tuning.measured(), tuning.candidates));
         append(&row, "td", "", &format!("{:.1} s", tuning.seconds));
         let cell = append(&row, "td", "snippet-cell", "");
         if let Some(snippet) = tuning.snippet() {

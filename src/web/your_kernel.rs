@@ -8,6 +8,7 @@ use web_sys::{Element, HtmlButtonElement, HtmlInputElement, HtmlSelectElement, H
 
 use super::dom::{self, append, by_id, hidden_card};
 use super::state::{self, Action};
+use super::storage;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::Kernel;
 use crate::kernels::{self, user::UserFamily};
@@ -90,6 +91,14 @@ pub fn build(root: &Element) {
         button.set_attribute("disabled", "").ok();
     }
     dom::link_output(&card, "kernel-link", "kernel link");
+    // A Run that would take long is said first, with Auto-tune beside it.
+    let long = append(&card, "div", "kernel-offer", "");
+    long.set_id("kernel-long");
+    long.set_attribute("hidden", "").ok();
+    append(&long, "p", "", "").set_id("kernel-long-text");
+    let choices = append(&long, "div", "buttons", "");
+    append(&choices, "button", "primary", "Auto-tune instead").set_id("tune-kernel-instead");
+    append(&choices, "button", "", "Run every configuration").set_id("run-kernel-anyway");
 
     dom::on("kernel-starter", "change", |_| {
         let select: HtmlSelectElement = by_id("kernel-starter");
@@ -110,12 +119,14 @@ pub fn build(root: &Element) {
         }
         select.set_value("");
     });
-    dom::on("run-kernel", "click", |_| start(false));
+    dom::on("run-kernel", "click", |_| start(Start::Run));
+    dom::on("run-kernel-anyway", "click", |_| start(Start::RunHoweverLong));
+    dom::on("tune-kernel-instead", "click", |_| start(Start::Tune));
     dom::on("run-shared-kernel", "click", |_| {
         dom::set_hidden("kernel-offer", true);
-        start(false);
+        start(Start::Run);
     });
-    dom::on("tune-kernel", "click", |_| start(true));
+    dom::on("tune-kernel", "click", |_| start(Start::Tune));
     dom::on("copy-kernel-link", "click", |_| {
         let kernel = SharedKernel { source: field("kernel-wgsl").value(), spec: field("kernel-spec").value() };
         match share::kernel_link(&dom::page_address(), &kernel) {
@@ -136,7 +147,7 @@ pub fn show(gpu: &Gpu) {
 
 /// Disables Run and Auto-tune while the GPU is busy (or lost).
 pub fn set_busy(busy: bool, lost: bool) {
-    for id in ["run-kernel", "tune-kernel", "run-shared-kernel"] {
+    for id in ["run-kernel", "tune-kernel", "run-shared-kernel", "run-kernel-anyway", "tune-kernel-instead"] {
         by_id::<HtmlButtonElement>(id).set_disabled(busy || lost);
     }
     by_id::<HtmlButtonElement>("copy-kernel-link").set_disabled(false);
@@ -393,8 +404,22 @@ fn put_cursor(line: usize, column: usize) {
     area.set_selection_range(at, at + 1).ok();
 }
 
+/// What a button of the card asks for.
+#[derive(Clone, Copy, PartialEq)]
+enum Start {
+    /// Run every configuration, unless that would take longer than `LONG_RUN_S`: then say so first.
+    Run,
+    /// Run every configuration, however long that takes.
+    RunHoweverLong,
+    Tune,
+}
+
+/// The longest a Run of a kernel starts for without saying first how long it would take, in seconds.
+const LONG_RUN_S: f64 = 180.0;
+
 /// Reads, registers and compiles the kernel in the fields, then asks the page to run or tune it.
-fn start(tune: bool) {
+fn start(start: Start) {
+    dom::set_hidden("kernel-long", true);
     let Some(gpu) = state::with(|app| if app.busy { None } else { app.gpu.clone() }) else { return };
     let source = field("kernel-wgsl").value();
     let spec = field("kernel-spec").value();
@@ -413,8 +438,34 @@ fn start(tune: bool) {
             return show_problems(&problems);
         }
         let plan = plan(family);
-        state::dispatch(if tune { Action::TunePlan(plan) } else { Action::RunPlan(plan) });
+        if start == Start::Run
+            && let Some(text) = long_run(&gpu, &plan)
+        {
+            dom::set_text("kernel-long-text", &text);
+            dom::set_hidden("kernel-long", false);
+            return;
+        }
+        state::dispatch(if start == Start::Tune { Action::TunePlan(plan) } else { Action::RunPlan(plan) });
     });
+}
+
+/// What to say before a Run of `plan` that would take over `LONG_RUN_S` at this device's pace.
+fn long_run(gpu: &Gpu, plan: &Plan) -> Option<String> {
+    let configurations = plan.configurations(&gpu.info.limits).len();
+    let seconds = crate::plan::expected_duration_s(configurations, &gpu.info, storage::pace_on(&gpu.info.name()));
+    if seconds <= LONG_RUN_S {
+        return None;
+    }
+    let excluded: usize = plan.excluded(&gpu.info.limits).iter().map(|(_, count)| count).sum();
+    let excluded = match excluded {
+        0 => String::new(),
+        n => format!(" (its restrictions leave out {n} more)"),
+    };
+    Some(format!(
+        "This kernel has {configurations} configurations{excluded}: running every one would take {} on this \
+         device. Auto-tune finds the best in a fraction of that time, measuring a few of them.",
+        crate::plan::about(seconds)
+    ))
 }
 
 /// Every combination of the kernel, timed as a run is by default (`Plan::new`).

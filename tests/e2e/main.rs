@@ -1205,6 +1205,20 @@ fn a_person_pastes_a_kernel_runs_it_reads_its_best_configuration_and_shares_it()
     let ready = "!document.getElementById('run-kernel').disabled";
     browser.wait_for("Run your kernel to be enabled", ready, Duration::from_secs(30));
     browser.eval("document.getElementById('kernel-fold').open = true; return true");
+    // The tiled matmul starter's hundreds of configurations would take long: the card says how long first,
+    // with Auto-tune beside it, and runs nothing.
+    browser.eval(
+        "const s = document.getElementById('kernel-starter'); s.value = '3'; \
+         s.dispatchEvent(new Event('change')); return true",
+    );
+    browser.click("#run-kernel");
+    browser.wait_shown("the long-run notice", "kernel-long", Duration::from_secs(30));
+    let notice = browser.text("#kernel-long-text");
+    assert!(notice.starts_with("This kernel has ") && notice.contains("Auto-tune finds the best"), "{notice}");
+    assert!(notice.contains("running every one would take about "), "{notice}");
+    assert_eq!(browser.eval("return document.querySelector('#results[data-done]')"), Value::Null, "nothing ran");
+    browser.scroll_to("#kernel-long");
+    browser.screenshot(&screenshot_path("e2e-your-kernel-long-run.png"));
     // A Game of Life step, as a WebGPU sample writes one, with its workgroup (block × block) and ROWS tunable.
     let life =
         std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/life.wgsl")).unwrap();

@@ -490,3 +490,64 @@ fn a_configuration_too_slow_to_measure_is_still_validated_and_fails_where_it_is_
     let error = result.results[1].error().expect("the slow configuration failed");
     assert!(error.contains("FAILED validation") && error.contains("one dispatch takes about"), "{error}");
 }
+
+/// A kernel that bounds its writes by a count in a uniform, not by its output's arrayLength.
+const COUNTED: &str = r#"
+struct Params { count: u32 }
+override WG_X: u32 = 64;
+override N: u32 = 0;
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(WG_X)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x < params.count { out[id.x] = id.x * 3u; }
+}
+
+@compute @workgroup_size(64)
+fn reference(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x < N { out[id.x] = id.x * 3u; }
+}
+"#;
+
+fn counted_spec(name: &str, count: &str, reference: bool) -> String {
+    let mut spec = json!({
+        "name": name,
+        "buffers": [{ "binding": 1, "name": "out", "type": "u32", "length": "n", "output": true }],
+        "uniforms": [{ "binding": 0, "fields": { "count": count } }],
+        "sizes": [1000],
+        "tunables": { "WG_X": [32, 64] },
+        "grid": ["ceil_div(n + 64, WG_X)"],
+        "constants": { "N": "n" }
+    });
+    if reference {
+        spec["validation"] = json!({ "reference": "reference" });
+    }
+    spec.to_string()
+}
+
+/// A write past the output's end is caught on every device, where WebGPU would drop it or keep it inside:
+/// the output is bound with a poisoned guard after it, which must stay untouched.
+#[test]
+fn a_write_past_the_outputs_end_fails_validation_on_every_device() {
+    let gpu = open_gpu();
+    let result = run(&gpu, COUNTED, &counted_spec("counted", "n", true));
+    result.results.iter().for_each(assert_good);
+    assert!(
+        result.notes.iter().any(|n| n.contains("`out` is followed by a guard of 1024 words")),
+        "{:?}",
+        result.notes
+    );
+    // Three elements past the end, against the reference entry point: the first of them is named.
+    let result = run(&gpu, COUNTED, &counted_spec("counted_over", "n + 3", true));
+    for r in &result.results {
+        let error = r.error().expect("a write past the end fails");
+        assert!(error.starts_with("FAILED validation: output[1000]: 3e3 (is)"), "{error}");
+    }
+    // By agreement: the configuration the others are compared with wrote past the end, so none is valid.
+    let result = run(&gpu, COUNTED, &counted_spec("counted_over_agreeing", "n + 3", false));
+    for r in &result.results {
+        let error = r.error().expect("a write past the end fails");
+        assert!(error.contains("wrote past the end of `out` (4000 bytes): at byte 4000"), "{error}");
+    }
+}

@@ -16,7 +16,7 @@ use crate::kernel::{
     self, Axis, Before, ChartKind, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, Presentation,
     Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Words, Workload,
 };
-use crate::spec::{self, Check, Fill, Problem, Scalar, UserKernel, Values};
+use crate::spec::{self, Check, Fill, GUARD_WORDS, Problem, Scalar, UserKernel, Values};
 
 /// What the family's name and labels are made of, kept for the life of the program: a family is
 /// `&'static`, and a user's kernel is registered once per digest.
@@ -245,6 +245,11 @@ impl UserWorkload {
         if bytes > limit {
             return Err(Skip::ExceedsLimit { limit: "max_storage_buffer_binding_size", device: limit, needed: bytes });
         }
+        // The guard is bound with the output, so that a write past its end lands there and is seen.
+        let bytes = match spec.guarded && bytes + 4 * GUARD_WORDS <= limit {
+            true => bytes + 4 * GUARD_WORDS,
+            false => bytes,
+        };
         let buffer = kernel::storage_buffer(gpu, &spec.name, bytes.max(4));
         if let Some(pattern) = spec.fill.map(|fill| pattern(fill, spec.element.scalar)) {
             let seed = self.seed.wrapping_add(index as u32);
@@ -365,6 +370,8 @@ impl UserWorkload {
         let raw = kernel::storage_buffer(gpu, "reference output", output.size());
         match &kernel.check {
             Check::Agreement { .. } => {
+                let who = "the configuration the others are compared with";
+                self.guard_untouched(gpu, configuration, &output, who).await?;
                 kernel::submit(gpu, |encoder| encoder.copy_buffer_to_buffer(&output, 0, &raw, 0, output.size()));
             }
             Check::Reference { entry_point, .. } => {
@@ -400,9 +407,40 @@ impl UserWorkload {
                 if let Some(error) = scope.pop().await {
                     return Err(format!("the reference entry point `{entry_point}` could not run: {error}"));
                 }
+                let who = format!("the reference entry point `{entry_point}`");
+                self.guard_untouched(gpu, &at, &raw, &who).await?;
             }
         }
         Reference::of_output(gpu, "output", &raw, words, self.words()).await.map(Rc::new)
+    }
+
+    /// That what became the reference (`who` wrote it, at `configuration`) left the output's guard
+    /// poisoned: else every configuration writing past the end alike would agree with it.
+    async fn guard_untouched(
+        &self,
+        gpu: &Gpu,
+        configuration: &Configuration,
+        output: &wgpu::Buffer,
+        who: &str,
+    ) -> Result<(), String> {
+        let spec = self.kernel().output();
+        let values = self.family.values(configuration);
+        let end = (spec.length.count(&values).map_err(|p| p.to_string())? * spec.element.bytes()).div_ceil(4) * 4;
+        if !spec.guarded || output.size() <= end {
+            return Ok(());
+        }
+        let guard = kernel::read_range(gpu, output, end, output.size() - end).await?;
+        let written =
+            guard.chunks_exact(4).position(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]) != crate::fill::POISON);
+        match written {
+            None => Ok(()),
+            Some(word) => Err(format!(
+                "{who} wrote past the end of `{}` ({} bytes): at byte {}",
+                spec.name,
+                end,
+                end + 4 * word as u64
+            )),
+        }
     }
 
     /// The configuration the reference entry point runs at: the first combination of `configuration`'s
@@ -478,6 +516,14 @@ impl Workload for UserWorkload {
 
     fn notes(&self) -> Vec<String> {
         let mut notes = vec![format!("digest {}", self.kernel().digest)];
+        let output = self.kernel().output();
+        if output.guarded {
+            notes.push(format!(
+                "`{}` is followed by a guard of {GUARD_WORDS} words the kernel must not write (it bounds its writes \
+                 by something other than the buffer's arrayLength): a mismatch past its length is a write past its end",
+                output.name
+            ));
+        }
         if self.kernel().bytes.is_none() {
             notes.push("GB/s counts every buffer once per dispatch: the specification gives no \"bytes\"".into());
         }

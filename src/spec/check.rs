@@ -220,13 +220,16 @@ impl Checker {
                 self.problem(format!("{place}.fill"), "a random range is [low, high) with low < high");
             }
             let length = self.expression(format!("{place}.length"), &b.length, known);
+            let declaration = declared.binding(0, b.binding);
+            let guarded =
+                b.output && b.fill.is_none() && declaration.is_some_and(|d| !declared.length_read.contains(&d.name));
             if let (Some(element), Some(length)) = (element, length) {
                 let fill = match (b.fill, b.output) {
                     (None, false) => Some(Fill::Random([-1.0, 1.0])),
                     (fill, _) => fill,
                 };
                 let (binding, name, output, written) = (b.binding, b.name.clone(), b.output, b.written);
-                buffers.push(Buffer { binding, name, element, length, fill, output, written, read_write });
+                buffers.push(Buffer { binding, name, element, length, fill, output, written, read_write, guarded });
             }
         }
         match spec.buffers.iter().filter(|b| b.output).count() {

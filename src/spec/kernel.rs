@@ -19,7 +19,15 @@ pub struct Buffer {
     pub written: bool,
     /// Whether the WGSL declares it `read_write` (written, or read with atomics).
     pub read_write: bool,
+    /// Whether it gets a guard past its end that the kernel must leave untouched (`GUARD_WORDS`): the
+    /// output, poisoned before it is written, where the kernel bounds its writes by something other than
+    /// its `arrayLength` (which the guard would lengthen).
+    pub guarded: bool,
 }
+
+/// The 32-bit words of a guarded output past its declared end: a write there fails validation at its index,
+/// on every device (WebGPU may drop a write past a binding's end, or keep it inside).
+pub const GUARD_WORDS: u64 = 1024;
 
 impl Buffer {
     /// Whether its length depends on a tunable, so that each configuration makes its own.

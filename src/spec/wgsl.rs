@@ -67,6 +67,9 @@ pub struct Declarations {
     pub structs: BTreeMap<String, Vec<Member>>,
     pub aliases: BTreeMap<String, Type>,
     pub entry_points: BTreeSet<String>,
+    /// The variables whose `arrayLength` the code reads (`arrayLength(&out)`): their bounds come from
+    /// their binding's size.
+    pub length_read: BTreeSet<String>,
     /// Module-scope integer constants (`const N = 64u;`), as array counts use them.
     constants: BTreeMap<String, u64>,
     /// The identifiers each function's body names.
@@ -295,6 +298,11 @@ impl<'t> Reader<'t> {
         self.until_any(&["{"]);
         self.eat("{");
         let body = self.until_closed("{", "}");
+        for window in body.windows(4) {
+            if let ["arrayLength", "(", "&", name] = window {
+                self.found.length_read.insert(name.to_string());
+            }
+        }
         let words = body.iter().filter(|t| t.starts_with(|c: char| c.is_alphabetic() || c == '_'));
         self.found.functions.insert(name.clone(), words.map(|w| w.to_string()).collect());
         if entry_point {

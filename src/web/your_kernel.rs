@@ -91,14 +91,7 @@ pub fn build(root: &Element) {
         button.set_attribute("disabled", "").ok();
     }
     dom::link_output(&card, "kernel-link", "kernel link");
-    // A Run that would take long is said first, with Auto-tune beside it.
-    let long = append(&card, "div", "kernel-offer", "");
-    long.set_id("kernel-long");
-    long.set_attribute("hidden", "").ok();
-    append(&long, "p", "", "").set_id("kernel-long-text");
-    let choices = append(&long, "div", "buttons", "");
-    append(&choices, "button", "primary", "Auto-tune instead").set_id("tune-kernel-instead");
-    append(&choices, "button", "", "Run every configuration").set_id("run-kernel-anyway");
+    long_run_notice(&card);
 
     dom::on("kernel-starter", "change", |_| {
         let select: HtmlSelectElement = by_id("kernel-starter");
@@ -120,8 +113,6 @@ pub fn build(root: &Element) {
         select.set_value("");
     });
     dom::on("run-kernel", "click", |_| start(Start::Run));
-    dom::on("run-kernel-anyway", "click", |_| start(Start::RunHoweverLong));
-    dom::on("tune-kernel-instead", "click", |_| start(Start::Tune));
     dom::on("run-shared-kernel", "click", |_| {
         dom::set_hidden("kernel-offer", true);
         start(Start::Run);
@@ -134,6 +125,19 @@ pub fn build(root: &Element) {
             Err(why) => show_problems(&[Problem { place: "link".into(), message: why }]),
         }
     });
+}
+
+/// What a Run that would take long says first (`long_run`), with Auto-tune beside it.
+fn long_run_notice(card: &Element) {
+    let long = append(card, "div", "kernel-offer", "");
+    long.set_id("kernel-long");
+    long.set_attribute("hidden", "").ok();
+    append(&long, "p", "", "").set_id("kernel-long-text");
+    let choices = append(&long, "div", "buttons", "");
+    append(&choices, "button", "primary", "Auto-tune instead").set_id("tune-kernel-instead");
+    append(&choices, "button", "", "Run every configuration").set_id("run-kernel-anyway");
+    dom::on("run-kernel-anyway", "click", |_| start(Start::RunHoweverLong));
+    dom::on("tune-kernel-instead", "click", |_| start(Start::Tune));
 }
 
 /// Shows the card with the first starter in it, and enables its buttons now that `gpu` is open.

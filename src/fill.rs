@@ -19,6 +19,7 @@ const FILL_WORKGROUP: u32 = 256;
 pub const POISON: u32 = 0x7fc0_dead;
 
 /// The hash both sides use (lowbias32).
+#[inline(always)] // a reference's every element: the page's build optimizes for size
 pub fn hash_u32(v: u32) -> u32 {
     let mut x = v;
     x ^= x >> 16;
@@ -31,22 +32,26 @@ pub fn hash_u32(v: u32) -> u32 {
 
 /// Word `i` of random bits written with `seed`: `Pattern::RandomInt` over all of u32, and what the random
 /// floats are made of.
+#[inline(always)] // a reference's every element: the page's build optimizes for size
 pub fn random_word(i: u32, seed: u32) -> u32 {
     hash_u32(i ^ hash_u32(seed))
 }
 
 /// Element `i` of the input written with `seed`: exactly the bits `fill_random` writes, in [-1, 1).
+#[inline(always)] // a reference's every element: the page's build optimizes for size
 pub fn random_f32(i: u32, seed: u32) -> f32 {
     unit_f32(random_word(i, seed))
 }
 
 /// Element `i` of the f16 input written with `seed` (`fill_random_f16`): a multiple of 2^-9 in [-1, 1), which
 /// f16 holds exactly, so the host knows every bit the GPU stores.
+#[inline(always)] // a reference's every element: the page's build optimizes for size
 pub fn random_f16(i: u32, seed: u32) -> f32 {
     (random_word(i, seed) >> 22) as f32 * (1.0 / 512.0) - 1.0
 }
 
 /// A hash's top 24 bits scaled into [-1, 1): exact in f32, so every GPU computes the same bits.
+#[inline(always)] // a reference's every element: the page's build optimizes for size
 pub fn unit_f32(h: u32) -> f32 {
     (h >> 8) as f32 * (1.0 / 8_388_608.0) - 1.0
 }

@@ -132,11 +132,14 @@ fn compare(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
 // A reference made on the GPU from an output a trusted run wrote (a user's reference entry point, or the
 // first configuration that ran): each word of `found` becomes the element it must match. Kinds: 0, the
 // very bits (integers); 1, an f32 within tolerance × max(|want|, 1); 2, two f16 elements within tolerance
-// × the larger magnitude (at least 1), as an f16.
+// × the larger magnitude (at least 1), as an f16. A word the trusted run left as `poison` (the fill of an
+// output before it is written, and of the guard past its end) must stay so, bit for bit: a NaN matches no
+// tolerance.
 struct Encoding {
     count: u32,
     kind: u32,
     tolerance: f32,
+    poison: u32,
 }
 
 @group(0) @binding(4) var<storage, read_write> encoded: array<vec2<u32>>;
@@ -150,6 +153,10 @@ fn encode(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: v
         return;
     }
     let bits = found[i];
+    if bits == encoding.poison {
+        encoded[i] = vec2(bits, bitcast<u32>(WORD));
+        return;
+    }
     switch encoding.kind {
         case 0u: { encoded[i] = vec2(bits, bitcast<u32>(WORD)); }
         case 1u: { encoded[i] = vec2(bits, bitcast<u32>(encoding.tolerance * max(abs(bitcast<f32>(bits)), 1.0))); }

@@ -538,6 +538,11 @@ fn a_write_past_the_outputs_end_fails_validation_on_every_device() {
         "{:?}",
         result.notes
     );
+    // f32 elements: the guard's poison (a NaN) must stay the very bits, which no tolerance matches.
+    let floats = COUNTED.replace("array<u32>", "array<f32>").replace("id.x * 3u", "f32(id.x) * 3.0");
+    let spec = counted_spec("counted_f32", "n", true).replace("\"type\":\"u32\"", "\"type\":\"f32\"");
+    let result = run(&gpu, &floats, &spec);
+    result.results.iter().for_each(assert_good);
     // Three elements past the end, against the reference entry point: the first of them is named.
     let result = run(&gpu, COUNTED, &counted_spec("counted_over", "n + 3", true));
     for r in &result.results {

@@ -393,7 +393,7 @@ impl Reference {
         for part_start in (0..count.max(1)).step_by(part_len as usize) {
             let words = (part_start + part_len).min(count.max(1)) - part_start;
             let part = storage_buffer(gpu, "reference", words * 8);
-            let params = uniform_words(gpu, "encoding", [words as u32, kind, tolerance.to_bits(), 0]);
+            let params = uniform_words(gpu, "encoding", [words as u32, kind, tolerance.to_bits(), crate::fill::POISON]);
             let found =
                 wgpu::BufferBinding { buffer: raw, offset: part_start * 4, size: wgpu::BufferSize::new(words * 4) };
             let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {

@@ -492,38 +492,17 @@ fn a_configuration_too_slow_to_measure_is_still_validated_and_fails_where_it_is_
 }
 
 /// A kernel that bounds its writes by a count in a uniform, not by its output's arrayLength.
-const COUNTED: &str = r#"
-struct Params { count: u32 }
-override WG_X: u32 = 64;
-override N: u32 = 0;
-@group(0) @binding(0) var<uniform> params: Params;
-@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+const COUNTED: &str = include_str!("kernels/counted.wgsl");
 
-@compute @workgroup_size(WG_X)
-fn main(@builtin(global_invocation_id) id: vec3<u32>) {
-    if id.x < params.count { out[id.x] = id.x * 3u; }
-}
-
-@compute @workgroup_size(64)
-fn reference(@builtin(global_invocation_id) id: vec3<u32>) {
-    if id.x < N { out[id.x] = id.x * 3u; }
-}
-"#;
-
+/// `counted` named `name`, its count `count`, validated against its reference entry point or by agreement.
 fn counted_spec(name: &str, count: &str, reference: bool) -> String {
-    let mut spec = json!({
-        "name": name,
-        "buffers": [{ "binding": 1, "name": "out", "type": "u32", "length": "n", "output": true }],
-        "uniforms": [{ "binding": 0, "fields": { "count": count } }],
-        "sizes": [1000],
-        "tunables": { "WG_X": [32, 64] },
-        "grid": ["ceil_div(n + 64, WG_X)"],
-        "constants": { "N": "n" }
-    });
-    if reference {
-        spec["validation"] = json!({ "reference": "reference" });
-    }
-    spec.to_string()
+    spec_of(COUNTED, |s| {
+        s["name"] = json!(name);
+        s["uniforms"][0]["fields"]["count"] = json!(count);
+        if !reference {
+            s.as_object_mut().unwrap().remove("validation");
+        }
+    })
 }
 
 /// A write past the output's end is caught on every device, where WebGPU would drop it or keep it inside:

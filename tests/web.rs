@@ -279,3 +279,22 @@ async fn a_users_kernel_with_a_uniform_struct_validates_through_webgpu() {
         assert!(r.is_good(), "{} wg={}: {:?}", r.label(), r.workgroup_size[0], r.error());
     }
 }
+
+#[wasm_bindgen_test]
+async fn a_users_kernel_writing_past_its_outputs_end_fails_validation_through_webgpu() {
+    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let source = include_str!("kernels/counted.wgsl");
+    let mut spec: serde_json::Value = serde_json::from_str(wgsweep::spec::leading_spec(source).unwrap()).unwrap();
+    spec["name"] = "counted_over".into();
+    spec["uniforms"][0]["fields"]["count"] = "n + 3".into();
+    let kernel = wgsweep::spec::UserKernel::read(source, Some(&spec.to_string())).expect("the kernel reads");
+    let family = kernels::register(kernel).unwrap();
+    let mut plan = quick_plan("triad", 0, None);
+    plan.kernels = wgsweep::kernel::Kernel::all_of(family);
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    assert_eq!(result.results.len(), 2);
+    for r in &result.results {
+        let error = r.error().unwrap_or_default();
+        assert!(error.starts_with("FAILED validation: output[1000]: 3e3 (is)"), "{error}");
+    }
+}

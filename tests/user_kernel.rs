@@ -535,3 +535,22 @@ fn a_write_past_the_outputs_end_fails_validation_on_every_device() {
         assert!(error.contains("wrote past the end of `out` (4000 bytes): at byte 4000"), "{error}");
     }
 }
+
+/// Storage buffers as WebGPU samples declare them: a struct whose last member is a runtime-sized array of
+/// structs, laid out from the WGSL (a header of 8 bytes, particles 24 bytes apart); wrong by one particle's
+/// padding, the output would be written past its end.
+#[test]
+fn a_struct_ending_in_an_array_of_structs_is_sized_from_the_wgsl_and_validates() {
+    let gpu = open_gpu();
+    let source = include_str!("kernels/particles.wgsl");
+    let result = run(&gpu, source, leading_spec(source).unwrap());
+    assert_eq!(result.results.len(), 4, "two sizes × two workgroup sizes");
+    result.results.iter().for_each(assert_good);
+    let r = &result.results[0];
+    assert_eq!(r.bytes_per_dispatch, 2 * (8 + 24 * 1000), "both buffers once: header and 1000 particles each");
+    // Its elements' values are all f32: another type is refused where it is given.
+    let spec = spec_of(source, |s| s["buffers"][0]["type"] = json!("u32"));
+    let found = problems(source, &spec);
+    let expected = "`particlesA` is declared Particles in the WGSL: its elements are not u32";
+    assert!(found.iter().any(|p| p.place == "buffers[0] (particlesA).type" && p.message == expected), "{found:?}");
+}

@@ -239,8 +239,7 @@ impl UserWorkload {
     /// A buffer of `elements` of this spec buffer, filled as its specification says, or why not.
     fn make_buffer(&self, gpu: &Gpu, index: usize, values: &Values) -> Result<OwnedBuffer, Skip> {
         let spec = &self.kernel().buffers[index];
-        let elements = spec.length.count(values).map_err(not_applicable)?;
-        let bytes = (elements * spec.element.bytes()).div_ceil(4) * 4;
+        let bytes = spec.bytes(values).map_err(not_applicable)?;
         let limit = gpu.info.limits.max_binding_bytes();
         if bytes > limit {
             return Err(Skip::ExceedsLimit { limit: "max_storage_buffer_binding_size", device: limit, needed: bytes });
@@ -425,7 +424,7 @@ impl UserWorkload {
     ) -> Result<(), String> {
         let spec = self.kernel().output();
         let values = self.family.values(configuration);
-        let end = (spec.length.count(&values).map_err(|p| p.to_string())? * spec.element.bytes()).div_ceil(4) * 4;
+        let end = spec.bytes(&values).map_err(|p| p.to_string())?;
         if !spec.guarded || output.size() <= end {
             return Ok(());
         }

@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use super::expression::{Expression, Problem, Values};
 use super::kernel::{Buffer, Check, Uniform, UniformValue, UserKernel, Value, encode};
-use super::layout::{Leaf, layout, leaves};
+use super::layout::{Leaf, layout, leaves, runtime_array};
 use super::schema::{BufferSpec, Dimension, Element, FieldValue, Fill, Number, Ordered, Size, Spec, UniformSpec};
 use super::wgsl::{Binding, Declarations, Space, Type};
 use super::{DEFAULT_AGREEMENT_TOLERANCE, DEFAULT_SIZE, MAX_COMBINATIONS, WORKGROUP_TUNABLES};
@@ -210,7 +210,7 @@ impl Checker {
             let written = b.element.trim();
             let element_text = written.strip_prefix("atomic<").and_then(|t| t.strip_suffix('>')).unwrap_or(written);
             let element = self.note(Element::parse(element_text).map_err(|m| Problem::at(format!("{place}.type"), m)));
-            let read_write = self.buffer_declaration(&place, b, element, declared);
+            let (read_write, offset, stride) = self.buffer_declaration(&place, b, element, declared);
             if spec.buffers[..i].iter().any(|other| other.binding == b.binding) {
                 self.problem(format!("{place}.binding"), format!("binding {} is given twice", b.binding));
             }
@@ -229,7 +229,21 @@ impl Checker {
                     (fill, _) => fill,
                 };
                 let (binding, name, output, written) = (b.binding, b.name.clone(), b.output, b.written);
-                buffers.push(Buffer { binding, name, element, length, fill, output, written, read_write, guarded });
+                let stride = stride.unwrap_or(element.bytes());
+                let buffer = Buffer {
+                    binding,
+                    name,
+                    element,
+                    length,
+                    fill,
+                    output,
+                    written,
+                    read_write,
+                    offset,
+                    stride,
+                    guarded,
+                };
+                buffers.push(buffer);
             }
         }
         match spec.buffers.iter().filter(|b| b.output).count() {
@@ -246,20 +260,22 @@ impl Checker {
         buffers
     }
 
-    /// A buffer's declaration in the WGSL: a storage array of its element type (atomic or not), read_write
-    /// where the kernel writes it. Whether the WGSL declares it read_write.
+    /// A buffer's declaration in the WGSL: a storage array of its element type (atomic or not; of structs
+    /// whose every value is of that type; the last member of a struct), read_write where the kernel writes
+    /// it. Whether the WGSL declares it read_write, the bytes before its array, and its stride where the
+    /// WGSL's layout gives one.
     fn buffer_declaration(
         &mut self,
         place: &str,
         b: &BufferSpec,
         element: Option<Element>,
         declared: &Declarations,
-    ) -> bool {
+    ) -> (bool, u64, Option<u64>) {
         let writes = b.output || b.written;
         let Some(binding) = declared.binding(0, b.binding) else {
             let message = format!("the WGSL declares no storage buffer at @group(0) @binding({})", b.binding);
             self.problem(format!("{place}.binding"), message);
-            return writes;
+            return (writes, 0, None);
         };
         let name = &binding.name;
         let read_write = match binding.space {
@@ -268,31 +284,36 @@ impl Checker {
                 let message =
                     format!("`{name}` is a var<uniform>: describe it under \"uniforms\", with its fields' values");
                 self.problem(format!("{place}.binding"), message);
-                return false;
+                return (false, 0, None);
             }
             Space::Handle => {
                 self.problem(
                     format!("{place}.binding"),
                     format!("`{name}` is a {}, not a storage buffer", binding.type_text),
                 );
-                return false;
+                return (false, 0, None);
             }
         };
-        // An array, or a single number or vector (a `vec2<u32>` may be given as two u32s).
-        let (array_element, single) = match declared.resolve(&binding.ty) {
-            Type::Array(element, _) => (Some(declared.resolve(element)), false),
-            single @ (Type::Scalar(_) | Type::Vector(..) | Type::Atomic(_)) => (Some(single), true),
-            _ => (None, false),
+        // An array (perhaps the runtime-sized end of a struct), or a single number or vector (a `vec2<u32>`
+        // may be given as two u32s).
+        let (array_element, single, offset) = match declared.resolve(&binding.ty) {
+            Type::Array(element, _) => (Some(declared.resolve(element)), false, 0),
+            Type::Named(name) => match runtime_array(declared, name) {
+                Some((offset, element)) => (Some(declared.resolve(element)), false, offset),
+                None => (None, false, 0),
+            },
+            single @ (Type::Scalar(_) | Type::Vector(..) | Type::Atomic(_)) => (Some(single), true, 0),
+            _ => (None, false, 0),
         };
         match (array_element, element) {
             (None, _) => {
                 let message = format!(
-                    "`{name}` is declared {}; a buffer wgsweep fills is an array of f32, u32, i32, f16, vec2 or vec4 of them, or atomics",
+                    "`{name}` is declared {}; a buffer wgsweep fills is an array (or a struct ending in one) of f32, u32, i32, f16, vec2 or vec4 of them, atomics, or structs of one of them",
                     binding.type_text
                 );
                 self.problem(format!("{place}.binding"), message);
             }
-            (Some(found), Some(element)) if !same_element(found, element, single) => {
+            (Some(found), Some(element)) if !same_element(declared, found, element, single) => {
                 let message = format!(
                     "`{name}` is declared {} in the WGSL: its elements are not {}",
                     binding.type_text, b.element
@@ -312,7 +333,8 @@ impl Checker {
             );
             self.problem(format!("{place}.binding"), message);
         }
-        read_write
+        let stride = array_element.filter(|_| !single).and_then(|e| layout(declared, e).ok());
+        (read_write, offset, stride.map(|l| l.size.div_ceil(l.align) * l.align))
     }
 
     /// Uniforms: each a var<uniform> of group 0 the WGSL declares, every value of its type given once (a
@@ -587,11 +609,15 @@ fn overrides_fit(kernel: &UserKernel, declared: &Declarations, values: &Values) 
 }
 
 /// Whether a WGSL array's element is the element a specification gives; of a `single` number or vector,
-/// whether their scalars are the same.
-fn same_element(found: &Type, element: Element, single: bool) -> bool {
+/// whether their scalars are the same; of a struct, whether each of its values is of the scalar given.
+fn same_element(declared: &Declarations, found: &Type, element: Element, single: bool) -> bool {
     match found {
         Type::Scalar(scalar) | Type::Atomic(scalar) => element.lanes == 1 && *scalar == element.scalar,
         Type::Vector(lanes, scalar) => (single || *lanes == element.lanes) && *scalar == element.scalar,
+        Type::Named(_) => {
+            let values = leaves(declared, found, "", 0).unwrap_or_default();
+            element.lanes == 1 && !values.is_empty() && values.iter().all(|v| v.scalar == element.scalar)
+        }
         _ => false,
     }
 }

@@ -19,6 +19,10 @@ pub struct Buffer {
     pub written: bool,
     /// Whether the WGSL declares it `read_write` (written, or read with atomics).
     pub read_write: bool,
+    /// Bytes before its array (the members of a struct that ends in a runtime-sized array) and from one
+    /// element to the next (a struct element's size with its padding; else the element's size).
+    pub offset: u64,
+    pub stride: u64,
     /// Whether it gets a guard past its end that the kernel must leave untouched (`GUARD_WORDS`): the
     /// output, poisoned before it is written, where the kernel bounds its writes by something other than
     /// its `arrayLength` (which the guard would lengthen).
@@ -30,6 +34,11 @@ pub struct Buffer {
 pub const GUARD_WORDS: u64 = 1024;
 
 impl Buffer {
+    /// Its size in bytes at a configuration, rounded up to whole words.
+    pub fn bytes(&self, values: &Values) -> Result<u64, Problem> {
+        Ok((self.offset + self.length.count(values)? * self.stride).div_ceil(4) * 4)
+    }
+
     /// Whether its length depends on a tunable, so that each configuration makes its own.
     pub fn per_configuration(&self, sizes: &[String]) -> bool {
         self.length.variables().any(|v| !sizes.iter().any(|s| s == v))
@@ -340,7 +349,7 @@ impl UserKernel {
     pub fn bytes(&self, values: &Values) -> Result<u64, Problem> {
         match &self.bytes {
             Some(bytes) => bytes.count(values),
-            None => self.buffers.iter().map(|b| Ok(b.length.count(values)? * b.element.bytes())).sum(),
+            None => self.buffers.iter().map(|b| b.bytes(values)).sum(),
         }
     }
 

@@ -70,6 +70,17 @@ fn members(declared: &Declarations, name: &str) -> Result<(Vec<(u64, Layout)>, u
     Ok((placed, end))
 }
 
+/// Where the runtime-sized array a struct ends in starts, and its element: a storage buffer of a struct of
+/// a count and its items (`struct Particles { count: u32, items: array<Particle> }`).
+pub fn runtime_array<'a>(declared: &'a Declarations, name: &str) -> Option<(u64, &'a Type)> {
+    let (placed, _) = members(declared, name).ok()?;
+    let last = declared.structs.get(name)?.last()?;
+    match declared.resolve(&last.ty) {
+        Type::Array(element, None) => Some((placed.last()?.0, element)),
+        _ => None,
+    }
+}
+
 /// Every value of a variable of type `ty` at `offset`, named from `path` (a struct's members by their own
 /// names where `path` is empty).
 pub fn leaves(declared: &Declarations, ty: &Type, path: &str, offset: u64) -> Result<Vec<Leaf>, String> {

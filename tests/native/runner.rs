@@ -4,6 +4,7 @@
 use crate::support::{environment, open_gpu};
 use wgsweep::kernels;
 use wgsweep::plan::ProblemSize;
+use wgsweep::result::Outcome;
 use wgsweep::runner::{self, Event, Flow};
 
 use crate::{quick_plan, stream_kernel};
@@ -20,15 +21,18 @@ fn workgroups_over_the_device_limit_are_skipped_with_the_reason() {
 }
 
 #[test]
-fn a_configuration_slower_than_a_dispatch_may_take_is_not_measured_and_says_how_slow() {
+fn a_configuration_slower_than_a_dispatch_may_take_is_validated_not_measured_and_says_how_slow() {
     let gpu = open_gpu();
     let mut plan = quick_plan(vec![stream_kernel("triad/vec4")], vec![64]);
     // Every dispatch takes longer than a nanosecond, and its validated run longer than two.
     plan.measure.max_dispatch_ns = 1.0;
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
-    let reason = result.results[0].skipped().expect("not measured");
+    let Outcome::Unmeasured { reason } = &result.results[0].outcome else {
+        panic!("validated, not measured: {:?}", result.results[0].outcome)
+    };
     assert!(reason.starts_with("one dispatch takes about "), "{reason}");
     assert!(reason.ends_with("over the 0 ms a measured one may take: not measured, to keep the run short"), "{reason}");
+    assert!(result.results[0].is_validated() && result.results[0].status().starts_with("valid; one dispatch"));
     assert!(result.complete && result.results[0].median_ns.is_none());
 }
 

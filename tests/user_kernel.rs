@@ -548,6 +548,9 @@ fn a_struct_ending_in_an_array_of_structs_is_sized_from_the_wgsl_and_validates()
     result.results.iter().for_each(assert_good);
     let r = &result.results[0];
     assert_eq!(r.bytes_per_dispatch, 2 * (8 + 24 * 1000), "both buffers once: header and 1000 particles each");
+    // Left out, the uniform both entry points use is named once.
+    let found = problems(source, &spec_of(source, |s| s["uniforms"] = json!([])));
+    assert_eq!(found.iter().filter(|p| p.place == "uniforms").count(), 1, "{found:?}");
     // Its elements' values are all f32: another type is refused where it is given.
     let spec = spec_of(source, |s| s["buffers"][0]["type"] = json!("u32"));
     let found = problems(source, &spec);

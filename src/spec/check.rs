@@ -437,6 +437,7 @@ impl Checker {
     fn bindings_described(&mut self, spec: &Spec, declared: &Declarations) {
         let entry_points = std::iter::once(&spec.entry_point).chain(&spec.validation.reference);
         let mut used: Vec<&Binding> = entry_points.flat_map(|entry_point| declared.used_by(entry_point)).collect();
+        used.sort_by_key(|b| (b.group, b.binding));
         used.dedup_by_key(|b| (b.group, b.binding));
         let described = |binding: u32| {
             spec.buffers.iter().any(|b| b.binding == binding) || spec.uniforms.iter().any(|u| u.binding == binding)

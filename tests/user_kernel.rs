@@ -557,3 +557,54 @@ fn a_struct_ending_in_an_array_of_structs_is_sized_from_the_wgsl_and_validates()
     let expected = "`particlesA` is declared Particles in the WGSL: its elements are not u32";
     assert!(found.iter().any(|p| p.place == "buffers[0] (particlesA).type" && p.message == expected), "{found:?}");
 }
+
+/// A kernel that keeps its size in a buffer, as real kernels do: the buffer's fill is an expression of the
+/// size, checked against the element's type at every size.
+#[test]
+fn a_buffer_may_hold_an_expression_of_the_size() {
+    let source = r#"
+override WG_X: u32 = 64;
+@group(0) @binding(0) var<storage, read> size: array<u32>;
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+
+@compute @workgroup_size(WG_X)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x < size[0] { out[id.x] = id.x + size[0]; }
+}
+
+@compute @workgroup_size(64)
+fn reference(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x < arrayLength(&out) { out[id.x] = id.x + arrayLength(&out); }
+}
+"#;
+    let spec = |fill: Value| {
+        json!({
+            "name": "sized", "entry_point": "main",
+            "buffers": [
+                { "binding": 0, "name": "size", "type": "u32", "length": "1", "fill": { "constant": fill } },
+                { "binding": 1, "name": "out", "type": "u32", "length": "n", "output": true }
+            ],
+            "sizes": [1000, 5000],
+            "tunables": { "WG_X": [64, 256] },
+            "validation": { "reference": "reference" }
+        })
+        .to_string()
+    };
+    let gpu = open_gpu();
+    let result = run(&gpu, source, &spec(json!("n")));
+    assert_eq!(result.results.len(), 4);
+    result.results.iter().for_each(assert_good);
+    let found = problems(source, &spec(json!("n * 5000000")));
+    let expected = "`n * 5000000` at n=1000, WG_X=64: 5000000000 is not a u32";
+    assert!(found.iter().any(|p| p.place == "buffers[0] (size).fill" && p.message.starts_with(expected)), "{found:?}");
+    let found = problems(source, &spec(json!("WG_X")));
+    assert!(
+        found.iter().any(|p| p.place == "buffers[0] (size).fill" && p.message.contains("names `WG_X`")),
+        "{found:?}"
+    );
+    let found = problems(source, &spec(json!(-1)));
+    assert!(
+        found.iter().any(|p| p.place == "buffers[0] (size).fill" && p.message.starts_with("-1 is not a u32")),
+        "{found:?}"
+    );
+}

@@ -16,7 +16,7 @@ use crate::kernel::{
     self, Axis, Before, ChartKind, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, Presentation,
     Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Words, Workload,
 };
-use crate::spec::{self, Check, Fill, GUARD_WORDS, Problem, Scalar, UserKernel, Values};
+use crate::spec::{self, Check, Filling, GUARD_WORDS, Problem, Scalar, UserKernel, Values};
 
 /// What the family's name and labels are made of, kept for the life of the program: a family is
 /// `&'static`, and a user's kernel is registered once per digest.
@@ -250,7 +250,8 @@ impl UserWorkload {
             false => bytes,
         };
         let buffer = kernel::storage_buffer(gpu, &spec.name, bytes.max(4));
-        if let Some(pattern) = spec.fill.map(|fill| pattern(fill, spec.element.scalar)) {
+        if let Some(fill) = &spec.fill {
+            let pattern = pattern(fill, spec.element.scalar, values).map_err(not_applicable)?;
             let seed = self.seed.wrapping_add(index as u32);
             kernel::submit(gpu, |encoder| gpu.filler().pattern(&gpu.device, encoder, &buffer, pattern, seed));
         }
@@ -390,7 +391,7 @@ impl UserWorkload {
                         return Err(format!("the reference entry point `{entry_point}` could not run: {skip}"));
                     }
                 };
-                let before = self.before();
+                let before = self.before(&values).map_err(|skip| skip.to_string())?;
                 kernel::submit(gpu, |encoder| {
                     match before {
                         Before::Pattern(pattern, seed) => {
@@ -461,16 +462,16 @@ impl UserWorkload {
             })
     }
 
-    /// What the output holds before a validated run: its initial contents, or poison.
-    fn before(&self) -> Before {
+    /// What the output holds before a validated run (at `values`): its initial contents, or poison.
+    fn before(&self, values: &Values) -> Result<Before, Skip> {
         let output = self.kernel().output();
-        match output.fill {
+        Ok(match &output.fill {
             Some(fill) => Before::Pattern(
-                pattern(fill, output.element.scalar),
+                pattern(fill, output.element.scalar, values).map_err(not_applicable)?,
                 self.seed.wrapping_add(self.output_index() as u32),
             ),
             None => Before::Poison,
-        }
+        })
     }
 
     fn output_index(&self) -> usize {
@@ -478,21 +479,26 @@ impl UserWorkload {
     }
 }
 
-/// The GPU's fill for a specification's `Fill` of elements of `scalar`.
-fn pattern(fill: Fill, scalar: Scalar) -> Pattern {
+/// The GPU's fill of elements of `scalar` as a buffer's `Filling` says, at a configuration (`values`).
+fn pattern(fill: &Filling, scalar: Scalar, values: &Values) -> Result<Pattern, Problem> {
     let half = |v: f64| half::f16::from_f64(v).to_bits() as u32;
-    match (fill, scalar) {
-        (Fill::Zeros, _) => Pattern::Word(0),
-        (Fill::Constant(v), Scalar::F32) => Pattern::Word((v as f32).to_bits()),
-        (Fill::Constant(v), Scalar::F16) => Pattern::Word(half(v) | half(v) << 16),
-        (Fill::Constant(v), _) => Pattern::Word(v as i64 as u32),
-        (Fill::Iota, Scalar::F32) => Pattern::IotaF32,
-        (Fill::Iota, Scalar::F16) => Pattern::IotaF16,
-        (Fill::Iota, _) => Pattern::IotaU32,
-        (Fill::Random([low, high]), Scalar::F32) => Pattern::RandomF32 { low: low as f32, high: high as f32 },
-        (Fill::Random([low, high]), Scalar::F16) => Pattern::RandomF16 { low: low as f32, high: high as f32 },
-        (Fill::Random([low, high]), _) => Pattern::RandomInt { low: low as i64 as u32, high: high as i64 as u32 },
-    }
+    Ok(match (fill, scalar) {
+        (Filling::Zeros, _) => Pattern::Word(0),
+        (Filling::Constant(_), _) => {
+            let v = fill.constant(scalar, values)?.expect("a constant");
+            match scalar {
+                Scalar::F32 => Pattern::Word((v as f32).to_bits()),
+                Scalar::F16 => Pattern::Word(half(v) | half(v) << 16),
+                Scalar::U32 | Scalar::I32 => Pattern::Word(v as i64 as u32),
+            }
+        }
+        (Filling::Iota, Scalar::F32) => Pattern::IotaF32,
+        (Filling::Iota, Scalar::F16) => Pattern::IotaF16,
+        (Filling::Iota, _) => Pattern::IotaU32,
+        (Filling::Random([low, high]), Scalar::F32) => Pattern::RandomF32 { low: *low as f32, high: *high as f32 },
+        (Filling::Random([low, high]), Scalar::F16) => Pattern::RandomF16 { low: *low as f32, high: *high as f32 },
+        (Filling::Random([low, high]), _) => Pattern::RandomInt { low: *low as i64 as u32, high: *high as i64 as u32 },
+    })
 }
 
 impl Workload for UserWorkload {
@@ -542,7 +548,7 @@ impl Workload for UserWorkload {
         let (buffers, owned) = self.buffers(gpu, configuration, &values)?;
         let output = buffers[self.output_index()].clone();
         let step = self.step(gpu, &kernel.spec.entry_point, &values, &buffers, grid)?;
-        Ok(Prepared { steps: vec![step], output, before: self.before(), grid, owned })
+        Ok(Prepared { steps: vec![step], output, before: self.before(&values)?, grid, owned })
     }
 
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {

@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use super::expression::{Expression, Problem, Values};
-use super::kernel::{Buffer, Check, Uniform, UniformValue, UserKernel, Value, encode};
+use super::kernel::{Buffer, Check, Filling, Uniform, UniformValue, UserKernel, Value, encode};
 use super::layout::{Leaf, layout, leaves, runtime_array};
 use super::schema::{BufferSpec, Dimension, Element, FieldValue, Fill, Number, Ordered, Size, Spec, UniformSpec};
 use super::wgsl::{Binding, Declarations, Space, Type};
@@ -214,20 +214,17 @@ impl Checker {
             if spec.buffers[..i].iter().any(|other| other.binding == b.binding) {
                 self.problem(format!("{place}.binding"), format!("binding {} is given twice", b.binding));
             }
-            if let (Some(Fill::Random([low, high])), Some(element)) = (b.fill, element)
+            if let (Some(Fill::Random([low, high])), Some(element)) = (&b.fill, element)
                 && !(low < high || (!element.scalar.is_float() && low <= high))
             {
                 self.problem(format!("{place}.fill"), "a random range is [low, high) with low < high");
             }
+            let fill = self.filling(&format!("{place}.fill"), b, element, size_names);
             let length = self.expression(format!("{place}.length"), &b.length, known);
             let declaration = declared.binding(0, b.binding);
             let guarded =
                 b.output && b.fill.is_none() && declaration.is_some_and(|d| !declared.length_read.contains(&d.name));
             if let (Some(element), Some(length)) = (element, length) {
-                let fill = match (b.fill, b.output) {
-                    (None, false) => Some(Fill::Random([-1.0, 1.0])),
-                    (fill, _) => fill,
-                };
                 let (binding, name, output, written) = (b.binding, b.name.clone(), b.output, b.written);
                 let stride = stride.unwrap_or(element.bytes());
                 let buffer = Buffer {
@@ -258,6 +255,34 @@ impl Checker {
             self.problem(format!("buffers ({}).length", output.name), message);
         }
         buffers
+    }
+
+    /// What a buffer holds before the kernel runs (inputs by default random in [-1, 1); an output without a
+    /// fill is poisoned); a constant's value a number that fits its element, or an expression of the size.
+    fn filling(
+        &mut self,
+        place: &str,
+        b: &BufferSpec,
+        element: Option<Element>,
+        size_names: &[String],
+    ) -> Option<Filling> {
+        Some(match &b.fill {
+            None if b.output => return None,
+            None => Filling::Random([-1.0, 1.0]),
+            Some(Fill::Zeros) => Filling::Zeros,
+            Some(Fill::Iota) => Filling::Iota,
+            Some(Fill::Random(range)) => Filling::Random(*range),
+            Some(Fill::Constant(Number::Literal(value))) => {
+                if let Some(Err(why)) = element.map(|e| encode(e.scalar, *value)) {
+                    self.problem(place, why);
+                }
+                Filling::Constant(Value::Literal(*value))
+            }
+            Some(Fill::Constant(Number::Expression(text))) => {
+                let sizes: Vec<&str> = size_names.iter().map(String::as_str).collect();
+                Filling::Constant(Value::Expression(self.expression(place.into(), text, &sizes)?))
+            }
+        })
     }
 
     /// A buffer's declaration in the WGSL: a storage array of its element type (atomic or not; of structs
@@ -576,6 +601,13 @@ impl Checker {
                     }
                 }
                 if let Err(problem) = overrides_fit(kernel, declared, &values) {
+                    self.problems.push(problem);
+                    return;
+                }
+                let fills = kernel.buffers.iter().filter_map(|b| Some((b.fill.as_ref()?, b.element.scalar)));
+                if let Err(problem) =
+                    fills.map(|(fill, scalar)| fill.constant(scalar, &values)).collect::<Result<Vec<_>, _>>()
+                {
                     self.problems.push(problem);
                     return;
                 }

@@ -3,7 +3,7 @@
 
 use super::check::Checker;
 use super::expression::{Expression, Problem, Values};
-use super::schema::{Element, Fill, Scalar, Spec};
+use super::schema::{Element, Scalar, Spec};
 use super::{MAX_SOURCE_BYTES, digest, split_leading_spec};
 
 /// A buffer, checked.
@@ -14,7 +14,7 @@ pub struct Buffer {
     pub element: Element,
     pub length: Expression,
     /// What it holds before the kernel runs: `None` for an output poisoned before validation.
-    pub fill: Option<Fill>,
+    pub fill: Option<Filling>,
     pub output: bool,
     pub written: bool,
     /// Whether the WGSL declares it `read_write` (written, or read with atomics).
@@ -42,6 +42,32 @@ impl Buffer {
     /// Whether its length depends on a tunable, so that each configuration makes its own.
     pub fn per_configuration(&self, sizes: &[String]) -> bool {
         self.length.variables().any(|v| !sizes.iter().any(|s| s == v))
+    }
+}
+
+/// A buffer's initial contents, checked: a constant's expression names the size's dimensions only, so that
+/// every configuration of a size starts from the same contents.
+#[derive(Clone, Debug)]
+pub enum Filling {
+    Zeros,
+    Iota,
+    Random([f64; 2]),
+    Constant(Value),
+}
+
+impl Filling {
+    /// A constant's value at a configuration (`values`), checked to fit `scalar`.
+    pub fn constant(&self, scalar: Scalar, values: &Values) -> Result<Option<f64>, Problem> {
+        let value = match self {
+            Filling::Constant(Value::Literal(value)) => *value,
+            Filling::Constant(Value::Expression(e)) => {
+                let value = e.value(values)? as f64;
+                encode(scalar, value).map_err(|why| e.failed(values, why))?;
+                value
+            }
+            _ => return Ok(None),
+        };
+        Ok(Some(value))
     }
 }
 

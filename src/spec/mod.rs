@@ -21,7 +21,7 @@ mod schema;
 mod wgsl;
 
 pub use expression::{Expression, Problem, Values};
-pub use kernel::{Axis, Buffer, Check, GUARD_WORDS, Uniform, UniformValue, UserKernel, Value, position};
+pub use kernel::{Axis, Buffer, Check, Filling, GUARD_WORDS, Uniform, UniformValue, UserKernel, Value, position};
 pub use layout::{Layout, Leaf, layout, leaves};
 pub use schema::{
     BufferSpec, Dimension, Element, FieldValue, Fill, Number, Ordered, Scalar, Size, Spec, UniformSpec, ValidationSpec,

@@ -259,7 +259,7 @@ pub enum Number {
 }
 
 /// A buffer's initial contents.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Fill {
     Zeros,
@@ -267,7 +267,9 @@ pub enum Fill {
     Iota,
     /// Uniformly random in [low, high) (floats) or [low, high] (integers).
     Random([f64; 2]),
-    Constant(f64),
+    /// Every element the same: a number, or an expression of the size's dimensions (`"n"`: a kernel that
+    /// keeps its size in a buffer).
+    Constant(Number),
 }
 
 /// How every configuration's output is validated.

@@ -240,7 +240,8 @@ impl Family for Peak {
         };
         let (inputs, outputs) = bindings(kernel.kernel);
         let buffers = vec![
-            spec::BufferSpec::new(inputs, "coefficients", element, "17").filled(spec::Fill::Constant(spec::Number::Literal(1.0))),
+            spec::BufferSpec::new(inputs, "coefficients", element, "17")
+                .filled(spec::Fill::Constant(spec::Number::Literal(1.0))),
             spec::BufferSpec::new(outputs, "sums", element, "n").output(),
         ];
         let spec = spec::Spec {

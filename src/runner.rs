@@ -442,10 +442,6 @@ pub(crate) async fn measure_one(
             };
             return record;
         }
-        (Course::TooSlow(ns), Err(_)) => {
-            record.outcome = Outcome::Skipped { reason: too_slow(ns, options.max_dispatch_ns, false) };
-            return record;
-        }
         (_, Ok(prepared)) => prepared,
         (_, Err(Failure::Skip(skip))) => {
             record.outcome = Outcome::Skipped { reason: skip.to_string() };

@@ -481,17 +481,14 @@ impl UserWorkload {
 
 /// The GPU's fill of elements of `scalar` as a buffer's `Filling` says, at a configuration (`values`).
 fn pattern(fill: &Filling, scalar: Scalar, values: &Values) -> Result<Pattern, Problem> {
-    let half = |v: f64| half::f16::from_f64(v).to_bits() as u32;
     Ok(match (fill, scalar) {
         (Filling::Zeros, _) => Pattern::Word(0),
-        (Filling::Constant(_), _) => {
-            let v = fill.constant(scalar, values)?.expect("a constant");
-            match scalar {
-                Scalar::F32 => Pattern::Word((v as f32).to_bits()),
-                Scalar::F16 => Pattern::Word(half(v) | half(v) << 16),
-                Scalar::U32 | Scalar::I32 => Pattern::Word(v as i64 as u32),
-            }
-        }
+        // The constant's bytes: a word of f32, u32 or i32, or an f16 written into both halves of one.
+        (Filling::Constant(_), _) => match fill.constant(scalar, values)?.unwrap_or_default()[..] {
+            [low, high] => Pattern::Word(u32::from_le_bytes([low, high, low, high])),
+            [a, b, c, d] => Pattern::Word(u32::from_le_bytes([a, b, c, d])),
+            _ => unreachable!("a scalar is 2 or 4 bytes"),
+        },
         (Filling::Iota, Scalar::F32) => Pattern::IotaF32,
         (Filling::Iota, Scalar::F16) => Pattern::IotaF16,
         (Filling::Iota, _) => Pattern::IotaU32,

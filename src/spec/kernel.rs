@@ -56,18 +56,13 @@ pub enum Filling {
 }
 
 impl Filling {
-    /// A constant's value at a configuration (`values`), checked to fit `scalar`.
-    pub fn constant(&self, scalar: Scalar, values: &Values) -> Result<Option<f64>, Problem> {
-        let value = match self {
-            Filling::Constant(Value::Literal(value)) => *value,
-            Filling::Constant(Value::Expression(e)) => {
-                let value = e.value(values)? as f64;
-                encode(scalar, value).map_err(|why| e.failed(values, why))?;
-                value
-            }
-            _ => return Ok(None),
-        };
-        Ok(Some(value))
+    /// A constant's bytes as a `scalar` at a configuration (`values`), or why it does not fit one.
+    pub fn constant(&self, scalar: Scalar, values: &Values) -> Result<Option<Vec<u8>>, Problem> {
+        match self {
+            // A literal was checked when the kernel was read.
+            Filling::Constant(value) => value.encoded(scalar, "fill", values).map(Some),
+            _ => Ok(None),
+        }
     }
 }
 
@@ -98,17 +93,23 @@ pub enum Value {
     Expression(Expression),
 }
 
+impl Value {
+    /// Its bytes as a `scalar` at a configuration (`values`), or why it does not fit one: at `place` for a
+    /// literal, at the expression's own place and values for an expression.
+    pub fn encoded(&self, scalar: Scalar, place: &str, values: &Values) -> Result<Vec<u8>, Problem> {
+        match self {
+            Value::Literal(number) => encode(scalar, *number).map_err(|why| Problem::at(place, why)),
+            Value::Expression(e) => encode(scalar, e.value(values)? as f64).map_err(|why| e.failed(values, why)),
+        }
+    }
+}
+
 impl Uniform {
     /// Its bytes at a configuration (`values`: the sizes, the tunables and the constants).
     pub fn bytes(&self, values: &Values) -> Result<Vec<u8>, Problem> {
         let mut bytes = vec![0; self.size as usize];
         for value in &self.values {
-            let encoded = match &value.value {
-                Value::Literal(number) => encode(value.scalar, *number).map_err(|why| Problem::at(&value.place, why)),
-                Value::Expression(e) => {
-                    encode(value.scalar, e.value(values)? as f64).map_err(|why| e.failed(values, why))
-                }
-            }?;
+            let encoded = value.value.encoded(value.scalar, &value.place, values)?;
             bytes[value.offset as usize..][..encoded.len()].copy_from_slice(&encoded);
         }
         Ok(bytes)

@@ -16,7 +16,7 @@ use crate::kernel::{
     self, Axis, Before, ChartKind, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, Presentation,
     Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Words, Workload,
 };
-use crate::spec::{self, Check, Filling, GUARD_WORDS, Problem, Scalar, UserKernel, Values};
+use crate::spec::{self, Check, Filling, GUARD_WORDS, Pass, Problem, Scalar, UserKernel, Values};
 
 /// What the family's name and labels are made of, kept for the life of the program: a family is
 /// `&'static`, and a user's kernel is registered once per digest.
@@ -37,11 +37,8 @@ pub struct UserFamily {
 impl UserFamily {
     pub fn new(kernel: UserKernel) -> UserFamily {
         let name = keep(kernel.spec.name.clone());
-        let id = KernelId {
-            family: name,
-            kernel: keep(kernel.spec.entry_point.clone()),
-            variant: keep(kernel.digest[..8].into()),
-        };
+        let id =
+            KernelId { family: name, kernel: keep(kernel.entry_points()), variant: keep(kernel.digest[..8].into()) };
         let axes = kernel.axes();
         let lengths: Vec<usize> = axes.iter().map(|a| a.labels.len()).collect();
         let labels: Vec<&'static str> = (0..kernel.combinations())
@@ -70,7 +67,7 @@ impl UserFamily {
             "Your kernel `{}` (entry point `{}`, digest {}): {} combination(s) of sizes and tunables, each at \
              every workgroup shape it lists; every output validated on the GPU {validation}.",
             kernel.spec.name,
-            kernel.spec.entry_point,
+            kernel.entry_points(),
             kernel.digest,
             kernel.combinations()
         );
@@ -178,7 +175,8 @@ struct UserWorkload {
     family: &'static UserFamily,
     seed: u32,
     modules: ShaderModules,
-    layout: wgpu::PipelineLayout,
+    /// A pipeline layout for each of the kernel's `every_pass`, with what that pass binds.
+    layouts: Vec<wgpu::PipelineLayout>,
     sized: RefCell<Option<SizedBuffers>>,
     reference: RefCell<Option<SizedReference>>,
 }
@@ -186,47 +184,41 @@ struct UserWorkload {
 /// The reference of one size (its index), or why it could not be made.
 type SizedReference = (usize, Result<Rc<Reference>, String>);
 
+/// The bind group layout entry of a buffer of `ty` at `binding`.
+fn buffer_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
+        count: None,
+    }
+}
+
+/// The pipeline layout of a pass: the storage buffers it binds and every uniform.
+fn pass_layout(gpu: &Gpu, kernel: &UserKernel, pass: &Pass) -> wgpu::PipelineLayout {
+    let storage = pass
+        .bound
+        .iter()
+        .map(|b| buffer_entry(b.binding, wgpu::BufferBindingType::Storage { read_only: !b.read_write }));
+    let uniforms = kernel.uniforms.iter().map(|u| buffer_entry(u.binding, wgpu::BufferBindingType::Uniform));
+    let entries: Vec<wgpu::BindGroupLayoutEntry> = storage.chain(uniforms).collect();
+    let label = Some(pass.entry_point.as_str());
+    let group = gpu.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label, entries: &entries });
+    gpu.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label,
+        bind_group_layouts: &[Some(&group)],
+        immediate_size: 0,
+    })
+}
+
 impl UserWorkload {
     fn new(gpu: &Gpu, family: &'static UserFamily, seed: u32) -> Self {
-        let entries: Vec<wgpu::BindGroupLayoutEntry> = family
-            .kernel
-            .buffers
-            .iter()
-            .map(|b| wgpu::BindGroupLayoutEntry {
-                binding: b.binding,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Storage { read_only: !b.read_write },
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            })
-            .chain(family.kernel.uniforms.iter().map(|u| wgpu::BindGroupLayoutEntry {
-                binding: u.binding,
-                visibility: wgpu::ShaderStages::COMPUTE,
-                ty: wgpu::BindingType::Buffer {
-                    ty: wgpu::BufferBindingType::Uniform,
-                    has_dynamic_offset: false,
-                    min_binding_size: None,
-                },
-                count: None,
-            }))
-            .collect();
-        let group = gpu.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some(family.id.family),
-            entries: &entries,
-        });
-        let layout = gpu.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some(family.id.family),
-            bind_group_layouts: &[Some(&group)],
-            immediate_size: 0,
-        });
+        let kernel = &family.kernel;
         UserWorkload {
             family,
             seed,
             modules: ShaderModules::new(family.id.family, family.source),
-            layout,
+            layouts: kernel.every_pass().map(|pass| pass_layout(gpu, kernel, pass)).collect(),
             sized: RefCell::default(),
             reference: RefCell::default(),
         }
@@ -294,31 +286,37 @@ impl UserWorkload {
         Ok((handles, owned))
     }
 
-    /// The pipeline of `entry_point` at these values, with every buffer bound: the output at `output`.
-    fn step(
+    /// The dispatches of the kernel's `every_pass` at `passes` (indices), at these values, with `buffers`
+    /// (in the specification's order) bound as each pass binds them.
+    fn steps(
         &self,
         gpu: &Gpu,
-        entry_point: &str,
+        passes: std::ops::Range<usize>,
         values: &Values,
         buffers: &[wgpu::Buffer],
-        grid: [u32; 3],
-    ) -> Result<Step, Skip> {
-        let overrides = self.kernel().overrides(values).map_err(not_applicable)?;
-        let constants: Vec<(&str, f64)> = overrides.iter().map(|(n, v)| (n.as_str(), *v)).collect();
-        let pipeline =
-            self.modules.pipeline_in(gpu, ShaderChecks::Default, entry_point, &constants, Some(&self.layout));
+    ) -> Result<Vec<Step>, Skip> {
+        let kernel = self.kernel();
         let uniforms = self.uniform_buffers(gpu, values)?;
-        let bound = self.kernel().buffers.iter().map(|b| b.binding).zip(buffers);
-        let bound = bound.chain(self.kernel().uniforms.iter().map(|u| u.binding).zip(&uniforms));
-        let entries: Vec<wgpu::BindGroupEntry> = bound
-            .map(|(binding, buffer)| wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() })
-            .collect();
-        let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(entry_point),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        });
-        Ok(Step { pipeline, bind_group, grid })
+        let mut steps = Vec::new();
+        for (index, pass) in kernel.every_pass().enumerate().take(passes.end).skip(passes.start) {
+            let grid = self.grid(gpu, kernel.grid(pass, values))?;
+            let overrides = kernel.overrides(pass, values).map_err(not_applicable)?;
+            let constants: Vec<(&str, f64)> = overrides.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+            let layout = Some(&self.layouts[index]);
+            let pipeline = self.modules.pipeline_in(gpu, ShaderChecks::Default, &pass.entry_point, &constants, layout);
+            let storage = pass.bound.iter().map(|b| (b.binding, &buffers[b.buffer]));
+            let bound = storage.chain(kernel.uniforms.iter().map(|u| u.binding).zip(&uniforms));
+            let entries: Vec<wgpu::BindGroupEntry> = bound
+                .map(|(binding, buffer)| wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() })
+                .collect();
+            let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&pass.entry_point),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &entries,
+            });
+            steps.push(Step { pipeline, bind_group, grid });
+        }
+        Ok(steps)
     }
 
     /// The uniform buffers at these values, each holding its fields as the WGSL lays them out.
@@ -382,10 +380,10 @@ impl UserWorkload {
                 let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
                 let prepared = self.buffers(gpu, &at, &values).and_then(|(mut handles, owned)| {
                     handles[self.output_index()] = raw.handle();
-                    let grid = self.grid(gpu, kernel.reference_grid(&values))?;
-                    Ok((self.step(gpu, entry_point, &values, &handles, grid)?, owned))
+                    let reference = kernel.passes.len();
+                    Ok((self.steps(gpu, reference..reference + 1, &values, &handles)?, owned))
                 });
-                let (step, _owned) = match prepared {
+                let (steps, _owned) = match prepared {
                     Ok(prepared) => prepared,
                     Err(skip) => {
                         return Err(format!("the reference entry point `{entry_point}` could not run: {skip}"));
@@ -399,10 +397,7 @@ impl UserWorkload {
                         }
                         _ => gpu.filler().word(&gpu.device, encoder, &raw, crate::fill::POISON),
                     }
-                    kernel::encode_steps(
-                        &mut encoder.begin_compute_pass(&Default::default()),
-                        std::slice::from_ref(&step),
-                    );
+                    kernel::encode_steps(&mut encoder.begin_compute_pass(&Default::default()), &steps);
                 });
                 if let Some(error) = scope.pop().await {
                     return Err(format!("the reference entry point `{entry_point}` could not run: {error}"));
@@ -541,11 +536,11 @@ impl Workload for UserWorkload {
         if kernel.buffers.iter().any(|b| b.element.scalar == Scalar::F16) && !gpu.shader_f16 {
             return Err(Skip::needs_f16());
         }
-        let grid = self.grid(gpu, kernel.grid(&values))?;
         let (buffers, owned) = self.buffers(gpu, configuration, &values)?;
         let output = buffers[self.output_index()].clone();
-        let step = self.step(gpu, &kernel.spec.entry_point, &values, &buffers, grid)?;
-        Ok(Prepared { steps: vec![step], output, before: self.before(&values)?, grid, owned })
+        let steps = self.steps(gpu, 0..kernel.passes.len(), &values, &buffers)?;
+        let grid = steps[0].grid;
+        Ok(Prepared { steps, output, before: self.before(&values)?, grid, owned })
     }
 
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {

@@ -9,7 +9,8 @@ use super::{MAX_SOURCE_BYTES, digest, split_leading_spec};
 /// A buffer, checked.
 #[derive(Clone, Debug)]
 pub struct Buffer {
-    pub binding: u32,
+    /// Its `@binding`, where it has one of its own (else passes bind it by name).
+    pub binding: Option<u32>,
     pub name: String,
     pub element: Element,
     pub length: Expression,
@@ -131,6 +132,25 @@ pub(super) fn encode(scalar: Scalar, number: f64) -> Result<Vec<u8>, String> {
     })
 }
 
+/// One dispatch of a sample, checked: its entry point, its grid, the override values it sets otherwise
+/// than the configuration, and the storage buffers it binds.
+#[derive(Clone, Debug)]
+pub struct Pass {
+    pub entry_point: String,
+    pub grid: Vec<Expression>,
+    pub constants: Vec<(String, Expression)>,
+    pub bound: Vec<Bound>,
+}
+
+/// A storage buffer bound in a pass: at `binding`, the buffer `buffers[buffer]`; `read_write` where the WGSL
+/// declares that binding so.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bound {
+    pub binding: u32,
+    pub buffer: usize,
+    pub read_write: bool,
+}
+
 /// One axis of a kernel's combinations: the sizes, or a tunable other than the workgroup's shape.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Axis {
@@ -173,15 +193,16 @@ pub struct UserKernel {
     pub shape_tunables: Vec<(String, Vec<u32>)>,
     pub restrictions: Vec<Expression>,
     pub constants: Vec<(String, Expression)>,
-    pub grid: Vec<Expression>,
+    /// The dispatches of one sample, in order: the entry point alone, or the specification's passes.
+    pub passes: Vec<Pass>,
     pub bytes: Option<Expression>,
     pub flops: Option<Expression>,
     pub workgroup_memory: Option<Expression>,
     pub check: Check,
     /// The tunables' defaults the WGSL gives them (`override TILE: u32 = 4;`), where it gives one.
     pub defaults: Vec<(String, u64)>,
-    /// The reference entry point's own grid, where the specification gives one.
-    pub reference_grid: Option<Vec<Expression>>,
+    /// The reference entry point's dispatch, with every buffer at its own binding.
+    pub reference: Option<Pass>,
 }
 
 impl UserKernel {
@@ -341,16 +362,35 @@ impl UserKernel {
         Ok(None)
     }
 
-    /// The override constants a configuration's pipeline sets: the tunables (the workgroup's shape among
-    /// them), then the specification's constants.
-    pub fn overrides(&self, values: &Values) -> Result<Vec<(String, f64)>, Problem> {
-        let size_count = self.size_names.len();
-        let mut overrides: Vec<(String, f64)> =
-            values[size_count..].iter().map(|(n, v)| (n.clone(), *v as f64)).collect();
-        for (name, expression) in &self.constants {
-            overrides.push((name.clone(), expression.count(values)? as f64));
+    /// The variables a pass runs at, at a configuration (`values`): those values, the constants, and the
+    /// pass's own constants over them.
+    pub fn pass_values(&self, pass: &Pass, values: &Values) -> Result<Values, Problem> {
+        let mut all = self.uniform_values(values)?;
+        for (name, expression) in &pass.constants {
+            let value = expression.count(&all)? as i64;
+            match all.iter_mut().find(|(n, _)| n == name) {
+                Some(slot) => slot.1 = value,
+                None => all.push((name.clone(), value)),
+            }
         }
-        Ok(overrides)
+        Ok(all)
+    }
+
+    /// The override constants a pass's pipeline sets at a configuration: the tunables (the workgroup's
+    /// shape among them), the specification's constants, the pass's own.
+    pub fn overrides(&self, pass: &Pass, values: &Values) -> Result<Vec<(String, f64)>, Problem> {
+        let all = self.pass_values(pass, values)?;
+        Ok(all[self.size_names.len()..].iter().map(|(n, v)| (n.clone(), *v as f64)).collect())
+    }
+
+    /// The dispatches whose pipelines a run makes: the passes, then the reference's.
+    pub fn every_pass(&self) -> impl Iterator<Item = &Pass> {
+        self.passes.iter().chain(&self.reference)
+    }
+
+    /// The entry points one sample runs, as a kernel's name shows them (`reduce+finish`).
+    pub fn entry_points(&self) -> String {
+        self.passes.iter().map(|p| p.entry_point.as_str()).collect::<Vec<_>>().join("+")
     }
 
     /// The variables a uniform's values may name at a configuration: `values` and the constants.
@@ -362,14 +402,14 @@ impl UserKernel {
         Ok(all)
     }
 
-    /// The dispatch grid at a configuration.
-    pub fn grid(&self, values: &Values) -> Result<[u64; 3], Problem> {
-        grid_of(&self.grid, values)
-    }
-
-    /// The reference entry point's grid at a configuration: its own where the specification gives one.
-    pub fn reference_grid(&self, values: &Values) -> Result<[u64; 3], Problem> {
-        grid_of(self.reference_grid.as_ref().unwrap_or(&self.grid), values)
+    /// A pass's dispatch grid at a configuration.
+    pub fn grid(&self, pass: &Pass, values: &Values) -> Result<[u64; 3], Problem> {
+        let values = self.pass_values(pass, values)?;
+        let mut grid = [1; 3];
+        for (axis, expression) in pass.grid.iter().enumerate() {
+            grid[axis] = expression.count(&values)?;
+        }
+        Ok(grid)
     }
 
     /// Bytes a dispatch moves at a configuration: the specification's count, or every buffer once.
@@ -384,15 +424,6 @@ impl UserKernel {
     pub fn output(&self) -> &Buffer {
         self.buffers.iter().find(|b| b.output).expect("a checked kernel has one output")
     }
-}
-
-/// Workgroups along x, y and z as `expressions` count them (1 along an axis they do not name).
-fn grid_of(expressions: &[Expression], values: &Values) -> Result<[u64; 3], Problem> {
-    let mut grid = [1; 3];
-    for (axis, expression) in expressions.iter().enumerate() {
-        grid[axis] = expression.count(values)?;
-    }
-    Ok(grid)
 }
 
 /// The index along each axis of `lengths` of combination `index`, the first axis slowest.

@@ -21,11 +21,13 @@ mod schema;
 mod wgsl;
 
 pub use expression::{Expression, Problem, Values};
-pub use kernel::{Axis, Buffer, Check, Filling, GUARD_WORDS, Uniform, UniformValue, UserKernel, Value, position};
+pub use kernel::{
+    Axis, Bound, Buffer, Check, Filling, GUARD_WORDS, Pass, Uniform, UniformValue, UserKernel, Value, position,
+};
 pub use layout::{Layout, Leaf, layout, leaves};
 pub use schema::{
-    BufferSpec, Dimension, Element, FieldValue, Fill, Number, Ordered, Scalar, Size, Spec, UniformSpec, ValidationSpec,
-    expressions,
+    BufferSpec, Dimension, Element, FieldValue, Fill, Number, Ordered, PassSpec, Scalar, Size, Spec, UniformSpec,
+    ValidationSpec, expressions,
 };
 pub use wgsl::{Binding, Declarations, Member, Space, Type};
 

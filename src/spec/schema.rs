@@ -114,6 +114,10 @@ pub struct Spec {
     pub workgroup_memory: Option<String>,
     #[serde(default)]
     pub validation: ValidationSpec,
+    /// The dispatches one sample runs, in order, where one is not the whole kernel (a reduction's passes,
+    /// a scan and its fix-up), in place of `entry_point` and `grid`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub passes: Vec<PassSpec>,
 }
 
 impl Spec {
@@ -128,6 +132,25 @@ impl Spec {
         let spec = serde_json::to_string_pretty(self).expect("a specification is plain data");
         format!("/* {LEADING_COMMENT}\n{spec}\n*/\n{about}{wgsl}")
     }
+}
+
+/// One dispatch of a kernel of several passes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PassSpec {
+    pub entry_point: String,
+    /// Workgroups along x, y and z; by default each size dimension over the workgroup's, at this pass's
+    /// values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<Vec<String>>,
+    /// Override constants this pass sets otherwise (`{"ELEMENT_COUNT": "ceil_div(n, 512)"}`): expressions
+    /// of the sizes, the tunables and the constants, which may stand in for a tunable's value.
+    #[serde(default, skip_serializing_if = "Ordered::is_empty")]
+    pub constants: Ordered<String>,
+    /// Buffers this pass binds at another of the WGSL's variables than their own, by the variable's name
+    /// (`{"items": "block_sums"}`): a recursion's deeper level, or one buffer read through two views.
+    #[serde(default, skip_serializing_if = "Ordered::is_empty")]
+    pub bind: Ordered<String>,
 }
 
 /// One dimension of the workgroup's shape, as written: a number or an expression.
@@ -196,7 +219,9 @@ impl<'de> Deserialize<'de> for Size {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BufferSpec {
-    pub binding: u32,
+    /// Its `@binding` in group 0; none for a buffer that passes bind by name alone (`"bind"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binding: Option<u32>,
     pub name: String,
     /// The array's element type: f32, u32, i32, f16, or vec2/vec4 of them (`vec4<f32>`, `vec4f`).
     #[serde(rename = "type")]
@@ -218,7 +243,7 @@ impl BufferSpec {
     /// A buffer the kernel reads, random in [-1, 1) as the default fill makes it.
     pub fn new(binding: u32, name: &str, element: &str, length: impl Into<String>) -> BufferSpec {
         let (name, element, length) = (name.into(), element.into(), length.into());
-        BufferSpec { binding, name, element, length, fill: None, output: false, written: false }
+        BufferSpec { binding: Some(binding), name, element, length, fill: None, output: false, written: false }
     }
 
     pub fn filled(self, fill: Fill) -> BufferSpec {

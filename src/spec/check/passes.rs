@@ -1,0 +1,265 @@
+//! The dispatches of a sample (the entry point alone, or the specification's passes) and the reference's:
+//! what each binds, and that every binding an entry point uses is bound.
+
+use std::collections::BTreeSet;
+
+use super::buffers::parse_element;
+use super::{Checker, absent};
+use crate::spec::DEFAULT_AGREEMENT_TOLERANCE;
+use crate::spec::kernel::{Bound, Check, Pass};
+use crate::spec::layout::{leaves, runtime_array};
+use crate::spec::schema::{PassSpec, Scalar, Spec};
+use crate::spec::wgsl::{Binding, Declarations, Space, Type};
+
+/// The most passes one sample may run.
+const MAX_PASSES: usize = 64;
+
+impl Checker {
+    /// The dispatches of one sample: the specification's passes, or its entry point alone at its grid (by
+    /// default `default_grid`). `known`: the variables their expressions may name.
+    pub(super) fn passes(
+        &mut self,
+        spec: &Spec,
+        declared: &Declarations,
+        known: &[&str],
+        default_grid: &[String],
+    ) -> Vec<Pass> {
+        if spec.passes.is_empty() {
+            self.entry_point("entry_point", &spec.entry_point, declared);
+            let grid = self.grid("grid", spec.grid.as_deref().unwrap_or(default_grid), known);
+            let bound = default_bound(spec, declared);
+            return vec![Pass { entry_point: spec.entry_point.clone(), grid, constants: Vec::new(), bound }];
+        }
+        if spec.entry_point != "main" {
+            self.problem("entry_point", "with \"passes\", each pass names its entry point: leave this out");
+        }
+        if spec.grid.is_some() {
+            self.problem("grid", "with \"passes\", each pass gives its own grid: leave this out");
+        }
+        if spec.passes.len() > MAX_PASSES {
+            self.problem("passes", format!("{} passes; a sample may run {MAX_PASSES}", spec.passes.len()));
+        }
+        let passes = spec.passes.iter().enumerate();
+        passes
+            .map(|(index, pass)| self.pass(&format!("passes[{index}]"), pass, spec, declared, known, default_grid))
+            .collect()
+    }
+
+    /// One pass: its entry point, its own constants (overrides the WGSL declares, which may stand in for a
+    /// tunable), its grid (which may name them), and the buffers at each binding, its own `bind` over the
+    /// buffers' own bindings.
+    fn pass(
+        &mut self,
+        place: &str,
+        written: &PassSpec,
+        spec: &Spec,
+        declared: &Declarations,
+        known: &[&str],
+        default_grid: &[String],
+    ) -> Pass {
+        self.entry_point(&format!("{place}.entry_point"), &written.entry_point, declared);
+        let mut constants = Vec::new();
+        for (name, text) in &written.constants.0 {
+            let at = format!("{place}.constants.{name}");
+            if !declared.overrides.contains_key(name) {
+                self.problem(&at, absent("an `override`", name, &declared.override_names()));
+            }
+            constants.extend(self.expression(at, text, known).map(|e| (name.clone(), e)));
+        }
+        let mut with_own: Vec<&str> = known.to_vec();
+        with_own.extend(written.constants.names());
+        let grid = self.grid(&format!("{place}.grid"), written.grid.as_deref().unwrap_or(default_grid), &with_own);
+        let mut bound = default_bound(spec, declared);
+        for (variable, buffer) in &written.bind.0 {
+            if let Some(binding) = self.bind(&format!("{place}.bind.{variable}"), variable, buffer, spec, declared) {
+                bound.retain(|other| other.binding != binding.binding);
+                bound.push(binding);
+            }
+        }
+        bound.sort_by_key(|b| b.binding);
+        for (i, a) in bound.iter().enumerate() {
+            if let Some(b) = bound[i + 1..].iter().find(|b| b.buffer == a.buffer && (a.read_write || b.read_write)) {
+                let message = format!(
+                    "`{}` is bound at bindings {} and {} and written through one of them: WebGPU lets a dispatch \
+                     bind a buffer it writes once only",
+                    spec.buffers[a.buffer].name, a.binding, b.binding
+                );
+                self.problem(format!("{place}.bind"), message);
+            }
+        }
+        Pass { entry_point: written.entry_point.clone(), grid, constants, bound }
+    }
+
+    /// The buffer named `buffer` bound at the WGSL's variable `variable`: a storage buffer of group 0 whose
+    /// elements are of the buffer's scalar type, read_write only where the buffer is written.
+    fn bind(
+        &mut self,
+        place: &str,
+        variable: &str,
+        buffer: &str,
+        spec: &Spec,
+        declared: &Declarations,
+    ) -> Option<Bound> {
+        let storage: BTreeSet<String> = declared
+            .bindings
+            .iter()
+            .filter(|b| matches!(b.space, Space::Storage { .. }) && b.group == 0)
+            .map(|b| b.name.clone())
+            .collect();
+        let Some(declaration) = declared.bindings.iter().find(|b| b.name == variable && storage.contains(&b.name))
+        else {
+            self.problem(place, absent("a storage buffer of @group(0)", variable, &storage));
+            return None;
+        };
+        let Some(index) = spec.buffers.iter().position(|b| b.name == buffer) else {
+            let names: BTreeSet<String> = spec.buffers.iter().map(|b| b.name.clone()).collect();
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            self.problem(place, format!("no buffer is named `{buffer}` (the buffers: {})", names.join(", ")));
+            return None;
+        };
+        let written = &spec.buffers[index];
+        if let Ok(element) = parse_element(&written.element)
+            && scalar_of(declared, &declaration.ty) != Some(element.scalar)
+        {
+            let message = format!(
+                "`{variable}` is declared {}: its elements are not {}s, as `{buffer}`'s are",
+                declaration.type_text,
+                element.scalar.name()
+            );
+            self.problem(place, message);
+        }
+        let read_write = declaration.space == Space::Storage { read_write: true };
+        if read_write && !(written.output || written.written) {
+            let message = format!("`{variable}` is declared read_write: mark `{buffer}` \"written\"");
+            self.problem(place, message);
+        }
+        Some(Bound { binding: declaration.binding, buffer: index, read_write })
+    }
+
+    /// How the output is validated, and the reference entry point's dispatch (every buffer at its own
+    /// binding, at its own grid where the specification gives one, else `default_grid`).
+    pub(super) fn validation(
+        &mut self,
+        spec: &Spec,
+        declared: &Declarations,
+        known: &[&str],
+        default_grid: &[String],
+    ) -> (Check, Option<Pass>) {
+        let validation = &spec.validation;
+        let tolerance = validation.tolerance;
+        if tolerance.is_some_and(|t| !(t.is_finite() && t >= 0.0)) {
+            self.problem("validation.tolerance", "a tolerance is a number from 0 up");
+        }
+        let Some(entry_point) = &validation.reference else {
+            if validation.grid.is_some() {
+                self.problem("validation.grid", "a grid for the reference entry point, but there is no reference");
+            }
+            return (Check::Agreement { tolerance: tolerance.unwrap_or(DEFAULT_AGREEMENT_TOLERANCE) }, None);
+        };
+        self.entry_point("validation.reference", entry_point, declared);
+        if let Some(output) = spec.buffers.iter().find(|b| b.output && b.binding.is_none()) {
+            let message = format!("the reference writes the output at its binding: give `{}` one", output.name);
+            self.problem("validation.reference", message);
+        }
+        let grid = self.grid("validation.grid", validation.grid.as_deref().unwrap_or(default_grid), known);
+        let bound = default_bound(spec, declared);
+        let reference = Pass { entry_point: entry_point.clone(), grid, constants: Vec::new(), bound };
+        let check = Check::Reference { entry_point: entry_point.clone(), tolerance: tolerance.unwrap_or(0.0) };
+        (check, Some(reference))
+    }
+
+    /// Every binding a pass's (or the reference's) entry point uses is bound in it (a buffer or a uniform)
+    /// and in group 0: what would otherwise fail every configuration with "binding is missing from the
+    /// pipeline layout". Each binding is named once.
+    pub(super) fn bindings_described(
+        &mut self,
+        spec: &Spec,
+        declared: &Declarations,
+        passes: &[Pass],
+        reference: Option<&Pass>,
+    ) {
+        let uniform = |binding: u32| spec.uniforms.iter().any(|u| u.binding == binding);
+        let mut named = BTreeSet::new();
+        for (index, pass) in passes.iter().chain(reference).enumerate() {
+            for b in declared.used_by(&pass.entry_point) {
+                let bound = pass.bound.iter().any(|bound| bound.binding == b.binding) || uniform(b.binding);
+                if (b.group == 0 && bound) || !named.insert((b.group, b.binding)) {
+                    continue;
+                }
+                let at = format!("@group({}) @binding({})", b.group, b.binding);
+                let bound_elsewhere = passes.iter().any(|p| p.bound.iter().any(|bound| bound.binding == b.binding));
+                let (section, message) = match b.space {
+                    _ if b.group != 0 => {
+                        ("buffers".into(), format!("`{}` is at {at}: wgsweep binds group 0 only", b.name))
+                    }
+                    Space::Storage { .. } if bound_elsewhere && index < passes.len() => (
+                        format!("passes[{index}].bind"),
+                        format!("`{}` ({at}) is bound in other passes, not in this one: bind a buffer there", b.name),
+                    ),
+                    Space::Storage { .. } => (
+                        "buffers".into(),
+                        format!("the kernel uses `{}` ({at}, {}): add it to \"buffers\"", b.name, b.type_text),
+                    ),
+                    Space::Uniform => (
+                        "uniforms".into(),
+                        format!(
+                            "the kernel uses `{}` ({at}, var<uniform> {}): add it to \"uniforms\"",
+                            b.name, b.type_text
+                        ),
+                    ),
+                    Space::Handle => (
+                        "buffers".into(),
+                        format!(
+                            "the kernel uses `{}` ({at}, {}), a binding a specification cannot describe",
+                            b.name, b.type_text
+                        ),
+                    ),
+                };
+                self.problem(section, message);
+            }
+        }
+    }
+}
+
+/// The buffers at their own bindings, as every pass binds them unless it says otherwise.
+fn default_bound(spec: &Spec, declared: &Declarations) -> Vec<Bound> {
+    let own = spec.buffers.iter().enumerate().filter_map(|(buffer, b)| Some((buffer, b.binding?)));
+    own.map(|(buffer, binding)| {
+        let read_write = declared.binding(0, binding).is_some_and(|d| d.space == Space::Storage { read_write: true });
+        Bound { binding, buffer, read_write }
+    })
+    .collect()
+}
+
+/// The scalar of a storage buffer's elements (of an array, or of the runtime-sized array that ends a struct;
+/// of a struct's, where they are all one).
+fn scalar_of(declared: &Declarations, ty: &Type) -> Option<Scalar> {
+    let element = match declared.resolve(ty) {
+        Type::Array(element, _) => declared.resolve(element),
+        Type::Named(name) if runtime_array(declared, name).is_some() => {
+            declared.resolve(runtime_array(declared, name)?.1)
+        }
+        single => single,
+    };
+    match element {
+        Type::Scalar(scalar) | Type::Vector(_, scalar) | Type::Atomic(scalar) => Some(*scalar),
+        Type::Named(_) => {
+            let leaves = leaves(declared, element, "", 0).ok()?;
+            let first = leaves.first()?.scalar;
+            leaves.iter().all(|leaf| leaf.scalar == first).then_some(first)
+        }
+        _ => None,
+    }
+}
+
+/// The declaration a buffer is sized and typed by: at its own binding, else the first a pass binds it at.
+pub(super) fn declaration<'a>(spec: &Spec, declared: &'a Declarations, buffer: &str) -> Option<&'a Binding> {
+    let own = spec.buffers.iter().find(|b| b.name == buffer).and_then(|b| b.binding);
+    match own {
+        Some(binding) => declared.binding(0, binding),
+        None => {
+            let variable = spec.passes.iter().find_map(|p| p.bind.0.iter().find(|(_, b)| b == buffer))?;
+            declared.bindings.iter().find(|b| b.name == variable.0)
+        }
+    }
+}

@@ -8,7 +8,7 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::{assert_good, environment, open_gpu, quick_plan};
+use support::{assert_good, environment, open_gpu, problems, quick_plan, run};
 use wgsweep::gpu::ComputeLimits;
 use wgsweep::gpu::Gpu;
 use wgsweep::result::{Outcome, RunResult};
@@ -24,20 +24,6 @@ fn spec_of(source: &str, change: impl FnOnce(&mut Value)) -> String {
     let mut spec: Value = serde_json::from_str(leading_spec(source).unwrap()).unwrap();
     change(&mut spec);
     spec.to_string()
-}
-
-/// Reads, registers and runs a kernel; every configuration validated, timed briefly. (The tests run at
-/// once: each names its kernels its own way, as the newest kernel registered under a name is the one run.)
-fn run(gpu: &Gpu, source: &str, spec: &str) -> RunResult {
-    let kernel = UserKernel::read(source, Some(spec)).unwrap_or_else(|problems| panic!("{problems:?}"));
-    let family = kernels::register(kernel).unwrap();
-    assert!(pollster::block_on(kernels::user::compilation_problems(gpu, family)).is_empty());
-    let plan = quick_plan(wgsweep::kernel::Kernel::all_of(family), 0, None);
-    pollster::block_on(runner::run(gpu, &plan, environment(gpu), |_| runner::Flow::Continue))
-}
-
-fn problems(source: &str, spec: &str) -> Vec<Problem> {
-    UserKernel::read(source, Some(spec)).err().unwrap_or_default()
 }
 
 #[test]

@@ -1,12 +1,15 @@
-//! What the native GPU tests share: a device on the default adapter, an environment, a quick plan.
+//! What the native GPU tests share: a device on the default adapter, an environment, a quick plan, a user's
+//! kernel read and run.
 
 use wgsweep::fill;
 use wgsweep::gpu::{self, Gpu};
 use wgsweep::kernel::{Configuration, GpuCheck, Kernel, Prepared, ShaderChecks, ValidationError, Workload};
+use wgsweep::kernels;
 use wgsweep::measure::MeasureOptions;
 use wgsweep::plan::{Plan, ProblemSize, Shapes};
-use wgsweep::result::{Environment, Pace};
+use wgsweep::result::{Environment, Pace, RunResult};
 use wgsweep::runner;
+use wgsweep::spec::{Problem, UserKernel};
 
 /// A device on the default adapter; tests need one, and lavapipe will do.
 pub fn open_gpu() -> Gpu {
@@ -80,4 +83,19 @@ pub fn check_both(
     let cpu = workload.check(configuration, prepared, output);
     assert_eq!(run.is_ok(), cpu.is_ok(), "the run's check and the CPU's disagree: {run:?} against {cpu:?}");
     cpu
+}
+
+/// Reads, registers and runs a kernel; every configuration validated, timed briefly. (The tests run at
+/// once: each names its kernels its own way, as the newest kernel registered under a name is the one run.)
+pub fn run(gpu: &Gpu, source: &str, spec: &str) -> RunResult {
+    let kernel = UserKernel::read(source, Some(spec)).unwrap_or_else(|problems| panic!("{problems:?}"));
+    let family = kernels::register(kernel).unwrap();
+    assert!(pollster::block_on(kernels::user::compilation_problems(gpu, family)).is_empty());
+    let plan = quick_plan(wgsweep::kernel::Kernel::all_of(family), 0, None);
+    pollster::block_on(runner::run(gpu, &plan, environment(gpu), |_| runner::Flow::Continue))
+}
+
+/// Every problem reading the kernel finds (none where it reads).
+pub fn problems(source: &str, spec: &str) -> Vec<Problem> {
+    UserKernel::read(source, Some(spec)).err().unwrap_or_default()
 }

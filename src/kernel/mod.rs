@@ -368,7 +368,7 @@ pub trait Family: Sync {
     fn setup(&'static self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String>;
     /// `kernel` as a user's kernel: its WGSL with a specification (in the leading `/* wgsweep … */` comment)
     /// that reproduces what the family measures at problem size `size` on a device of `limits`, for a
-    /// person to start from; `None` where one dispatch of one entry point cannot say what it does.
+    /// person to start from; `None` where a specification cannot say what it does.
     fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
         let _ = (kernel, size, limits);
         None

@@ -87,7 +87,7 @@ pub fn register(kernel: UserKernel) -> Result<&'static user::UserFamily, String>
 }
 
 /// A built-in kernel as a user's kernel (`Family::as_user_kernel`), at its family's default problem size
-/// for a device of `limits`; `None` where the family cannot say it as one dispatch of one entry point.
+/// for a device of `limits`; `None` where a specification cannot say it.
 pub fn as_user_kernel(kernel: &KernelId, limits: &ComputeLimits) -> Option<String> {
     let family = FAMILIES.iter().find(|f| f.name() == kernel.family)?;
     family.as_user_kernel(kernel, family.default_size(limits).size, limits)

@@ -102,27 +102,67 @@ impl Family for Reduce {
         if tree { 4 * configuration.workgroup[0] as u64 } else { 0 }
     }
 
-    /// The one-pass sums (atomic, tree_atomic: the others add partial sums in passes after the first, which
-    /// a user's kernel cannot say), validated by agreement between workgroup sizes: u32 sums are exact.
+    /// The u32 sums, validated by agreement between workgroup sizes (u32 sums are exact): the one-pass ones
+    /// as they are, the others with the tree passes that add their partial sums (the subgroup sums need a
+    /// device feature, and f32 sums in other orders a tolerance of their own: not opened).
     fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
-        if !kernel.kernel.contains("atomic") {
+        if kernel.variant != "u32" || kernel.kernel == "subgroup" {
             return None;
         }
-        let buffers = vec![
-            spec::BufferSpec::new(0, "src_u32", "u32", "n").filled(spec::Fill::Random([0.0, u32::MAX as f64])),
-            spec::BufferSpec::new(4, "total", "u32", "1").filled(spec::Fill::Zeros).output(),
-        ];
-        let spec = spec::Spec {
-            sizes: vec![spec::Size::n(self.round_size(size))],
+        let n = self.round_size(size);
+        let input = spec::BufferSpec::new(0, "src_u32", "u32", "n").filled(spec::Fill::Random([0.0, u32::MAX as f64]));
+        let grid_stride = kernel.kernel == "grid";
+        let groups = match grid_stride {
+            true => format!("min(ceil_div(n, WG), {GRID_WORKGROUPS})"),
+            false => "ceil_div(n, WG)".into(),
+        };
+        let mut spec = spec::Spec {
+            sizes: vec![spec::Size::n(n)],
             workgroup_size: as_yours::line_workgroup(),
             tunables: as_yours::line_shapes(limits),
-            grid: Some(as_yours::linear_grid("ceil_div(n, WG)", limits)),
+            grid: Some(as_yours::linear_grid(&groups, limits)),
             bytes: Some("4 * n".into()),
-            workgroup_memory: (kernel.kernel == "tree_atomic").then(|| "4 * WG".into()),
+            workgroup_memory: (kernel.kernel != "atomic").then(|| "4 * WG".into()),
             validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
-            ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), buffers)
+            ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), vec![input])
         };
-        Some(as_yours::open(&spec, kernel, "its WGSL and workgroup sizes.", &[WGSL]))
+        if kernel.kernel.contains("atomic") {
+            spec.buffers.push(spec::BufferSpec::new(4, "total", "u32", "1").filled(spec::Fill::Zeros).output());
+            return Some(as_yours::open(&spec, kernel, "its WGSL and workgroup sizes.", &[WGSL]));
+        }
+        // The first pass writes a partial sum per workgroup launched; tree passes of 256 add those up, as
+        // many as the most partial sums (at a workgroup of 1) need.
+        let mut first = spec::PassSpec::new(kernel.entry_point(), spec.grid.take().expect("set above"));
+        if grid_stride {
+            first.bind = spec::Ordered::of(&[("src_u32x4", "src_u32")]);
+        }
+        let launched = |grid: &[String]| grid.iter().map(|g| format!("({g})")).collect::<Vec<_>>().join(" * ");
+        let mut count = launched(first.grid.as_deref().expect("given"));
+        // The workgroups a grid of `groups` launches, as `linear_grid` spreads them.
+        let max = limits.max_workgroups_per_dimension as u64;
+        let spread = |groups: u64| groups.div_ceil(groups.div_ceil(max)) * groups.div_ceil(max);
+        let mut most = spread(if grid_stride { n.min(GRID_WORKGROUPS) } else { n });
+        spec.buffers.push(spec::BufferSpec::new(2, "partials", "u32", count.clone()).written());
+        spec.passes.push(first);
+        let mut level = 1;
+        while most > 1 {
+            let grid = as_yours::linear_grid(&format!("ceil_div({count}, {PASS_WORKGROUP})"), limits);
+            let (from, to) = (spec.buffers.last().expect("the partial sums").name.clone(), format!("partials{level}"));
+            count = launched(&grid);
+            most = spread(most.div_ceil(PASS_WORKGROUP as u64));
+            let to = if most == 1 { "total".to_string() } else { to };
+            // The last pass launches one workgroup at every workgroup size: its one sum is the output.
+            let length = if most == 1 { "1".into() } else { count.clone() };
+            let buffer = spec::BufferSpec { binding: None, ..spec::BufferSpec::new(0, &to, "u32", length) };
+            spec.buffers.push(if most == 1 { buffer.output() } else { buffer.written() });
+            let mut pass = spec::PassSpec::new("tree_u32".into(), grid);
+            pass.constants = spec::Ordered::of(&[("WG", PASS_WORKGROUP.to_string())]);
+            pass.bind = spec::Ordered::of(&[("src_u32", from.as_str()), ("partials_u32", &to)]);
+            spec.passes.push(pass);
+            level += 1;
+        }
+        spec.entry_point = "main".into();
+        Some(as_yours::open(&spec, kernel, "its WGSL, workgroup sizes and passes.", &[WGSL]))
     }
 
     fn setup(&'static self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {

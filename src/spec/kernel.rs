@@ -362,25 +362,22 @@ impl UserKernel {
         Ok(None)
     }
 
-    /// The variables a pass runs at, at a configuration (`values`): those values, the constants, and the
-    /// pass's own constants over them.
-    pub fn pass_values(&self, pass: &Pass, values: &Values) -> Result<Values, Problem> {
-        let mut all = self.uniform_values(values)?;
+    /// The override constants a pass's pipeline sets at a configuration (`values`): the tunables (the
+    /// workgroup's shape among them) and the specification's constants, and the pass's own over them. Its
+    /// own are evaluated at the configuration's values, as every expression is: a pass that sets `WG` to
+    /// 256 leaves `WG` the tunable's value in the expressions.
+    pub fn overrides(&self, pass: &Pass, values: &Values) -> Result<Vec<(String, f64)>, Problem> {
+        let all = self.uniform_values(values)?;
+        let mut overrides: Vec<(String, f64)> =
+            all[self.size_names.len()..].iter().map(|(n, v)| (n.clone(), *v as f64)).collect();
         for (name, expression) in &pass.constants {
-            let value = expression.count(&all)? as i64;
-            match all.iter_mut().find(|(n, _)| n == name) {
+            let value = expression.count(&all)? as f64;
+            match overrides.iter_mut().find(|(n, _)| n == name) {
                 Some(slot) => slot.1 = value,
-                None => all.push((name.clone(), value)),
+                None => overrides.push((name.clone(), value)),
             }
         }
-        Ok(all)
-    }
-
-    /// The override constants a pass's pipeline sets at a configuration: the tunables (the workgroup's
-    /// shape among them), the specification's constants, the pass's own.
-    pub fn overrides(&self, pass: &Pass, values: &Values) -> Result<Vec<(String, f64)>, Problem> {
-        let all = self.pass_values(pass, values)?;
-        Ok(all[self.size_names.len()..].iter().map(|(n, v)| (n.clone(), *v as f64)).collect())
+        Ok(overrides)
     }
 
     /// The dispatches whose pipelines a run makes: the passes, then the reference's.
@@ -404,7 +401,7 @@ impl UserKernel {
 
     /// A pass's dispatch grid at a configuration.
     pub fn grid(&self, pass: &Pass, values: &Values) -> Result<[u64; 3], Problem> {
-        let values = self.pass_values(pass, values)?;
+        let values = self.uniform_values(values)?;
         let mut grid = [1; 3];
         for (axis, expression) in pass.grid.iter().enumerate() {
             grid[axis] = expression.count(&values)?;

@@ -139,18 +139,25 @@ impl Spec {
 #[serde(deny_unknown_fields)]
 pub struct PassSpec {
     pub entry_point: String,
-    /// Workgroups along x, y and z; by default each size dimension over the workgroup's, at this pass's
-    /// values.
+    /// Workgroups along x, y and z; by default each size dimension over the workgroup's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grid: Option<Vec<String>>,
-    /// Override constants this pass sets otherwise (`{"ELEMENT_COUNT": "ceil_div(n, 512)"}`): expressions
-    /// of the sizes, the tunables and the constants, which may stand in for a tunable's value.
+    /// Override constants this pass's pipeline sets otherwise (`{"ELEMENT_COUNT": "ceil_div(n, 512)"}`, or
+    /// a tunable's override): expressions of the sizes, the tunables and the constants, as every other
+    /// expression (which sees the tunable's value, not this).
     #[serde(default, skip_serializing_if = "Ordered::is_empty")]
     pub constants: Ordered<String>,
     /// Buffers this pass binds at another of the WGSL's variables than their own, by the variable's name
     /// (`{"items": "block_sums"}`): a recursion's deeper level, or one buffer read through two views.
     #[serde(default, skip_serializing_if = "Ordered::is_empty")]
     pub bind: Ordered<String>,
+}
+
+impl PassSpec {
+    /// A pass of `entry_point` at `grid`, binding every buffer at its own binding.
+    pub fn new(entry_point: String, grid: Vec<String>) -> PassSpec {
+        PassSpec { entry_point, grid: Some(grid), constants: Ordered::default(), bind: Ordered::default() }
+    }
 }
 
 /// One dimension of the workgroup's shape, as written: a number or an expression.
@@ -253,6 +260,11 @@ impl BufferSpec {
     /// The buffer validation compares.
     pub fn output(self) -> BufferSpec {
         BufferSpec { output: true, ..self }
+    }
+
+    /// A buffer the kernel writes that validation does not compare.
+    pub fn written(self) -> BufferSpec {
+        BufferSpec { written: true, ..self }
     }
 }
 

@@ -22,8 +22,8 @@ pub fn source(args: &SourceArgs) -> Result<ExitCode, String> {
     let source = kernel.and_then(|k| kernels::as_user_kernel(&k.id, &limits));
     let source = source.ok_or_else(|| {
         format!(
-            "{name} cannot be opened as your kernel: it needs a pass before or after it (a permutation, partial \
-             sums, a state made first), and a user's kernel is one dispatch of one entry point; these can: {}",
+            "{name} does not open as your kernel: what it does needs more than a specification says (a device \
+             feature, a CPU reference of its own, a tolerance of its own); these do: {}",
             opened.join(", ")
         )
     })?;

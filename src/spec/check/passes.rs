@@ -66,9 +66,7 @@ impl Checker {
             }
             constants.extend(self.expression(at, text, known).map(|e| (name.clone(), e)));
         }
-        let mut with_own: Vec<&str> = known.to_vec();
-        with_own.extend(written.constants.names());
-        let grid = self.grid(&format!("{place}.grid"), written.grid.as_deref().unwrap_or(default_grid), &with_own);
+        let grid = self.grid(&format!("{place}.grid"), written.grid.as_deref().unwrap_or(default_grid), known);
         let mut bound = default_bound(spec, declared);
         for (variable, buffer) in &written.bind.0 {
             if let Some(binding) = self.bind(&format!("{place}.bind.{variable}"), variable, buffer, spec, declared) {

@@ -25,7 +25,7 @@
     {
       "entry_point": "reduce_downsweep",
       "constants": { "ELEMENT_COUNT": "ceil_div(n, ITEMS_PER_WORKGROUP)" },
-      "grid": ["ceil_div(ELEMENT_COUNT, ITEMS_PER_WORKGROUP)"],
+      "grid": ["ceil_div(ceil_div(n, ITEMS_PER_WORKGROUP), ITEMS_PER_WORKGROUP)"],
       "bind": { "items": "sums1", "blockSums": "sums2" }
     },
     {
@@ -37,7 +37,7 @@
     {
       "entry_point": "add_block_sums",
       "constants": { "ELEMENT_COUNT": "ceil_div(n, ITEMS_PER_WORKGROUP)" },
-      "grid": ["ceil_div(ELEMENT_COUNT, ITEMS_PER_WORKGROUP)"],
+      "grid": ["ceil_div(ceil_div(n, ITEMS_PER_WORKGROUP), ITEMS_PER_WORKGROUP)"],
       "bind": { "items": "sums1", "blockSums": "sums2" }
     },
     { "entry_point": "add_block_sums", "grid": ["ceil_div(n, ITEMS_PER_WORKGROUP)"] }

@@ -298,3 +298,19 @@ async fn a_users_kernel_writing_past_its_outputs_end_fails_validation_through_we
         assert!(error.starts_with("FAILED validation: output[1000]: 3e3 (is)"), "{error}");
     }
 }
+
+#[wasm_bindgen_test]
+async fn a_public_scan_of_five_passes_validates_through_webgpu() {
+    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let source = include_str!("kernels/public/prefix_sum.wgsl");
+    let kernel = wgsweep::spec::UserKernel::read(source, None).expect("the kernel reads");
+    let family = kernels::register(kernel).unwrap();
+    assert!(kernels::user::compilation_problems(&gpu, family).await.is_empty());
+    let mut plan = quick_plan("triad", 0, None);
+    plan.kernels = wgsweep::kernel::Kernel::all_of(family);
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    assert_eq!(result.results.len(), 15, "five shapes each of 64, 128 and 256 invocations");
+    for r in &result.results {
+        assert!(r.is_good(), "{} wg={:?}: {:?}", r.label(), r.workgroup_size, r.error());
+    }
+}

@@ -120,36 +120,43 @@ impl Family for Reduce {
             sizes: vec![spec::Size::n(n)],
             workgroup_size: as_yours::line_workgroup(),
             tunables: as_yours::line_shapes(limits),
-            grid: Some(as_yours::linear_grid(&groups, limits)),
             bytes: Some("4 * n".into()),
             workgroup_memory: (kernel.kernel != "atomic").then(|| "4 * WG".into()),
             validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
             ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), vec![input])
         };
         if kernel.kernel.contains("atomic") {
+            spec.grid = Some(as_yours::linear_grid(&groups, limits));
             spec.buffers.push(spec::BufferSpec::new(4, "total", "u32", "1").filled(spec::Fill::Zeros).output());
             return Some(as_yours::open(&spec, kernel, "its WGSL and workgroup sizes.", &[WGSL]));
         }
+        // A grid of `groups` workgroups, `most` at the most (at a workgroup of 1): along x where that holds
+        // them, else spread over y too as `linear_grid` spreads them; and the most it launches.
+        let max = limits.max_workgroups_per_dimension as u64;
+        let grid_of = |groups: &str, most: u64| match most <= max {
+            true => (vec![groups.to_string()], most),
+            false => (as_yours::linear_grid(groups, limits), most.div_ceil(most.div_ceil(max)) * most.div_ceil(max)),
+        };
+        let launched = |grid: &[String]| match grid {
+            [x] => x.clone(),
+            _ => grid.iter().map(|g| format!("({g})")).collect::<Vec<_>>().join(" * "),
+        };
         // The first pass writes a partial sum per workgroup launched; tree passes of 256 add those up, as
-        // many as the most partial sums (at a workgroup of 1) need.
-        let mut first = spec::PassSpec::new(kernel.entry_point(), spec.grid.take().expect("set above"));
+        // many as the most partial sums need.
+        let (grid, mut most) = grid_of(&groups, if grid_stride { n.min(GRID_WORKGROUPS) } else { n });
+        let mut count = launched(&grid);
+        let mut first = spec::PassSpec::new(kernel.entry_point(), grid);
         if grid_stride {
             first.bind = spec::Ordered::of(&[("src_u32x4", "src_u32")]);
         }
-        let launched = |grid: &[String]| grid.iter().map(|g| format!("({g})")).collect::<Vec<_>>().join(" * ");
-        let mut count = launched(first.grid.as_deref().expect("given"));
-        // The workgroups a grid of `groups` launches, as `linear_grid` spreads them.
-        let max = limits.max_workgroups_per_dimension as u64;
-        let spread = |groups: u64| groups.div_ceil(groups.div_ceil(max)) * groups.div_ceil(max);
-        let mut most = spread(if grid_stride { n.min(GRID_WORKGROUPS) } else { n });
         spec.buffers.push(spec::BufferSpec::new(2, "partials", "u32", count.clone()).written());
         spec.passes.push(first);
         let mut level = 1;
         while most > 1 {
-            let grid = as_yours::linear_grid(&format!("ceil_div({count}, {PASS_WORKGROUP})"), limits);
+            let grid;
+            (grid, most) = grid_of(&format!("ceil_div({count}, {PASS_WORKGROUP})"), most.div_ceil(PASS_WORKGROUP as u64));
             let (from, to) = (spec.buffers.last().expect("the partial sums").name.clone(), format!("partials{level}"));
             count = launched(&grid);
-            most = spread(most.div_ceil(PASS_WORKGROUP as u64));
             let to = if most == 1 { "total".to_string() } else { to };
             // The last pass launches one workgroup at every workgroup size: its one sum is the output.
             let length = if most == 1 { "1".into() } else { count.clone() };

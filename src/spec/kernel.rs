@@ -385,9 +385,21 @@ impl UserKernel {
         self.passes.iter().chain(&self.reference)
     }
 
-    /// The entry points one sample runs, as a kernel's name shows them (`reduce+finish`).
+    /// The entry points one sample runs, as a kernel's name shows them: `main`, or `scan×3+fix×2` for five
+    /// passes (a run of one entry point counted).
     pub fn entry_points(&self) -> String {
-        self.passes.iter().map(|p| p.entry_point.as_str()).collect::<Vec<_>>().join("+")
+        let mut runs: Vec<(&str, usize)> = Vec::new();
+        for pass in &self.passes {
+            match runs.last_mut() {
+                Some((entry_point, count)) if *entry_point == pass.entry_point => *count += 1,
+                _ => runs.push((&pass.entry_point, 1)),
+            }
+        }
+        let shown = runs.iter().map(|&(entry_point, count)| match count {
+            1 => entry_point.to_string(),
+            _ => format!("{entry_point}×{count}"),
+        });
+        shown.collect::<Vec<_>>().join("+")
     }
 
     /// The variables a uniform's values may name at a configuration: `values` and the constants.

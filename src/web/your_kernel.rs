@@ -212,7 +212,7 @@ fn code_area(parent: &Element, id: &str, title: &str) {
 /// The buffers stay in the JSON, which holds everything.
 const FORM: [(&str, &str, &str); 10] = [
     ("name", "Name", "letters, digits, _ and -"),
-    ("entry_point", "Entry point", "main"),
+    ("entry_point", "Entry point", "main (with passes: each pass's, in the JSON)"),
     ("sizes", "Problem sizes", "1048576, 4194304 (or w=4096 h=2048, …)"),
     ("tunables", "Tunables", "one a line: WG_X: 64 128 256"),
     ("restrictions", "Restrictions", "one a line: WG_X * WG_Y <= 256"),
@@ -274,7 +274,8 @@ fn show_form() {
     let validation = &spec.validation;
     for (id, value) in [
         ("name", spec.name.clone()),
-        ("entry_point", spec.entry_point.clone()),
+        // With passes, each names its own (in the JSON); the field stays empty.
+        ("entry_point", if spec.passes.is_empty() { spec.entry_point.clone() } else { String::new() }),
         ("sizes", sizes.join(", ")),
         ("tunables", tunables.join("\n")),
         ("restrictions", spec.restrictions.join("\n")),
@@ -334,7 +335,10 @@ fn read_form(spec: &mut Spec) -> Result<(), (&'static str, String)> {
     let number =
         |id: &'static str, word: &str| word.parse::<u64>().map_err(|_| (id, format!("`{word}` is not a whole number")));
     spec.name = text("name");
-    spec.entry_point = text("entry_point");
+    spec.entry_point = match text("entry_point") {
+        entry_point if entry_point.is_empty() && !spec.passes.is_empty() => "main".into(),
+        entry_point => entry_point,
+    };
     spec.sizes = Vec::new();
     for size in text("sizes").split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let dimensions = match size.contains('=') {

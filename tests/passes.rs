@@ -60,7 +60,8 @@ fn a_public_prefix_sum_in_five_passes_runs_unchanged_and_validates() {
 #[test]
 fn what_a_pass_may_not_say_is_named_at_its_place() {
     let source = include_str!("kernels/public/prefix_sum.wgsl");
-    let cases: Vec<(Box<dyn Fn(&mut Value)>, &str, &str)> = vec![
+    type Case = (Box<dyn Fn(&mut Value)>, &'static str, &'static str);
+    let cases: Vec<Case> = vec![
         (Box::new(|s| s["passes"][1]["entry_point"] = json!("scan")), "passes[1].entry_point", "`scan` is not"),
         (Box::new(|s| s["entry_point"] = json!("reduce_downsweep")), "entry_point", "with \"passes\""),
         (Box::new(|s| s["grid"] = json!(["1"])), "grid", "with \"passes\""),

@@ -87,6 +87,7 @@ pub fn check_both(
 
 /// Reads, registers and runs a kernel; every configuration validated, timed briefly. (The tests run at
 /// once: each names its kernels its own way, as the newest kernel registered under a name is the one run.)
+#[allow(dead_code, reason = "for the tests of users' kernels, not every test binary")]
 pub fn run(gpu: &Gpu, source: &str, spec: &str) -> RunResult {
     let kernel = UserKernel::read(source, Some(spec)).unwrap_or_else(|problems| panic!("{problems:?}"));
     let family = kernels::register(kernel).unwrap();
@@ -96,6 +97,7 @@ pub fn run(gpu: &Gpu, source: &str, spec: &str) -> RunResult {
 }
 
 /// Every problem reading the kernel finds (none where it reads).
+#[allow(dead_code, reason = "for the tests of users' kernels, not every test binary")]
 pub fn problems(source: &str, spec: &str) -> Vec<Problem> {
     UserKernel::read(source, Some(spec)).err().unwrap_or_default()
 }

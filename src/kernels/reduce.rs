@@ -154,7 +154,8 @@ impl Family for Reduce {
         let mut level = 1;
         while most > 1 {
             let grid;
-            (grid, most) = grid_of(&format!("ceil_div({count}, {PASS_WORKGROUP})"), most.div_ceil(PASS_WORKGROUP as u64));
+            (grid, most) =
+                grid_of(&format!("ceil_div({count}, {PASS_WORKGROUP})"), most.div_ceil(PASS_WORKGROUP as u64));
             let (from, to) = (spec.buffers.last().expect("the partial sums").name.clone(), format!("partials{level}"));
             count = launched(&grid);
             let to = if most == 1 { "total".to_string() } else { to };

@@ -314,3 +314,18 @@ async fn a_public_scan_of_five_passes_validates_through_webgpu() {
         assert!(r.is_good(), "{} wg={:?}: {:?}", r.label(), r.workgroup_size, r.error());
     }
 }
+
+#[wasm_bindgen_test]
+async fn the_samples_flocking_step_validates_through_webgpu() {
+    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let source = include_str!("kernels/public/boids.wgsl");
+    let mut spec: serde_json::Value = serde_json::from_str(wgsweep::spec::leading_spec(source).unwrap()).unwrap();
+    spec["sizes"] = serde_json::json!([1536]);
+    let kernel = wgsweep::spec::UserKernel::read(source, Some(&spec.to_string())).expect("the kernel reads");
+    let family = kernels::register(kernel).unwrap();
+    let mut plan = quick_plan("triad", 0, None);
+    plan.kernels = wgsweep::kernel::Kernel::all_of(family);
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    assert_eq!(result.results.len(), 1);
+    assert!(result.results[0].is_good(), "{:?}", result.results[0].error());
+}

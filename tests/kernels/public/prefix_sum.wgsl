@@ -54,7 +54,7 @@
 //
 // Origin: kishimisu, WebGPU-Radix-Sort, https://github.com/kishimisu/WebGPU-Radix-Sort, the template string
 // of src/shaders/prefix_sum.js at commit 4c7d5cb8cf6bc584b18ee3ee38422b74e52fb6b3, unchanged between the
-// two marker lines below (tests/user_kernel.rs holds it to the original's SHA-256).
+// two marker lines below (tests/public_kernels.rs holds it to the original's SHA-256).
 // Licence: MIT (the project's package.json), Copyright (c) kishimisu:
 //   Permission is hereby granted, free of charge, to any person obtaining a copy of this software and
 //   associated documentation files (the "Software"), to deal in the Software without restriction, including
@@ -68,6 +68,7 @@
 //   IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR
 //   THE USE OR OTHER DEALINGS IN THE SOFTWARE.
 // ---- the original begins ----
+
 
 @group(0) @binding(0) var<storage, read_write> items: array<u32>;
 @group(0) @binding(1) var<storage, read_write> blockSums: array<u32>;

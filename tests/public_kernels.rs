@@ -1,6 +1,7 @@
-//! A user's kernel of several passes (spec `passes`), on whatever native adapter is present (lavapipe in
-//! CI): public multi-pass kernels run unchanged, each pass binding its own buffers; what a pass may not say
-//! is named at its place.
+//! Public kernels no one here wrote (tests/kernels/public/), unchanged, each with its specification, on
+//! whatever native adapter is present (lavapipe in CI): a scan in five passes, each binding its own buffers;
+//! a flocking step with its parameters in a uniform and its particles in structs. What a pass may not say is
+//! named at its place.
 #![cfg(not(target_arch = "wasm32"))]
 
 #[expect(dead_code, reason = "the runner helpers the other test binaries use")]
@@ -12,12 +13,13 @@ use support::{assert_good, open_gpu, problems, run};
 use wgsweep::result::{ConfigResult, Outcome};
 use wgsweep::spec::leading_spec;
 
-/// The text between a public kernel's marker lines: the original, as published.
+/// The text between a public kernel's marker lines, without the blank lines at either end: the original, as
+/// published.
 fn original(source: &str) -> &str {
     let begins = "// ---- the original begins ----";
     let start = source.find(begins).expect("a begin marker") + begins.len();
     let end = source.find("// ---- the original ends ----").expect("an end marker");
-    &source[start..end - 1]
+    source[start..end].trim_matches('\n')
 }
 
 fn sha256(text: &str) -> String {
@@ -31,17 +33,30 @@ fn spec_of(source: &str, change: impl FnOnce(&mut Value)) -> String {
     spec.to_string()
 }
 
+/// Each public kernel's text between its markers is the original's, byte for byte but for blank lines at
+/// either end.
+#[test]
+fn the_public_kernels_are_the_published_text() {
+    let published = [
+        // The template string of WebGPU-Radix-Sort's src/shaders/prefix_sum.js at 4c7d5cb.
+        (
+            include_str!("kernels/public/prefix_sum.wgsl"),
+            "1cdf60987e14c011ff6fc41f51925d22b1271eaf6d8de14bad472437cc0513dc",
+        ),
+        // webgpu-samples' sample/computeBoids/updateSprites.wgsl at 27925c8.
+        (include_str!("kernels/public/boids.wgsl"), "f001e346160924a01ddbb8048f8574464a86cc6b83e1f246319f5acf2d0c6ed8"),
+    ];
+    for (source, digest) in published {
+        assert_eq!(sha256(original(source)), digest, "{}", leading_spec(source).unwrap());
+    }
+}
+
 /// WebGPU-Radix-Sort's prefix sum, three levels of scans and two of fix-ups, each level's buffers bound by
 /// name, validates against a scan in order at every workgroup shape the restrictions admit; its WGSL is the
 /// published one.
 #[test]
 fn a_public_prefix_sum_in_five_passes_runs_unchanged_and_validates() {
     let source = include_str!("kernels/public/prefix_sum.wgsl");
-    assert_eq!(
-        sha256(original(source)),
-        "2c1ed3bd628a1232d08660bf0daa10693411e88e6dc2827f813ebda2057128c3",
-        "the template string of src/shaders/prefix_sum.js at 4c7d5cb"
-    );
     let gpu = open_gpu();
     let result = run(&gpu, source, leading_spec(source).unwrap());
     assert_eq!(result.results.len(), 15, "five shapes each of 64, 128 and 256 invocations");
@@ -54,6 +69,27 @@ fn a_public_prefix_sum_in_five_passes_runs_unchanged_and_validates() {
     let result = run(&gpu, source, &spec);
     let failed = |r: &ConfigResult| matches!(r.outcome, Outcome::Failed { .. });
     assert!(result.results.iter().all(failed), "a scan without its middle fix-up validates nowhere");
+}
+
+/// The WebGPU samples' flocking step, its parameters in a uniform struct and its particles in a struct ending
+/// in an array of structs, validates against a step written out particle by particle; at the sample's own
+/// 1 500 particles (not a multiple of its workgroup of 64) its spare invocations write past the end, which
+/// the guard after the output catches.
+#[test]
+fn the_samples_flocking_step_runs_unchanged_and_validates_where_it_stays_in_bounds() {
+    let source = include_str!("kernels/public/boids.wgsl");
+    let gpu = open_gpu();
+    let spec = spec_of(source, |s| s["sizes"] = json!([1536]));
+    let result = run(&gpu, source, &spec);
+    assert_eq!(result.results.len(), 1, "one size at the kernel's one workgroup shape");
+    result.results.iter().for_each(assert_good);
+    let spec = spec_of(source, |s| {
+        s["name"] = json!("boids_as_sampled");
+        s["sizes"] = json!([1500]);
+    });
+    let result = run(&gpu, source, &spec);
+    let error = result.results[0].error().unwrap_or_default();
+    assert!(error.starts_with("FAILED validation: output[6000]"), "particle 1500 is past the end: {error}");
 }
 
 /// What a pass may not say is named at its place, before anything runs.

@@ -4,7 +4,9 @@
 // repeat store one period). The rule is the CPU's (src/kernel/check.rs, `Expected::admits`): a tolerance of
 // -1 asks for the very bits (integers), -2 for nothing (padding), -3 for any bits but the expected word's
 // (the poison: an integer written but not checked by value); a tolerance word whose top 16 bits are all
-// set holds two f16 elements to the f16 tolerance in its low bits, each as a float; otherwise, as `passes`:
+// set holds two f16 elements to the f16 tolerance in its low bits, each as a float; one whose top 16 bits
+// are 0xfffe holds four bytes (an rgba8unorm texel) each to the tolerance in its low bits, in 255ths;
+// otherwise, as `passes`:
 // NaN never passes; the very bits pass (and +0 against -0); with a tolerance of 0 nothing else does;
 // otherwise |found - expected| <= tolerance.
 // The summary: how many elements were wrong, the lowest wrong index (the host reads the first mismatches
@@ -34,6 +36,7 @@ struct Span {
 
 const QUIET_NAN: u32 = 0x7fc00000u;
 const HALVES: u32 = 0xffff0000u;
+const BYTES: u32 = 0xfffe0000u;
 const WORD: f32 = -1.0;
 const ANY: f32 = -2.0;
 const UNPOISONED: f32 = -3.0;
@@ -68,6 +71,18 @@ fn halves(found_bits: u32, want_bits: u32, tolerance: f32) -> vec2<u32> {
     return vec2(passes, error_bits);
 }
 
+// Four bytes against theirs: whether each is within `tolerance` (in 255ths), and the largest difference
+// (as f32 bits, in 255ths of the full scale).
+fn bytes(found_bits: u32, want_bits: u32, tolerance: u32) -> vec2<u32> {
+    var largest = 0u;
+    for (var lane = 0u; lane < 4u; lane++) {
+        let found = (found_bits >> (8u * lane)) & 0xffu;
+        let want = (want_bits >> (8u * lane)) & 0xffu;
+        largest = max(largest, max(found, want) - min(found, want));
+    }
+    return vec2(select(0u, 1u, largest <= tolerance), bitcast<u32>(f32(largest) / 255.0));
+}
+
 // Each workgroup gathers its own summary in workgroup memory, then adds it to the global one once: a
 // global atomic per element would queue millions of invocations on one address.
 var<workgroup> group_wrong: atomic<u32>;
@@ -93,6 +108,10 @@ fn compare(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
         var error_bits = 0u;
         if (element.y & HALVES) == HALVES {
             let result = halves(found_bits, element.x, unpack2x16float(element.y & 0xffffu).x);
+            passes = result.x == 1u;
+            error_bits = result.y;
+        } else if (element.y & HALVES) == BYTES {
+            let result = bytes(found_bits, element.x, element.y & 0xffu);
             passes = result.x == 1u;
             error_bits = result.y;
         } else if tolerance == ANY {
@@ -132,7 +151,8 @@ fn compare(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
 // A reference made on the GPU from an output a trusted run wrote (a user's reference entry point, or the
 // first configuration that ran): each word of `found` becomes the element it must match. Kinds: 0, the
 // very bits (integers); 1, an f32 within tolerance × max(|want|, 1); 2, two f16 elements within tolerance
-// × the larger magnitude (at least 1), as an f16. A word the trusted run left as `poison` (the fill of an
+// × the larger magnitude (at least 1), as an f16; 3, four unorm bytes each within tolerance of the full
+// scale. A word the trusted run left as `poison` (the fill of an
 // output before it is written, and of the guard past its end) must stay so, bit for bit: a NaN matches no
 // tolerance.
 struct Encoding {
@@ -160,6 +180,7 @@ fn encode(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: v
     switch encoding.kind {
         case 0u: { encoded[i] = vec2(bits, bitcast<u32>(WORD)); }
         case 1u: { encoded[i] = vec2(bits, bitcast<u32>(encoding.tolerance * max(abs(bitcast<f32>(bits)), 1.0))); }
+        case 3u: { encoded[i] = vec2(bits, BYTES | min(u32(floor(encoding.tolerance * 255.0 + 1e-3)), 255u)); }
         default: {
             let pair = abs(unpack2x16float(bits));
             let tolerance = encoding.tolerance * max(max(pair.x, pair.y), 1.0);

@@ -329,3 +329,19 @@ async fn the_samples_flocking_step_validates_through_webgpu() {
     assert_eq!(result.results.len(), 1);
     assert!(result.results[0].is_good(), "{:?}", result.results[0].error());
 }
+
+#[wasm_bindgen_test]
+async fn an_image_through_a_sampler_into_a_storage_texture_validates_through_webgpu() {
+    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let source = include_str!("kernels/invert.wgsl");
+    let kernel = wgsweep::spec::UserKernel::read(source, None).expect("the kernel reads");
+    let family = kernels::register(kernel).unwrap();
+    assert!(kernels::user::compilation_problems(&gpu, family).await.is_empty());
+    let mut plan = quick_plan("triad", 0, None);
+    plan.kernels = wgsweep::kernel::Kernel::all_of(family);
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    assert_eq!(result.results.len(), 4);
+    for r in &result.results {
+        assert!(r.is_good(), "{} wg={:?}: {:?}", r.label(), r.workgroup_size, r.error());
+    }
+}

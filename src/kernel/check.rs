@@ -137,6 +137,9 @@ pub enum Expected {
     /// Two f16 elements (the low half first), each held to `passes` as f16 against its value, with one
     /// tolerance (0: the very bits).
     Halves { values: [f16; 2], tolerance: f16 },
+    /// Four 8-bit channels of a texel (`rgba8unorm`, the first in the low byte), each within `tolerance` of its
+    /// value, both in 255ths.
+    Bytes { values: [u8; 4], tolerance: u8 },
     /// These very bits: an integer, or a float copied unchanged.
     Word(u32),
     /// Anything: a word no kernel writes (a struct's padding, a row's pitch past its end).
@@ -153,6 +156,8 @@ const ANY_TAG: u32 = (-2.0f32).to_bits();
 const UNPOISONED_TAG: u32 = (-3.0f32).to_bits();
 /// Halves: the top 16 bits of the tolerance word (an f32 NaN, never a tolerance), the f16 tolerance below.
 const HALVES_TAG: u32 = 0xffff_0000;
+/// Bytes: the top 16 bits of the tolerance word (another NaN), the tolerance in 255ths below.
+const BYTES_TAG: u32 = 0xfffe_0000;
 
 impl Expected {
     /// Any number the kernel wrote: anything but the poison (a NaN) passes.
@@ -177,6 +182,7 @@ impl Expected {
         match self {
             Expected::Float { value, tolerance } => passes(f32::from_bits(found), value, tolerance),
             Expected::Halves { .. } => self.wrong_half(found).is_none(),
+            Expected::Bytes { .. } => self.wrong_byte(found).is_none(),
             Expected::Word(word) => found == word,
             Expected::Any => true,
             Expected::Unpoisoned => found != crate::fill::POISON,
@@ -195,7 +201,18 @@ impl Expected {
         })
     }
 
-    /// The mismatch a failed word at `index` shows: for halves, the first wrong one, at its own index.
+    /// Of four bytes, the first that is further from its value than the tolerance: (lane, found, want,
+    /// tolerance), in 255ths.
+    fn wrong_byte(self, found: u32) -> Option<(u64, f64, f64, f64)> {
+        let Expected::Bytes { values, tolerance } = self else { return None };
+        let found = found.to_le_bytes();
+        (0..4).find(|&lane| found[lane].abs_diff(values[lane]) > tolerance).map(|lane| {
+            (lane as u64, found[lane] as f64 / 255.0, values[lane] as f64 / 255.0, tolerance as f64 / 255.0)
+        })
+    }
+
+    /// The mismatch a failed word at `index` shows: for halves and bytes, the first wrong one, at its own
+    /// index.
     fn mismatch(self, index: u64, found: u32) -> Mismatch {
         match self {
             Expected::Float { value, tolerance } => {
@@ -204,6 +221,10 @@ impl Expected {
             Expected::Halves { .. } => {
                 let (lane, got, want, tolerance) = self.wrong_half(found).unwrap_or((0, f64::NAN, f64::NAN, 0.0));
                 Mismatch { index: 2 * index + lane, got, want, tolerance }
+            }
+            Expected::Bytes { .. } => {
+                let (lane, got, want, tolerance) = self.wrong_byte(found).unwrap_or((0, f64::NAN, f64::NAN, 0.0));
+                Mismatch { index: 4 * index + lane, got, want, tolerance }
             }
             Expected::Word(word) => Mismatch { index, got: found as f64, want: word as f64, tolerance: 0.0 },
             Expected::Any | Expected::Unpoisoned => {
@@ -227,6 +248,7 @@ impl Expected {
                 u32::from(low.to_bits()) | u32::from(high.to_bits()) << 16,
                 HALVES_TAG | u32::from(tolerance.to_bits()),
             ],
+            Expected::Bytes { values, tolerance } => [u32::from_le_bytes(values), BYTES_TAG | u32::from(tolerance)],
             Expected::Word(word) => [word, WORD_TAG],
             Expected::Any => [0, ANY_TAG],
             Expected::Unpoisoned => [crate::fill::POISON, UNPOISONED_TAG],
@@ -238,6 +260,7 @@ impl Expected {
             WORD_TAG => Expected::Word(value),
             ANY_TAG => Expected::Any,
             UNPOISONED_TAG => Expected::Unpoisoned,
+            _ if tag & HALVES_TAG == BYTES_TAG => Expected::Bytes { values: value.to_le_bytes(), tolerance: tag as u8 },
             _ if tag & HALVES_TAG == HALVES_TAG => Expected::Halves {
                 values: [f16::from_bits(value as u16), f16::from_bits((value >> 16) as u16)],
                 tolerance: f16::from_bits(tag as u16),
@@ -256,6 +279,9 @@ pub enum Words {
     F32 { tolerance: f32 },
     /// Two f16 elements a word, within `tolerance` × the larger magnitude (at least 1).
     F16Pairs { tolerance: f32 },
+    /// Four 8-bit unorm channels a word (an `rgba8unorm` texel), each within `tolerance` of the full scale
+    /// (1/255 lets each be one step off).
+    Unorm8 { tolerance: f32 },
 }
 
 /// The expected output of one kernel on one input, on the GPU: what each word must hold. Made once per
@@ -387,6 +413,7 @@ impl Reference {
             Words::Exact => (0u32, 0.0f32),
             Words::F32 { tolerance } => (1, tolerance),
             Words::F16Pairs { tolerance } => (2, tolerance),
+            Words::Unorm8 { tolerance } => (3, tolerance),
         };
         let part_len = part_len(gpu);
         let mut parts = Vec::new();

@@ -36,7 +36,7 @@ pub fn submit_steps(gpu: &Gpu, steps: &[Step]) {
 }
 
 /// Poisons the configuration's output (or writes its initial state), then runs its dispatches once: what
-/// the output holds afterwards is the kernel's work.
+/// the output holds afterwards is the kernel's work (copied there from its texture, where it writes one).
 pub fn submit_once(gpu: &Gpu, prepared: &Prepared) {
     submit(gpu, |encoder| {
         match prepared.before {
@@ -47,11 +47,27 @@ pub fn submit_once(gpu: &Gpu, prepared: &Prepared) {
             }
             Before::State(_) => {}
         }
-        let mut pass = encoder.begin_compute_pass(&Default::default());
-        if let Before::State(steps) = &prepared.before {
-            encode_steps(&mut pass, steps);
+        if let Some(texture) = &prepared.texture {
+            encoder.copy_buffer_to_texture(
+                texture.in_buffer(&prepared.output),
+                texture.texture.as_image_copy(),
+                texture.size(),
+            );
         }
-        encode_steps(&mut pass, &prepared.steps);
+        {
+            let mut pass = encoder.begin_compute_pass(&Default::default());
+            if let Before::State(steps) = &prepared.before {
+                encode_steps(&mut pass, steps);
+            }
+            encode_steps(&mut pass, &prepared.steps);
+        }
+        if let Some(texture) = &prepared.texture {
+            encoder.copy_texture_to_buffer(
+                texture.texture.as_image_copy(),
+                texture.in_buffer(&prepared.output),
+                texture.size(),
+            );
+        }
     });
 }
 

@@ -446,19 +446,56 @@ pub struct Prepared {
     pub grid: [u32; 3],
     /// Buffers made for this configuration alone, destroyed with it.
     pub owned: Vec<OwnedBuffer>,
+    /// Where the answer is a texture: `output` is copied into it before the validated run (poisoning it), and
+    /// it into `output` after.
+    pub texture: Option<TextureOutput>,
+}
+
+/// A texture that holds a configuration's answer, and how its texels lie in the output buffer: rows
+/// `bytes_per_row` apart (a multiple of 256, as WebGPU copies them), `extent` texels across and down.
+pub struct TextureOutput {
+    pub texture: wgpu::Texture,
+    pub bytes_per_row: u32,
+    pub extent: [u32; 2],
+}
+
+impl TextureOutput {
+    /// The copy of the texture's texels, as they lie in `buffer`.
+    pub fn in_buffer<'a>(&self, buffer: &'a wgpu::Buffer) -> wgpu::TexelCopyBufferInfo<'a> {
+        let layout =
+            wgpu::TexelCopyBufferLayout { offset: 0, bytes_per_row: Some(self.bytes_per_row), rows_per_image: None };
+        wgpu::TexelCopyBufferInfo { buffer, layout }
+    }
+
+    /// Bytes the texels take in a buffer, rows apart as they lie there.
+    pub fn bytes(&self) -> u64 {
+        self.bytes_per_row as u64 * self.extent[1] as u64
+    }
+
+    pub fn size(&self) -> wgpu::Extent3d {
+        wgpu::Extent3d { width: self.extent[0], height: self.extent[1], depth_or_array_layers: 1 }
+    }
 }
 
 impl Prepared {
     /// One dispatch that writes `output`, poisoned before the validated run; `owned` as in the struct.
     pub fn single(step: Step, output: wgpu::Buffer, owned: Vec<OwnedBuffer>) -> Self {
         let grid = step.grid;
-        Prepared { steps: vec![step], output, before: Before::Poison, grid, owned }
+        Prepared { steps: vec![step], output, before: Before::Poison, grid, owned, texture: None }
     }
 
     /// One dispatch that adds into `output`, zeroed before the validated run; `output` is owned.
     pub fn accumulating(step: Step, output: OwnedBuffer) -> Self {
         let grid = step.grid;
-        Prepared { steps: vec![step], output: output.handle(), before: Before::Zero, grid, owned: vec![output] }
+        let output_buffer = output.handle();
+        Prepared {
+            steps: vec![step],
+            output: output_buffer,
+            before: Before::Zero,
+            grid,
+            owned: vec![output],
+            texture: None,
+        }
     }
 }
 

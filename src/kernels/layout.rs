@@ -293,6 +293,7 @@ impl Workload for LayoutWorkload {
             before: Before::State(vec![init]),
             grid,
             owned: Vec::new(),
+            texture: None,
         })
     }
 

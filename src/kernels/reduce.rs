@@ -311,7 +311,7 @@ impl Workload for ReduceWorkload {
             count = launched;
         }
         let output = buffers.last().expect("at least one pass").handle();
-        Ok(Prepared { steps, output, before: Before::Poison, grid: first_grid, owned: buffers })
+        Ok(Prepared { steps, output, before: Before::Poison, grid: first_grid, owned: buffers, texture: None })
     }
 
     /// The input's sums, which the CPU compares with the one word a reduction writes.

@@ -16,7 +16,9 @@ use crate::kernel::{
     self, Axis, Before, ChartKind, Configuration, Family, KernelId, OwnedBuffer, Parameter, Prepared, Presentation,
     Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Words, Workload,
 };
-use crate::spec::{self, Check, Filling, GUARD_WORDS, Pass, Problem, Scalar, UserKernel, Values};
+use crate::spec::{self, Check, Filling, GUARD_WORDS, Problem, Scalar, UserKernel, Values};
+
+mod bindings;
 
 /// What the family's name and labels are made of, kept for the life of the program: a family is
 /// `&'static`, and a user's kernel is registered once per digest.
@@ -164,11 +166,14 @@ impl Family for UserFamily {
     }
 }
 
-/// The buffers of one size, made when a configuration of that size first runs: `None` where a buffer's
-/// length depends on a tunable, and each configuration makes its own.
+/// The buffers and textures of one size, made when a configuration of that size first runs: `None` where a
+/// buffer's length depends on a tunable, and each configuration makes its own. Where the output is a
+/// texture, the buffer it is read into.
 struct SizedBuffers {
     size_index: usize,
     buffers: Vec<Option<OwnedBuffer>>,
+    textures: Vec<wgpu::Texture>,
+    readout: Option<OwnedBuffer>,
 }
 
 struct UserWorkload {
@@ -177,6 +182,7 @@ struct UserWorkload {
     modules: ShaderModules,
     /// A pipeline layout for each of the kernel's `every_pass`, with what that pass binds.
     layouts: Vec<wgpu::PipelineLayout>,
+    samplers: Vec<wgpu::Sampler>,
     sized: RefCell<Option<SizedBuffers>>,
     reference: RefCell<Option<SizedReference>>,
 }
@@ -184,31 +190,12 @@ struct UserWorkload {
 /// The reference of one size (its index), or why it could not be made.
 type SizedReference = (usize, Result<Rc<Reference>, String>);
 
-/// The bind group layout entry of a buffer of `ty` at `binding`.
-fn buffer_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None },
-        count: None,
-    }
-}
-
-/// The pipeline layout of a pass: the storage buffers it binds and every uniform.
-fn pass_layout(gpu: &Gpu, kernel: &UserKernel, pass: &Pass) -> wgpu::PipelineLayout {
-    let storage = pass
-        .bound
-        .iter()
-        .map(|b| buffer_entry(b.binding, wgpu::BufferBindingType::Storage { read_only: !b.read_write }));
-    let uniforms = kernel.uniforms.iter().map(|u| buffer_entry(u.binding, wgpu::BufferBindingType::Uniform));
-    let entries: Vec<wgpu::BindGroupLayoutEntry> = storage.chain(uniforms).collect();
-    let label = Some(pass.entry_point.as_str());
-    let group = gpu.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label, entries: &entries });
-    gpu.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label,
-        bind_group_layouts: &[Some(&group)],
-        immediate_size: 0,
-    })
+/// What a configuration binds: its buffers, in the specification's order, and textures, as handles; the
+/// buffers made for it alone.
+struct Resources {
+    buffers: Vec<wgpu::Buffer>,
+    textures: Vec<wgpu::Texture>,
+    owned: Vec<OwnedBuffer>,
 }
 
 impl UserWorkload {
@@ -218,7 +205,8 @@ impl UserWorkload {
             family,
             seed,
             modules: ShaderModules::new(family.id.family, family.source),
-            layouts: kernel.every_pass().map(|pass| pass_layout(gpu, kernel, pass)).collect(),
+            layouts: kernel.every_pass().map(|pass| bindings::pass_layout(gpu, kernel, pass)).collect(),
+            samplers: kernel.samplers.iter().map(|sampler| bindings::make_sampler(gpu, sampler)).collect(),
             sized: RefCell::default(),
             reference: RefCell::default(),
         }
@@ -250,14 +238,9 @@ impl UserWorkload {
         Ok(buffer)
     }
 
-    /// The buffers of `configuration`'s size (made now where they are another size's) and those it makes
-    /// for itself, in the specification's order, as handles; and those it owns.
-    fn buffers(
-        &self,
-        gpu: &Gpu,
-        configuration: &Configuration,
-        values: &Values,
-    ) -> Result<(Vec<wgpu::Buffer>, Vec<OwnedBuffer>), Skip> {
+    /// What `configuration` binds: its size's buffers and textures (made now where they are another size's)
+    /// and the buffers it makes for itself.
+    fn resources(&self, gpu: &Gpu, configuration: &Configuration, values: &Values) -> Result<Resources, Skip> {
         let size_index = self.family.size_index(configuration);
         let kernel = self.kernel();
         let mut sized = self.sized.borrow_mut();
@@ -269,34 +252,45 @@ impl UserWorkload {
                 let shared = !buffer.per_configuration(&kernel.size_names);
                 buffers.push(if shared { Some(self.make_buffer(gpu, index, values)?) } else { None });
             }
-            *sized = Some(SizedBuffers { size_index, buffers });
+            let mut textures = Vec::new();
+            for (index, texture) in kernel.textures.iter().enumerate() {
+                let seed = self.seed.wrapping_add((kernel.buffers.len() + index) as u32);
+                textures.push(bindings::make(gpu, texture, values, seed)?);
+            }
+            let output = kernel.textures.iter().zip(&textures).find(|(t, _)| t.output);
+            let readout = output.map(|(texture, made)| {
+                kernel::storage_buffer(gpu, &texture.name, bindings::texture_output(texture.format, made).bytes())
+            });
+            *sized = Some(SizedBuffers { size_index, buffers, textures, readout });
         }
-        let mut handles = Vec::new();
-        let mut owned = Vec::new();
-        for (index, shared) in sized.as_ref().expect("just made").buffers.iter().enumerate() {
+        let sized = sized.as_ref().expect("just made");
+        let mut resources = Resources { buffers: Vec::new(), textures: sized.textures.clone(), owned: Vec::new() };
+        for (index, shared) in sized.buffers.iter().enumerate() {
             match shared {
-                Some(buffer) => handles.push(buffer.handle()),
+                Some(buffer) => resources.buffers.push(buffer.handle()),
                 None => {
                     let buffer = self.make_buffer(gpu, index, values)?;
-                    handles.push(buffer.handle());
-                    owned.push(buffer);
+                    resources.buffers.push(buffer.handle());
+                    resources.owned.push(buffer);
                 }
             }
         }
-        Ok((handles, owned))
+        Ok(resources)
     }
 
-    /// The dispatches of the kernel's `every_pass` at `passes` (indices), at these values, with `buffers`
-    /// (in the specification's order) bound as each pass binds them.
+    /// The dispatches of the kernel's `every_pass` at `passes` (indices), at these values, binding
+    /// `resources` as each pass binds them.
     fn steps(
         &self,
         gpu: &Gpu,
         passes: std::ops::Range<usize>,
         values: &Values,
-        buffers: &[wgpu::Buffer],
+        resources: &Resources,
     ) -> Result<Vec<Step>, Skip> {
         let kernel = self.kernel();
         let uniforms = self.uniform_buffers(gpu, values)?;
+        let views: Vec<wgpu::TextureView> =
+            resources.textures.iter().map(|t| t.create_view(&Default::default())).collect();
         let mut steps = Vec::new();
         for (index, pass) in kernel.every_pass().enumerate().take(passes.end).skip(passes.start) {
             let grid = self.grid(gpu, kernel.grid(pass, values))?;
@@ -304,11 +298,19 @@ impl UserWorkload {
             let constants: Vec<(&str, f64)> = overrides.iter().map(|(n, v)| (n.as_str(), *v)).collect();
             let layout = Some(&self.layouts[index]);
             let pipeline = self.modules.pipeline_in(gpu, ShaderChecks::Default, &pass.entry_point, &constants, layout);
-            let storage = pass.bound.iter().map(|b| (b.binding, &buffers[b.buffer]));
-            let bound = storage.chain(kernel.uniforms.iter().map(|u| u.binding).zip(&uniforms));
-            let entries: Vec<wgpu::BindGroupEntry> = bound
-                .map(|(binding, buffer)| wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() })
-                .collect();
+            let storage = pass.bound.iter().map(|b| (b.binding, &resources.buffers[b.buffer]));
+            let buffers = storage.chain(kernel.uniforms.iter().map(|u| u.binding).zip(&uniforms));
+            let buffers =
+                buffers.map(|(binding, buffer)| wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() });
+            let textures = kernel.textures.iter().zip(&views).map(|(t, view)| wgpu::BindGroupEntry {
+                binding: t.binding,
+                resource: wgpu::BindingResource::TextureView(view),
+            });
+            let samplers = kernel.samplers.iter().zip(&self.samplers).map(|(s, sampler)| wgpu::BindGroupEntry {
+                binding: s.binding,
+                resource: wgpu::BindingResource::Sampler(sampler),
+            });
+            let entries: Vec<wgpu::BindGroupEntry> = buffers.chain(textures).chain(samplers).collect();
             let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some(&pass.entry_point),
                 layout: &pipeline.get_bind_group_layout(0),
@@ -346,9 +348,12 @@ impl UserWorkload {
 
     /// How the output's words are matched.
     fn words(&self) -> Words {
-        let output = self.kernel().output();
         let tolerance = match &self.kernel().check {
             Check::Reference { tolerance, .. } | Check::Agreement { tolerance } => *tolerance as f32,
+        };
+        let Some(output) = self.kernel().output() else {
+            let texture = self.kernel().output_texture().expect("a checked kernel has one output");
+            return bindings::words(texture.format, tolerance);
         };
         match output.element.scalar {
             Scalar::F32 => Words::F32 { tolerance },
@@ -361,9 +366,7 @@ impl UserWorkload {
     /// combination of that size the device runs, or (by agreement) what this configuration wrote.
     async fn make_reference(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Rc<Reference>, String> {
         let kernel = self.kernel();
-        let output =
-            self.sized.borrow().as_ref().and_then(|s| s.buffers[self.output_index()].as_ref().map(OwnedBuffer::handle));
-        let output = output.ok_or("the output was not made")?;
+        let output = self.output_buffer().ok_or("the output was not made")?;
         let words = output.size() / 4;
         let raw = kernel::storage_buffer(gpu, "reference output", output.size());
         match &kernel.check {
@@ -377,36 +380,50 @@ impl UserWorkload {
                     "no combination of this size meets the restrictions within this device's limits, to run the reference at",
                 )?;
                 let values = self.family.values(&at);
-                let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
-                let prepared = self.buffers(gpu, &at, &values).and_then(|(mut handles, owned)| {
-                    handles[self.output_index()] = raw.handle();
-                    let reference = kernel.passes.len();
-                    Ok((self.steps(gpu, reference..reference + 1, &values, &handles)?, owned))
-                });
-                let (steps, _owned) = match prepared {
-                    Ok(prepared) => prepared,
-                    Err(skip) => {
-                        return Err(format!("the reference entry point `{entry_point}` could not run: {skip}"));
-                    }
+                let could_not = |why: &dyn std::fmt::Display| {
+                    format!("the reference entry point `{entry_point}` could not run: {why}")
                 };
-                let before = self.before(&values).map_err(|skip| skip.to_string())?;
-                kernel::submit(gpu, |encoder| {
-                    match before {
-                        Before::Pattern(pattern, seed) => {
-                            gpu.filler().pattern(&gpu.device, encoder, &raw, pattern, seed)
-                        }
-                        _ => gpu.filler().word(&gpu.device, encoder, &raw, crate::fill::POISON),
-                    }
-                    kernel::encode_steps(&mut encoder.begin_compute_pass(&Default::default()), &steps);
-                });
+                let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+                let prepared =
+                    self.reference_prepared(gpu, &at, &values, raw.handle()).map_err(|skip| could_not(&skip))?;
+                kernel::submit_once(gpu, &prepared);
                 if let Some(error) = scope.pop().await {
-                    return Err(format!("the reference entry point `{entry_point}` could not run: {error}"));
+                    return Err(could_not(&error));
                 }
                 let who = format!("the reference entry point `{entry_point}`");
                 self.guard_untouched(gpu, &at, &raw, &who).await?;
             }
         }
         Reference::of_output(gpu, "output", &raw, words, self.words()).await.map(Rc::new)
+    }
+
+    /// The reference entry point's dispatch at `at` (its `values`), writing into `raw` (and, where the output
+    /// is a texture, a texture of its own read into `raw`) from what the output holds before a run.
+    fn reference_prepared(
+        &self,
+        gpu: &Gpu,
+        at: &Configuration,
+        values: &Values,
+        raw: wgpu::Buffer,
+    ) -> Result<Prepared, Skip> {
+        let kernel = self.kernel();
+        let mut resources = self.resources(gpu, at, values)?;
+        let texture = match self.output_index() {
+            Some(index) => {
+                resources.buffers[index] = raw.clone();
+                None
+            }
+            None => {
+                let (index, spec) = kernel.textures.iter().enumerate().find(|(_, t)| t.output).expect("one output");
+                let made = bindings::make(gpu, spec, values, 0)?;
+                resources.textures[index] = made.clone();
+                Some(bindings::texture_output(spec.format, &made))
+            }
+        };
+        let reference = kernel.passes.len();
+        let steps = self.steps(gpu, reference..reference + 1, values, &resources)?;
+        let grid = steps[0].grid;
+        Ok(Prepared { steps, output: raw, before: self.before(values)?, grid, owned: resources.owned, texture })
     }
 
     /// That what became the reference (`who` wrote it, at `configuration`) left the output's guard
@@ -418,7 +435,7 @@ impl UserWorkload {
         output: &wgpu::Buffer,
         who: &str,
     ) -> Result<(), String> {
-        let spec = self.kernel().output();
+        let Some(spec) = self.kernel().output() else { return Ok(()) }; // a texture has no guard
         let values = self.family.values(configuration);
         let end = spec.bytes(&values).map_err(|p| p.to_string())?;
         if !spec.guarded || output.size() <= end {
@@ -459,18 +476,32 @@ impl UserWorkload {
 
     /// What the output holds before a validated run (at `values`): its initial contents, or poison.
     fn before(&self, values: &Values) -> Result<Before, Skip> {
-        let output = self.kernel().output();
+        let (Some(index), Some(output)) = (self.output_index(), self.kernel().output()) else {
+            return Ok(Before::Poison); // an output texture starts poisoned
+        };
         Ok(match &output.fill {
             Some(fill) => Before::Pattern(
                 pattern(fill, output.element.scalar, values).map_err(not_applicable)?,
-                self.seed.wrapping_add(self.output_index() as u32),
+                self.seed.wrapping_add(index as u32),
             ),
             None => Before::Poison,
         })
     }
 
-    fn output_index(&self) -> usize {
-        self.kernel().buffers.iter().position(|b| b.output).expect("one output")
+    /// The output's index among the buffers, where the output is a buffer.
+    fn output_index(&self) -> Option<usize> {
+        self.kernel().buffers.iter().position(|b| b.output)
+    }
+
+    /// The buffer that holds the output after a run: the output buffer, or the one the output texture is
+    /// read into.
+    fn output_buffer(&self) -> Option<wgpu::Buffer> {
+        let sized = self.sized.borrow();
+        let sized = sized.as_ref()?;
+        match self.output_index() {
+            Some(index) => sized.buffers[index].as_ref().map(OwnedBuffer::handle),
+            None => sized.readout.as_ref().map(OwnedBuffer::handle),
+        }
     }
 }
 
@@ -513,8 +544,9 @@ impl Workload for UserWorkload {
 
     fn notes(&self) -> Vec<String> {
         let mut notes = vec![format!("digest {}", self.kernel().digest)];
-        let output = self.kernel().output();
-        if output.guarded {
+        if let Some(output) = self.kernel().output()
+            && output.guarded
+        {
             notes.push(format!(
                 "`{}` is followed by a guard of {GUARD_WORDS} words the kernel must not write (it bounds its writes \
                  by something other than the buffer's arrayLength): a mismatch past its length is a write past its end",
@@ -536,11 +568,16 @@ impl Workload for UserWorkload {
         if kernel.buffers.iter().any(|b| b.element.scalar == Scalar::F16) && !gpu.shader_f16 {
             return Err(Skip::needs_f16());
         }
-        let (buffers, owned) = self.buffers(gpu, configuration, &values)?;
-        let output = buffers[self.output_index()].clone();
-        let steps = self.steps(gpu, 0..kernel.passes.len(), &values, &buffers)?;
-        let grid = steps[0].grid;
-        Ok(Prepared { steps, output, before: self.before(&values)?, grid, owned })
+        let resources = self.resources(gpu, configuration, &values)?;
+        let output = match self.output_index() {
+            Some(index) => resources.buffers[index].clone(),
+            None => self.output_buffer().expect("made with the textures"),
+        };
+        let texture = kernel.textures.iter().zip(&resources.textures).find(|(t, _)| t.output);
+        let texture = texture.map(|(spec, made)| bindings::texture_output(spec.format, made));
+        let steps = self.steps(gpu, 0..kernel.passes.len(), &values, &resources)?;
+        let (grid, before) = (steps[0].grid, self.before(&values)?);
+        Ok(Prepared { steps, output, before, grid, owned: resources.owned, texture })
     }
 
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {

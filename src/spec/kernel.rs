@@ -3,7 +3,7 @@
 
 use super::check::Checker;
 use super::expression::{Expression, Problem, Values};
-use super::schema::{Element, Scalar, Spec};
+use super::schema::{Element, Scalar, Spec, TextureFill};
 use super::{MAX_SOURCE_BYTES, digest, split_leading_spec};
 
 /// A buffer, checked.
@@ -132,6 +132,109 @@ pub(super) fn encode(scalar: Scalar, number: f64) -> Result<Vec<u8>, String> {
     })
 }
 
+/// A texel format a texture may have: what a texel holds and how its channels are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TexelFormat {
+    Rgba8Unorm,
+    Rgba8Uint,
+    Rgba16Float,
+    Rgba32Float,
+    R32Float,
+    R32Uint,
+}
+
+impl TexelFormat {
+    pub const ALL: [TexelFormat; 6] = [
+        TexelFormat::Rgba8Unorm,
+        TexelFormat::Rgba8Uint,
+        TexelFormat::Rgba16Float,
+        TexelFormat::Rgba32Float,
+        TexelFormat::R32Float,
+        TexelFormat::R32Uint,
+    ];
+
+    /// Its name in WGSL and WebGPU.
+    pub fn name(self) -> &'static str {
+        match self {
+            TexelFormat::Rgba8Unorm => "rgba8unorm",
+            TexelFormat::Rgba8Uint => "rgba8uint",
+            TexelFormat::Rgba16Float => "rgba16float",
+            TexelFormat::Rgba32Float => "rgba32float",
+            TexelFormat::R32Float => "r32float",
+            TexelFormat::R32Uint => "r32uint",
+        }
+    }
+
+    pub fn named(name: &str) -> Option<TexelFormat> {
+        TexelFormat::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    pub fn bytes(self) -> u64 {
+        match self {
+            TexelFormat::Rgba16Float => 8,
+            TexelFormat::Rgba32Float => 16,
+            _ => 4,
+        }
+    }
+
+    /// The scalar a shader reads its channels as (`texture_2d<f32>` or `<u32>`).
+    pub fn channel(self) -> Scalar {
+        match self {
+            TexelFormat::Rgba8Uint | TexelFormat::R32Uint => Scalar::U32,
+            _ => Scalar::F32,
+        }
+    }
+
+    /// Whether a linear sampler may filter it (WebGPU filters 32-bit floats only with a feature).
+    pub fn filterable(self) -> bool {
+        matches!(self, TexelFormat::Rgba8Unorm | TexelFormat::Rgba16Float)
+    }
+}
+
+/// A texture, checked.
+#[derive(Clone, Debug)]
+pub struct Texture {
+    pub binding: u32,
+    pub name: String,
+    pub format: TexelFormat,
+    pub width: Expression,
+    pub height: Expression,
+    /// Its initial contents: `None` for an output, poisoned before the validated run.
+    pub fill: Option<TextureFill>,
+    pub output: bool,
+    /// How the WGSL binds it: sampled, or a storage texture written (and perhaps read).
+    pub access: TextureAccess,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextureAccess {
+    Sampled,
+    Write,
+    ReadWrite,
+}
+
+impl Texture {
+    /// Texels across and down at a configuration.
+    pub fn extent(&self, values: &Values) -> Result<[u64; 2], Problem> {
+        Ok([self.width.count(values)?, self.height.count(values)?])
+    }
+}
+
+/// A sampler, checked: whether it filters linearly (else nearest), and how it addresses past the edge.
+#[derive(Clone, Debug)]
+pub struct Sampler {
+    pub binding: u32,
+    pub linear: bool,
+    pub address: AddressMode,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AddressMode {
+    ClampToEdge,
+    Repeat,
+    MirrorRepeat,
+}
+
 /// One dispatch of a sample, checked: its entry point, its grid, the override values it sets otherwise
 /// than the configuration, and the storage buffers it binds.
 #[derive(Clone, Debug)]
@@ -180,6 +283,8 @@ pub struct UserKernel {
     pub digest: String,
     pub buffers: Vec<Buffer>,
     pub uniforms: Vec<Uniform>,
+    pub textures: Vec<Texture>,
+    pub samplers: Vec<Sampler>,
     /// The size variables' names, from the first size.
     pub size_names: Vec<String>,
     /// The values of each size, in `size_names` order.
@@ -429,9 +534,14 @@ impl UserKernel {
         }
     }
 
-    /// The output buffer.
-    pub fn output(&self) -> &Buffer {
-        self.buffers.iter().find(|b| b.output).expect("a checked kernel has one output")
+    /// The output buffer, where the output is a buffer.
+    pub fn output(&self) -> Option<&Buffer> {
+        self.buffers.iter().find(|b| b.output)
+    }
+
+    /// The output texture, where the output is a texture.
+    pub fn output_texture(&self) -> Option<&Texture> {
+        self.textures.iter().find(|t| t.output)
     }
 }
 

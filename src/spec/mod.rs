@@ -22,12 +22,13 @@ mod wgsl;
 
 pub use expression::{Expression, Problem, Values};
 pub use kernel::{
-    Axis, Bound, Buffer, Check, Filling, GUARD_WORDS, Pass, Uniform, UniformValue, UserKernel, Value, position,
+    AddressMode, Axis, Bound, Buffer, Check, Filling, GUARD_WORDS, Pass, Sampler, TexelFormat, Texture, TextureAccess,
+    Uniform, UniformValue, UserKernel, Value, position,
 };
 pub use layout::{Layout, Leaf, layout, leaves};
 pub use schema::{
-    BufferSpec, Dimension, Element, FieldValue, Fill, Number, Ordered, PassSpec, Scalar, Size, Spec, UniformSpec,
-    ValidationSpec, expressions,
+    BufferSpec, Dimension, Element, FieldValue, Fill, Number, Ordered, PassSpec, SamplerSpec, Scalar, Size, Spec,
+    TextureFill, TextureSpec, UniformSpec, ValidationSpec, expressions,
 };
 pub use wgsl::{Binding, Declarations, Member, Space, Type};
 

@@ -114,6 +114,12 @@ pub struct Spec {
     pub workgroup_memory: Option<String>,
     #[serde(default)]
     pub validation: ValidationSpec,
+    /// The 2-D textures of `@group(0)`: sampled (`texture_2d<f32>`) or storage (`texture_storage_2d`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub textures: Vec<TextureSpec>,
+    /// The samplers of `@group(0)`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub samplers: Vec<SamplerSpec>,
     /// The dispatches one sample runs, in order, where one is not the whole kernel (a reduction's passes,
     /// a scan and its fix-up), in place of `entry_point` and `grid`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -277,6 +283,57 @@ pub struct UniformSpec {
     /// Each field by its path (`scale`, `light.color`, `lights[1].color`): a number, an expression of the
     /// size's dimensions, the tunables and the constants, or a list of them for a vector, matrix or array.
     pub fields: Ordered<FieldValue>,
+}
+
+/// One 2-D texture of group 0.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TextureSpec {
+    pub binding: u32,
+    pub name: String,
+    /// Its texel format: `rgba8unorm`, `rgba8uint`, `rgba16float`, `rgba32float`, `r32float` or `r32uint`.
+    pub format: String,
+    /// Texels across and down, as expressions of the size's dimensions.
+    pub width: String,
+    pub height: String,
+    /// What it holds before the kernel runs: a random image unless it is the output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fill: Option<TextureFill>,
+    /// The texture validation compares (the one output, of buffers and textures); the kernel writes it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub output: bool,
+}
+
+/// A texture's initial contents.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TextureFill {
+    Zeros,
+    /// Every channel uniformly random over its range ([0, 1) for floats).
+    Random,
+    /// Red rising across, green rising down, blue falling across, alpha 1 (integers: the texel's x and y).
+    Gradient,
+}
+
+/// One sampler of group 0.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SamplerSpec {
+    pub binding: u32,
+    /// `linear` or `nearest`, for magnifying and minifying alike.
+    #[serde(default = "linear")]
+    pub filter: String,
+    /// `clamp-to-edge`, `repeat` or `mirror-repeat`, along both axes.
+    #[serde(default = "clamp_to_edge")]
+    pub address_mode: String,
+}
+
+fn linear() -> String {
+    "linear".into()
+}
+
+fn clamp_to_edge() -> String {
+    "clamp-to-edge".into()
 }
 
 /// A uniform field's value as written.

@@ -59,10 +59,14 @@ impl Checker {
                 buffers.push(buffer);
             }
         }
-        match spec.buffers.iter().filter(|b| b.output).count() {
+        let outputs =
+            spec.buffers.iter().filter(|b| b.output).count() + spec.textures.iter().filter(|t| t.output).count();
+        match outputs {
             1 => {}
-            0 => self.problem("buffers", "mark the buffer validation compares with \"output\": true"),
-            _ => self.problem("buffers", "only one buffer is the output; mark the others \"written\""),
+            0 => self.problem("buffers", "mark the buffer (or texture) validation compares with \"output\": true"),
+            _ => {
+                self.problem("buffers", "only one buffer or texture is the output; mark the other buffers \"written\"")
+            }
         }
         if let Some(output) = buffers.iter().find(|b| b.output)
             && output.per_configuration(size_names)

@@ -1,9 +1,10 @@
 //! The specification checked against itself and the WGSL, every problem at its place: here the sizes,
-//! tunables, workgroup, counts and every combination; `buffers` the buffers and uniforms; `passes` the
-//! dispatches of a sample and what each binds.
+//! tunables, workgroup, counts and every combination; `buffers` the buffers and uniforms; `textures` the
+//! textures and samplers; `passes` the dispatches of a sample and what each binds.
 
 mod buffers;
 mod passes;
+mod textures;
 
 use std::collections::BTreeSet;
 
@@ -63,6 +64,8 @@ impl Checker {
         let mut with_constants = known.clone();
         with_constants.extend(spec.constants.names());
         let uniforms = self.uniforms(&spec, &declared, &with_constants);
+        let textures = self.textures(&spec, &declared, &known[..size_names.len()]);
+        let samplers = self.samplers(&spec, &declared, &textures);
         let counts = self.counts(&spec, &known);
         let default_grid = default_grid(&size_names, &shape.texts);
         let passes = self.passes(&spec, &declared, &with_constants, &default_grid);
@@ -77,6 +80,8 @@ impl Checker {
             digest,
             buffers,
             uniforms,
+            textures,
+            samplers,
             size_names,
             sizes,
             tunables: shape.tunables,

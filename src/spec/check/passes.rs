@@ -176,7 +176,12 @@ impl Checker {
         passes: &[Pass],
         reference: Option<&Pass>,
     ) {
-        let uniform = |binding: u32| spec.uniforms.iter().any(|u| u.binding == binding);
+        // Uniforms, textures and samplers are bound in every pass.
+        let uniform = |binding: u32| {
+            spec.uniforms.iter().any(|u| u.binding == binding)
+                || spec.textures.iter().any(|t| t.binding == binding)
+                || spec.samplers.iter().any(|s| s.binding == binding)
+        };
         let mut named = BTreeSet::new();
         for (index, pass) in passes.iter().chain(reference).enumerate() {
             for b in declared.used_by(&pass.entry_point) {
@@ -205,12 +210,13 @@ impl Checker {
                             b.name, b.type_text
                         ),
                     ),
+                    Space::Handle if b.type_text.starts_with("sampler") => (
+                        "samplers".into(),
+                        format!("the kernel uses `{}` ({at}, {}): add it to \"samplers\"", b.name, b.type_text),
+                    ),
                     Space::Handle => (
-                        "buffers".into(),
-                        format!(
-                            "the kernel uses `{}` ({at}, {}), a binding a specification cannot describe",
-                            b.name, b.type_text
-                        ),
+                        "textures".into(),
+                        format!("the kernel uses `{}` ({at}, {}): add it to \"textures\"", b.name, b.type_text),
                     ),
                 };
                 self.problem(section, message);

@@ -104,7 +104,7 @@ fn what_a_pass_may_not_say_is_named_at_its_place() {
         (
             Box::new(|s| s["passes"][1]["bind"] = json!({ "item": "sums1", "blockSums": "sums2" })),
             "passes[1].bind.item",
-            "`item` is not a storage buffer of @group(0) the WGSL declares (it declares: blockSums, items)",
+            "`item` is not a storage buffer the WGSL declares (it declares: blockSums, items)",
         ),
         (
             Box::new(|s| s["passes"][1]["bind"] = json!({ "items": "sums9", "blockSums": "sums2" })),

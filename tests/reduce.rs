@@ -80,7 +80,7 @@ fn a_tree_without_its_barriers_is_caught_by_validation() {
         cache: None,
     });
     let bind_group = kernel::bind_group(&gpu, &pipeline, &[(0, &src), (2, &partials)]);
-    let step = Step { pipeline, bind_group, grid: kernel::linear_grid(&gpu, groups).unwrap() };
+    let step = Step::new(pipeline, bind_group, kernel::linear_grid(&gpu, groups).unwrap());
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     encode_steps(&mut encoder.begin_compute_pass(&Default::default()), &[step]);
     gpu.queue.submit([encoder.finish()]);

@@ -8,16 +8,26 @@ use crate::{fill, grid};
 /// One dispatch of a configuration.
 pub struct Step {
     pub pipeline: wgpu::ComputePipeline,
-    pub bind_group: wgpu::BindGroup,
+    /// The bind groups of group 0, 1, ….
+    pub bind_groups: Vec<wgpu::BindGroup>,
     /// The workgroups the dispatch launches along x, y and z.
     pub grid: [u32; 3],
+}
+
+impl Step {
+    /// A dispatch whose bindings are all in group 0.
+    pub fn new(pipeline: wgpu::ComputePipeline, bind_group: wgpu::BindGroup, grid: [u32; 3]) -> Step {
+        Step { pipeline, bind_groups: vec![bind_group], grid }
+    }
 }
 
 /// Records the dispatches of one configuration, in order.
 pub fn encode_steps(pass: &mut wgpu::ComputePass<'_>, steps: &[Step]) {
     for step in steps {
         pass.set_pipeline(&step.pipeline);
-        pass.set_bind_group(0, &step.bind_group, &[]);
+        for (group, bind_group) in step.bind_groups.iter().enumerate() {
+            pass.set_bind_group(group as u32, bind_group, &[]);
+        }
         let [x, y, z] = step.grid;
         pass.dispatch_workgroups(x, y, z);
     }

@@ -278,7 +278,7 @@ impl AccessWorkload {
         let pipeline = self.modules.pipeline(gpu, checks, "make_permutation", &constants);
         let grid = kernel::linear_grid(gpu, elements.div_ceil(256))?;
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(7, &buffer)]);
-        kernel::submit_steps(gpu, &[Step { pipeline, bind_group, grid }]);
+        kernel::submit_steps(gpu, &[Step::new(pipeline, bind_group, grid)]);
         Ok(buffer)
     }
 }
@@ -332,7 +332,7 @@ impl Workload for AccessWorkload {
             bindings.push((6, permutation));
         }
         let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
-        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.dst.handle(), owned))
+        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.dst.handle(), owned))
     }
 
     /// A copy is exact: every component must carry the very bits of its source element.

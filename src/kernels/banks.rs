@@ -179,7 +179,7 @@ impl Workload for BanksWorkload {
         let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.sums)]);
         let grid = kernel::linear_grid(gpu, self.invocations.div_ceil(workgroup[0] as u64))?;
-        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.sums.handle(), Vec::new()))
+        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.sums.handle(), Vec::new()))
     }
 
     /// Every invocation's sum depends only on its place in the workgroup: one workgroup's sums repeat.

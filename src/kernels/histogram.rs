@@ -116,7 +116,7 @@ impl Family for Histogram {
             let pipeline = modules.pipeline(gpu, ShaderChecks::Default, "make_input", &constants);
             let bind_group = kernel::bind_group(gpu, &pipeline, &[(2, &input)]);
             let grid = kernel::linear_grid(gpu, size.div_ceil(SETUP_WORKGROUP as u64)).map_err(|s| s.to_string())?;
-            kernel::submit_steps(gpu, &[Step { pipeline, bind_group, grid }]);
+            kernel::submit_steps(gpu, &[Step::new(pipeline, bind_group, grid)]);
             Ok(input)
         };
         let inputs = [make(false)?, make(true)?];
@@ -219,7 +219,7 @@ impl Workload for HistogramWorkload {
         let covering = self.n.div_ceil(wg as u64);
         let groups = if kernel.kernel == "workgroup" { covering.min(GRID_WORKGROUPS) } else { covering };
         let grid = kernel::linear_grid(gpu, groups)?;
-        Ok(Prepared::accumulating(Step { pipeline, bind_group, grid }, counts))
+        Ok(Prepared::accumulating(Step::new(pipeline, bind_group, grid), counts))
     }
 
     /// Every bin's count, exact (counts wrap at 2^32 on the GPU).

@@ -149,7 +149,7 @@ impl Workload for ImageWorkload {
         ];
         let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.image.src), (1, &self.image.dst)]);
-        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.image.dst.handle(), Vec::new()))
+        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.image.dst.handle(), Vec::new()))
     }
 
     /// Integer arithmetic: every pixel exact.

@@ -257,7 +257,7 @@ impl LayoutWorkload {
         let entry = format!("{entry}_{}", if is_struct { "struct" } else { "floats" });
         let pipeline = self.modules.pipeline(gpu, *checks, &entry, &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(if is_struct { 0 } else { 1 }, &self.state)]);
-        Ok(Step { pipeline, bind_group, grid })
+        Ok(Step::new(pipeline, bind_group, grid))
     }
 }
 

@@ -514,7 +514,7 @@ impl MatmulWorkload {
         };
         let pipeline = modules.pipeline(gpu, configuration.checks, "matmul_pipelined", &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, a), (1, b), (2, &self.c)]);
-        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.c.handle(), Vec::new()))
+        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.c.handle(), Vec::new()))
     }
 
     /// `matmul_subgroup_matrix`, where the browser offers subgroup matrices of its type at 16 × 16 × 32 and
@@ -566,7 +566,7 @@ impl MatmulWorkload {
         let pipeline = modules.pipeline(gpu, configuration.checks, "matmul_subgroup_matrix", &[("N", n as f64)]);
         let [a, b] = self.bytes(gpu);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, a), (1, b), (2, &self.c)]);
-        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.c.handle(), Vec::new()))
+        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.c.handle(), Vec::new()))
     }
 
     /// A and B as random bytes, made on first use: whole words.
@@ -647,7 +647,7 @@ impl Workload for MatmulWorkload {
         let grid = kernel::plane_grid(gpu, [n, n], per_group)?;
         let pipeline = self.modules.pipeline(gpu, checks, &entry, &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.a), (1, &self.b), (2, &self.c)]);
-        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.c.handle(), Vec::new()))
+        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.c.handle(), Vec::new()))
     }
 
     /// Every element written (the poison is a NaN), and the sampled ones right.

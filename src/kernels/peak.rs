@@ -328,7 +328,7 @@ impl Workload for PeakWorkload {
         let constants = [("WG", wg as f64), ("COUNT", self.count as f64), ("ITERATIONS", ITERATIONS as f64)];
         let pipeline = modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(input_binding, inputs), (output_binding, &self.sums)]);
-        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.sums.handle(), Vec::new()))
+        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.sums.handle(), Vec::new()))
     }
 
     /// Exact: no step of a float chain rounds, and the final sums round alike on both sides; integers wrap

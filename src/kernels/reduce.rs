@@ -242,7 +242,7 @@ impl ReduceWorkload {
         let grid = kernel::linear_grid(gpu, groups)?;
         let pipeline = modules.pipeline(gpu, checks, entry, &[("WG", wg as f64)]);
         let bind_group = kernel::bind_group(gpu, &pipeline, bindings);
-        Ok(Step { pipeline, bind_group, grid })
+        Ok(Step::new(pipeline, bind_group, grid))
     }
 }
 

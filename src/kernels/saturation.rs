@@ -226,12 +226,12 @@ impl Workload for SaturationWorkload {
             let grid = kernel::linear_grid(gpu, covering)?;
             let c = kernel::storage_buffer(gpu, "c", n as u64 * 4);
             let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.a), (1, &self.b), (2, &c)]);
-            return Ok(Prepared::single(Step { pipeline, bind_group, grid }, c.handle(), vec![c]));
+            return Ok(Prepared::single(Step::new(pipeline, bind_group, grid), c.handle(), vec![c]));
         }
         let grid = kernel::linear_grid(gpu, covering.min(SUM_WORKGROUPS))?;
         let total = kernel::storage_buffer(gpu, "total", 4);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(3, &self.a), (4, &total)]);
-        Ok(Prepared::accumulating(Step { pipeline, bind_group, grid }, total))
+        Ok(Prepared::accumulating(Step::new(pipeline, bind_group, grid), total))
     }
 
     /// The triad's first n elements; the sum of the first n words, which the CPU compares with the total.

@@ -401,7 +401,7 @@ impl Workload for StreamWorkload {
             _ => vec![(first, a), (first + 1, b), (6, &output)],
         };
         let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
-        Ok(Prepared::single(Step { pipeline, bind_group, grid }, output, partial_sums.into_iter().collect()))
+        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), output, partial_sums.into_iter().collect()))
     }
 
     /// The elementwise kernels' c, computed once per kernel and input; for dot, Σ a·b, which the CPU

@@ -334,7 +334,7 @@ impl Workload for TransposeWorkload {
         }
         let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.src), (1, &self.dst)]);
-        Ok(Prepared::single(Step { pipeline, bind_group, grid }, self.dst.handle(), Vec::new()))
+        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.dst.handle(), Vec::new()))
     }
 
     /// A copy or transpose is exact: every element must carry the very bits of its source element; the

@@ -298,25 +298,14 @@ impl UserWorkload {
             let constants: Vec<(&str, f64)> = overrides.iter().map(|(n, v)| (n.as_str(), *v)).collect();
             let layout = Some(&self.layouts[index]);
             let pipeline = self.modules.pipeline_in(gpu, ShaderChecks::Default, &pass.entry_point, &constants, layout);
-            let storage = pass.bound.iter().map(|b| (b.binding, &resources.buffers[b.buffer]));
-            let buffers = storage.chain(kernel.uniforms.iter().map(|u| u.binding).zip(&uniforms));
-            let buffers =
-                buffers.map(|(binding, buffer)| wgpu::BindGroupEntry { binding, resource: buffer.as_entire_binding() });
-            let textures = kernel.textures.iter().zip(&views).map(|(t, view)| wgpu::BindGroupEntry {
-                binding: t.binding,
-                resource: wgpu::BindingResource::TextureView(view),
-            });
-            let samplers = kernel.samplers.iter().zip(&self.samplers).map(|(s, sampler)| wgpu::BindGroupEntry {
-                binding: s.binding,
-                resource: wgpu::BindingResource::Sampler(sampler),
-            });
-            let entries: Vec<wgpu::BindGroupEntry> = buffers.chain(textures).chain(samplers).collect();
-            let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some(&pass.entry_point),
-                layout: &pipeline.get_bind_group_layout(0),
-                entries: &entries,
-            });
-            steps.push(Step { pipeline, bind_group, grid });
+            let bound = bindings::Bound {
+                buffers: &resources.buffers,
+                uniforms: &uniforms,
+                views: &views,
+                samplers: &self.samplers,
+            };
+            let bind_groups = bindings::bind_groups(gpu, kernel, pass, &pipeline, &bound);
+            steps.push(Step { pipeline, bind_groups, grid });
         }
         Ok(steps)
     }

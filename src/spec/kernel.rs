@@ -9,6 +9,7 @@ use super::{MAX_SOURCE_BYTES, digest, split_leading_spec};
 /// A buffer, checked.
 #[derive(Clone, Debug)]
 pub struct Buffer {
+    pub group: u32,
     /// Its `@binding`, where it has one of its own (else passes bind it by name).
     pub binding: Option<u32>,
     pub name: String,
@@ -70,6 +71,7 @@ impl Filling {
 /// A uniform buffer, checked: where each value goes in its bytes.
 #[derive(Clone, Debug)]
 pub struct Uniform {
+    pub group: u32,
     pub binding: u32,
     /// The WGSL's name for it.
     pub name: String,
@@ -194,6 +196,7 @@ impl TexelFormat {
 /// A texture, checked.
 #[derive(Clone, Debug)]
 pub struct Texture {
+    pub group: u32,
     pub binding: u32,
     pub name: String,
     pub format: TexelFormat,
@@ -223,6 +226,7 @@ impl Texture {
 /// A sampler, checked: whether it filters linearly (else nearest), and how it addresses past the edge.
 #[derive(Clone, Debug)]
 pub struct Sampler {
+    pub group: u32,
     pub binding: u32,
     pub linear: bool,
     pub address: AddressMode,
@@ -245,10 +249,11 @@ pub struct Pass {
     pub bound: Vec<Bound>,
 }
 
-/// A storage buffer bound in a pass: at `binding`, the buffer `buffers[buffer]`; `read_write` where the WGSL
-/// declares that binding so.
+/// A storage buffer bound in a pass: at `group` and `binding`, the buffer `buffers[buffer]`; `read_write`
+/// where the WGSL declares that binding so.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bound {
+    pub group: u32,
     pub binding: u32,
     pub buffer: usize,
     pub read_write: bool,

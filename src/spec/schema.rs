@@ -232,6 +232,9 @@ impl<'de> Deserialize<'de> for Size {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BufferSpec {
+    /// Its `@group`: 0 unless given.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub group: u32,
     /// Its `@binding` in group 0; none for a buffer that passes bind by name alone (`"bind"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub binding: Option<u32>,
@@ -256,7 +259,16 @@ impl BufferSpec {
     /// A buffer the kernel reads, random in [-1, 1) as the default fill makes it.
     pub fn new(binding: u32, name: &str, element: &str, length: impl Into<String>) -> BufferSpec {
         let (name, element, length) = (name.into(), element.into(), length.into());
-        BufferSpec { binding: Some(binding), name, element, length, fill: None, output: false, written: false }
+        BufferSpec {
+            group: 0,
+            binding: Some(binding),
+            name,
+            element,
+            length,
+            fill: None,
+            output: false,
+            written: false,
+        }
     }
 
     pub fn filled(self, fill: Fill) -> BufferSpec {
@@ -279,6 +291,9 @@ impl BufferSpec {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct UniformSpec {
+    /// Its `@group`: 0 unless given.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub group: u32,
     pub binding: u32,
     /// Each field by its path (`scale`, `light.color`, `lights[1].color`): a number, an expression of the
     /// size's dimensions, the tunables and the constants, or a list of them for a vector, matrix or array.
@@ -289,6 +304,9 @@ pub struct UniformSpec {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TextureSpec {
+    /// Its `@group`: 0 unless given.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub group: u32,
     pub binding: u32,
     pub name: String,
     /// Its texel format: `rgba8unorm`, `rgba8uint`, `rgba16float`, `rgba32float`, `r32float` or `r32uint`.
@@ -319,6 +337,9 @@ pub enum TextureFill {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SamplerSpec {
+    /// Its `@group`: 0 unless given.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub group: u32,
     pub binding: u32,
     /// `linear` or `nearest`, for magnifying and minifying alike.
     #[serde(default = "linear")]
@@ -326,6 +347,10 @@ pub struct SamplerSpec {
     /// `clamp-to-edge`, `repeat` or `mirror-repeat`, along both axes.
     #[serde(default = "clamp_to_edge")]
     pub address_mode: String,
+}
+
+fn is_zero(group: &u32) -> bool {
+    *group == 0
 }
 
 fn linear() -> String {

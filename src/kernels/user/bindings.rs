@@ -32,22 +32,85 @@ fn buffer_entry(binding: u32, ty: wgpu::BufferBindingType) -> wgpu::BindGroupLay
     entry(binding, wgpu::BindingType::Buffer { ty, has_dynamic_offset: false, min_binding_size: None })
 }
 
-/// The pipeline layout of a pass: the storage buffers it binds, and every uniform, texture and sampler.
+/// The bind groups a pass sets: one for each group up to the last that holds a binding (an empty one for a
+/// group between).
+pub fn groups(kernel: &UserKernel, pass: &Pass) -> u32 {
+    let storage = pass.bound.iter().map(|b| b.group);
+    let uniforms = kernel.uniforms.iter().map(|u| u.group);
+    let textures = kernel.textures.iter().map(|t| t.group).chain(kernel.samplers.iter().map(|s| s.group));
+    storage.chain(uniforms).chain(textures).max().map_or(1, |last| last + 1)
+}
+
+/// The pipeline layout of a pass: in each group, the storage buffers it binds there, and every uniform,
+/// texture and sampler there.
 pub fn pass_layout(gpu: &Gpu, kernel: &UserKernel, pass: &Pass) -> wgpu::PipelineLayout {
     let storage = pass
         .bound
         .iter()
-        .map(|b| buffer_entry(b.binding, wgpu::BufferBindingType::Storage { read_only: !b.read_write }));
-    let uniforms = kernel.uniforms.iter().map(|u| buffer_entry(u.binding, wgpu::BufferBindingType::Uniform));
-    let textures = kernel.textures.iter().map(texture_entry).chain(kernel.samplers.iter().map(sampler_entry));
-    let entries: Vec<wgpu::BindGroupLayoutEntry> = storage.chain(uniforms).chain(textures).collect();
+        .map(|b| (b.group, buffer_entry(b.binding, wgpu::BufferBindingType::Storage { read_only: !b.read_write })));
+    let uniforms = kernel.uniforms.iter().map(|u| (u.group, buffer_entry(u.binding, wgpu::BufferBindingType::Uniform)));
+    let textures = kernel.textures.iter().map(|t| (t.group, texture_entry(t)));
+    let samplers = kernel.samplers.iter().map(|s| (s.group, sampler_entry(s)));
+    let entries: Vec<(u32, wgpu::BindGroupLayoutEntry)> =
+        storage.chain(uniforms).chain(textures).chain(samplers).collect();
     let label = Some(pass.entry_point.as_str());
-    let group = gpu.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label, entries: &entries });
+    let layouts: Vec<wgpu::BindGroupLayout> = (0..groups(kernel, pass))
+        .map(|group| {
+            let entries: Vec<wgpu::BindGroupLayoutEntry> =
+                entries.iter().filter(|(g, _)| *g == group).map(|(_, entry)| *entry).collect();
+            gpu.device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor { label, entries: &entries })
+        })
+        .collect();
+    let bind_group_layouts: Vec<Option<&wgpu::BindGroupLayout>> = layouts.iter().map(Some).collect();
     gpu.device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label,
-        bind_group_layouts: &[Some(&group)],
+        bind_group_layouts: &bind_group_layouts,
         immediate_size: 0,
     })
+}
+
+/// What a configuration binds: its buffers (in the specification's order), uniform buffers, views of its
+/// textures and samplers.
+pub struct Bound<'a> {
+    pub buffers: &'a [wgpu::Buffer],
+    pub uniforms: &'a [wgpu::Buffer],
+    pub views: &'a [wgpu::TextureView],
+    pub samplers: &'a [wgpu::Sampler],
+}
+
+/// The bind groups of a pass's `pipeline`, group by group, with what `bound` holds where the pass binds it.
+pub fn bind_groups(
+    gpu: &Gpu,
+    kernel: &UserKernel,
+    pass: &Pass,
+    pipeline: &wgpu::ComputePipeline,
+    bound: &Bound,
+) -> Vec<wgpu::BindGroup> {
+    let storage = pass.bound.iter().map(|b| (b.group, b.binding, bound.buffers[b.buffer].as_entire_binding()));
+    let uniforms = kernel.uniforms.iter().zip(bound.uniforms);
+    let uniforms = uniforms.map(|(u, buffer)| (u.group, u.binding, buffer.as_entire_binding()));
+    let textures = kernel.textures.iter().zip(bound.views);
+    let textures = textures.map(|(t, view)| (t.group, t.binding, wgpu::BindingResource::TextureView(view)));
+    let samplers = kernel.samplers.iter().zip(bound.samplers);
+    let samplers = samplers.map(|(s, sampler)| (s.group, s.binding, wgpu::BindingResource::Sampler(sampler)));
+    let mut entries: Vec<(u32, wgpu::BindGroupEntry)> = storage
+        .chain(uniforms)
+        .chain(textures)
+        .chain(samplers)
+        .map(|(group, binding, resource)| (group, wgpu::BindGroupEntry { binding, resource }))
+        .collect();
+    (0..groups(kernel, pass))
+        .map(|group| {
+            let (here, rest): (Vec<_>, Vec<_>) = entries.drain(..).partition(|(g, _)| *g == group);
+            entries = rest;
+            let here: Vec<wgpu::BindGroupEntry> = here.into_iter().map(|(_, entry)| entry).collect();
+            gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(&pass.entry_point),
+                layout: &pipeline.get_bind_group_layout(group),
+                entries: &here,
+            })
+        })
+        .collect()
 }
 
 /// A texture's layout entry, as its WGSL declares it: sampled, or a storage texture of its format.

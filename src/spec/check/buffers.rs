@@ -23,11 +23,6 @@ impl Checker {
             let element = self.note(parse_element(&b.element).map_err(|m| Problem::at(format!("{place}.type"), m)));
             let declaration = declaration(spec, declared, &b.name);
             let (read_write, offset, stride) = self.buffer_declaration(&place, b, element, declaration, declared);
-            if let Some(binding) = b.binding
-                && spec.buffers[..i].iter().any(|other| other.binding == Some(binding))
-            {
-                self.problem(format!("{place}.binding"), format!("binding {binding} is given twice"));
-            }
             if spec.buffers[..i].iter().any(|other| other.name == b.name) {
                 self.problem(format!("{place}.name"), format!("another buffer is named `{}`", b.name));
             }
@@ -44,6 +39,7 @@ impl Checker {
                 let (binding, name, output, written) = (b.binding, b.name.clone(), b.output, b.written);
                 let stride = stride.unwrap_or(element.bytes());
                 let buffer = Buffer {
+                    group: b.group,
                     binding,
                     name,
                     element,
@@ -120,7 +116,9 @@ impl Checker {
         let writes = b.output || b.written;
         let Some(binding) = declaration else {
             let message = match b.binding {
-                Some(binding) => format!("the WGSL declares no storage buffer at @group(0) @binding({binding})"),
+                Some(binding) => {
+                    format!("the WGSL declares no storage buffer at @group({}) @binding({binding})", b.group)
+                }
                 None => "give its binding, or bind it in a pass (\"bind\")".into(),
             };
             self.problem(format!("{place}.binding"), message);
@@ -194,12 +192,7 @@ impl Checker {
         let mut uniforms = Vec::new();
         for (i, u) in spec.uniforms.iter().enumerate() {
             let place = format!("uniforms[{i}]");
-            if spec.buffers.iter().any(|b| b.binding == Some(u.binding))
-                || spec.uniforms[..i].iter().any(|o| o.binding == u.binding)
-            {
-                self.problem(format!("{place}.binding"), format!("binding {} is given twice", u.binding));
-            }
-            let binding = match declared.binding(0, u.binding) {
+            let binding = match declared.binding(u.group, u.binding) {
                 Some(binding) if binding.space == Space::Uniform => binding,
                 Some(binding) => {
                     let message = format!("`{}` at binding {} is not a var<uniform>", binding.name, u.binding);
@@ -207,7 +200,8 @@ impl Checker {
                     continue;
                 }
                 None => {
-                    let message = format!("the WGSL declares no var<uniform> at @group(0) @binding({})", u.binding);
+                    let message =
+                        format!("the WGSL declares no var<uniform> at @group({}) @binding({})", u.group, u.binding);
                     self.problem(format!("{place}.binding"), message);
                     continue;
                 }
@@ -221,7 +215,8 @@ impl Checker {
             };
             let values = self.uniform_fields(&place, u, binding, &leaves, known);
             let size = layout.size.div_ceil(16) * 16;
-            uniforms.push(Uniform { binding: u.binding, name: binding.name.clone(), size, values });
+            let (group, name) = (u.group, binding.name.clone());
+            uniforms.push(Uniform { group, binding: u.binding, name, size, values });
         }
         uniforms
     }

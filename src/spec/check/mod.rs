@@ -63,6 +63,7 @@ impl Checker {
         let buffers = self.buffers(&spec, &declared, &known, &size_names);
         let mut with_constants = known.clone();
         with_constants.extend(spec.constants.names());
+        self.bindings_unique(&spec);
         let uniforms = self.uniforms(&spec, &declared, &with_constants);
         let textures = self.textures(&spec, &declared, &known[..size_names.len()]);
         let samplers = self.samplers(&spec, &declared, &textures);
@@ -117,6 +118,20 @@ impl Checker {
         let name_ok = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
         if spec.name.is_empty() || spec.name.len() > 40 || !spec.name.chars().all(name_ok) {
             self.problem("name", "a name of 1 to 40 letters, digits, `_` and `-`");
+        }
+    }
+
+    /// Each group and binding the specification describes is described once, in a group every device binds.
+    fn bindings_unique(&mut self, spec: &Spec) {
+        let mut seen = BTreeSet::new();
+        for (place, group, binding) in described(spec) {
+            if group >= MAX_GROUPS {
+                let message = format!("group {group}: WebGPU binds groups 0 to {} on every device", MAX_GROUPS - 1);
+                self.problem(format!("{place}.group"), message);
+            }
+            if !seen.insert((group, binding)) {
+                self.problem(format!("{place}.binding"), format!("@group({group}) @binding({binding}) is given twice"));
+            }
         }
     }
 
@@ -350,6 +365,21 @@ fn pass_place(kernel: &UserKernel, index: usize) -> String {
         _ if kernel.spec.passes.is_empty() => "entry_point".into(),
         _ => format!("passes[{index}]"),
     }
+}
+
+/// The bind groups every WebGPU device binds at once (`maxBindGroups`).
+const MAX_GROUPS: u32 = 4;
+
+/// Every binding the specification describes, with where: (place, group, binding); buffers that passes
+/// alone bind have none.
+fn described(spec: &Spec) -> Vec<(String, u32, u32)> {
+    let buffers = spec.buffers.iter().enumerate();
+    let buffers = buffers.filter_map(|(i, b)| Some((format!("buffers[{i}] ({})", b.name), b.group, b.binding?)));
+    let uniforms = spec.uniforms.iter().enumerate().map(|(i, u)| (format!("uniforms[{i}]"), u.group, u.binding));
+    let textures = spec.textures.iter().enumerate();
+    let textures = textures.map(|(i, t)| (format!("textures[{i}] ({})", t.name), t.group, t.binding));
+    let samplers = spec.samplers.iter().enumerate().map(|(i, s)| (format!("samplers[{i}]"), s.group, s.binding));
+    buffers.chain(uniforms).chain(textures).chain(samplers).collect()
 }
 
 /// The grid where none is given: each size dimension over the workgroup's, rounded up.

@@ -70,11 +70,11 @@ impl Checker {
         let mut bound = default_bound(spec, declared);
         for (variable, buffer) in &written.bind.0 {
             if let Some(binding) = self.bind(&format!("{place}.bind.{variable}"), variable, buffer, spec, declared) {
-                bound.retain(|other| other.binding != binding.binding);
+                bound.retain(|other| (other.group, other.binding) != (binding.group, binding.binding));
                 bound.push(binding);
             }
         }
-        bound.sort_by_key(|b| b.binding);
+        bound.sort_by_key(|b| (b.group, b.binding));
         for (i, a) in bound.iter().enumerate() {
             if let Some(b) = bound[i + 1..].iter().find(|b| b.buffer == a.buffer && (a.read_write || b.read_write)) {
                 let message = format!(
@@ -101,12 +101,12 @@ impl Checker {
         let storage: BTreeSet<String> = declared
             .bindings
             .iter()
-            .filter(|b| matches!(b.space, Space::Storage { .. }) && b.group == 0)
+            .filter(|b| matches!(b.space, Space::Storage { .. }))
             .map(|b| b.name.clone())
             .collect();
         let Some(declaration) = declared.bindings.iter().find(|b| b.name == variable && storage.contains(&b.name))
         else {
-            self.problem(place, absent("a storage buffer of @group(0)", variable, &storage));
+            self.problem(place, absent("a storage buffer", variable, &storage));
             return None;
         };
         let Some(index) = spec.buffers.iter().position(|b| b.name == buffer) else {
@@ -131,7 +131,7 @@ impl Checker {
             let message = format!("`{variable}` is declared read_write: mark `{buffer}` \"written\"");
             self.problem(place, message);
         }
-        Some(Bound { binding: declaration.binding, buffer: index, read_write })
+        Some(Bound { group: declaration.group, binding: declaration.binding, buffer: index, read_write })
     }
 
     /// How the output is validated, and the reference entry point's dispatch (every buffer at its own
@@ -177,24 +177,22 @@ impl Checker {
         reference: Option<&Pass>,
     ) {
         // Uniforms, textures and samplers are bound in every pass.
-        let uniform = |binding: u32| {
-            spec.uniforms.iter().any(|u| u.binding == binding)
-                || spec.textures.iter().any(|t| t.binding == binding)
-                || spec.samplers.iter().any(|s| s.binding == binding)
+        let uniform = |group: u32, binding: u32| {
+            spec.uniforms.iter().any(|u| (u.group, u.binding) == (group, binding))
+                || spec.textures.iter().any(|t| (t.group, t.binding) == (group, binding))
+                || spec.samplers.iter().any(|s| (s.group, s.binding) == (group, binding))
         };
+        let same = |bound: &Bound, b: &Binding| (bound.group, bound.binding) == (b.group, b.binding);
         let mut named = BTreeSet::new();
         for (index, pass) in passes.iter().chain(reference).enumerate() {
             for b in declared.used_by(&pass.entry_point) {
-                let bound = pass.bound.iter().any(|bound| bound.binding == b.binding) || uniform(b.binding);
-                if (b.group == 0 && bound) || !named.insert((b.group, b.binding)) {
+                let bound = pass.bound.iter().any(|bound| same(bound, b)) || uniform(b.group, b.binding);
+                if bound || !named.insert((b.group, b.binding)) {
                     continue;
                 }
                 let at = format!("@group({}) @binding({})", b.group, b.binding);
-                let bound_elsewhere = passes.iter().any(|p| p.bound.iter().any(|bound| bound.binding == b.binding));
+                let bound_elsewhere = passes.iter().any(|p| p.bound.iter().any(|bound| same(bound, b)));
                 let (section, message) = match b.space {
-                    _ if b.group != 0 => {
-                        ("buffers".into(), format!("`{}` is at {at}: wgsweep binds group 0 only", b.name))
-                    }
                     Space::Storage { .. } if bound_elsewhere && index < passes.len() => (
                         format!("passes[{index}].bind"),
                         format!("`{}` ({at}) is bound in other passes, not in this one: bind a buffer there", b.name),
@@ -227,10 +225,11 @@ impl Checker {
 
 /// The buffers at their own bindings, as every pass binds them unless it says otherwise.
 fn default_bound(spec: &Spec, declared: &Declarations) -> Vec<Bound> {
-    let own = spec.buffers.iter().enumerate().filter_map(|(buffer, b)| Some((buffer, b.binding?)));
-    own.map(|(buffer, binding)| {
-        let read_write = declared.binding(0, binding).is_some_and(|d| d.space == Space::Storage { read_write: true });
-        Bound { binding, buffer, read_write }
+    let own = spec.buffers.iter().enumerate().filter_map(|(buffer, b)| Some((buffer, b.group, b.binding?)));
+    own.map(|(buffer, group, binding)| {
+        let declaration = declared.binding(group, binding);
+        let read_write = declaration.is_some_and(|d| d.space == Space::Storage { read_write: true });
+        Bound { group, binding, buffer, read_write }
     })
     .collect()
 }
@@ -258,9 +257,9 @@ fn scalar_of(declared: &Declarations, ty: &Type) -> Option<Scalar> {
 
 /// The declaration a buffer is sized and typed by: at its own binding, else the first a pass binds it at.
 pub(super) fn declaration<'a>(spec: &Spec, declared: &'a Declarations, buffer: &str) -> Option<&'a Binding> {
-    let own = spec.buffers.iter().find(|b| b.name == buffer).and_then(|b| b.binding);
+    let own = spec.buffers.iter().find(|b| b.name == buffer).and_then(|b| Some((b.group, b.binding?)));
     match own {
-        Some(binding) => declared.binding(0, binding),
+        Some((group, binding)) => declared.binding(group, binding),
         None => {
             let variable = spec.passes.iter().find_map(|p| p.bind.0.iter().find(|(_, b)| b == buffer))?;
             declared.bindings.iter().find(|b| b.name == variable.0)

@@ -37,16 +37,13 @@ impl Checker {
         let mut textures = Vec::new();
         for (i, t) in spec.textures.iter().enumerate() {
             let place = format!("textures[{i}] ({})", t.name);
-            if self.binding_taken(spec, t.binding, i) {
-                self.problem(format!("{place}.binding"), format!("binding {} is given twice", t.binding));
-            }
             let formats: Vec<&str> = TexelFormat::ALL.iter().map(|f| f.name()).collect();
             let format = TexelFormat::named(&t.format);
             if format.is_none() {
                 let message = format!("`{}` is not a format wgsweep fills ({})", t.format, formats.join(", "));
                 self.problem(format!("{place}.format"), message);
             }
-            let access = self.texture_declaration(&place, t.binding, format, declared);
+            let access = self.texture_declaration(&place, (t.group, t.binding), format, declared);
             if t.output && access == Some(TextureAccess::Sampled) {
                 self.problem(format!("{place}.output"), "the output is a storage texture the kernel writes");
             }
@@ -60,20 +57,11 @@ impl Checker {
                     true => None,
                     false => Some(t.fill.unwrap_or(crate::spec::schema::TextureFill::Random)),
                 };
-                let (binding, name, output) = (t.binding, t.name.clone(), t.output);
-                textures.push(Texture { binding, name, format, width, height, fill, output, access });
+                let (group, binding, name, output) = (t.group, t.binding, t.name.clone(), t.output);
+                textures.push(Texture { group, binding, name, format, width, height, fill, output, access });
             }
         }
         textures
-    }
-
-    /// Whether another binding of the specification (a buffer, a uniform, a texture before the `index`th, a
-    /// sampler) is `binding`.
-    fn binding_taken(&self, spec: &Spec, binding: u32, index: usize) -> bool {
-        spec.buffers.iter().any(|b| b.binding == Some(binding))
-            || spec.uniforms.iter().any(|u| u.binding == binding)
-            || spec.textures[..index].iter().any(|t| t.binding == binding)
-            || spec.samplers.iter().any(|s| s.binding == binding)
     }
 
     /// A texture's declaration: sampled with channels of the format's type, or a storage texture of the
@@ -81,12 +69,12 @@ impl Checker {
     fn texture_declaration(
         &mut self,
         place: &str,
-        binding: u32,
+        (group, binding): (u32, u32),
         format: Option<TexelFormat>,
         declared: &Declarations,
     ) -> Option<TextureAccess> {
-        let Some(declaration) = declared.binding(0, binding) else {
-            let message = format!("the WGSL declares no texture at @group(0) @binding({binding})");
+        let Some(declaration) = declared.binding(group, binding) else {
+            let message = format!("the WGSL declares no texture at @group({group}) @binding({binding})");
             self.problem(format!("{place}.binding"), message);
             return None;
         };
@@ -131,21 +119,15 @@ impl Checker {
         let mut samplers = Vec::new();
         for (i, s) in spec.samplers.iter().enumerate() {
             let place = format!("samplers[{i}]");
-            let taken = spec.buffers.iter().any(|b| b.binding == Some(s.binding))
-                || spec.uniforms.iter().any(|u| u.binding == s.binding)
-                || spec.textures.iter().any(|t| t.binding == s.binding)
-                || spec.samplers[..i].iter().any(|o| o.binding == s.binding);
-            if taken {
-                self.problem(format!("{place}.binding"), format!("binding {} is given twice", s.binding));
-            }
-            match declared.binding(0, s.binding).map(|d| (d, declared_kind(d))) {
+            match declared.binding(s.group, s.binding).map(|d| (d, declared_kind(d))) {
                 Some((_, true)) => {}
                 Some((d, false)) => {
                     let message = format!("`{}` at binding {} is {}, not a sampler", d.name, s.binding, d.type_text);
                     self.problem(format!("{place}.binding"), message);
                 }
                 None => {
-                    let message = format!("the WGSL declares no sampler at @group(0) @binding({})", s.binding);
+                    let message =
+                        format!("the WGSL declares no sampler at @group({}) @binding({})", s.group, s.binding);
                     self.problem(format!("{place}.binding"), message);
                 }
             }
@@ -167,7 +149,7 @@ impl Checker {
                     AddressMode::ClampToEdge
                 }
             };
-            samplers.push(Sampler { binding: s.binding, linear, address });
+            samplers.push(Sampler { group: s.group, binding: s.binding, linear, address });
         }
         // WebGPU filters 32-bit float textures only with a feature: a linear sampler beside one is refused.
         let unfilterable = |t: &&Texture| t.access == TextureAccess::Sampled && !t.format.filterable();

@@ -1,7 +1,7 @@
 //! Public kernels no one here wrote (tests/kernels/public/), unchanged, each with its specification, on
 //! whatever native adapter is present (lavapipe in CI): a scan in five passes, each binding its own buffers;
-//! a flocking step with its parameters in a uniform and its particles in structs. What a pass may not say is
-//! named at its place.
+//! a flocking step with its parameters in a uniform and its particles in structs; an image blur on textures
+//! through a sampler, in two bind groups. What a pass may not say is named at its place.
 #![cfg(not(target_arch = "wasm32"))]
 
 #[expect(dead_code, reason = "the runner helpers the other test binaries use")]
@@ -45,6 +45,11 @@ fn the_public_kernels_are_the_published_text() {
         ),
         // webgpu-samples' sample/computeBoids/updateSprites.wgsl at 27925c8.
         (include_str!("kernels/public/boids.wgsl"), "f001e346160924a01ddbb8048f8574464a86cc6b83e1f246319f5acf2d0c6ed8"),
+        // webgpu-samples' sample/imageBlur/blur.wgsl at 27925c8.
+        (
+            include_str!("kernels/public/image_blur.wgsl"),
+            "fd121d5971e9f53951635037b00da0f18e056afba648c5389357dad3fdefc399",
+        ),
     ];
     for (source, digest) in published {
         assert_eq!(sha256(original(source)), digest, "{}", leading_spec(source).unwrap());
@@ -90,6 +95,29 @@ fn the_samples_flocking_step_runs_unchanged_and_validates_where_it_stays_in_boun
     let result = run(&gpu, source, &spec);
     let error = result.results[0].error().unwrap_or_default();
     assert!(error.starts_with("FAILED validation: output[6000]"), "particle 1500 is past the end: {error}");
+}
+
+/// The WebGPU samples' image blur, its textures in bind group 1 and its parameters in uniforms of both groups,
+/// validates against a blur texel by texel at every filter size, on an image whose width no block divides.
+#[test]
+fn the_samples_image_blur_runs_unchanged_and_validates() {
+    let source = include_str!("kernels/public/image_blur.wgsl");
+    let gpu = open_gpu();
+    let sizes = json!([{ "w": 300, "h": 70, "filter": 3 }, { "w": 300, "h": 70, "filter": 15 }, { "w": 300, "h": 70, "filter": 33 }]);
+    let spec = spec_of(source, |s| s["sizes"] = sizes.clone());
+    let result = run(&gpu, source, &spec);
+    assert_eq!(result.results.len(), 3, "three filter sizes at the kernel's one workgroup shape");
+    result.results.iter().for_each(assert_good);
+    // A block one texel wider than the tile holds leaves a column unwritten between blocks: it fails.
+    let spec = spec_of(source, |s| {
+        s["name"] = json!("image_blur_wide_blocks");
+        s["sizes"] = sizes;
+        s["uniforms"][0]["fields"]["blockDim"] = json!("129 - filter");
+        s["grid"][0] = json!("ceil_div(w, 129 - filter)");
+    });
+    let result = run(&gpu, source, &spec);
+    let failed = |r: &ConfigResult| matches!(r.outcome, Outcome::Failed { .. });
+    assert!(result.results.iter().all(failed), "{:?}", result.results[0].outcome);
 }
 
 /// What a pass may not say is named at its place, before anything runs.

@@ -345,3 +345,19 @@ async fn an_image_through_a_sampler_into_a_storage_texture_validates_through_web
         assert!(r.is_good(), "{} wg={:?}: {:?}", r.label(), r.workgroup_size, r.error());
     }
 }
+
+#[wasm_bindgen_test]
+async fn the_samples_image_blur_in_two_bind_groups_validates_through_webgpu() {
+    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let source = include_str!("kernels/public/image_blur.wgsl");
+    let mut spec: serde_json::Value = serde_json::from_str(wgsweep::spec::leading_spec(source).unwrap()).unwrap();
+    spec["sizes"] = serde_json::json!([{ "w": 300, "h": 70, "filter": 15 }]);
+    let kernel = wgsweep::spec::UserKernel::read(source, Some(&spec.to_string())).expect("the kernel reads");
+    let family = kernels::register(kernel).unwrap();
+    assert!(kernels::user::compilation_problems(&gpu, family).await.is_empty());
+    let mut plan = quick_plan("triad", 0, None);
+    plan.kernels = wgsweep::kernel::Kernel::all_of(family);
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    assert_eq!(result.results.len(), 1);
+    assert!(result.results[0].is_good(), "{:?}", result.results[0].error());
+}

@@ -1,7 +1,8 @@
 //! Public kernels no one here wrote (tests/kernels/public/), unchanged, each with its specification, on
 //! whatever native adapter is present (lavapipe in CI): a scan in five passes, each binding its own buffers;
 //! a flocking step with its parameters in a uniform and its particles in structs; an image blur on textures
-//! through a sampler, in two bind groups. What a pass may not say is named at its place.
+//! through a sampler, in two bind groups; a tiled matrix product with its sizes in a uniform. What a pass may
+//! not say is named at its place.
 #![cfg(not(target_arch = "wasm32"))]
 
 #[expect(dead_code, reason = "the runner helpers the other test binaries use")]
@@ -45,6 +46,11 @@ fn the_public_kernels_are_the_published_text() {
         ),
         // webgpu-samples' sample/computeBoids/updateSprites.wgsl at 27925c8.
         (include_str!("kernels/public/boids.wgsl"), "f001e346160924a01ddbb8048f8574464a86cc6b83e1f246319f5acf2d0c6ed8"),
+        // The WGSL Dawn's ShaderRobustnessPerf builds for MatMulFloatOneDimSharedArray in f32, at 1e975e2.
+        (
+            include_str!("kernels/public/dawn_matmul.wgsl"),
+            "792ce18d9366a482b772c4a54a1a56ed1a685fe79875fa9adb7b15d3cd9a0620",
+        ),
         // webgpu-samples' sample/imageBlur/blur.wgsl at 27925c8.
         (
             include_str!("kernels/public/image_blur.wgsl"),
@@ -114,6 +120,29 @@ fn the_samples_image_blur_runs_unchanged_and_validates() {
         s["sizes"] = sizes;
         s["uniforms"][0]["fields"]["blockDim"] = json!("129 - filter");
         s["grid"][0] = json!("ceil_div(w, 129 - filter)");
+    });
+    let result = run(&gpu, source, &spec);
+    let failed = |r: &ConfigResult| matches!(r.outcome, Outcome::Failed { .. });
+    assert!(result.results.iter().all(failed), "{:?}", result.results[0].outcome);
+}
+
+/// Dawn's tiled matrix product, its sizes in a uniform and its matrices in structs ending in arrays of an
+/// alias, validates against a product element by element, at sizes a tile divides and one it does not; a grid
+/// a column of tiles short leaves elements unwritten, and fails.
+#[test]
+fn dawns_tiled_matmul_with_its_sizes_in_a_uniform_runs_unchanged_and_validates() {
+    let source = include_str!("kernels/public/dawn_matmul.wgsl");
+    let gpu = open_gpu();
+    let sizes = json!([{ "m": 64, "k": 64, "n": 64 }, { "m": 100, "k": 70, "n": 90 }]);
+    let spec = spec_of(source, |s| s["sizes"] = sizes.clone());
+    let result = run(&gpu, source, &spec);
+    assert_eq!(result.results.len(), 2, "two sizes at the kernel's one workgroup shape");
+    result.results.iter().for_each(assert_good);
+    assert_eq!(result.results[0].flops_per_dispatch, Some(2 * 64 * 64 * 64));
+    let spec = spec_of(source, |s| {
+        s["name"] = json!("dawn_matmul_short");
+        s["sizes"] = sizes;
+        s["grid"][0] = json!("ceil_div(n, 32) - 1");
     });
     let result = run(&gpu, source, &spec);
     let failed = |r: &ConfigResult| matches!(r.outcome, Outcome::Failed { .. });

@@ -361,3 +361,18 @@ async fn the_samples_image_blur_in_two_bind_groups_validates_through_webgpu() {
     assert_eq!(result.results.len(), 1);
     assert!(result.results[0].is_good(), "{:?}", result.results[0].error());
 }
+
+#[wasm_bindgen_test]
+async fn dawns_tiled_matmul_with_its_sizes_in_a_uniform_validates_through_webgpu() {
+    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let source = include_str!("kernels/public/dawn_matmul.wgsl");
+    let mut spec: serde_json::Value = serde_json::from_str(wgsweep::spec::leading_spec(source).unwrap()).unwrap();
+    spec["sizes"] = serde_json::json!([{ "m": 100, "k": 70, "n": 90 }]);
+    let kernel = wgsweep::spec::UserKernel::read(source, Some(&spec.to_string())).expect("the kernel reads");
+    let family = kernels::register(kernel).unwrap();
+    let mut plan = quick_plan("triad", 0, None);
+    plan.kernels = wgsweep::kernel::Kernel::all_of(family);
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    assert_eq!(result.results.len(), 1);
+    assert!(result.results[0].is_good(), "{:?}", result.results[0].error());
+}

@@ -531,11 +531,12 @@ impl UserKernel {
         Ok(grid)
     }
 
-    /// Bytes a dispatch moves at a configuration: the specification's count, or every buffer once.
+    /// Bytes a sample moves at a configuration: the specification's count, or every buffer and texture once.
     pub fn bytes(&self, values: &Values) -> Result<u64, Problem> {
+        let texture = |t: &Texture| t.extent(values).map(|[width, height]| width * height * t.format.bytes());
         match &self.bytes {
             Some(bytes) => bytes.count(values),
-            None => self.buffers.iter().map(|b| b.bytes(values)).sum(),
+            None => self.buffers.iter().map(|b| b.bytes(values)).chain(self.textures.iter().map(texture)).sum(),
         }
     }
 

@@ -114,12 +114,13 @@ fn the_samples_image_blur_runs_unchanged_and_validates() {
     let result = run(&gpu, source, &spec);
     assert_eq!(result.results.len(), 3, "three filter sizes at the kernel's one workgroup shape");
     result.results.iter().for_each(assert_good);
-    // A block one texel wider than the tile holds leaves a column unwritten between blocks: it fails.
+    // A block one texel wider than a workgroup writes (129 − filter at an odd filter) leaves a column
+    // unwritten between blocks: it fails.
     let spec = spec_of(source, |s| {
         s["name"] = json!("image_blur_wide_blocks");
         s["sizes"] = sizes;
-        s["uniforms"][0]["fields"]["blockDim"] = json!("129 - filter");
-        s["grid"][0] = json!("ceil_div(w, 129 - filter)");
+        s["uniforms"][0]["fields"]["blockDim"] = json!("130 - filter");
+        s["grid"][0] = json!("ceil_div(w, 130 - filter)");
     });
     let result = run(&gpu, source, &spec);
     let failed = |r: &ConfigResult| matches!(r.outcome, Outcome::Failed { .. });

@@ -3,7 +3,7 @@
   "name": "image_blur",
   "buffers": [],
   "uniforms": [
-    { "binding": 1, "fields": { "filterDim": "filter + 1", "blockDim": "128 - filter" } },
+    { "binding": 1, "fields": { "filterDim": "filter", "blockDim": "128 - filter" } },
     { "group": 1, "binding": 3, "fields": { "value": 0 } }
   ],
   "textures": [
@@ -26,8 +26,13 @@
 // through a linear sampler into workgroup memory and averaging `filterDim` neighbours from there; its
 // parameters in two uniforms, its textures in bind group 1, as the sample binds them. The sample runs this
 // pass (`flip` 0) and the same on the transposed image (`flip` 1) in turn; this is the first. `filter` is
-// the sample's "filterSize" (1 to 33): it sets `filterDim` to filter + 1 and `blockDim` to 128 − filter, and
-// the grid as the sample's dispatch counts it. Its workgroup is a literal 32: one shape.
+// the sample's "filterSize" (odd, 1 to 33), `blockDim` 128 − filter and the grid as the sample sets them.
+// Its workgroup is a literal 32: one shape.
+// `filterDim` is `filter` here, where the sample sets it to filterSize + 1: with an even filterDim the last
+// texel a block writes averages one texel past its tile (tile[r][128]), and the next block writes that
+// texel too, right; which write lands last is up to the GPU. On an H100 (natively and in Chromium) some
+// thousands of texels came out wrong that way; lavapipe runs the blocks in order and hides it. An odd
+// filterDim, a window centred on its texel, stays in the tile (docs/results/public-kernels-h100.md).
 //
 // Origin: the WebGPU Samples (https://github.com/webgpu/webgpu-samples), sample/imageBlur/blur.wgsl at commit
 // 27925c84407854b8c1933ee449b3e4171ea2277d, unchanged between the two marker lines below

@@ -345,7 +345,7 @@ fn built_in_kernels_open_as_users_kernels_that_validate_and_count_as_the_built_i
             assert!(matched > 0, "{}", kernel.label());
         }
     }
-    assert_eq!(opened.len(), 56, "{opened:?}");
+    assert_eq!(opened.len(), 58, "{opened:?}");
     // Those of several passes among them.
     assert!(["tree/u32", "grid/u32"].iter().all(|k| opened.contains(&k.to_string())), "{opened:?}");
 }

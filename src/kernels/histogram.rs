@@ -12,8 +12,9 @@ use crate::host;
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
     Presentation, Recipe, Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError,
-    Workload, family_text,
+    Workload, as_yours, family_text,
 };
+use crate::spec;
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
 const WGSL: &str = concat!(
@@ -103,6 +104,40 @@ impl Family for Histogram {
             "workgroup" => 4 * configuration.parameter.unwrap_or(0) as u64,
             _ => 0,
         }
+    }
+
+    /// The uniform input's histograms: the input random words (the fill's hash in place of `make_input`'s),
+    /// the bins a size dimension (a histogram's length follows them), every count validated by agreement
+    /// between workgroup sizes, counts being exact. The skewed input is made by a pass of its own, which a
+    /// user's kernel would time with the histogram: not opened.
+    fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
+        if kernel.variant != "uniform" {
+            return None;
+        }
+        let n = self.round_size(size);
+        let sizes = BINS.iter().map(|&bins| spec::Size::named(&[("n", n), ("bins", bins as u64)])).collect();
+        let buffers = vec![
+            spec::BufferSpec::new(0, "words", "u32", "n").filled(spec::Fill::Random([0.0, u32::MAX as f64])),
+            spec::BufferSpec::new(1, "counts", "atomic<u32>", "bins").filled(spec::Fill::Zeros).output(),
+        ];
+        let groups = match kernel.kernel {
+            "workgroup" => format!("min(ceil_div(n, WG), {GRID_WORKGROUPS})"),
+            _ => "ceil_div(n, WG)".into(),
+        };
+        let constants =
+            [("BINS", "bins"), ("LANES", "max(bins / 256, 1)"), ("SHIFT", "bins <= 16 ? 4 : bins <= 64 ? 2 : 0")];
+        let spec = spec::Spec {
+            sizes,
+            workgroup_size: as_yours::line_workgroup(),
+            tunables: as_yours::line_shapes(limits),
+            constants: spec::Ordered::of(&constants),
+            grid: Some(as_yours::linear_grid(&groups, limits)),
+            bytes: Some("4 * n".into()),
+            workgroup_memory: (kernel.kernel == "workgroup").then(|| "4 * bins".into()),
+            validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
+            ..spec::Spec::new(kernel.label().replace('/', "_"), format!("histogram_{}", kernel.kernel), buffers)
+        };
+        Some(as_yours::open(&spec, kernel, "its WGSL, bins and workgroup sizes.", &[WGSL]))
     }
 
     fn setup(&'static self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {

@@ -543,7 +543,9 @@ impl Workload for UserWorkload {
             ));
         }
         if self.kernel().bytes.is_none() {
-            notes.push("GB/s counts every buffer and texture once a sample: the specification gives no \"bytes\"".into());
+            notes.push(
+                "GB/s counts every buffer and texture once a sample: the specification gives no \"bytes\"".into(),
+            );
         }
         notes
     }

@@ -591,8 +591,6 @@ impl Workload for UserWorkload {
     }
 }
 
-/// What the GPU's compiler finds wrong with the kernel's WGSL, each at its line and column (the browser's
-/// compilation messages; natively naga's); empty where it compiles.
 /// A compiler's message as one line: naga's first line and the reasons it gives below its drawing of the
 /// source (its `= …` lines: "Entry point main at Compute is invalid" alone does not say why); a browser's
 /// message is the sentence alone.
@@ -603,6 +601,8 @@ fn compiler_message(message: &str) -> String {
     std::iter::once(first).chain(reasons).collect::<Vec<_>>().join(": ")
 }
 
+/// What the GPU's compiler finds wrong with the kernel's WGSL, each at its line and column (the browser's
+/// compilation messages; natively naga's); empty where it compiles.
 pub async fn compilation_problems(gpu: &Gpu, family: &UserFamily) -> Vec<Problem> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {

@@ -1,9 +1,18 @@
-//! The shaders no one reads in the page (the checks' and the inputs' own, never shown as a kernel) go into
-//! the build without their comment lines: 1.2 KB less of the page's download, gzipped. The files keep them.
+//! The shaders no one reads in the page (the checks' and the inputs' own, and the kernels that do not open as
+//! a user's: the layouts' steps, the subgroup sums, the f16 triad's family and the subgroup-matrix products)
+//! go into the build without their comment lines, which the page's download would carry for no reader. The
+//! files keep them.
 
 use std::path::Path;
 
-const INTERNAL_SHADERS: [&str; 2] = ["compare.wgsl", "random.wgsl"];
+const INTERNAL_SHADERS: [&str; 6] = [
+    "compare.wgsl",
+    "random.wgsl",
+    "layout.wgsl",
+    "reduce_subgroup.wgsl",
+    "stream_f16.wgsl",
+    "matmul_subgroup_matrix.wgsl",
+];
 
 fn main() {
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");

@@ -20,7 +20,7 @@ use crate::kernel::{
 const WGSL: &str = concat!(
     include_str!("../../shaders/hash.wgsl"),
     include_str!("../../shaders/grid.wgsl"),
-    include_str!("../../shaders/layout.wgsl")
+    include_str!(concat!(env!("OUT_DIR"), "/layout.wgsl"))
 );
 
 pub const WORKLOADS: [&str; 2] = ["touch_all", "touch_one"];

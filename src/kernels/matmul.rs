@@ -24,7 +24,7 @@ const PIPELINED_WGSL: &str = include_str!("../../shaders/matmul_pipelined.wgsl")
 const PIPELINED_F32: &str = "alias Input = vec4<f32>;\n";
 const PIPELINED_F16: &str = "enable f16;\nalias Input = vec4<f16>;\n";
 
-const SUBGROUP_MATRIX_WGSL: &str = include_str!("../../shaders/matmul_subgroup_matrix.wgsl");
+const SUBGROUP_MATRIX_WGSL: &str = include_str!(concat!(env!("OUT_DIR"), "/matmul_subgroup_matrix.wgsl"));
 
 /// matmul_subgroup_matrix for `inputs` (u8 or i8), subgroups' blocks of C `cols` tiles wide (2 or 4) and
 /// workgroups of `[rows, columns]` subgroups: the words C is stored in, the subgroup matrices of the one

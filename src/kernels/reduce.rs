@@ -26,7 +26,7 @@ macro_rules! subgroup_wgsl {
             $enable,
             include_str!("../../shaders/grid.wgsl"),
             include_str!("../../shaders/reduce_grid.wgsl"),
-            include_str!("../../shaders/reduce_subgroup.wgsl")
+            include_str!(concat!(env!("OUT_DIR"), "/reduce_subgroup.wgsl"))
         )
     };
 }

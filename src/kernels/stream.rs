@@ -29,7 +29,7 @@ const F16_WGSL: &str = concat!(
     "enable f16;\n",
     include_str!("../../shaders/grid.wgsl"),
     include_str!("../../shaders/workgroup_sum.wgsl"),
-    include_str!("../../shaders/stream_f16.wgsl")
+    include_str!(concat!(env!("OUT_DIR"), "/stream_f16.wgsl"))
 );
 
 pub const KERNELS: [&str; 5] = ["copy", "scale", "add", "triad", "dot"];

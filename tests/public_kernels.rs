@@ -10,7 +10,7 @@ mod support;
 
 use serde_json::{Value, json};
 use sha2::Digest;
-use support::{assert_good, open_gpu, problems, run};
+use support::{assert_good, open_gpu, problems, run, spec_of};
 use wgsweep::result::{ConfigResult, Outcome};
 use wgsweep::spec::leading_spec;
 
@@ -25,13 +25,6 @@ fn original(source: &str) -> &str {
 
 fn sha256(text: &str) -> String {
     sha2::Sha256::digest(text).iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The specification of `source`, changed by `change`, as JSON text.
-fn spec_of(source: &str, change: impl FnOnce(&mut Value)) -> String {
-    let mut spec: Value = serde_json::from_str(leading_spec(source).unwrap()).unwrap();
-    change(&mut spec);
-    spec.to_string()
 }
 
 /// Each public kernel's text between its markers is the original's, byte for byte but for blank lines at

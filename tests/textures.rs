@@ -9,21 +9,19 @@ mod support;
 
 use serde_json::{Value, json};
 use support::{assert_good, open_gpu, problems, run};
-use wgsweep::spec::leading_spec;
 
 const INVERT: &str = include_str!("kernels/invert.wgsl");
 
-fn spec_of(change: impl FnOnce(&mut Value)) -> String {
-    let mut spec: Value = serde_json::from_str(leading_spec(INVERT).unwrap()).unwrap();
-    change(&mut spec);
-    spec.to_string()
+/// The invert kernel's specification, changed by `change`.
+fn invert_spec(change: impl FnOnce(&mut Value)) -> String {
+    support::spec_of(INVERT, change)
 }
 
 #[test]
 fn an_image_through_a_sampler_into_a_storage_texture_validates_at_every_shape_and_fill() {
     let gpu = open_gpu();
     for fill in ["random", "gradient"] {
-        let spec = spec_of(|s| {
+        let spec = invert_spec(|s| {
             s["name"] = json!(format!("invert_{fill}"));
             s["textures"][0]["fill"] = json!(fill);
         });
@@ -48,17 +46,17 @@ fn a_wrong_texel_fails_at_its_place() {
         INVERT.replacen("textureStore(dst, id.xy, vec4f(1.0 - colour.rgb, colour.a));\n}\n\n@compute", &moved, 1)
     };
     let one_step = wrong(1.0 / 255.0);
-    let result = run(&gpu, &one_step, &spec_of(|s| s["name"] = json!("invert_one_step")));
+    let result = run(&gpu, &one_step, &invert_spec(|s| s["name"] = json!("invert_one_step")));
     result.results.iter().for_each(assert_good);
     // A grid one column of workgroups short leaves texels unwritten: they hold the poison, and fail.
-    let short = spec_of(|s| {
+    let short = invert_spec(|s| {
         s["name"] = json!("invert_short");
         s["grid"][0] = json!("ceil_div(w, WG_X) - 1");
     });
     let result = run(&gpu, INVERT, &short);
     assert!(result.results.iter().all(|r| r.error().is_some_and(|e| e.starts_with("FAILED validation"))));
     let two_steps = wrong(2.0 / 255.0);
-    let result = run(&gpu, &two_steps, &spec_of(|s| s["name"] = json!("invert_two_steps")));
+    let result = run(&gpu, &two_steps, &invert_spec(|s| s["name"] = json!("invert_two_steps")));
     for r in &result.results {
         let error = r.error().unwrap_or_default();
         assert!(error.starts_with("FAILED validation: output[245]"), "{error}");
@@ -113,7 +111,7 @@ fn what_a_texture_or_sampler_may_not_say_is_named_at_its_place() {
         ),
     ];
     for (change, place, message) in cases {
-        let found = problems(INVERT, &spec_of(change));
+        let found = problems(INVERT, &invert_spec(change));
         assert!(found.iter().any(|p| p.place == place && p.message.contains(message)), "{place}: {message}: {found:?}");
     }
 }

@@ -8,7 +8,7 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::{assert_good, environment, open_gpu, problems, quick_plan, run};
+use support::{assert_good, environment, open_gpu, problems, quick_plan, run, spec_of};
 use wgsweep::gpu::ComputeLimits;
 use wgsweep::result::Outcome;
 use wgsweep::spec::{self, UserKernel, leading_spec};
@@ -16,13 +16,6 @@ use wgsweep::{kernels, runner};
 
 fn starter(name: &str) -> String {
     std::fs::read_to_string(format!("{}/shaders/starters/{name}.wgsl", env!("CARGO_MANIFEST_DIR"))).unwrap()
-}
-
-/// The starter's specification, changed by `change`, as JSON text.
-fn spec_of(source: &str, change: impl FnOnce(&mut Value)) -> String {
-    let mut spec: Value = serde_json::from_str(leading_spec(source).unwrap()).unwrap();
-    change(&mut spec);
-    spec.to_string()
 }
 
 #[test]

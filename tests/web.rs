@@ -264,20 +264,34 @@ async fn long_host_work_leaves_no_long_task_on_the_page() {
     assert!(long_tasks.longest_ms < 100.0, "{long_tasks:?} in {took} s of work");
 }
 
-#[wasm_bindgen_test]
-async fn a_users_kernel_with_a_uniform_struct_validates_through_webgpu() {
+/// Reads a user's kernel (with `sizes` in place of its specification's, where given), checks that it
+/// compiles, and runs every configuration through WebGPU, validated.
+async fn run_users_kernel(source: &str, sizes: Option<serde_json::Value>) -> wgsweep::result::RunResult {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
-    let source = include_str!("kernels/uniform_fields.wgsl");
-    let kernel = wgsweep::spec::UserKernel::read(source, None).expect("the kernel reads");
+    let mut spec: serde_json::Value = serde_json::from_str(wgsweep::spec::leading_spec(source).unwrap()).unwrap();
+    if let Some(sizes) = sizes {
+        spec["sizes"] = sizes;
+    }
+    let kernel = wgsweep::spec::UserKernel::read(source, Some(&spec.to_string())).expect("the kernel reads");
     let family = kernels::register(kernel).unwrap();
     assert!(kernels::user::compilation_problems(&gpu, family).await.is_empty());
     let mut plan = quick_plan("triad", 0, None);
     plan.kernels = wgsweep::kernel::Kernel::all_of(family);
-    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
-    assert_eq!(result.results.len(), 4, "two sizes × two workgroup sizes");
+    runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await
+}
+
+/// Every configuration of `result`, `count` of them, ran and validated.
+fn assert_all_good(result: &wgsweep::result::RunResult, count: usize) {
+    assert_eq!(result.results.len(), count);
     for r in &result.results {
-        assert!(r.is_good(), "{} wg={}: {:?}", r.label(), r.workgroup_size[0], r.error());
+        assert!(r.is_good(), "{} wg={:?}: {:?}", r.label(), r.workgroup_size, r.error());
     }
+}
+
+#[wasm_bindgen_test]
+async fn a_users_kernel_with_a_uniform_struct_validates_through_webgpu() {
+    let result = run_users_kernel(include_str!("kernels/uniform_fields.wgsl"), None).await;
+    assert_all_good(&result, 4); // two sizes × two workgroup sizes
 }
 
 #[wasm_bindgen_test]
@@ -301,78 +315,32 @@ async fn a_users_kernel_writing_past_its_outputs_end_fails_validation_through_we
 
 #[wasm_bindgen_test]
 async fn a_public_scan_of_five_passes_validates_through_webgpu() {
-    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
-    let source = include_str!("kernels/public/prefix_sum.wgsl");
-    let kernel = wgsweep::spec::UserKernel::read(source, None).expect("the kernel reads");
-    let family = kernels::register(kernel).unwrap();
-    assert!(kernels::user::compilation_problems(&gpu, family).await.is_empty());
-    let mut plan = quick_plan("triad", 0, None);
-    plan.kernels = wgsweep::kernel::Kernel::all_of(family);
-    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
-    assert_eq!(result.results.len(), 15, "five shapes each of 64, 128 and 256 invocations");
-    for r in &result.results {
-        assert!(r.is_good(), "{} wg={:?}: {:?}", r.label(), r.workgroup_size, r.error());
-    }
+    let result = run_users_kernel(include_str!("kernels/public/prefix_sum.wgsl"), None).await;
+    assert_all_good(&result, 15); // five shapes each of 64, 128 and 256 invocations
 }
 
 #[wasm_bindgen_test]
 async fn the_samples_flocking_step_validates_through_webgpu() {
-    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
-    let source = include_str!("kernels/public/boids.wgsl");
-    let mut spec: serde_json::Value = serde_json::from_str(wgsweep::spec::leading_spec(source).unwrap()).unwrap();
-    spec["sizes"] = serde_json::json!([1536]);
-    let kernel = wgsweep::spec::UserKernel::read(source, Some(&spec.to_string())).expect("the kernel reads");
-    let family = kernels::register(kernel).unwrap();
-    let mut plan = quick_plan("triad", 0, None);
-    plan.kernels = wgsweep::kernel::Kernel::all_of(family);
-    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
-    assert_eq!(result.results.len(), 1);
-    assert!(result.results[0].is_good(), "{:?}", result.results[0].error());
+    let result = run_users_kernel(include_str!("kernels/public/boids.wgsl"), Some(serde_json::json!([1536]))).await;
+    assert_all_good(&result, 1);
 }
 
 #[wasm_bindgen_test]
 async fn an_image_through_a_sampler_into_a_storage_texture_validates_through_webgpu() {
-    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
-    let source = include_str!("kernels/invert.wgsl");
-    let kernel = wgsweep::spec::UserKernel::read(source, None).expect("the kernel reads");
-    let family = kernels::register(kernel).unwrap();
-    assert!(kernels::user::compilation_problems(&gpu, family).await.is_empty());
-    let mut plan = quick_plan("triad", 0, None);
-    plan.kernels = wgsweep::kernel::Kernel::all_of(family);
-    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
-    assert_eq!(result.results.len(), 4);
-    for r in &result.results {
-        assert!(r.is_good(), "{} wg={:?}: {:?}", r.label(), r.workgroup_size, r.error());
-    }
+    let result = run_users_kernel(include_str!("kernels/invert.wgsl"), None).await;
+    assert_all_good(&result, 4);
 }
 
 #[wasm_bindgen_test]
 async fn the_samples_image_blur_in_two_bind_groups_validates_through_webgpu() {
-    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
-    let source = include_str!("kernels/public/image_blur.wgsl");
-    let mut spec: serde_json::Value = serde_json::from_str(wgsweep::spec::leading_spec(source).unwrap()).unwrap();
-    spec["sizes"] = serde_json::json!([{ "w": 300, "h": 70, "filter": 15 }]);
-    let kernel = wgsweep::spec::UserKernel::read(source, Some(&spec.to_string())).expect("the kernel reads");
-    let family = kernels::register(kernel).unwrap();
-    assert!(kernels::user::compilation_problems(&gpu, family).await.is_empty());
-    let mut plan = quick_plan("triad", 0, None);
-    plan.kernels = wgsweep::kernel::Kernel::all_of(family);
-    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
-    assert_eq!(result.results.len(), 1);
-    assert!(result.results[0].is_good(), "{:?}", result.results[0].error());
+    let sizes = serde_json::json!([{ "w": 300, "h": 70, "filter": 15 }]);
+    let result = run_users_kernel(include_str!("kernels/public/image_blur.wgsl"), Some(sizes)).await;
+    assert_all_good(&result, 1);
 }
 
 #[wasm_bindgen_test]
 async fn dawns_tiled_matmul_with_its_sizes_in_a_uniform_validates_through_webgpu() {
-    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
-    let source = include_str!("kernels/public/dawn_matmul.wgsl");
-    let mut spec: serde_json::Value = serde_json::from_str(wgsweep::spec::leading_spec(source).unwrap()).unwrap();
-    spec["sizes"] = serde_json::json!([{ "m": 100, "k": 70, "n": 90 }]);
-    let kernel = wgsweep::spec::UserKernel::read(source, Some(&spec.to_string())).expect("the kernel reads");
-    let family = kernels::register(kernel).unwrap();
-    let mut plan = quick_plan("triad", 0, None);
-    plan.kernels = wgsweep::kernel::Kernel::all_of(family);
-    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
-    assert_eq!(result.results.len(), 1);
-    assert!(result.results[0].is_good(), "{:?}", result.results[0].error());
+    let sizes = serde_json::json!([{ "m": 100, "k": 70, "n": 90 }]);
+    let result = run_users_kernel(include_str!("kernels/public/dawn_matmul.wgsl"), Some(sizes)).await;
+    assert_all_good(&result, 1);
 }

@@ -101,3 +101,12 @@ pub fn run(gpu: &Gpu, source: &str, spec: &str) -> RunResult {
 pub fn problems(source: &str, spec: &str) -> Vec<Problem> {
     UserKernel::read(source, Some(spec)).err().unwrap_or_default()
 }
+
+/// The specification in `source`'s leading comment, changed by `change`, as JSON text (its objects' keys in
+/// serde_json's order, not as written: give a grid where the order of a size's dimensions matters).
+#[allow(dead_code, reason = "for the tests of users' kernels, not every test binary")]
+pub fn spec_of(source: &str, change: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut spec: serde_json::Value = serde_json::from_str(wgsweep::spec::leading_spec(source).unwrap()).unwrap();
+    change(&mut spec);
+    spec.to_string()
+}

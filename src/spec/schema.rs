@@ -81,7 +81,7 @@ pub struct Spec {
     #[serde(default = "main_entry_point")]
     pub entry_point: String,
     pub buffers: Vec<BufferSpec>,
-    /// The uniform buffers of `@group(0)`, each field's value given.
+    /// The uniform buffers, each field's value given.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub uniforms: Vec<UniformSpec>,
     /// The problem sizes: numbers (the variable `n`) or objects of named dimensions (`{"w": 4096, "h": 2048}`).
@@ -114,10 +114,10 @@ pub struct Spec {
     pub workgroup_memory: Option<String>,
     #[serde(default)]
     pub validation: ValidationSpec,
-    /// The 2-D textures of `@group(0)`: sampled (`texture_2d<f32>`) or storage (`texture_storage_2d`).
+    /// The 2-D textures: sampled (`texture_2d<f32>`) or storage (`texture_storage_2d`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub textures: Vec<TextureSpec>,
-    /// The samplers of `@group(0)`.
+    /// The samplers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub samplers: Vec<SamplerSpec>,
     /// The dispatches one sample runs, in order, where one is not the whole kernel (a reduction's passes,
@@ -228,14 +228,14 @@ impl<'de> Deserialize<'de> for Size {
     }
 }
 
-/// One storage buffer of group 0.
+/// One storage buffer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BufferSpec {
     /// Its `@group`: 0 unless given.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub group: u32,
-    /// Its `@binding` in group 0; none for a buffer that passes bind by name alone (`"bind"`).
+    /// Its `@binding` in its group; none for a buffer that passes bind by name alone (`"bind"`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub binding: Option<u32>,
     pub name: String,
@@ -286,7 +286,7 @@ impl BufferSpec {
     }
 }
 
-/// One uniform buffer of group 0: the value of every field of its struct (or of the variable itself where
+/// One uniform buffer: the value of every field of its struct (or of the variable itself where
 /// it is a number, a vector or an array), its layout taken from the WGSL.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -8,7 +8,7 @@ use crate::spec::schema::{BufferSpec, Element, FieldValue, Fill, Number, Spec, U
 use crate::spec::wgsl::{Binding, Declarations, Space, Type};
 
 impl Checker {
-    /// Buffers: each a storage array of group 0 the WGSL declares (at its binding, or where passes bind it),
+    /// Buffers: each a storage array the WGSL declares (at its group and binding, or where passes bind it),
     /// of the element type given, written ones read_write, one output whose length depends on the size only.
     pub(super) fn buffers(
         &mut self,
@@ -186,7 +186,7 @@ impl Checker {
         (read_write, offset, stride.map(|l| l.size.div_ceil(l.align) * l.align))
     }
 
-    /// Uniforms: each a var<uniform> of group 0 the WGSL declares, every value of its type given once (a
+    /// Uniforms: each a var<uniform> the WGSL declares at its group and binding, every value of its type given once (a
     /// number, or an expression of `known`), laid out as the WGSL lays it out.
     pub(super) fn uniforms(&mut self, spec: &Spec, declared: &Declarations, known: &[&str]) -> Vec<Uniform> {
         let mut uniforms = Vec::new();

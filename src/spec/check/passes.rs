@@ -88,7 +88,7 @@ impl Checker {
         Pass { entry_point: written.entry_point.clone(), grid, constants, bound }
     }
 
-    /// The buffer named `buffer` bound at the WGSL's variable `variable`: a storage buffer of group 0 whose
+    /// The buffer named `buffer` bound at the WGSL's variable `variable`: a storage buffer whose
     /// elements are of the buffer's scalar type, read_write only where the buffer is written.
     fn bind(
         &mut self,
@@ -167,7 +167,7 @@ impl Checker {
     }
 
     /// Every binding a pass's (or the reference's) entry point uses is bound in it (a buffer or a uniform)
-    /// and in group 0: what would otherwise fail every configuration with "binding is missing from the
+    /// (at its group): what would otherwise fail every configuration with "binding is missing from the
     /// pipeline layout". Each binding is named once.
     pub(super) fn bindings_described(
         &mut self,

@@ -2,7 +2,7 @@
 
 use super::Checker;
 use crate::spec::kernel::{AddressMode, Sampler, TexelFormat, Texture, TextureAccess};
-use crate::spec::schema::Spec;
+use crate::spec::schema::{Spec, TextureFill};
 use crate::spec::wgsl::{Binding, Declarations};
 
 /// How the WGSL declares a texture: sampled (`texture_2d<f32>`, its channel type) or storage
@@ -30,7 +30,7 @@ fn declared_as(binding: &Binding) -> Declared<'_> {
 }
 
 impl Checker {
-    /// Textures: each a 2-D texture of group 0 the WGSL declares, sampled or storage, of a format wgsweep
+    /// Textures: each a 2-D texture the WGSL declares at its group and binding, sampled or storage, of a format wgsweep
     /// fills (a storage texture's the WGSL's own), sized by expressions of the size's dimensions; an output
     /// texture is a storage texture the kernel writes.
     pub(super) fn textures(&mut self, spec: &Spec, declared: &Declarations, sizes: &[&str]) -> Vec<Texture> {
@@ -55,7 +55,7 @@ impl Checker {
             if let (Some(format), Some(access), Some(width), Some(height)) = (format, access, width, height) {
                 let fill = match t.output {
                     true => None,
-                    false => Some(t.fill.unwrap_or(crate::spec::schema::TextureFill::Random)),
+                    false => Some(t.fill.unwrap_or(TextureFill::Random)),
                 };
                 let (group, binding, name, output) = (t.group, t.binding, t.name.clone(), t.output);
                 textures.push(Texture { group, binding, name, format, width, height, fill, output, access });
@@ -114,7 +114,8 @@ impl Checker {
         }
     }
 
-    /// Samplers: each a `sampler` of group 0 the WGSL declares, with its filter and address mode.
+    /// Samplers: each a `sampler` the WGSL declares at its group and binding, with its filter and address
+    /// mode.
     pub(super) fn samplers(&mut self, spec: &Spec, declared: &Declarations, textures: &[Texture]) -> Vec<Sampler> {
         let mut samplers = Vec::new();
         for (i, s) in spec.samplers.iter().enumerate() {

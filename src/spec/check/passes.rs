@@ -166,9 +166,9 @@ impl Checker {
         (check, Some(reference))
     }
 
-    /// Every binding a pass's (or the reference's) entry point uses is bound in it (a buffer or a uniform)
-    /// (at its group): what would otherwise fail every configuration with "binding is missing from the
-    /// pipeline layout". Each binding is named once.
+    /// Every binding a pass's (or the reference's) entry point uses is bound in it at its group and binding
+    /// (a buffer, a uniform, a texture or a sampler): what would otherwise fail every configuration with
+    /// "binding is missing from the pipeline layout". Each binding is named once.
     pub(super) fn bindings_described(
         &mut self,
         spec: &Spec,

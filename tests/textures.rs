@@ -97,7 +97,11 @@ fn what_a_texture_or_sampler_may_not_say_is_named_at_its_place() {
             "textures",
             "the kernel uses `src` (@group(0) @binding(0), texture_2d<f32>): add it to \"textures\"",
         ),
-        (Box::new(|s| s["samplers"][0]["binding"] = json!(0)), "samplers[0].binding", "binding 0 is given twice"),
+        (
+            Box::new(|s| s["samplers"][0]["binding"] = json!(0)),
+            "samplers[0].binding",
+            "@group(0) @binding(0) is given twice",
+        ),
         (
             Box::new(|s| s["samplers"][0]["filter"] = json!("cubic")),
             "samplers[0].filter",

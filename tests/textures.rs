@@ -119,3 +119,17 @@ fn what_a_texture_or_sampler_may_not_say_is_named_at_its_place() {
         assert!(found.iter().any(|p| p.place == place && p.message.contains(message)), "{place}: {message}: {found:?}");
     }
 }
+
+/// Loading from a write-only storage texture does not compile, and the compiler's message names the texture
+/// (naga names it by its index alone).
+#[test]
+fn a_misused_texture_is_named_in_the_compilers_message() {
+    let gpu = open_gpu();
+    let sampled = "let colour = textureSampleLevel(src, samp, (vec2f(id.xy) + 0.5) / vec2f(size), 0.0);";
+    let source = INVERT.replacen(sampled, "let colour = textureLoad(dst, id.xy);", 1);
+    let kernel = wgsweep::spec::UserKernel::read(&source, Some(&invert_spec(|s| s["name"] = json!("invert_misused"))));
+    let family = wgsweep::kernels::register(kernel.unwrap()).unwrap();
+    let found = pollster::block_on(wgsweep::kernels::user::compilation_problems(&gpu, family));
+    let named = "Global variable [2] `dst` is used incorrectly";
+    assert!(found.iter().any(|p| p.place.starts_with("WGSL line") && p.message.contains(named)), "{found:?}");
+}

@@ -601,6 +601,23 @@ fn compiler_message(message: &str) -> String {
     std::iter::once(first).chain(reasons).collect::<Vec<_>>().join(": ")
 }
 
+/// naga's "Global variable [2]" as "Global variable [2] `dst`": natively naga names a module's variables by
+/// their index alone. (A browser's compiler names them itself.)
+fn named_globals(message: &str, source: &str) -> String {
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some((before, after)) = message.split_once("Global variable [")
+        && let Some((index, rest)) = after.split_once(']')
+        && let Ok(index) = index.parse::<usize>()
+        && let Ok(module) = wgpu::naga::front::wgsl::parse_str(source)
+        && let Some((_, variable)) = module.global_variables.iter().nth(index)
+        && let Some(name) = &variable.name
+    {
+        return format!("{before}Global variable [{index}] `{name}`{rest}");
+    }
+    let _ = source;
+    message.to_string()
+}
+
 /// What the GPU's compiler finds wrong with the kernel's WGSL, each at its line and column (the browser's
 /// compilation messages; natively naga's); empty where it compiles.
 pub async fn compilation_problems(gpu: &Gpu, family: &UserFamily) -> Vec<Problem> {
@@ -620,7 +637,7 @@ pub async fn compilation_problems(gpu: &Gpu, family: &UserFamily) -> Vec<Problem
                 Some(at) => format!("WGSL line {}, column {}", at.line_number, at.line_position),
                 None => "WGSL".into(),
             };
-            let message = compiler_message(&m.message);
+            let message = named_globals(&compiler_message(&m.message), family.source);
             let label = format!("Shader '{}' ", family.name());
             Problem { place, message: message.strip_prefix(&label).unwrap_or(&message).to_string() }
         })

@@ -59,7 +59,8 @@ fn fill_word(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg
 }
 
 // A user's buffer (src/spec.rs, `Fill`): random floats in [low, high), random integers in [low, high] (as
-// wrapping u32 arithmetic, which serves i32 too), or element i holding i; f16 elements two to a word.
+// wrapping u32 arithmetic, which serves i32 too), or element i holding i (modulo `low` where it is not 0);
+// f16 elements two to a word.
 const PATTERN_RANDOM_F32: u32 = 0u;
 const PATTERN_RANDOM_INT: u32 = 1u;
 const PATTERN_RANDOM_F16: u32 = 2u;
@@ -70,6 +71,11 @@ const PATTERN_IOTA_F16: u32 = 5u;
 fn in_range(r: f32) -> f32 {
     let low = bitcast<f32>(fill.low);
     return low + (r + 1.0) * 0.5 * (bitcast<f32>(fill.high) - low);
+}
+
+// Element e of an iota: e, or e modulo `fill.low` where that is not 0.
+fn iota(e: u32) -> u32 {
+    return select(e, e % fill.low, fill.low != 0u);
 }
 
 @compute @workgroup_size(WG)
@@ -90,9 +96,9 @@ fn fill_pattern(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) 
         case PATTERN_RANDOM_F16: {
             word = pack2x16float(vec2(in_range(random_f32(2u * i, fill.seed)), in_range(random_f32(2u * i + 1u, fill.seed))));
         }
-        case PATTERN_IOTA_U32: { word = i; }
-        case PATTERN_IOTA_F32: { word = bitcast<u32>(f32(i)); }
-        case PATTERN_IOTA_F16: { word = pack2x16float(vec2(f32(2u * i), f32(2u * i + 1u))); }
+        case PATTERN_IOTA_U32: { word = iota(i); }
+        case PATTERN_IOTA_F32: { word = bitcast<u32>(f32(iota(i))); }
+        case PATTERN_IOTA_F16: { word = pack2x16float(vec2(f32(iota(2u * i)), f32(iota(2u * i + 1u)))); }
         default: {}
     }
     words[i] = word;

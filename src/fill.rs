@@ -83,10 +83,16 @@ pub enum Pattern {
         low: f32,
         high: f32,
     },
-    /// Element i holds i: u32, f32 or f16 (two to a word).
-    IotaU32,
-    IotaF32,
-    IotaF16,
+    /// Element i holds i, or i modulo `modulus` where it is not 0: u32, f32 or f16 (two to a word).
+    IotaU32 {
+        modulus: u32,
+    },
+    IotaF32 {
+        modulus: u32,
+    },
+    IotaF16 {
+        modulus: u32,
+    },
 }
 
 impl Pattern {
@@ -97,9 +103,9 @@ impl Pattern {
             Pattern::RandomF32 { low, high } => [0, low.to_bits(), high.to_bits()],
             Pattern::RandomInt { low, high } => [1, low, high],
             Pattern::RandomF16 { low, high } => [2, low.to_bits(), high.to_bits()],
-            Pattern::IotaU32 => [3, 0, 0],
-            Pattern::IotaF32 => [4, 0, 0],
-            Pattern::IotaF16 => [5, 0, 0],
+            Pattern::IotaU32 { modulus } => [3, modulus, 0],
+            Pattern::IotaF32 { modulus } => [4, modulus, 0],
+            Pattern::IotaF16 { modulus } => [5, modulus, 0],
         }
     }
 }

@@ -588,3 +588,56 @@ fn reference(@builtin(global_invocation_id) id: vec3<u32>) {
         "{found:?}"
     );
 }
+
+/// Indices into a smaller array, as a gather keeps them: `{"iota": "m"}` holds i modulo m, an expression of
+/// the size, checked at every size; any other fill written wrong is named with the forms a fill takes.
+#[test]
+fn an_iota_modulo_an_expression_holds_indices_into_a_smaller_array() {
+    let source = r#"
+override WG_X: u32 = 64;
+@group(0) @binding(0) var<storage, read> index: array<u32>;
+@group(0) @binding(1) var<storage, read> table: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out: array<f32>;
+
+@compute @workgroup_size(WG_X)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x < arrayLength(&out) { out[id.x] = table[index[id.x]]; }
+}
+
+@compute @workgroup_size(64)
+fn reference(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x < arrayLength(&out) { out[id.x] = table[id.x % arrayLength(&table)]; }
+}
+"#;
+    let spec = |iota: Value| {
+        json!({
+            "name": "gathered", "entry_point": "main",
+            "buffers": [
+                { "binding": 0, "name": "index", "type": "u32", "length": "n", "fill": { "iota": iota } },
+                { "binding": 1, "name": "table", "type": "f32", "length": "n / 10" },
+                { "binding": 2, "name": "out", "type": "f32", "length": "n", "output": true }
+            ],
+            "sizes": [1000, 5000],
+            "tunables": { "WG_X": [64, 256] },
+            "validation": { "reference": "reference" }
+        })
+        .to_string()
+    };
+    let gpu = open_gpu();
+    let result = run(&gpu, source, &spec(json!("n / 10")));
+    assert_eq!(result.results.len(), 4);
+    result.results.iter().for_each(assert_good);
+    // One index too many: past the table's end, which WebGPU keeps inside it, so values come out wrong.
+    let result = run(&gpu, source, &spec(json!("n / 10 + 1")).replace("gathered", "gathered_past"));
+    assert!(result.results.iter().all(|r| matches!(r.outcome, Outcome::Failed { .. })), "{:?}", result.results);
+    let place = "buffers[0] (index).fill";
+    let found = problems(source, &spec(json!(0)));
+    assert!(found.iter().any(|p| p.place == place && p.message.contains("a modulus is at least 1")), "{found:?}");
+    let found = problems(source, &spec(json!("n - 1000")));
+    assert!(
+        found.iter().any(|p| p.message.contains("at n=1000") && p.message.contains("a modulus is at least 1")),
+        "{found:?}"
+    );
+    let found = problems(source, &spec(json!(true)));
+    assert!(found.iter().any(|p| p.message.starts_with("a fill is \"zeros\", \"iota\", {\"iota\": m}")), "{found:?}");
+}

@@ -52,7 +52,8 @@ impl Buffer {
 #[derive(Clone, Debug)]
 pub enum Filling {
     Zeros,
-    Iota,
+    /// Element i holds i, or i modulo this.
+    Iota(Option<Value>),
     Random([f64; 2]),
     Constant(Value),
 }
@@ -64,6 +65,19 @@ impl Filling {
             // A literal was checked when the kernel was read.
             Filling::Constant(value) => value.encoded(scalar, "fill", values).map(Some),
             _ => Ok(None),
+        }
+    }
+
+    /// An iota's modulus at a configuration (`values`; 0 for none), or why it is not a u32 of at least 1.
+    pub fn modulus(&self, values: &Values) -> Result<u32, Problem> {
+        let Filling::Iota(Some(value)) = self else { return Ok(0) };
+        let bytes = value.encoded(Scalar::U32, "fill", values)?;
+        match u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) {
+            0 => Err(match value {
+                Value::Expression(e) => e.failed(values, "a modulus is at least 1"),
+                Value::Literal(_) => Problem::at("fill", "a modulus is at least 1"),
+            }),
+            modulus => Ok(modulus),
         }
     }
 }

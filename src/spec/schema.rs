@@ -378,17 +378,61 @@ pub enum Number {
 }
 
 /// A buffer's initial contents.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Fill {
     Zeros,
-    /// Element i holds i.
-    Iota,
+    /// Element i holds i, or i modulo a number or an expression of the size's dimensions (`{"iota": "m"}`:
+    /// indices into an array of m elements).
+    Iota(Option<Number>),
     /// Uniformly random in [low, high) (floats) or [low, high] (integers).
     Random([f64; 2]),
     /// Every element the same: a number, or an expression of the size's dimensions (`"n"`: a kernel that
     /// keeps its size in a buffer).
     Constant(Number),
+}
+
+/// A fill as written: a word (`"zeros"`, `"iota"`) or an object of one field.
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", deny_unknown_fields)]
+enum WrittenFill {
+    Zeros,
+    Iota,
+    Random([f64; 2]),
+    Constant(Number),
+    #[serde(untagged)]
+    Modulo {
+        iota: Number,
+    },
+}
+
+impl Serialize for Fill {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self.clone() {
+            Fill::Zeros => WrittenFill::Zeros,
+            Fill::Iota(None) => WrittenFill::Iota,
+            Fill::Iota(Some(iota)) => WrittenFill::Modulo { iota },
+            Fill::Random(range) => WrittenFill::Random(range),
+            Fill::Constant(value) => WrittenFill::Constant(value),
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Fill {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let written = WrittenFill::deserialize(deserializer).map_err(|_| {
+            serde::de::Error::custom(
+                "a fill is \"zeros\", \"iota\", {\"iota\": m}, {\"random\": [low, high]} or {\"constant\": v}",
+            )
+        })?;
+        Ok(match written {
+            WrittenFill::Zeros => Fill::Zeros,
+            WrittenFill::Iota => Fill::Iota(None),
+            WrittenFill::Modulo { iota } => Fill::Iota(Some(iota)),
+            WrittenFill::Random(range) => Fill::Random(range),
+            WrittenFill::Constant(value) => Fill::Constant(value),
+        })
+    }
 }
 
 /// How every configuration's output is validated.

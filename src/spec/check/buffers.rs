@@ -86,7 +86,18 @@ impl Checker {
             None if b.output => return None,
             None => Filling::Random([-1.0, 1.0]),
             Some(Fill::Zeros) => Filling::Zeros,
-            Some(Fill::Iota) => Filling::Iota,
+            Some(Fill::Iota(None)) => Filling::Iota(None),
+            Some(Fill::Iota(Some(Number::Literal(modulus)))) => {
+                let filling = Filling::Iota(Some(Value::Literal(*modulus)));
+                if let Err(problem) = filling.modulus(&Vec::new()) {
+                    self.problem(place, problem.message);
+                }
+                filling
+            }
+            Some(Fill::Iota(Some(Number::Expression(text)))) => {
+                let sizes: Vec<&str> = size_names.iter().map(String::as_str).collect();
+                Filling::Iota(Some(Value::Expression(self.expression(place.into(), text, &sizes)?)))
+            }
             Some(Fill::Random(range)) => Filling::Random(*range),
             Some(Fill::Constant(Number::Literal(value))) => {
                 if let Some(Err(why)) = element.map(|e| encode(e.scalar, *value)) {

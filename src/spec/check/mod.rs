@@ -310,8 +310,9 @@ impl Checker {
                     }
                 }
                 let fills = kernel.buffers.iter().filter_map(|b| Some((b.fill.as_ref()?, b.element.scalar)));
-                if let Err(problem) =
-                    fills.map(|(fill, scalar)| fill.constant(scalar, &values)).collect::<Result<Vec<_>, _>>()
+                if let Err(problem) = fills
+                    .map(|(fill, scalar)| fill.constant(scalar, &values).and(fill.modulus(&values)))
+                    .collect::<Result<Vec<_>, _>>()
                 {
                     self.problems.push(problem);
                     return;

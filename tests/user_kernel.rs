@@ -639,5 +639,7 @@ fn reference(@builtin(global_invocation_id) id: vec3<u32>) {
         "{found:?}"
     );
     let found = problems(source, &spec(json!(true)));
+    assert!(found.iter().any(|p| p.message.starts_with("takes a number, or an expression")), "{found:?}");
+    let found = problems(source, &spec(json!("n")).replace("\"iota\"", "\"iotta\""));
     assert!(found.iter().any(|p| p.message.starts_with("a fill is \"zeros\", \"iota\", {\"iota\": m}")), "{found:?}");
 }

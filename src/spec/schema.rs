@@ -391,47 +391,63 @@ pub enum Fill {
     Constant(Number),
 }
 
-/// A fill as written: a word (`"zeros"`, `"iota"`) or an object of one field.
-#[derive(Serialize, Deserialize)]
-#[serde(rename_all = "lowercase", deny_unknown_fields)]
-enum WrittenFill {
-    Zeros,
-    Iota,
-    Random([f64; 2]),
-    Constant(Number),
-    #[serde(untagged)]
-    Modulo {
-        iota: Number,
-    },
-}
+/// The forms a fill takes, for the message where one is written otherwise.
+const FILL_FORMS: &str = "a fill is \"zeros\", \"iota\", {\"iota\": m}, {\"random\": [low, high]} or {\"constant\": v}";
 
 impl Serialize for Fill {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self.clone() {
-            Fill::Zeros => WrittenFill::Zeros,
-            Fill::Iota(None) => WrittenFill::Iota,
-            Fill::Iota(Some(iota)) => WrittenFill::Modulo { iota },
-            Fill::Random(range) => WrittenFill::Random(range),
-            Fill::Constant(value) => WrittenFill::Constant(value),
+        let mut map = match self {
+            Fill::Zeros => return serializer.serialize_str("zeros"),
+            Fill::Iota(None) => return serializer.serialize_str("iota"),
+            _ => serializer.serialize_map(Some(1))?,
+        };
+        match self {
+            Fill::Iota(Some(modulus)) => map.serialize_entry("iota", modulus)?,
+            Fill::Random(range) => map.serialize_entry("random", range)?,
+            Fill::Constant(value) => map.serialize_entry("constant", value)?,
+            Fill::Zeros | Fill::Iota(None) => unreachable!("written as a word above"),
         }
-        .serialize(serializer)
+        map.end()
     }
 }
 
+/// A fill read by hand (a word, or an object of one field), where serde's derive would bring a buffering
+/// deserializer of its own for the two forms of `iota`.
 impl<'de> Deserialize<'de> for Fill {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let written = WrittenFill::deserialize(deserializer).map_err(|_| {
-            serde::de::Error::custom(
-                "a fill is \"zeros\", \"iota\", {\"iota\": m}, {\"random\": [low, high]} or {\"constant\": v}",
-            )
-        })?;
-        Ok(match written {
-            WrittenFill::Zeros => Fill::Zeros,
-            WrittenFill::Iota => Fill::Iota(None),
-            WrittenFill::Modulo { iota } => Fill::Iota(Some(iota)),
-            WrittenFill::Random(range) => Fill::Random(range),
-            WrittenFill::Constant(value) => Fill::Constant(value),
-        })
+        struct Forms;
+        impl<'de> Visitor<'de> for Forms {
+            type Value = Fill;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(FILL_FORMS)
+            }
+            fn visit_str<E: serde::de::Error>(self, word: &str) -> Result<Fill, E> {
+                match word {
+                    "zeros" => Ok(Fill::Zeros),
+                    "iota" => Ok(Fill::Iota(None)),
+                    _ => Err(E::custom(FILL_FORMS)),
+                }
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Fill, A::Error> {
+                use serde::de::Error;
+                let key: Option<String> = map.next_key()?;
+                let number = |_| A::Error::custom("takes a number, or an expression of the size as a string");
+                let fill = match key.as_deref() {
+                    Some("iota") => Fill::Iota(Some(map.next_value().map_err(number)?)),
+                    Some("random") => Fill::Random(
+                        map.next_value()
+                            .map_err(|_| A::Error::custom("{\"random\": [low, high]} takes two numbers"))?,
+                    ),
+                    Some("constant") => Fill::Constant(map.next_value().map_err(number)?),
+                    _ => return Err(A::Error::custom(FILL_FORMS)),
+                };
+                match map.next_key::<String>()? {
+                    Some(_) => Err(A::Error::custom(FILL_FORMS)),
+                    None => Ok(fill),
+                }
+            }
+        }
+        deserializer.deserialize_any(Forms)
     }
 }
 

@@ -448,18 +448,19 @@ pub struct Prepared {
     pub owned: Vec<OwnedBuffer>,
     /// Where the answer is a texture: `output` is copied into it before the validated run (poisoning it), and
     /// it into `output` after.
-    pub texture: Option<TextureOutput>,
+    pub texture: Option<TexelCopy>,
 }
 
-/// A texture that holds a configuration's answer, and how its texels lie in the output buffer: rows
-/// `bytes_per_row` apart (a multiple of 256, as WebGPU copies them), `extent` texels across and down.
-pub struct TextureOutput {
+/// A texture and how its texels lie in a buffer they are copied to or from (a configuration's answer read
+/// back, a texture's initial contents written): rows `bytes_per_row` apart (a multiple of 256, as WebGPU
+/// copies them), `extent` texels across and down.
+pub struct TexelCopy {
     pub texture: wgpu::Texture,
     pub bytes_per_row: u32,
     pub extent: [u32; 2],
 }
 
-impl TextureOutput {
+impl TexelCopy {
     /// The copy of the texture's texels, as they lie in `buffer`.
     pub fn in_buffer<'a>(&self, buffer: &'a wgpu::Buffer) -> wgpu::TexelCopyBufferInfo<'a> {
         let layout =

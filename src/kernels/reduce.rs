@@ -132,10 +132,13 @@ impl Family for Reduce {
         }
         // A grid of `groups` workgroups, `most` at the most (at a workgroup of 1): along x where that holds
         // them, else spread over y too as `linear_grid` spreads them; and the most it launches.
-        let max = limits.max_workgroups_per_dimension as u64;
-        let grid_of = |groups: &str, most: u64| match most <= max {
+        let max = limits.max_workgroups_per_dimension;
+        let grid_of = |groups: &str, most: u64| match most <= max as u64 {
             true => (vec![groups.to_string()], most),
-            false => (as_yours::linear_grid(groups, limits), most.div_ceil(most.div_ceil(max)) * most.div_ceil(max)),
+            false => {
+                let [x, y, _] = crate::grid::dispatch_grid(most, max).unwrap_or([max, max, 1]);
+                (as_yours::linear_grid(groups, limits), x as u64 * y as u64)
+            }
         };
         let launched = |grid: &[String]| match grid {
             [x] => x.clone(),

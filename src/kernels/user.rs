@@ -259,7 +259,7 @@ impl UserWorkload {
             }
             let output = kernel.textures.iter().zip(&textures).find(|(t, _)| t.output);
             let readout = output.map(|(texture, made)| {
-                kernel::storage_buffer(gpu, &texture.name, bindings::texture_output(texture.format, made).bytes())
+                kernel::storage_buffer(gpu, &texture.name, bindings::texel_copy(texture.format, made).bytes())
             });
             *sized = Some(SizedBuffers { size_index, buffers, textures, readout });
         }
@@ -291,6 +291,12 @@ impl UserWorkload {
         let uniforms = self.uniform_buffers(gpu, values)?;
         let views: Vec<wgpu::TextureView> =
             resources.textures.iter().map(|t| t.create_view(&Default::default())).collect();
+        let bound = bindings::Bound {
+            buffers: &resources.buffers,
+            uniforms: &uniforms,
+            views: &views,
+            samplers: &self.samplers,
+        };
         let mut steps = Vec::new();
         for (index, pass) in kernel.every_pass().enumerate().take(passes.end).skip(passes.start) {
             let grid = self.grid(gpu, kernel.grid(pass, values))?;
@@ -298,12 +304,6 @@ impl UserWorkload {
             let constants: Vec<(&str, f64)> = overrides.iter().map(|(n, v)| (n.as_str(), *v)).collect();
             let layout = Some(&self.layouts[index]);
             let pipeline = self.modules.pipeline_in(gpu, ShaderChecks::Default, &pass.entry_point, &constants, layout);
-            let bound = bindings::Bound {
-                buffers: &resources.buffers,
-                uniforms: &uniforms,
-                views: &views,
-                samplers: &self.samplers,
-            };
             let bind_groups = bindings::bind_groups(gpu, kernel, pass, &pipeline, &bound);
             steps.push(Step { pipeline, bind_groups, grid });
         }
@@ -313,7 +313,7 @@ impl UserWorkload {
     /// The uniform buffers at these values, each holding its fields as the WGSL lays them out.
     fn uniform_buffers(&self, gpu: &Gpu, values: &Values) -> Result<Vec<wgpu::Buffer>, Skip> {
         let kernel = self.kernel();
-        let all = kernel.uniform_values(values).map_err(not_applicable)?;
+        let all = kernel.variables(values).map_err(not_applicable)?;
         let made = kernel.uniforms.iter().map(|uniform| {
             let contents = uniform.bytes(&all).map_err(not_applicable)?;
             Ok(kernel::buffer_holding(gpu, &uniform.name, wgpu::BufferUsages::UNIFORM, &contents))
@@ -406,7 +406,7 @@ impl UserWorkload {
                 let (index, spec) = kernel.textures.iter().enumerate().find(|(_, t)| t.output).expect("one output");
                 let made = bindings::make(gpu, spec, values, 0)?;
                 resources.textures[index] = made.clone();
-                Some(bindings::texture_output(spec.format, &made))
+                Some(bindings::texel_copy(spec.format, &made))
             }
         };
         let reference = kernel.passes.len();
@@ -560,12 +560,9 @@ impl Workload for UserWorkload {
             return Err(Skip::needs_f16());
         }
         let resources = self.resources(gpu, configuration, &values)?;
-        let output = match self.output_index() {
-            Some(index) => resources.buffers[index].clone(),
-            None => self.output_buffer().expect("made with the textures"),
-        };
+        let output = self.output_buffer().expect("made with its size: an output's length depends on the size alone");
         let texture = kernel.textures.iter().zip(&resources.textures).find(|(t, _)| t.output);
-        let texture = texture.map(|(spec, made)| bindings::texture_output(spec.format, made));
+        let texture = texture.map(|(spec, made)| bindings::texel_copy(spec.format, made));
         let steps = self.steps(gpu, 0..kernel.passes.len(), &values, &resources)?;
         let (grid, before) = (steps[0].grid, self.before(&values)?);
         Ok(Prepared { steps, output, before, grid, owned: resources.owned, texture })

@@ -491,7 +491,7 @@ impl UserKernel {
     /// own are evaluated at the configuration's values, as every expression is: a pass that sets `WG` to
     /// 256 leaves `WG` the tunable's value in the expressions.
     pub fn overrides(&self, pass: &Pass, values: &Values) -> Result<Vec<(String, f64)>, Problem> {
-        let all = self.uniform_values(values)?;
+        let all = self.variables(values)?;
         let mut overrides: Vec<(String, f64)> =
             all[self.size_names.len()..].iter().map(|(n, v)| (n.clone(), *v as f64)).collect();
         for (name, expression) in &pass.constants {
@@ -526,8 +526,9 @@ impl UserKernel {
         shown.collect::<Vec<_>>().join("+")
     }
 
-    /// The variables a uniform's values may name at a configuration: `values` and the constants.
-    pub fn uniform_values(&self, values: &Values) -> Result<Values, Problem> {
+    /// The variables a uniform's values, a pass's grid and its constants see at a configuration: `values`
+    /// and the constants.
+    pub fn variables(&self, values: &Values) -> Result<Values, Problem> {
         let mut all = values.clone();
         for (name, expression) in &self.constants {
             all.push((name.clone(), expression.count(values)? as i64));
@@ -537,7 +538,7 @@ impl UserKernel {
 
     /// A pass's dispatch grid at a configuration.
     pub fn grid(&self, pass: &Pass, values: &Values) -> Result<[u64; 3], Problem> {
-        let values = self.uniform_values(values)?;
+        let values = self.variables(values)?;
         let mut grid = [1; 3];
         for (axis, expression) in pass.grid.iter().enumerate() {
             grid[axis] = expression.count(&values)?;

@@ -4,7 +4,7 @@
 
 use crate::fill::Pattern;
 use crate::gpu::Gpu;
-use crate::kernel::{self, Skip, TextureOutput, Words};
+use crate::kernel::{self, Skip, TexelCopy, Words};
 use crate::spec::{
     AddressMode, Pass, Sampler, Scalar, TexelFormat, Texture, TextureAccess, TextureFill, UserKernel, Values,
 };
@@ -93,7 +93,7 @@ pub fn bind_groups(
     let textures = textures.map(|(t, view)| (t.group, t.binding, wgpu::BindingResource::TextureView(view)));
     let samplers = kernel.samplers.iter().zip(bound.samplers);
     let samplers = samplers.map(|(s, sampler)| (s.group, s.binding, wgpu::BindingResource::Sampler(sampler)));
-    let mut entries: Vec<(u32, wgpu::BindGroupEntry)> = storage
+    let entries: Vec<(u32, wgpu::BindGroupEntry)> = storage
         .chain(uniforms)
         .chain(textures)
         .chain(samplers)
@@ -101,9 +101,8 @@ pub fn bind_groups(
         .collect();
     (0..groups(kernel, pass))
         .map(|group| {
-            let (here, rest): (Vec<_>, Vec<_>) = entries.drain(..).partition(|(g, _)| *g == group);
-            entries = rest;
-            let here: Vec<wgpu::BindGroupEntry> = here.into_iter().map(|(_, entry)| entry).collect();
+            let here: Vec<wgpu::BindGroupEntry> =
+                entries.iter().filter(|(g, _)| *g == group).map(|(_, entry)| entry.clone()).collect();
             gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some(&pass.entry_point),
                 layout: &pipeline.get_bind_group_layout(group),
@@ -205,7 +204,7 @@ pub fn make(gpu: &Gpu, texture: &Texture, values: &Values, seed: u32) -> Result<
     match texture.fill {
         None | Some(TextureFill::Zeros) => {}
         Some(TextureFill::Random) => {
-            let copy = texture_output(texture.format, &made);
+            let copy = texel_copy(texture.format, &made);
             let staging = kernel::storage_buffer(gpu, &texture.name, copy.bytes());
             let pattern = match texture.format {
                 TexelFormat::Rgba16Float => Pattern::RandomF16 { low: 0.0, high: 1.0 },
@@ -236,9 +235,9 @@ fn bytes_per_row(format: TexelFormat, width: u32) -> u32 {
 }
 
 /// How the texels of `made`, a texture of `format`, lie in a buffer they are copied into.
-pub fn texture_output(format: TexelFormat, made: &wgpu::Texture) -> TextureOutput {
+pub fn texel_copy(format: TexelFormat, made: &wgpu::Texture) -> TexelCopy {
     let extent = [made.width(), made.height()];
-    TextureOutput { texture: made.clone(), bytes_per_row: bytes_per_row(format, extent[0]), extent }
+    TexelCopy { texture: made.clone(), bytes_per_row: bytes_per_row(format, extent[0]), extent }
 }
 
 /// A gradient image: red rising across, green rising down, blue falling across, alpha full; for integer

@@ -317,7 +317,7 @@ impl Checker {
                     self.problems.push(problem);
                     return;
                 }
-                let uniforms = kernel.uniform_values(&values);
+                let uniforms = kernel.variables(&values);
                 if let Err(problem) =
                     uniforms.and_then(|all| kernel.uniforms.iter().try_for_each(|u| u.bytes(&all).map(drop)))
                 {

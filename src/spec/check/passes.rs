@@ -46,7 +46,7 @@ impl Checker {
     }
 
     /// One pass: its entry point, its own constants (overrides the WGSL declares, which may stand in for a
-    /// tunable), its grid (which may name them), and the buffers at each binding, its own `bind` over the
+    /// tunable's value in its pipeline), its grid, and the buffers at each binding, its own `bind` over the
     /// buffers' own bindings.
     fn pass(
         &mut self,

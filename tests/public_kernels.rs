@@ -49,6 +49,11 @@ fn the_public_kernels_are_the_published_text() {
             include_str!("kernels/public/image_blur.wgsl"),
             "fd121d5971e9f53951635037b00da0f18e056afba648c5389357dad3fdefc399",
         ),
+        // Burn's burn-wgpu/src/template/matmul/blocktiling_2d/tile.wgsl at df2f1492 (Burn 0.10.0), a template.
+        (
+            include_str!("kernels/public/burn_matmul.wgsl"),
+            "11fa44c60fc74e55357c9e598eaa6b7ad77d112d2e77ca11541fb8dd354a2511",
+        ),
     ];
     for (source, digest) in published {
         assert_eq!(sha256(original(source)), digest, "{}", leading_spec(source).unwrap());
@@ -141,6 +146,81 @@ fn dawns_tiled_matmul_with_its_sizes_in_a_uniform_runs_unchanged_and_validates()
     let result = run(&gpu, source, &spec);
     let failed = |r: &ConfigResult| matches!(r.outcome, Outcome::Failed { .. });
     assert!(result.results.iter().all(failed), "{:?}", result.results[0].outcome);
+}
+
+/// Burn's tiled matrix product, a template whose `{{ … }}` text the specification fills from the tunables at
+/// each configuration (the block, the tile, the workgroup's shape, the element type) and whose matrices'
+/// shapes and strides come in a buffer of listed values, validates at every configuration against a product
+/// element by element, on square and oblong matrices; a grid a row of blocks short fails. The committed
+/// specification admits 533 of its 1 024 combinations.
+#[test]
+fn burns_tiled_matmul_template_is_filled_at_each_configuration_and_validates() {
+    let source = include_str!("kernels/public/burn_matmul.wgsl");
+    let kernel = wgsweep::spec::UserKernel::read(source, None).unwrap();
+    let kernel = &kernel;
+    let values = |i| kernel.workgroup_shapes(256).into_iter().map(move |w| kernel.values(i, w));
+    let admitted = (0..kernel.combinations()).flat_map(values).filter(|v| kernel.excluded_by(v).unwrap().is_none());
+    assert_eq!(admitted.count(), 533);
+    let filled = kernel.source_at(&kernel.first_admitted(256).unwrap()).unwrap();
+    let at_first = ["const B_M = 4u;", "array<f32, B_M_X_B_K>", "@workgroup_size(4, 4, 1)", "var sum: f32"];
+    assert!(at_first.iter().all(|text| filled.contains(text)), "{filled}");
+
+    let gpu = open_gpu();
+    let small = |s: &mut Value| {
+        s["sizes"] = json!([{ "m": 64, "k": 64, "n": 64 }, { "m": 128, "k": 32, "n": 64 }]);
+        s["tunables"] = json!({ "WG_X": [4, 8], "WG_Y": [8], "T_M": [1, 4], "T_N": [2], "B_K": [4, 8] });
+    };
+    let result = run(&gpu, source, &spec_of(source, small));
+    assert_eq!(result.results.len(), 14, "eight combinations a size, one excluded (B_K 8 over a block of 4 rows)");
+    result.results.iter().for_each(assert_good);
+    assert_eq!(result.results[0].flops_per_dispatch, Some(2 * 64 * 64 * 64));
+    let spec = spec_of(source, |s| {
+        small(s);
+        s["name"] = json!("burn_matmul_short");
+        s["grid"][0] = json!("m / (WG_X * T_M) - 1");
+    });
+    let result = run(&gpu, source, &spec);
+    let failed = |r: &ConfigResult| matches!(r.outcome, Outcome::Failed { .. });
+    assert!(result.results.iter().all(failed), "{:?}", result.results[0].outcome);
+}
+
+/// What a template or a list of values may not say is named at its place, before anything runs.
+#[test]
+fn what_a_template_may_not_say_is_named_at_its_place() {
+    let source = include_str!("kernels/public/burn_matmul.wgsl");
+    type Case = (Box<dyn Fn(&mut Value)>, &'static str, &'static str);
+    let cases: Vec<Case> = vec![
+        (Box::new(|s| s["template"]["{{ b_m }}"] = json!("B_K")), "template.{{ b_m }}", "the WGSL does not hold this"),
+        (Box::new(|s| s["template"]["{{b_k}}"] = json!("B_Q")), "template.{{b_k}}", "B_Q"),
+        (
+            Box::new(|s| s["template"]["{{b_k}}"] = json!({ "txt": "8" })),
+            "spec, line 1",
+            "a template's text is replaced with a number, an expression (a string) or {\"text\"",
+        ),
+        (
+            Box::new(|s| s["tunables"]["SPLIT"] = json!([1, 2])),
+            "tunables.SPLIT",
+            "`SPLIT` is not an `override` the WGSL declares",
+        ),
+        (
+            Box::new(|s| s["buffers"][3]["fill"]["values"].as_array_mut().unwrap().pop().map(drop).unwrap()),
+            "buffers (info).fill",
+            "lists 12 values for a buffer of 13 elements",
+        ),
+        (Box::new(|s| s["buffers"][3]["fill"]["values"][0] = json!(-2)), "buffers[3] (info).fill.values[0]", "u32"),
+        (
+            Box::new(|s| s["buffers"][3]["fill"]["values"][1] = json!("WG_X")),
+            "buffers[3] (info).fill.values[1]",
+            "WG_X",
+        ),
+    ];
+    for (change, place, message) in cases {
+        let found = problems(source, &spec_of(source, change));
+        assert!(
+            found.iter().any(|p| p.place.starts_with(place) && p.message.contains(message)),
+            "{place}: {message}: {found:?}"
+        );
+    }
 }
 
 /// What a pass may not say is named at its place, before anything runs.

@@ -179,7 +179,9 @@ struct SizedBuffers {
 struct UserWorkload {
     family: &'static UserFamily,
     seed: u32,
-    modules: ShaderModules,
+    /// The compiled WGSL with the source it was compiled from: a template's is compiled again where a
+    /// configuration fills it otherwise.
+    modules: RefCell<Option<(String, Rc<ShaderModules>)>>,
     /// A pipeline layout for each of the kernel's `every_pass`, with what that pass binds.
     layouts: Vec<wgpu::PipelineLayout>,
     samplers: Vec<wgpu::Sampler>,
@@ -204,7 +206,7 @@ impl UserWorkload {
         UserWorkload {
             family,
             seed,
-            modules: ShaderModules::new(family.id.family, family.source),
+            modules: RefCell::default(),
             layouts: kernel.every_pass().map(|pass| bindings::pass_layout(gpu, kernel, pass)).collect(),
             samplers: kernel.samplers.iter().map(|sampler| bindings::make_sampler(gpu, sampler)).collect(),
             sized: RefCell::default(),
@@ -214,6 +216,17 @@ impl UserWorkload {
 
     fn kernel(&self) -> &UserKernel {
         &self.family.kernel
+    }
+
+    /// The compiled WGSL at these values.
+    fn modules(&self, values: &Values) -> Result<Rc<ShaderModules>, Skip> {
+        let source = self.kernel().source_at(values).map_err(not_applicable)?;
+        let mut modules = self.modules.borrow_mut();
+        if modules.as_ref().is_none_or(|(compiled, _)| *compiled != source) {
+            let made = Rc::new(ShaderModules::new(self.family.id.family, source.to_string()));
+            *modules = Some((source.into_owned(), made));
+        }
+        Ok(modules.as_ref().expect("just made").1.clone())
     }
 
     /// A buffer of `elements` of this spec buffer, filled as its specification says, or why not.
@@ -230,7 +243,11 @@ impl UserWorkload {
             false => bytes,
         };
         let buffer = kernel::storage_buffer(gpu, &spec.name, bytes.max(4));
-        if let Some(fill) = &spec.fill {
+        let length = spec.length.count(values).map_err(not_applicable)?;
+        let listed = spec.fill.as_ref().map(|fill| fill.listed(spec.element.scalar, length, values));
+        if let Some(listed) = listed.transpose().map_err(not_applicable)?.flatten() {
+            gpu.queue.write_buffer(&buffer, 0, &listed);
+        } else if let Some(fill) = &spec.fill {
             let pattern = pattern(fill, spec.element.scalar, values).map_err(not_applicable)?;
             let seed = self.seed.wrapping_add(index as u32);
             kernel::submit(gpu, |encoder| gpu.filler().pattern(&gpu.device, encoder, &buffer, pattern, seed));
@@ -297,13 +314,14 @@ impl UserWorkload {
             views: &views,
             samplers: &self.samplers,
         };
+        let modules = self.modules(values)?;
         let mut steps = Vec::new();
         for (index, pass) in kernel.every_pass().enumerate().take(passes.end).skip(passes.start) {
             let grid = self.grid(gpu, kernel.grid(pass, values))?;
             let overrides = kernel.overrides(pass, values).map_err(not_applicable)?;
             let constants: Vec<(&str, f64)> = overrides.iter().map(|(n, v)| (n.as_str(), *v)).collect();
             let layout = Some(&self.layouts[index]);
-            let pipeline = self.modules.pipeline_in(gpu, ShaderChecks::Default, &pass.entry_point, &constants, layout);
+            let pipeline = modules.pipeline_in(gpu, ShaderChecks::Default, &pass.entry_point, &constants, layout);
             let bind_groups = bindings::bind_groups(gpu, kernel, pass, &pipeline, &bound);
             steps.push(Step { pipeline, bind_groups, grid });
         }
@@ -510,6 +528,7 @@ fn pattern(fill: &Filling, scalar: Scalar, values: &Values) -> Result<Pattern, P
         (Filling::Random([low, high]), Scalar::F32) => Pattern::RandomF32 { low: *low as f32, high: *high as f32 },
         (Filling::Random([low, high]), Scalar::F16) => Pattern::RandomF16 { low: *low as f32, high: *high as f32 },
         (Filling::Random([low, high]), _) => Pattern::RandomInt { low: *low as i64 as u32, high: *high as i64 as u32 },
+        (Filling::Values(_), _) => unreachable!("listed values are written, not filled on the GPU"),
     })
 }
 
@@ -617,11 +636,22 @@ fn named_globals(message: &str, source: &str) -> String {
 
 /// What the GPU's compiler finds wrong with the kernel's WGSL, each at its line and column (the browser's
 /// compilation messages; natively naga's); empty where it compiles.
+/// A template is compiled as the first configuration the restrictions admit fills it, and its places say so.
 pub async fn compilation_problems(gpu: &Gpu, family: &UserFamily) -> Vec<Problem> {
+    let kernel = &family.kernel;
+    let first = kernel.first_admitted(gpu.info.limits.max_invocations_per_workgroup).unwrap_or_default();
+    let source = kernel.source_at(&first).unwrap_or(std::borrow::Cow::Borrowed(family.source));
+    let filled = match kernel.template.is_empty() {
+        true => String::new(),
+        false => {
+            let shown: Vec<String> = first.iter().map(|(name, value)| format!("{name}={value}")).collect();
+            format!(" (the template filled at {})", shown.join(", "))
+        }
+    };
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(family.name()),
-        source: wgpu::ShaderSource::Wgsl(family.source.into()),
+        source: wgpu::ShaderSource::Wgsl(source.clone()),
     });
     let info = module.get_compilation_info().await;
     let error = scope.pop().await;
@@ -631,10 +661,10 @@ pub async fn compilation_problems(gpu: &Gpu, family: &UserFamily) -> Vec<Problem
         .filter(|m| m.message_type == wgpu::CompilationMessageType::Error)
         .map(|m| {
             let place = match &m.location {
-                Some(at) => format!("WGSL line {}, column {}", at.line_number, at.line_position),
-                None => "WGSL".into(),
+                Some(at) => format!("WGSL line {}, column {}{filled}", at.line_number, at.line_position),
+                None => format!("WGSL{filled}"),
             };
-            let message = named_globals(&compiler_message(&m.message), family.source);
+            let message = named_globals(&compiler_message(&m.message), &source);
             let label = format!("Shader '{}' ", family.name());
             Problem { place, message: message.strip_prefix(&label).unwrap_or(&message).to_string() }
         })
@@ -642,7 +672,7 @@ pub async fn compilation_problems(gpu: &Gpu, family: &UserFamily) -> Vec<Problem
     if problems.is_empty()
         && let Some(error) = error
     {
-        problems.push(Problem { place: "WGSL".into(), message: error.to_string() });
+        problems.push(Problem { place: format!("WGSL{filled}"), message: error.to_string() });
     }
     problems
 }

@@ -56,6 +56,8 @@ pub enum Filling {
     Iota(Option<Value>),
     Random([f64; 2]),
     Constant(Value),
+    /// Element i holds the ith value.
+    Values(Vec<Value>),
 }
 
 impl Filling {
@@ -66,6 +68,18 @@ impl Filling {
             Filling::Constant(value) => value.encoded(scalar, "fill", values).map(Some),
             _ => Ok(None),
         }
+    }
+
+    /// The bytes of listed values as `scalar`s at a configuration (`values`), where the fill lists them:
+    /// `length` of them, or why not.
+    pub fn listed(&self, scalar: Scalar, length: u64, values: &Values) -> Result<Option<Vec<u8>>, Problem> {
+        let Filling::Values(listed) = self else { return Ok(None) };
+        if listed.len() as u64 != length {
+            let message = format!("lists {} values for a buffer of {length} elements", listed.len());
+            return Err(Problem::at("fill", message));
+        }
+        let bytes = listed.iter().map(|value| value.encoded(scalar, "fill", values));
+        Ok(Some(bytes.collect::<Result<Vec<_>, _>>()?.concat()))
     }
 
     /// An iota's modulus at a configuration (`values`; 0 for none), or why it is not a u32 of at least 1.
@@ -79,6 +93,24 @@ impl Filling {
             }),
             modulus => Ok(modulus),
         }
+    }
+}
+
+/// What fills a template's text at each configuration, checked.
+#[derive(Clone, Debug)]
+pub enum Replacement {
+    Value(Value),
+    Text(String),
+}
+
+impl Replacement {
+    /// The text it puts in the WGSL at a configuration (`values`): a whole number as an integer.
+    pub fn text(&self, values: &Values) -> Result<String, Problem> {
+        Ok(match self {
+            Replacement::Text(text) => text.clone(),
+            Replacement::Value(Value::Literal(number)) => number.to_string(),
+            Replacement::Value(Value::Expression(e)) => e.value(values)?.to_string(),
+        })
     }
 }
 
@@ -327,6 +359,10 @@ pub struct UserKernel {
     pub defaults: Vec<(String, u64)>,
     /// The reference entry point's dispatch, with every buffer at its own binding.
     pub reference: Option<Pass>,
+    /// The template's text and what fills it, where the WGSL is a template.
+    pub template: Vec<(String, Replacement)>,
+    /// The tunables that fill the template alone: no override of the WGSL, so no pipeline sets them.
+    pub templated: Vec<String>,
 }
 
 impl UserKernel {
@@ -352,6 +388,23 @@ impl UserKernel {
             .map_err(|e| vec![Problem::at(format!("spec, line {}, column {}", e.line(), e.column()), e.to_string())])?;
         let digest = digest(body, spec_text.trim());
         Checker::default().check(source, spec, digest)
+    }
+
+    /// The WGSL at a configuration: the source, its template filled in where it is one.
+    pub fn source_at(&self, values: &Values) -> Result<std::borrow::Cow<'_, str>, Problem> {
+        let mut source = std::borrow::Cow::Borrowed(self.source.as_str());
+        for (text, replacement) in &self.template {
+            source = std::borrow::Cow::Owned(source.replace(text, &replacement.text(values)?));
+        }
+        Ok(source)
+    }
+
+    /// The values of the first combination the restrictions admit, at the first size: where a template's
+    /// WGSL is compiled to be checked.
+    pub fn first_admitted(&self, largest: u32) -> Option<Values> {
+        let workgroups = self.workgroup_shapes(largest);
+        let mut all = (0..self.combinations()).flat_map(|i| workgroups.iter().map(move |&w| self.values(i, w)));
+        all.find(|values| matches!(self.excluded_by(values), Ok(None)))
     }
 
     /// Combinations of sizes and tunables: the values of the family's parameter.
@@ -492,8 +545,8 @@ impl UserKernel {
     /// 256 leaves `WG` the tunable's value in the expressions.
     pub fn overrides(&self, pass: &Pass, values: &Values) -> Result<Vec<(String, f64)>, Problem> {
         let all = self.variables(values)?;
-        let mut overrides: Vec<(String, f64)> =
-            all[self.size_names.len()..].iter().map(|(n, v)| (n.clone(), *v as f64)).collect();
+        let set = all[self.size_names.len()..].iter().filter(|(n, _)| !self.templated.contains(n));
+        let mut overrides: Vec<(String, f64)> = set.map(|(n, v)| (n.clone(), *v as f64)).collect();
         for (name, expression) in &pass.constants {
             let value = expression.count(&all)? as f64;
             match overrides.iter_mut().find(|(n, _)| n == name) {

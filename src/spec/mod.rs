@@ -27,8 +27,8 @@ pub use kernel::{
 };
 pub use layout::{Layout, Leaf, layout, leaves};
 pub use schema::{
-    BufferSpec, Dimension, Element, FieldValue, Fill, Number, Ordered, PassSpec, SamplerSpec, Scalar, Size, Spec,
-    TextureFill, TextureSpec, UniformSpec, ValidationSpec, expressions,
+    BufferSpec, Dimension, Element, FieldValue, Fill, Number, Ordered, PassSpec, Replacement, SamplerSpec, Scalar,
+    Size, Spec, TextureFill, TextureSpec, UniformSpec, ValidationSpec, expressions,
 };
 pub use wgsl::{Binding, Declarations, Member, Space, Type};
 

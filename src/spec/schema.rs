@@ -9,8 +9,14 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A list of names with a value each, kept in the order written (a JSON object).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Ordered<T>(pub Vec<(String, T)>);
+
+impl<T> Default for Ordered<T> {
+    fn default() -> Self {
+        Ordered(Vec::new())
+    }
+}
 
 impl<T> Ordered<T> {
     pub fn is_empty(&self) -> bool {
@@ -124,6 +130,10 @@ pub struct Spec {
     /// a scan and its fix-up), in place of `entry_point` and `grid`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub passes: Vec<PassSpec>,
+    /// Text the WGSL holds where a template puts a value (`{{ b_m }}`, `{{ elem }}`), and what fills it at
+    /// each configuration: a number, an expression of the size and the tunables, or `{"text": "f32"}`.
+    #[serde(default, skip_serializing_if = "Ordered::is_empty")]
+    pub template: Ordered<Replacement>,
 }
 
 impl Spec {
@@ -389,10 +399,13 @@ pub enum Fill {
     /// Every element the same: a number, or an expression of the size's dimensions (`"n"`: a kernel that
     /// keeps its size in a buffer).
     Constant(Number),
+    /// Each element its own: numbers or expressions of the size's dimensions, one an element (a kernel's
+    /// shapes and strides, as a framework hands them over in a buffer).
+    Values(Vec<Number>),
 }
 
 /// The forms a fill takes, for the message where one is written otherwise.
-const FILL_FORMS: &str = "a fill is \"zeros\", \"iota\", {\"iota\": m}, {\"random\": [low, high]} or {\"constant\": v}";
+const FILL_FORMS: &str = "a fill is \"zeros\", \"iota\", {\"iota\": m}, {\"random\": [low, high]}, {\"constant\": v} or {\"values\": [v, …]}";
 
 impl Serialize for Fill {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -405,6 +418,7 @@ impl Serialize for Fill {
             Fill::Iota(Some(modulus)) => map.serialize_entry("iota", modulus)?,
             Fill::Random(range) => map.serialize_entry("random", range)?,
             Fill::Constant(value) => map.serialize_entry("constant", value)?,
+            Fill::Values(values) => map.serialize_entry("values", values)?,
             Fill::Zeros | Fill::Iota(None) => unreachable!("written as a word above"),
         }
         map.end()
@@ -439,11 +453,74 @@ impl<'de> Deserialize<'de> for Fill {
                             .map_err(|_| A::Error::custom("{\"random\": [low, high]} takes two numbers"))?,
                     ),
                     Some("constant") => Fill::Constant(map.next_value().map_err(number)?),
+                    Some("values") => Fill::Values(map.next_value().map_err(|_| {
+                        A::Error::custom("{\"values\": [v, …]} takes numbers, or expressions of the size as strings")
+                    })?),
                     _ => return Err(A::Error::custom(FILL_FORMS)),
                 };
                 match map.next_key::<String>()? {
                     Some(_) => Err(A::Error::custom(FILL_FORMS)),
                     None => Ok(fill),
+                }
+            }
+        }
+        deserializer.deserialize_any(Forms)
+    }
+}
+
+/// What a template's text is replaced with: a number or an expression (a string), or text as it is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Replacement {
+    Number(Number),
+    Text(String),
+}
+
+const REPLACEMENT_FORMS: &str =
+    "a template's text is replaced with a number, an expression (a string) or {\"text\": \"as it is\"}";
+
+impl Serialize for Replacement {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Replacement::Number(number) => number.serialize(serializer),
+            Replacement::Text(text) => {
+                let mut map = serializer.serialize_map(Some(1))?;
+                map.serialize_entry("text", text)?;
+                map.end()
+            }
+        }
+    }
+}
+
+/// Read by hand, as a fill is: a number, a string, or an object of one field.
+impl<'de> Deserialize<'de> for Replacement {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Forms;
+        impl<'de> Visitor<'de> for Forms {
+            type Value = Replacement;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(REPLACEMENT_FORMS)
+            }
+            fn visit_f64<E: serde::de::Error>(self, number: f64) -> Result<Replacement, E> {
+                Ok(Replacement::Number(Number::Literal(number)))
+            }
+            fn visit_u64<E: serde::de::Error>(self, number: u64) -> Result<Replacement, E> {
+                self.visit_f64(number as f64)
+            }
+            fn visit_i64<E: serde::de::Error>(self, number: i64) -> Result<Replacement, E> {
+                self.visit_f64(number as f64)
+            }
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<Replacement, E> {
+                Ok(Replacement::Number(Number::Expression(text.into())))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Replacement, A::Error> {
+                use serde::de::Error;
+                let text = match map.next_key::<String>()?.as_deref() {
+                    Some("text") => map.next_value::<String>()?,
+                    _ => return Err(A::Error::custom(REPLACEMENT_FORMS)),
+                };
+                match map.next_key::<String>()? {
+                    Some(_) => Err(A::Error::custom(REPLACEMENT_FORMS)),
+                    None => Ok(Replacement::Text(text)),
                 }
             }
         }

@@ -109,6 +109,23 @@ impl Checker {
                 let sizes: Vec<&str> = size_names.iter().map(String::as_str).collect();
                 Filling::Constant(Value::Expression(self.expression(place.into(), text, &sizes)?))
             }
+            Some(Fill::Values(listed)) => {
+                let sizes: Vec<&str> = size_names.iter().map(String::as_str).collect();
+                let mut values = Vec::new();
+                for (i, number) in listed.iter().enumerate() {
+                    let place = format!("{place}.values[{i}]");
+                    values.push(match number {
+                        Number::Literal(value) => {
+                            if let Some(Err(why)) = element.map(|e| encode(e.scalar, *value)) {
+                                self.problem(&place, why);
+                            }
+                            Value::Literal(*value)
+                        }
+                        Number::Expression(text) => Value::Expression(self.expression(place, text, &sizes)?),
+                    });
+                }
+                Filling::Values(values)
+            }
         })
     }
 

@@ -9,10 +9,10 @@ mod textures;
 use std::collections::BTreeSet;
 
 use super::expression::{Expression, Problem, Values};
-use super::kernel::{Pass, UserKernel, encode};
-use super::schema::{Dimension, Ordered, Size, Spec};
+use super::kernel::{Pass, Replacement, UserKernel, Value, encode};
+use super::schema::{self, Dimension, Number, Ordered, Size, Spec};
 use super::wgsl::Declarations;
-use super::{DEFAULT_SIZE, MAX_COMBINATIONS, WORKGROUP_TUNABLES};
+use super::{DEFAULT_SIZE, MAX_COMBINATIONS, WORKGROUP_TUNABLES, split_leading_spec};
 
 /// What the workgroup section read: its dimensions as written, as expressions, the tunables that make the
 /// shape (no values for a WG_X swept over every power of two) and the tunables left to the combinations.
@@ -21,6 +21,13 @@ struct Shape {
     expressions: Vec<Expression>,
     shape_tunables: Vec<(String, Vec<u32>)>,
     tunables: Vec<(String, Vec<u32>)>,
+}
+
+/// A template's replacements, the WGSL filled in at the first values, and the tunables it names.
+struct Template {
+    replacements: Vec<(String, Replacement)>,
+    probe: String,
+    tunables: Vec<String>,
 }
 
 /// What a sample counts, where given: bytes, flops and workgroup memory.
@@ -48,10 +55,13 @@ impl Checker {
     /// Checks every section of `spec` (each returning what it read), then every combination; the kernel,
     /// or every problem found.
     pub(super) fn check(mut self, source: &str, spec: Spec, digest: String) -> Result<UserKernel, Vec<Problem>> {
-        let declared = Declarations::of(source);
-        self.name(&spec);
         let (size_names, sizes) = self.sizes(&spec);
-        self.tunables(&spec, &declared, &size_names);
+        let template = self.template(&spec, source, &size_names, &sizes);
+        let declared = Declarations::of(&template.probe);
+        let templated: Vec<String> =
+            template.tunables.into_iter().filter(|name| !declared.overrides.contains_key(name)).collect();
+        self.name(&spec);
+        self.tunables(&spec, &declared, &size_names, &templated);
         let shape = self.workgroup(&spec, &declared);
         let mut known: Vec<&str> = size_names.iter().map(String::as_str).collect();
         known.extend(spec.tunables.names());
@@ -97,6 +107,8 @@ impl Checker {
             check,
             defaults: declared.override_defaults.iter().map(|(name, value)| (name.clone(), *value)).collect(),
             reference,
+            template: template.replacements,
+            templated,
         };
         self.check_combinations(&kernel, &declared);
         if self.problems.is_empty() { Ok(kernel) } else { Err(self.problems) }
@@ -169,11 +181,52 @@ impl Checker {
         (size_names, values)
     }
 
-    /// Tunables: overrides the WGSL declares, each with values, none named as a size dimension.
-    fn tunables(&mut self, spec: &Spec, declared: &Declarations, size_names: &[String]) {
+    /// A template's text and what fills it: each text found in the WGSL, each value a number, text, or an
+    /// expression of the size and the tunables; the WGSL filled in at the first value of each (where the
+    /// declarations are read) and the tunables the template names.
+    fn template(&mut self, spec: &Spec, source: &str, size_names: &[String], sizes: &[Vec<u64>]) -> Template {
+        let body = split_leading_spec(source).map_or(source, |(_, body)| body);
+        let mut known: Vec<&str> = size_names.iter().map(String::as_str).collect();
+        known.extend(spec.tunables.names());
+        let mut replacements = Vec::new();
+        for (text, written) in &spec.template.0 {
+            let place = format!("template.{text}");
+            if text.is_empty() || !body.contains(text.as_str()) {
+                self.problem(&place, "the WGSL does not hold this text");
+            }
+            let replacement = match written {
+                schema::Replacement::Text(text) => Replacement::Text(text.clone()),
+                schema::Replacement::Number(Number::Literal(number)) => Replacement::Value(Value::Literal(*number)),
+                schema::Replacement::Number(Number::Expression(expression)) => {
+                    let Some(expression) = self.expression(place, expression, &known) else { continue };
+                    Replacement::Value(Value::Expression(expression))
+                }
+            };
+            replacements.push((text.clone(), replacement));
+        }
+        let first_size = size_names.iter().cloned().zip(sizes[0].iter().map(|&v| v as i64));
+        let first_values =
+            spec.tunables.0.iter().filter_map(|(name, values)| Some((name.clone(), *values.first()? as i64)));
+        let first: Values = first_size.chain(first_values).collect();
+        let mut probe = source.to_string();
+        for (text, replacement) in &replacements {
+            probe = probe.replace(text, &replacement.text(&first).unwrap_or_default());
+        }
+        let expressions = replacements.iter().filter_map(|(_, r)| match r {
+            Replacement::Value(Value::Expression(e)) => Some(e),
+            _ => None,
+        });
+        let named: BTreeSet<&str> = expressions.flat_map(Expression::variables).collect();
+        let tunables = spec.tunables.names().filter(|name| named.contains(name)).map(String::from).collect();
+        Template { replacements, probe, tunables }
+    }
+
+    /// Tunables: overrides the WGSL declares (or that fill its template alone: `templated`), each with
+    /// values, none named as a size dimension.
+    fn tunables(&mut self, spec: &Spec, declared: &Declarations, size_names: &[String], templated: &[String]) {
         for (name, values) in &spec.tunables.0 {
             let place = format!("tunables.{name}");
-            if !declared.overrides.contains_key(name) {
+            if !declared.overrides.contains_key(name) && !templated.contains(name) {
                 self.problem(&place, absent("an `override`", name, &declared.override_names()));
             }
             if values.is_empty() {
@@ -295,7 +348,11 @@ impl Checker {
                 }
                 let counts = kernel.buffers.iter().map(|b| &b.length).chain(&kernel.bytes).chain(&kernel.flops);
                 let counts = counts.chain(&kernel.workgroup_memory).chain(kernel.constants.iter().map(|(_, e)| e));
-                for expression in counts {
+                let filled = kernel.template.iter().filter_map(|(_, r)| match r {
+                    Replacement::Value(Value::Expression(e)) => Some(e),
+                    _ => None,
+                });
+                for expression in counts.chain(filled) {
                     if let Err(problem) = expression.count(&values) {
                         self.problems.push(problem);
                         return;
@@ -309,9 +366,14 @@ impl Checker {
                         return;
                     }
                 }
-                let fills = kernel.buffers.iter().filter_map(|b| Some((b.fill.as_ref()?, b.element.scalar)));
+                let fills = kernel.buffers.iter().filter_map(|b| Some((b, b.fill.as_ref()?, b.element.scalar)));
                 if let Err(problem) = fills
-                    .map(|(fill, scalar)| fill.constant(scalar, &values).and(fill.modulus(&values)))
+                    .map(|(buffer, fill, scalar)| {
+                        let listed = buffer.length.count(&values).and_then(|n| fill.listed(scalar, n, &values));
+                        let listed =
+                            listed.map_err(|p| Problem::at(format!("buffers ({}).fill", buffer.name), p.message));
+                        fill.constant(scalar, &values).and(fill.modulus(&values)).and(listed)
+                    })
                     .collect::<Result<Vec<_>, _>>()
                 {
                     self.problems.push(problem);

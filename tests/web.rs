@@ -348,3 +348,13 @@ async fn dawns_tiled_matmul_with_its_sizes_in_a_uniform_validates_through_webgpu
     let result = run_users_kernel(include_str!("kernels/public/dawn_matmul.wgsl"), |s| s["sizes"] = sizes).await;
     assert_all_good(&result, 1);
 }
+
+#[wasm_bindgen_test]
+async fn burns_matmul_template_filled_at_each_configuration_validates_through_webgpu() {
+    let result = run_users_kernel(include_str!("kernels/public/burn_matmul.wgsl"), |s| {
+        s["sizes"] = serde_json::json!([{ "m": 64, "k": 32, "n": 64 }]);
+        s["tunables"] = serde_json::json!({ "WG_X": [8], "WG_Y": [4, 8], "T_M": [2], "T_N": [4], "B_K": [8] });
+    })
+    .await;
+    assert_all_good(&result, 2);
+}

@@ -3,8 +3,8 @@
 //! A pattern search over the shapes' log-spaced grid (the position of x among the candidate widths, of y
 //! among the heights). It starts at the common default (64, or 8×8), polls the shapes two grid steps away
 //! (×4, ÷4 along each axis), moves to the best neighbour while that gains at least `min_gain`, then polls
-//! one step away (×2, ÷2, and for 2-D the same-size shapes x×2 y÷2 and x÷2 y×2) and stops when no
-//! neighbour gains; six shapes or fewer are all tried. Trials are measured with fewer samples and a short
+//! one step away (×2, ÷2, and trades between two axes: the same-size shapes x×2 y÷2 and x÷2 y×2, a tunable a
+//! step up and another a step down) and stops when no neighbour gains; six shapes or fewer are all tried. Trials are measured with fewer samples and a short
 //! warm-up (the GPU stays busy from one trial to the next, so only the first needs the full warm-up), and
 //! validated afterwards where it matters: the fastest trial whose output matches the CPU reference is the
 //! answer, and the default it is compared with is checked too. Optionally the whole sweep runs afterwards,
@@ -73,6 +73,9 @@ pub struct Tuning {
     /// just WG_X and WG_Y (a user's kernel).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best_overrides: Option<Vec<(String, i64)>>,
+    /// A template kernel's text and what fills it at the best configuration.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub best_template: Vec<(String, String)>,
     /// Every shape tried, in the order tried; the best that validates, and the default, have `valid` set.
     pub trials: Vec<ConfigResult>,
     /// Wall-clock seconds the search took: trials, pipeline builds and validation.
@@ -148,10 +151,22 @@ impl Tuning {
             true => format!("\n// with {}", self.best()?.parameter_text()),
             false => String::new(),
         };
+        let overrides = match overrides.is_empty() {
+            true => String::new(),
+            false => format!("// or as constants the pipeline overrides:\n{overrides}\n"),
+        };
+        let template = match self.best_template.is_empty() {
+            true => String::new(),
+            false => {
+                let lines: Vec<String> =
+                    self.best_template.iter().map(|(text, value)| format!("//   {text} → {value}")).collect();
+                format!("// the template filled in as:\n{}\n", lines.join("\n"))
+            }
+        };
         Some(format!(
             "// {kernel}: the best workgroup shape wgsweep found on this device{tunables}\n\
              @compute @workgroup_size({attribute})\n\
-             // or as constants the pipeline overrides:\n{overrides}\n\
+             {overrides}{template}\
              // Rust\nconst WORKGROUP_SIZE: [u32; 3] = [{x}, {y}, {z}];",
             kernel = self.kernel
         ))
@@ -270,6 +285,7 @@ pub async fn tune(
         let searches_parameter = target.searches_parameter;
         let best = best_of(&trials).map(|r| target.at((r.workgroup_size, r.parameter_value())));
         let best_overrides = best.and_then(|best| family.tunable_values(&best));
+        let best_template = best.map(|best| family.template_filled(&best)).unwrap_or_default();
         tunings.push(Tuning {
             family: family.name().into(),
             kernel: target.kernel.label(),
@@ -287,6 +303,7 @@ pub async fn tune(
                 _ => None,
             },
             best_overrides,
+            best_template,
             trials,
             seconds,
             exhaustive,
@@ -464,8 +481,8 @@ const MEASURE_ALL_UP_TO: usize = 6;
 
 /// The pattern search over candidates on a grid: each candidate's position along each axis (for
 /// workgroup shapes of powers of two: log2 x, log2 y; for a user's kernel also the index of each tunable's
-/// value). It moves along every axis with more than one position, and for shapes also to the same-size
-/// neighbours (x×2 y÷2, x÷2 y×2).
+/// value). It moves along every axis with more than one position, and one step away also by trades between
+/// two axes (x×2 y÷2, x÷2 y×2; a tunable up and another down).
 pub struct Search<P> {
     points: Vec<(P, Vec<i32>)>,
     /// Scores measured so far (`None`: tried, no valid figure).
@@ -648,13 +665,20 @@ impl<P: Shaped> Search<P> {
                 moves.push(to);
             }
         }
-        // The same number of invocations in another shape: x×2 y÷2, x÷2 y×2.
-        if step == 1 && self.moving.contains(&0) && self.moving.contains(&1) {
-            for (dx, dy) in [(1, -1), (-1, 1)] {
-                let mut to = at.clone();
-                to[0] += dx;
-                to[1] += dy;
-                moves.push(to);
+        // Trades between two axes, one up a step and the other down: the same number of invocations in
+        // another shape (x×2 y÷2), or a tiled kernel's work moved between its invocations and their count
+        // (half the rows of invocations, each computing twice the rows): the same block, which a move
+        // along one axis at a time cannot reach without passing a slower one.
+        if step == 1 {
+            for (i, &a) in self.moving.iter().enumerate() {
+                for &b in &self.moving[i + 1..] {
+                    for (da, db) in [(1, -1), (-1, 1)] {
+                        let mut to = at.clone();
+                        to[a] += da;
+                        to[b] += db;
+                        moves.push(to);
+                    }
+                }
             }
         }
         moves.into_iter().filter_map(|to| self.points.iter().find(|(_, p)| *p == to).map(|(w, _)| *w)).collect()

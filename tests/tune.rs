@@ -88,3 +88,32 @@ fn auto_tune_of_a_users_kernel_moves_along_its_tunables_and_validates_what_it_re
         assert!(lines.iter().all(|line| snippet.lines().any(|l| l == line)), "{snippet}");
     }
 }
+
+/// A template kernel's tuning says what fills its template at the best configuration, and sets no override
+/// its WGSL does not declare.
+#[test]
+fn auto_tune_of_a_template_gives_the_template_filled_at_the_best_configuration() {
+    let gpu = support::open_gpu();
+    let source = include_str!("kernels/public/burn_matmul.wgsl");
+    let mut spec: serde_json::Value = serde_json::from_str(wgsweep::spec::leading_spec(source).unwrap()).unwrap();
+    spec["name"] = "tuned_burn_matmul".into();
+    spec["sizes"] = serde_json::json!([{ "m": 64, "k": 64, "n": 64 }]);
+    spec["tunables"] = serde_json::json!({ "WG_X": [4, 8], "WG_Y": [4, 8], "T_M": [1, 2], "T_N": [2], "B_K": [4] });
+    let kernel = wgsweep::spec::UserKernel::read(source, Some(&spec.to_string())).unwrap();
+    let family = kernels::register(kernel).unwrap();
+    let plan = support::quick_plan(wgsweep::kernel::Kernel::all_of(family), 0, None);
+    let options = TuneOptions::default();
+    let tunings =
+        pollster::block_on(tune::tune(&gpu, &plan, &options, &support::environment(&gpu), |_| Flow::Continue)).unwrap();
+    let best = tunings[0].best().expect("a valid best");
+    let t_m = best.parameter_text().split("T_M=").nth(1).unwrap().split(' ').next().unwrap().to_string();
+    let snippet = tunings[0].snippet().unwrap();
+    let [x, y, _] = best.workgroup_size;
+    let lines = [
+        format!("//   {{{{b_m}}}} → {}", x * t_m.parse::<u32>().unwrap()),
+        format!("//   {{{{ workgroup_size_y }}}} → {y}"),
+        "//   {{ elem }} → f32".to_string(),
+    ];
+    assert!(lines.iter().all(|line| snippet.lines().any(|l| l == line)), "{snippet}");
+    assert!(!snippet.contains("override"), "{snippet}");
+}

@@ -357,6 +357,12 @@ pub trait Family: Sync {
         let _ = configuration;
         None
     }
+    /// A template kernel's text and what fills it at a configuration (`{{b_m}}`, `64`): the tunables that
+    /// set no override, for a snippet to paste; empty where the WGSL is no template.
+    fn template_filled(&self, configuration: &Configuration) -> Vec<(String, String)> {
+        let _ = configuration;
+        Vec::new()
+    }
     /// The workgroup shape and parameter value the kernel runs at untuned, among the configurations like
     /// `like` (of its problem size): what the auto-tuner measures its choice against. `None`: the common
     /// default, 64 (8×8 for 2-D kernels) at `like`'s parameter.

@@ -143,8 +143,21 @@ impl Family for UserFamily {
     }
 
     /// The tunables, those of the workgroup's shape among them (the sizes and the constants aside).
+    /// The tunables that set overrides: those that fill a template alone are in `template_filled`.
     fn tunable_values(&self, configuration: &Configuration) -> Option<Vec<(String, i64)>> {
-        Some(self.values(configuration).split_off(self.kernel.size_names.len()))
+        let mut tunables = self.values(configuration).split_off(self.kernel.size_names.len());
+        tunables.retain(|(name, _)| !self.kernel.templated.contains(name));
+        Some(tunables)
+    }
+
+    fn template_filled(&self, configuration: &Configuration) -> Vec<(String, String)> {
+        let values = self.values(configuration);
+        let filled = self
+            .kernel
+            .template
+            .iter()
+            .map(|(text, replacement)| Some((text.clone(), replacement.text(&values).ok()?)));
+        filled.collect::<Option<Vec<_>>>().unwrap_or_default()
     }
 
     fn excluded(&self, configuration: &Configuration) -> Option<String> {

@@ -192,6 +192,7 @@ fn what_a_template_may_not_say_is_named_at_its_place() {
     let cases: Vec<Case> = vec![
         (Box::new(|s| s["template"]["{{ b_m }}"] = json!("B_K")), "template.{{ b_m }}", "the WGSL does not hold this"),
         (Box::new(|s| s["template"]["{{b_k}}"] = json!("B_Q")), "template.{{b_k}}", "B_Q"),
+        (Box::new(|s| s["template"]["{{b_k}}"] = json!(0.5)), "template.{{b_k}}", "a number here is a whole one"),
         (
             Box::new(|s| s["template"]["{{b_k}}"] = json!({ "txt": "8" })),
             "spec, line 1",

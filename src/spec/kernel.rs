@@ -104,11 +104,12 @@ pub enum Replacement {
 }
 
 impl Replacement {
-    /// The text it puts in the WGSL at a configuration (`values`): a whole number as an integer.
+    /// The text it puts in the WGSL at a configuration (`values`): an integer.
     pub fn text(&self, values: &Values) -> Result<String, Problem> {
         Ok(match self {
             Replacement::Text(text) => text.clone(),
-            Replacement::Value(Value::Literal(number)) => number.to_string(),
+            // A whole number, as read (`Checker::template`).
+            Replacement::Value(Value::Literal(number)) => (*number as i64).to_string(),
             Replacement::Value(Value::Expression(e)) => e.value(values)?.to_string(),
         })
     }

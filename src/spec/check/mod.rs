@@ -196,7 +196,12 @@ impl Checker {
             }
             let replacement = match written {
                 schema::Replacement::Text(text) => Replacement::Text(text.clone()),
-                schema::Replacement::Number(Number::Literal(number)) => Replacement::Value(Value::Literal(*number)),
+                schema::Replacement::Number(Number::Literal(number)) => {
+                    if number.fract() != 0.0 || number.abs() > 2f64.powi(53) {
+                        self.problem(&place, "a number here is a whole one; give other text as {\"text\": \"0.5\"}");
+                    }
+                    Replacement::Value(Value::Literal(*number))
+                }
                 schema::Replacement::Number(Number::Expression(expression)) => {
                     let Some(expression) = self.expression(place, expression, &known) else { continue };
                     Replacement::Value(Value::Expression(expression))
@@ -216,7 +221,7 @@ impl Checker {
             Replacement::Value(Value::Expression(e)) => Some(e),
             _ => None,
         });
-        let named: BTreeSet<&str> = expressions.flat_map(Expression::variables).collect();
+        let named: Vec<&str> = expressions.flat_map(Expression::variables).collect();
         let tunables = spec.tunables.names().filter(|name| named.contains(name)).map(String::from).collect();
         Template { replacements, probe, tunables }
     }

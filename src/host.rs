@@ -5,6 +5,7 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod workers;
+pub mod zlib;
 
 use std::cell::{Cell, OnceCell};
 use std::ops::Range;

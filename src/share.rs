@@ -6,6 +6,9 @@
 //! out; figures derived from others (GB/s, suspects, shares of the peaks) are recomputed on opening, exactly
 //! as the runner computes them. "2" is the link format's version (2 added each median's interval): a later
 //! wgsweep reads older links, and an older one refuses a newer link with a message that says so.
+//!
+//! Encoding and decoding wait on compression, which the page leaves to the browser (`host::zlib`);
+//! natively it is done in place, and `blocking` gives each function's answer at once.
 
 use std::fmt;
 
@@ -13,6 +16,7 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 
+use crate::host::zlib;
 use crate::kernel::ShaderChecks;
 use crate::measure::TimingSource;
 use crate::result::{ConfigResult, Outcome, ParameterValue, ReadError, RunResult, gb_per_s};
@@ -193,24 +197,24 @@ pub const KNOWN_RESULTS: &[KnownResult] = &[
 ];
 
 /// The fragment value (without `#run=`) that holds `result`.
-pub fn encode(result: &RunResult) -> String {
-    pack(&shared(result))
+pub async fn encode(result: &RunResult) -> String {
+    pack(&shared(result)).await
 }
 
 /// A whole link: `base` (the page's address) with the result in its fragment.
-pub fn link(base: &str, result: &RunResult) -> String {
-    with_fragment(base, FRAGMENT_KEY, &encode(result))
+pub async fn link(base: &str, result: &RunResult) -> String {
+    with_fragment(base, FRAGMENT_KEY, &encode(result).await)
 }
 
 /// The fragment value (without `#compare=`) that holds every result of a comparison, in order; compressed
 /// together, so the second device's strings cost little.
-pub fn encode_comparison(results: &[RunResult]) -> String {
-    pack(&results.iter().map(shared).collect::<Vec<_>>())
+pub async fn encode_comparison(results: &[RunResult]) -> String {
+    pack(&results.iter().map(shared).collect::<Vec<_>>()).await
 }
 
 /// A whole link to a comparison.
-pub fn comparison_link(base: &str, results: &[RunResult]) -> String {
-    with_fragment(base, COMPARE_KEY, &encode_comparison(results))
+pub async fn comparison_link(base: &str, results: &[RunResult]) -> String {
+    with_fragment(base, COMPARE_KEY, &encode_comparison(results).await)
 }
 
 /// `base` with its fragment, if any, replaced by `#key=value`.
@@ -220,8 +224,8 @@ fn with_fragment(base: &str, key: &str, value: &str) -> String {
 }
 
 /// The result in a link, a fragment (`#run=2.…`) or a fragment's value (`2.…`).
-pub fn decode(text: &str) -> Result<RunResult, ShareError> {
-    let (version, binary) = payload(fragment_value(text, FRAGMENT_KEY)?, MAX_PAYLOAD_BYTES)?;
+pub async fn decode(text: &str) -> Result<RunResult, ShareError> {
+    let (version, binary) = payload(fragment_value(text, FRAGMENT_KEY)?, MAX_PAYLOAD_BYTES).await?;
     open(match version {
         1 => decoded::<SharedV1>(&binary)?.into(),
         _ => decoded(&binary)?,
@@ -229,8 +233,8 @@ pub fn decode(text: &str) -> Result<RunResult, ShareError> {
 }
 
 /// The results in a comparison link (`#compare=2.…`) or its value.
-pub fn decode_comparison(text: &str) -> Result<Vec<RunResult>, ShareError> {
-    let (version, binary) = payload(fragment_value(text, COMPARE_KEY)?, MAX_PAYLOAD_BYTES)?;
+pub async fn decode_comparison(text: &str) -> Result<Vec<RunResult>, ShareError> {
+    let (version, binary) = payload(fragment_value(text, COMPARE_KEY)?, MAX_PAYLOAD_BYTES).await?;
     let shared: Vec<Shared> = match version {
         1 => decoded::<Vec<SharedV1>>(&binary)?.into_iter().map(Into::into).collect(),
         _ => decoded(&binary)?,
@@ -246,10 +250,10 @@ pub fn decode_comparison(text: &str) -> Result<Vec<RunResult>, ShareError> {
 }
 
 /// What a link of either kind holds: one result (`#run=`) or a comparison (`#compare=`).
-pub fn decode_any(text: &str) -> Result<Vec<RunResult>, ShareError> {
+pub async fn decode_any(text: &str) -> Result<Vec<RunResult>, ShareError> {
     match text.split_once('#').map(|(_, fragment)| fragment) {
-        Some(fragment) if find_field(fragment, COMPARE_KEY).is_some() => decode_comparison(text),
-        _ => decode(text).map(|result| vec![result]),
+        Some(fragment) if find_field(fragment, COMPARE_KEY).is_some() => decode_comparison(text).await,
+        _ => decode(text).await.map(|result| vec![result]),
     }
 }
 
@@ -280,7 +284,7 @@ pub struct SharedKernel {
 
 /// A link that opens a user's kernel in the page at `base`, ready to run; refused past
 /// `spec::MAX_SOURCE_BYTES` of WGSL and specification together.
-pub fn kernel_link(base: &str, kernel: &SharedKernel) -> Result<String, String> {
+pub async fn kernel_link(base: &str, kernel: &SharedKernel) -> Result<String, String> {
     let bytes = kernel.source.len() + kernel.spec.len();
     if bytes > crate::spec::MAX_SOURCE_BYTES {
         return Err(format!(
@@ -288,13 +292,13 @@ pub fn kernel_link(base: &str, kernel: &SharedKernel) -> Result<String, String> 
             crate::spec::MAX_SOURCE_BYTES
         ));
     }
-    Ok(with_fragment(base, KERNEL_KEY, &pack(kernel)))
+    Ok(with_fragment(base, KERNEL_KEY, &pack(kernel).await))
 }
 
 /// The kernel a `#kernel=` link carries.
-pub fn decode_kernel(text: &str) -> Result<SharedKernel, ShareError> {
+pub async fn decode_kernel(text: &str) -> Result<SharedKernel, ShareError> {
     let value = fragment_value(text, KERNEL_KEY)?;
-    let kernel: SharedKernel = decoded(&payload(value, crate::spec::MAX_SOURCE_BYTES + 64)?.1)?;
+    let kernel: SharedKernel = decoded(&payload(value, crate::spec::MAX_SOURCE_BYTES + 64).await?.1)?;
     match kernel.source.len() + kernel.spec.len() {
         bytes if bytes > crate::spec::MAX_SOURCE_BYTES => Err(ShareError::Unreadable(format!(
             "its kernel takes {bytes} bytes; a kernel may take {}",
@@ -305,15 +309,15 @@ pub fn decode_kernel(text: &str) -> Result<SharedKernel, ShareError> {
 }
 
 /// `1.` and the base64url of the zlib-compressed postcard encoding of `value`.
-fn pack(value: &impl Serialize) -> String {
+async fn pack(value: &impl Serialize) -> String {
     let binary = postcard::to_allocvec(value).expect("shared results always serialize");
-    let compressed = miniz_oxide::deflate::compress_to_vec_zlib(&binary, 10);
+    let compressed = zlib::compress(&binary).await;
     format!("{LINK_VERSION}.{}", URL_SAFE_NO_PAD.encode(compressed))
 }
 
 /// The link format's version and the decompressed payload of a link's `value`, refusing a payload that
 /// decompresses to more than `limit` bytes.
-fn payload(value: &str, limit: usize) -> Result<(u32, Vec<u8>), ShareError> {
+async fn payload(value: &str, limit: usize) -> Result<(u32, Vec<u8>), ShareError> {
     let (version, payload) = value.split_once('.').ok_or(ShareError::NotALink)?;
     let version: u32 = version.parse().map_err(|_| ShareError::NotALink)?;
     if version > LINK_VERSION {
@@ -321,8 +325,7 @@ fn payload(value: &str, limit: usize) -> Result<(u32, Vec<u8>), ShareError> {
     }
     let corrupt = |what: &str, e: &dyn fmt::Display| ShareError::Corrupt(format!("{what} ({e})"));
     let compressed = URL_SAFE_NO_PAD.decode(payload).map_err(|e| corrupt("not base64url", &e))?;
-    let binary = miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&compressed, limit)
-        .map_err(|e| corrupt("does not decompress", &e))?;
+    let binary = zlib::decompress(&compressed, limit).await.map_err(|e| corrupt("does not decompress", &e))?;
     Ok((version, binary))
 }
 
@@ -458,4 +461,59 @@ fn config_result(row: &Row, text: &impl Fn(u32) -> Result<String, ShareError>) -
         percent_of_baseline: None,
         percent_of_peak: None,
     })
+}
+
+/// The same for callers that cannot wait (the CLI, the gallery server's worker threads, tests): natively
+/// compression is done in place, so each of these futures is ready when first polled.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod blocking {
+    use std::future::Future;
+    use std::pin::pin;
+    use std::task::{Context, Poll, Waker};
+
+    use super::{RunResult, ShareError, SharedKernel};
+
+    /// `future`'s output: it never waits natively.
+    fn ready<T>(future: impl Future<Output = T>) -> T {
+        match pin!(future).poll(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(output) => output,
+            Poll::Pending => unreachable!("native compression never waits"),
+        }
+    }
+
+    pub fn encode(result: &RunResult) -> String {
+        ready(super::encode(result))
+    }
+
+    pub fn link(base: &str, result: &RunResult) -> String {
+        ready(super::link(base, result))
+    }
+
+    pub fn encode_comparison(results: &[RunResult]) -> String {
+        ready(super::encode_comparison(results))
+    }
+
+    pub fn comparison_link(base: &str, results: &[RunResult]) -> String {
+        ready(super::comparison_link(base, results))
+    }
+
+    pub fn decode(text: &str) -> Result<RunResult, ShareError> {
+        ready(super::decode(text))
+    }
+
+    pub fn decode_comparison(text: &str) -> Result<Vec<RunResult>, ShareError> {
+        ready(super::decode_comparison(text))
+    }
+
+    pub fn decode_any(text: &str) -> Result<Vec<RunResult>, ShareError> {
+        ready(super::decode_any(text))
+    }
+
+    pub fn kernel_link(base: &str, kernel: &SharedKernel) -> Result<String, String> {
+        ready(super::kernel_link(base, kernel))
+    }
+
+    pub fn decode_kernel(text: &str) -> Result<SharedKernel, ShareError> {
+        ready(super::decode_kernel(text))
+    }
 }

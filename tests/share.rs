@@ -56,8 +56,8 @@ fn every_familys_recorded_results_open_from_their_link_as_they_were() {
         wgsweep::analysis::flag_suspects(&mut original.results);
         wgsweep::analysis::relate_to_baselines(&mut original.results);
         original.peaks = wgsweep::analysis::relate_to_peaks(&mut original.results);
-        let link = share::link("https://example.org/wgsweep/", &original);
-        let opened = share::decode(&link).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let link = share::blocking::link("https://example.org/wgsweep/", &original);
+        let opened = share::blocking::decode(&link).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(
             (&opened.device, &opened.environment, &opened.notes, &opened.settings),
             (&original.device, &original.environment, &original.notes, &original.settings),
@@ -110,7 +110,7 @@ fn every_familys_recorded_results_open_from_their_link_as_they_were() {
 fn a_link_takes_a_few_dozen_bytes_per_configuration() {
     // Measured on docs/results: 25 to 55 bytes per configuration, the header (device, notes) included.
     for (name, result) in recorded_results() {
-        let bytes = share::encode(&result).len();
+        let bytes = share::blocking::encode(&result).len();
         println!("{name}: {} configurations, {bytes} bytes", result.results.len());
         assert!(bytes <= 2048 + 40 * result.results.len(), "{name}: {bytes} bytes");
     }
@@ -121,18 +121,18 @@ fn valid_link() -> &'static str {
     static LINK: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     LINK.get_or_init(|| {
         let (_, result) = recorded_results().into_iter().find(|(name, _)| name.contains("chromium-reduce")).unwrap();
-        share::link("http://127.0.0.1:8080/", &result)
+        share::blocking::link("http://127.0.0.1:8080/", &result)
     })
 }
 
 #[test]
 fn damaged_tampered_and_future_links_are_refused_with_a_reason() {
     let link = valid_link().to_string();
-    let not_a_link = share::decode("http://127.0.0.1:8080/#kernels=stream").unwrap_err();
+    let not_a_link = share::blocking::decode("http://127.0.0.1:8080/#kernels=stream").unwrap_err();
     assert_eq!(not_a_link, ShareError::NotALink);
     assert!(not_a_link.to_string().contains("not a wgsweep result link"), "{not_a_link}");
 
-    let truncated = share::decode(&link[..link.len() - 40]).unwrap_err();
+    let truncated = share::blocking::decode(&link[..link.len() - 40]).unwrap_err();
     assert!(matches!(truncated, ShareError::Corrupt(_)), "{truncated}");
     assert!(truncated.to_string().contains("cut short"), "{truncated}");
 
@@ -140,36 +140,36 @@ fn damaged_tampered_and_future_links_are_refused_with_a_reason() {
     let at = link.len() - 200;
     let replacement = if &link[at..at + 1] == "A" { "B" } else { "A" };
     let tampered = format!("{}{replacement}{}", &link[..at], &link[at + 1..]);
-    assert!(matches!(share::decode(&tampered), Err(ShareError::Corrupt(_))));
+    assert!(matches!(share::blocking::decode(&tampered), Err(ShareError::Corrupt(_))));
 
     let future = link.replacen("#run=2.", "#run=3.", 1);
-    let error = share::decode(&future).unwrap_err();
+    let error = share::blocking::decode(&future).unwrap_err();
     assert_eq!(error, ShareError::TooNew { found: 3 });
     assert!(error.to_string().contains("newer wgsweep"), "{error}");
 
-    assert!(matches!(share::decode(&link.replacen("#run=2.", "#run=2.%%%", 1)), Err(ShareError::Corrupt(_))));
+    assert!(matches!(share::blocking::decode(&link.replacen("#run=2.", "#run=2.%%%", 1)), Err(ShareError::Corrupt(_))));
 }
 
 #[test]
 fn a_crafted_link_whose_figures_no_run_could_record_is_refused_with_what_is_wrong() {
-    let mut crafted = share::decode(valid_link()).unwrap();
+    let mut crafted = share::blocking::decode(valid_link()).unwrap();
     crafted.results[0].median_ns = Some(f64::NAN);
-    let error = share::decode(&share::encode(&crafted)).unwrap_err();
+    let error = share::blocking::decode(&share::blocking::encode(&crafted)).unwrap_err();
     assert!(matches!(error, ShareError::Unreadable(_)), "{error}");
     let message = error.to_string();
     assert!(message.contains("not a believable result: configuration 1 ("), "{message}");
     assert!(message.contains("the median time NaN ns is not a positive time"), "{message}");
 
-    let mut crafted = share::decode(valid_link()).unwrap();
+    let mut crafted = share::blocking::decode(valid_link()).unwrap();
     crafted.results[1].workgroup_size = [0, 0, 0];
-    let message = share::decode(&share::encode(&crafted)).unwrap_err().to_string();
+    let message = share::blocking::decode(&share::blocking::encode(&crafted)).unwrap_err().to_string();
     assert!(message.contains("configuration 2 (") && message.contains("at least one invocation"), "{message}");
 
     // A time of 10^-6 ns: a figure of 10^14 GB/s and more.
-    let mut crafted = share::decode(valid_link()).unwrap();
+    let mut crafted = share::blocking::decode(valid_link()).unwrap();
     let r = &mut crafted.results[0];
     (r.median_ns, r.min_ns, r.p95_ns) = (Some(1e-6), Some(1e-6), Some(1e-6));
-    let message = share::decode(&share::encode(&crafted)).unwrap_err().to_string();
+    let message = share::blocking::decode(&share::blocking::encode(&crafted)).unwrap_err().to_string();
     assert!(message.contains("beyond any device"), "{message}");
 }
 
@@ -178,19 +178,19 @@ proptest! {
 
     #[test]
     fn the_decoder_never_panics_on_any_text(text in ".{0,200}") {
-        let _ = share::decode(&text);
-        let _ = share::decode(&format!("#run=2.{text}"));
+        let _ = share::blocking::decode(&text);
+        let _ = share::blocking::decode(&format!("#run=2.{text}"));
     }
 
     #[test]
     fn a_link_cut_or_altered_anywhere_is_refused_or_read_but_never_panics(cut in 0usize..4000, at in 0usize..4000, c in "[A-Za-z0-9_-]") {
         let link = valid_link();
-        let _ = share::decode(&link[..cut.min(link.len())]);
+        let _ = share::blocking::decode(&link[..cut.min(link.len())]);
         let at = at.min(link.len() - 1);
         let altered = format!("{}{c}{}", &link[..at], &link[at + 1..]);
-        if let Ok(result) = share::decode(&altered) {
+        if let Ok(result) = share::blocking::decode(&altered) {
             // Only an edit outside the checksummed payload (or none at all) may still open.
-            prop_assert_eq!(result.results.len(), share::decode(link).unwrap().results.len());
+            prop_assert_eq!(result.results.len(), share::blocking::decode(link).unwrap().results.len());
         }
     }
 }
@@ -225,7 +225,7 @@ fn the_default_suites_link_stays_within_8_kb() {
         rows.push(row.unwrap_or_else(|| panic!("no recorded row for {}", wgsweep::kernels::describe(c))).clone());
     }
     let suite = RunResult { results: rows, ..browser.clone() };
-    let link = share::link("https://example.org/wgsweep/", &suite);
+    let link = share::blocking::link("https://example.org/wgsweep/", &suite);
     println!("the default suite: {} configurations, a link of {} bytes", configurations.len(), link.len());
     assert!(configurations.len() >= 150, "the suite covers {} configurations", configurations.len());
     assert!(link.len() <= 8192, "{} bytes", link.len());
@@ -238,18 +238,18 @@ fn recorded(name: &str) -> RunResult {
 #[test]
 fn a_comparison_link_carries_every_result_in_order_and_single_links_stay_apart() {
     let (native, browser) = (recorded("h100-native-stream.json"), recorded("h100-chromium-stream.json"));
-    let link = share::comparison_link("https://example.org/wgsweep/", &[native.clone(), browser.clone()]);
+    let link = share::blocking::comparison_link("https://example.org/wgsweep/", &[native.clone(), browser.clone()]);
     assert!(link.starts_with("https://example.org/wgsweep/#compare=2."), "{link}");
-    let opened = share::decode_comparison(&link).unwrap();
-    let single = [&native, &browser].map(|r| share::decode(&share::encode(r)).unwrap());
+    let opened = share::blocking::decode_comparison(&link).unwrap();
+    let single = [&native, &browser].map(|r| share::blocking::decode(&share::blocking::encode(r)).unwrap());
     assert_eq!(opened, single.to_vec(), "each result as its own link would open it");
-    assert_eq!(share::decode_any(&link).unwrap().len(), 2);
-    assert_eq!(share::decode_any(&share::link("https://example.org/", &native)).unwrap().len(), 1);
+    assert_eq!(share::blocking::decode_any(&link).unwrap().len(), 2);
+    assert_eq!(share::blocking::decode_any(&share::blocking::link("https://example.org/", &native)).unwrap().len(), 1);
     // Together they compress better than apart.
-    assert!(link.len() < single.iter().map(|r| share::encode(r).len()).sum::<usize>());
+    assert!(link.len() < single.iter().map(|r| share::blocking::encode(r).len()).sum::<usize>());
 
-    assert_eq!(share::decode(&link).unwrap_err(), ShareError::NotALink);
-    let cut = share::decode_any(&link[..link.len() - 30]).unwrap_err();
+    assert_eq!(share::blocking::decode(&link).unwrap_err(), ShareError::NotALink);
+    let cut = share::blocking::decode_any(&link[..link.len() - 30]).unwrap_err();
     assert!(matches!(cut, ShareError::Corrupt(_)), "{cut:?}");
 }
 
@@ -332,14 +332,14 @@ fn the_results_shipped_with_the_page_are_their_recorded_sources() {
     for known in share::KNOWN_RESULTS {
         let text = std::fs::read_to_string(root.join("docs/results").join(known.source)).unwrap();
         let source = RunResult::from_json(&text).unwrap();
-        let encoded = share::encode(&source);
+        let encoded = share::blocking::encode(&source);
         let shipped = root.join("www/known").join(known.file);
         if std::env::var_os("UPDATE_KNOWN_RESULTS").is_some() {
             std::fs::write(&shipped, format!("{encoded}\n")).unwrap();
         }
         let text = std::fs::read_to_string(&shipped).unwrap_or_default();
         assert_eq!(text.trim(), encoded, "{}: `UPDATE_KNOWN_RESULTS=1 cargo test --test share` remakes it", known.file);
-        let opened = share::decode(&text).unwrap();
+        let opened = share::blocking::decode(&text).unwrap();
         assert_eq!((opened.device.name(), opened.results.len()), (source.device.name(), source.results.len()));
     }
 }
@@ -375,19 +375,19 @@ fn a_result_at_the_configuration_bound_opens_and_one_past_it_is_refused_everywhe
     }
 
     let at_bound = crafted::crafted(max);
-    let opened = share::decode(&share::encode(&at_bound)).expect("a result at the bound opens");
+    let opened = share::blocking::decode(&share::blocking::encode(&at_bound)).expect("a result at the bound opens");
     assert_eq!(opened.results.len(), max);
     RunResult::from_json(&at_bound.to_json()).expect("and reads from a file");
 
     let past = crafted::crafted(max + 1);
     let expected =
         format!("it holds {} configurations, more than any wgsweep run makes (a result holds at most {max})", max + 1);
-    let link = share::decode(&share::encode(&past)).unwrap_err().to_string();
+    let link = share::blocking::decode(&share::blocking::encode(&past)).unwrap_err().to_string();
     assert!(link.contains(&expected), "{link}");
     let file = RunResult::from_json(&past.to_json()).unwrap_err().to_string();
     assert!(file.contains(&expected), "{file}");
-    let comparison = share::encode_comparison(&vec![crafted::crafted(10); share::MAX_COMPARED + 1]);
-    let refused = share::decode_comparison(&comparison).unwrap_err().to_string();
+    let comparison = share::blocking::encode_comparison(&vec![crafted::crafted(10); share::MAX_COMPARED + 1]);
+    let refused = share::blocking::decode_comparison(&comparison).unwrap_err().to_string();
     assert!(refused.contains("it compares 9 results; a comparison shows at most 8"), "{refused}");
 }
 
@@ -398,7 +398,7 @@ fn a_link_keeps_every_medians_interval_and_a_link_of_format_1_still_opens() {
     for r in &mut with_intervals.results {
         r.median_interval_ns = r.median_ns.map(|m| [m * 0.996, m * 1.003]);
     }
-    let opened = share::decode(&share::link("https://example.org/", &with_intervals)).unwrap();
+    let opened = share::blocking::decode(&share::blocking::link("https://example.org/", &with_intervals)).unwrap();
     for (sent, got) in with_intervals.results.iter().zip(&opened.results) {
         let ([low, high], [got_low, got_high]) = (sent.median_interval_ns.unwrap(), got.median_interval_ns.unwrap());
         let median = got.median_ns.unwrap();
@@ -408,6 +408,6 @@ fn a_link_keeps_every_medians_interval_and_a_link_of_format_1_still_opens() {
     let v1 = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/links/format-1-lavapipe-native.txt"))
         .unwrap();
     assert!(v1.trim().starts_with("1."));
-    let old = share::decode(v1.trim()).unwrap();
+    let old = share::blocking::decode(v1.trim()).unwrap();
     assert!(!old.results.is_empty() && old.results.iter().all(|r| r.median_interval_ns.is_none()));
 }

@@ -358,3 +358,27 @@ async fn burns_matmul_template_filled_at_each_configuration_validates_through_we
     .await;
     assert_all_good(&result, 2);
 }
+
+/// The page's zlib is the browser's streams: what it compresses comes back whole, a payload that would
+/// decompress past its limit is refused part way, and bytes that are not zlib say so.
+#[wasm_bindgen_test]
+async fn the_browsers_zlib_round_trips_and_refuses_a_bomb_and_garbage() {
+    use wgsweep::host::zlib;
+    let text: Vec<u8> = (0..100_000u32).flat_map(|i| (i % 251).to_le_bytes()).collect();
+    let packed = zlib::compress(&text).await;
+    assert!(packed.len() < text.len() / 4, "{} of {}", packed.len(), text.len());
+    assert_eq!(zlib::decompress(&packed, text.len()).await.unwrap(), text);
+    let bomb = zlib::compress(&vec![0; 32 << 20]).await;
+    let refused = zlib::decompress(&bomb, 1 << 20).await.unwrap_err();
+    assert!(refused.contains("more than 1048576 bytes"), "{refused}");
+    assert!(zlib::decompress(b"not zlib at all", 1 << 20).await.is_err());
+    // A kernel's link, written and read back through the browser's streams (the end-to-end tests read the
+    // page's links natively too).
+    let link = wgsweep::share::kernel_link(
+        "https://example.org/",
+        &wgsweep::share::SharedKernel { source: "@compute @workgroup_size(1) fn main() {}".into(), spec: "{}".into() },
+    )
+    .await
+    .unwrap();
+    assert_eq!(wgsweep::share::decode_kernel(&link).await.unwrap().spec, "{}");
+}

@@ -10,12 +10,12 @@ fn main() {
     let text =
         std::fs::read_to_string("docs/results/pace/h100-native-suite-5.json").expect("run from the workspace root");
     let result = analysis::read_json(&text).expect("a recorded result");
-    let compact = share::encode(&result);
+    let compact = share::blocking::encode(&result);
     println!("one result: {} configurations, {} bytes compact", result.results.len(), compact.len());
     let window = gallery::CLASS_WINDOW;
     for _ in 0..3 {
         let started = Instant::now();
-        let latest: Vec<_> = (0..window).map(|_| share::decode(&compact).expect("decodes")).collect();
+        let latest: Vec<_> = (0..window).map(|_| share::blocking::decode(&compact).expect("decodes")).collect();
         let decoded = started.elapsed();
         let started = Instant::now();
         let median = gallery::median_result(&latest).expect("a median");

@@ -196,7 +196,7 @@ pub fn prepare(body: &[u8], published: String) -> Result<(Stored, String), Refus
     let digest = hex(&Sha256::digest(body.as_bytes()));
     let token = new_token();
     let class = DeviceClass::of(&result);
-    let compact = share::encode(&result);
+    let compact = share::blocking::encode(&result);
     let stored = Stored {
         id: digest[..16].to_string(),
         class_key: class.key(),
@@ -222,7 +222,7 @@ pub fn prepare(body: &[u8], published: String) -> Result<(Stored, String), Refus
 /// A result as the gallery keeps it for its figures: decoded from its compact form (times as f32), as every
 /// result of a class's window is.
 fn as_kept(compact: &str) -> Result<wgsweep::RunResult, Refusal> {
-    share::decode(compact)
+    share::blocking::decode(compact)
         .map_err(|e| refuse(StatusCode::UNPROCESSABLE_ENTITY, format!("the result cannot be kept: {e}")))
 }
 

@@ -20,7 +20,7 @@ fn h100_native() -> String {
 
 /// A result as the gallery learns from it: in the compact form of a share link (times as f32).
 fn as_kept(result: &RunResult) -> RunResult {
-    wgsweep::share::decode(&wgsweep::share::encode(result)).unwrap()
+    wgsweep::share::blocking::decode(&wgsweep::share::blocking::encode(result)).unwrap()
 }
 
 async fn publish_read_list_and_delete(url: &str) {

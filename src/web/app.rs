@@ -64,7 +64,9 @@ fn handle(action: Action) {
     match action {
         Action::Open { result, title } => opened::show(&result, &title),
         Action::Compare(result) => compare::add(result),
-        Action::Keep { id, result } => history::keep(&id, &result),
+        Action::Keep { id, result } => {
+            wasm_bindgen_futures::spawn_local(async move { history::keep(&id, &result).await })
+        }
         Action::Run => start(Task::Run, None),
         Action::Tune => start(Task::Tune, None),
         Action::GoOn => {
@@ -161,16 +163,18 @@ fn open_shared_link() {
         return;
     }
     if hash.contains(&format!("{}=", share::KERNEL_KEY)) {
-        match share::decode_kernel(&hash) {
-            Ok(kernel) => your_kernel::open(kernel),
-            Err(error) => dom::show_message("error", &format!("The shared kernel could not be opened: {error}")),
-        }
+        wasm_bindgen_futures::spawn_local(async move {
+            match share::decode_kernel(&hash).await {
+                Ok(kernel) => your_kernel::open(kernel),
+                Err(error) => dom::show_message("error", &format!("The shared kernel could not be opened: {error}")),
+            }
+        });
         return;
     }
     // Reading, showing and keeping a large result are tasks of their own, with turns for input between.
     wasm_bindgen_futures::spawn_local(async move {
         if hash.contains(&format!("{}=", share::COMPARE_KEY)) {
-            match share::decode_comparison(&hash) {
+            match share::decode_comparison(&hash).await {
                 Ok(results) => {
                     host::yield_now().await;
                     compare::open(results.clone());
@@ -182,7 +186,7 @@ fn open_shared_link() {
                 }
             }
         } else if hash.contains(&format!("{}=", share::FRAGMENT_KEY)) {
-            match share::decode(&hash) {
+            match share::decode(&hash).await {
                 Ok(result) => {
                     host::yield_now().await;
                     opened::show(&result, "Shared result");

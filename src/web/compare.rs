@@ -89,32 +89,18 @@ pub fn build(root: &Element) {
 
     dom::on("compare-add", "click", |_| {
         let field: HtmlInputElement = by_id("compare-link");
-        match share::decode_any(&field.value()) {
-            Ok(results) => {
-                let results_len = results.len();
-                field.set_value("");
-                let added = results.into_iter().filter(|r| add_quietly(r.clone())).count();
-                if added < results_len {
-                    dom::set_text(
-                        "compare-share-link-status",
-                        &format!(
-                            "A comparison holds at most {} results: the rest were not added.",
-                            share::MAX_COMPARED
-                        ),
-                    );
-                }
-                show();
-            }
-            Err(error) => dom::set_text("compare-share-link-status", &format!("That link could not be added: {error}")),
-        }
+        wasm_bindgen_futures::spawn_local(add_from_link(field));
     });
     dom::on("compare-clear", "click", |_| {
         state::with(|app| app.compared.clear());
         show();
     });
     dom::on("compare-copy", "click", |_| {
-        let link = state::with(|app| share::comparison_link(&dom::page_address(), &app.compared));
-        wasm_bindgen_futures::spawn_local(dom::copy_link(link, "compare-share-link", "this comparison"));
+        let compared = state::with(|app| app.compared.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let link = share::comparison_link(&dom::page_address(), &compared).await;
+            dom::copy_link(link, "compare-share-link", "this comparison").await
+        });
     });
     dom::on("compare-devices", "click", |event| {
         let target = event.target().and_then(|t| t.dyn_into::<Element>().ok());
@@ -147,6 +133,24 @@ pub fn add(result: RunResult) {
 pub fn open(results: Vec<RunResult>) {
     state::with(|app| app.compared = results);
     show();
+}
+
+/// Adds the results of the link pasted in `field`, or says why they could not be.
+async fn add_from_link(field: HtmlInputElement) {
+    match share::decode_any(&field.value()).await {
+        Ok(results) => {
+            let results_len = results.len();
+            field.set_value("");
+            let added = results.into_iter().filter(|r| add_quietly(r.clone())).count();
+            if added < results_len {
+                let full =
+                    format!("A comparison holds at most {} results: the rest were not added.", share::MAX_COMPARED);
+                dom::set_text("compare-share-link-status", &full);
+            }
+            show();
+        }
+        Err(error) => dom::set_text("compare-share-link-status", &format!("That link could not be added: {error}")),
+    }
 }
 
 /// Adds a result unless the same one (same run, same label) is already there; false where the comparison

@@ -390,7 +390,7 @@ async fn send(result: RunResult) {
             let address = answer["address"].as_str().unwrap_or_default().to_string();
             let token = answer["token"].as_str().map(str::to_string);
             let kept = storage::Published { address: address.clone(), token: token.clone() };
-            let note = match storage::mark_published(&storage::id(&result), &result, kept) {
+            let note = match storage::mark_published(&storage::id(&result), &result, kept).await {
                 Ok(()) if token.is_some() => "its deletion token is kept in this browser's history",
                 Ok(()) => "it was published before: the gallery keeps one copy",
                 Err(_) => "this browser could not keep its deletion token",

@@ -59,8 +59,8 @@ pub fn show() {
 }
 
 /// Keeps `result` in the history as run `id` and lists it, saying so if the browser will not.
-pub fn keep(id: &str, result: &crate::result::RunResult) {
-    match storage::keep(id, result) {
+pub async fn keep(id: &str, result: &crate::result::RunResult) {
+    match storage::keep(id, result).await {
         Ok(()) => show(),
         Err(error) => dom::show_message("warning", &format!("This run could not be kept in the history: {error}.")),
     }
@@ -74,15 +74,18 @@ fn listen() {
         let (Some(action), Some(id)) = (element.get_attribute("data-action"), element.get_attribute("data-id")) else {
             return;
         };
-        let outcome = match action.as_str() {
-            "open" => storage::open(&id)
-                .map(|result| state::dispatch(Action::Open { result, title: "From the history".into() })),
-            "compare" => storage::open(&id).map(|result| state::dispatch(Action::Compare(result))),
-            _ => storage::remove(&id).map(|()| show()),
-        };
-        if let Err(error) = outcome {
-            dom::show_message("error", &format!("The history could not do that: {error}"));
-        }
+        wasm_bindgen_futures::spawn_local(async move {
+            let outcome = match action.as_str() {
+                "open" => storage::open(&id)
+                    .await
+                    .map(|result| state::dispatch(Action::Open { result, title: "From the history".into() })),
+                "compare" => storage::open(&id).await.map(|result| state::dispatch(Action::Compare(result))),
+                _ => storage::remove(&id).map(|()| show()),
+            };
+            if let Err(error) = outcome {
+                dom::show_message("error", &format!("The history could not do that: {error}"));
+            }
+        });
     });
     dom::on("history-list", "change", move |event| {
         let Some(input) = target(&event).and_then(|e| e.dyn_into::<HtmlInputElement>().ok()) else { return };

@@ -79,8 +79,11 @@ pub fn build(root: &Element) {
         });
     });
     dom::on("copy-link", "click", |_| {
-        if let Some(link) = state::with(|app| app.last.as_ref().map(|r| share::link(&dom::page_address(), r))) {
-            wasm_bindgen_futures::spawn_local(dom::copy_link(link, "share-link", "this result"));
+        if let Some(result) = state::with(|app| app.last.clone()) {
+            wasm_bindgen_futures::spawn_local(async move {
+                let link = share::link(&dom::page_address(), &result).await;
+                dom::copy_link(link, "share-link", "this result").await
+            });
         }
     });
     offer_download("download-csv", "csv", "text/csv", RunResult::to_csv);
@@ -91,7 +94,7 @@ pub fn build(root: &Element) {
 async fn load_known(known: &share::KnownResult) -> Result<RunResult, String> {
     let url = format!("known/{}", known.file);
     match dom::fetch_text(&url, "GET", None).await? {
-        (200, text) => share::decode(&text).map_err(|e| e.to_string()),
+        (200, text) => share::decode(&text).await.map_err(|e| e.to_string()),
         (status, _) => Err(format!("the page's server answered {status} for {url}")),
     }
 }
@@ -252,6 +255,7 @@ async fn show_finished(gpu: &Gpu, plan: Plan, mut result: RunResult, finishing: 
     host::yield_now().await;
     state::dispatch(Action::Keep { id: history_id, result: result.clone() });
     state::with(|app| app.last = Some(result));
+    storage::settled().await; // done means kept too
     by_id::<Element>("results").set_attribute("data-done", "").ok();
 }
 

@@ -5,6 +5,8 @@
 //! runs fit in the few MiB a browser allows a site. A run is saved while it goes and again when it ends, so
 //! a closed tab or a lost device keeps what finished.
 
+use std::cell::{Cell, RefCell};
+
 use serde::{Deserialize, Serialize};
 
 use crate::result::RunResult;
@@ -66,8 +68,36 @@ pub fn id(result: &RunResult) -> String {
     format!("{} {}", result.created, result.device.name())
 }
 
-/// Keeps `result` as the run `id`, replacing what was kept under that id.
-pub fn keep(id: &str, result: &RunResult) -> Result<(), String> {
+thread_local! {
+    /// The keeps under way (compressing their run), each by its run's id and its place in the order asked.
+    static KEEPING: RefCell<Vec<(String, u64)>> = const { RefCell::new(Vec::new()) };
+    static ASKED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Waits until every keep asked for is stored (or has given way to a later one); a keep just dispatched
+/// starts within the first turn.
+pub async fn settled() {
+    loop {
+        crate::host::yield_now().await;
+        if KEEPING.with_borrow(Vec::is_empty) {
+            return;
+        }
+    }
+}
+
+/// Keeps `result` as the run `id`, replacing what was kept under that id. A keep of the same run asked
+/// for later wins, whichever finishes compressing first.
+pub async fn keep(id: &str, result: &RunResult) -> Result<(), String> {
+    let turn = ASKED.replace(ASKED.get() + 1);
+    KEEPING.with_borrow_mut(|keeping| keeping.push((id.to_string(), turn)));
+    let payload = share::encode(result).await;
+    let superseded = KEEPING.with_borrow_mut(|keeping| {
+        keeping.retain(|kept| *kept != (id.to_string(), turn));
+        keeping.iter().any(|(other, later)| other == id && *later > turn)
+    });
+    if superseded {
+        return Ok(());
+    }
     let entry = Entry {
         id: id.to_string(),
         created: result.created.clone(),
@@ -76,7 +106,7 @@ pub fn keep(id: &str, result: &RunResult) -> Result<(), String> {
         configurations: result.results.len(),
         complete: result.complete,
         wall_s: result.pace.as_ref().filter(|_| result.complete).map(|pace| pace.wall_s),
-        payload: share::encode(result),
+        payload,
         published: None,
     };
     let mut entries = load();
@@ -101,9 +131,9 @@ pub fn relabel(id: &str, label: &str) -> Result<(), String> {
 }
 
 /// Records that the run `id` was published (keeping it first where it is not kept yet).
-pub fn mark_published(id: &str, result: &RunResult, published: Published) -> Result<(), String> {
+pub async fn mark_published(id: &str, result: &RunResult, published: Published) -> Result<(), String> {
     if !load().iter().any(|e| e.id == id) {
-        keep(id, result)?;
+        keep(id, result).await?;
     }
     let mut entries = load();
     if let Some(entry) = entries.iter_mut().find(|e| e.id == id) {
@@ -119,9 +149,9 @@ pub fn remove(id: &str) -> Result<(), String> {
 }
 
 /// The kept run `id`, with its current label.
-pub fn open(id: &str) -> Result<RunResult, String> {
+pub async fn open(id: &str) -> Result<RunResult, String> {
     let entry = load().into_iter().find(|e| e.id == id).ok_or("that run is no longer in the history")?;
-    let mut result = share::decode(&entry.payload).map_err(|e| e.to_string())?;
+    let mut result = share::decode(&entry.payload).await.map_err(|e| e.to_string())?;
     result.label = entry.label;
     Ok(result)
 }

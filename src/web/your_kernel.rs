@@ -120,10 +120,12 @@ pub fn build(root: &Element) {
     dom::on("tune-kernel", "click", |_| start(Start::Tune));
     dom::on("copy-kernel-link", "click", |_| {
         let kernel = SharedKernel { source: field("kernel-wgsl").value(), spec: field("kernel-spec").value() };
-        match share::kernel_link(&dom::page_address(), &kernel) {
-            Ok(link) => wasm_bindgen_futures::spawn_local(dom::copy_link(link, "kernel-link", "your kernel")),
-            Err(why) => show_problems(&[Problem { place: "link".into(), message: why }]),
-        }
+        wasm_bindgen_futures::spawn_local(async move {
+            match share::kernel_link(&dom::page_address(), &kernel).await {
+                Ok(link) => dom::copy_link(link, "kernel-link", "your kernel").await,
+                Err(why) => show_problems(&[Problem { place: "link".into(), message: why }]),
+            }
+        });
     });
 }
 

@@ -493,7 +493,7 @@ fn a_person_opens_a_shared_link_and_sees_the_result_without_running_anything() {
     let recorded = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/results/h100-native-matmul-checks.json");
     let mut result = wgsweep::RunResult::from_json(&std::fs::read_to_string(recorded).unwrap()).unwrap();
     result.label = "<b>H100</b> <img src=x onerror=\"document.title='injected'\">".into();
-    let link = wgsweep::share::link(&format!("{}/index.html", site.url()), &result);
+    let link = wgsweep::share::blocking::link(&format!("{}/index.html", site.url()), &result);
     let browser = Browser::start(WebGpu::Enabled);
     browser.open(&link);
     browser.wait_shown("the shared result", "shared", Duration::from_secs(60));
@@ -561,7 +561,7 @@ fn long_tasks(browser: &Browser) -> Vec<f64> {
 fn a_link_at_the_configuration_bound_opens_a_page_of_rows_at_a_time_and_one_past_it_is_refused() {
     let site = server::serve(dist());
     let max = wgsweep::kernels::max_configurations();
-    let link = wgsweep::share::link(&format!("{}/index.html", site.url()), &crafted::crafted(max));
+    let link = wgsweep::share::blocking::link(&format!("{}/index.html", site.url()), &crafted::crafted(max));
     let browser = Browser::start(WebGpu::Enabled);
     let opening = std::time::Instant::now();
     browser.open(&link);
@@ -635,8 +635,10 @@ fn a_link_at_the_configuration_bound_opens_a_page_of_rows_at_a_time_and_one_past
     // A comparison of two results at the bound: its table a page at a time, every row counted.
     let mut second = crafted::crafted(max);
     second.label = "the same, again".into();
-    let comparison =
-        wgsweep::share::comparison_link(&format!("{}/index.html", site.url()), &[crafted::crafted(max), second]);
+    let comparison = wgsweep::share::blocking::comparison_link(
+        &format!("{}/index.html", site.url()),
+        &[crafted::crafted(max), second],
+    );
     let comparing = std::time::Instant::now();
     browser.open(&comparison);
     browser.wait_for("the comparison", "document.querySelector('#compare-table tbody tr')", Duration::from_secs(60));
@@ -662,7 +664,7 @@ fn a_link_at_the_configuration_bound_opens_a_page_of_rows_at_a_time_and_one_past
     );
 
     // One configuration more: refused, with the bound in the message, and the page goes on.
-    let past = wgsweep::share::link(&format!("{}/index.html", site.url()), &crafted::crafted(max + 1));
+    let past = wgsweep::share::blocking::link(&format!("{}/index.html", site.url()), &crafted::crafted(max + 1));
     let refusing = std::time::Instant::now();
     browser.open(&past);
     browser.wait_shown("the message", "message", Duration::from_secs(60));
@@ -951,7 +953,7 @@ fn a_device_lost_mid_run_keeps_what_finished_and_run_works_again_on_a_fresh_devi
     let history = browser.text("#history-list");
     assert!(history.contains("2 (incomplete)"), "{history}");
     let link = copied_link(&browser, "#copy-link", "share-link");
-    let shared = wgsweep::share::decode(&link).expect("a link of what finished");
+    let shared = wgsweep::share::blocking::decode(&link).expect("a link of what finished");
     assert_eq!((shared.results.len(), shared.complete), (2, false));
     browser.screenshot(&screenshot_path("e2e-device-lost.png"));
 
@@ -1349,7 +1351,7 @@ fn a_kernel_that_loops_forever_is_given_up_after_ten_seconds_failed_there_and_wh
     assert!(failed.contains("does a kernel never end?"), "{failed}");
     // The page still answers, and what finished is kept: in a link, with the failure where it happened.
     let link = copied_link(&browser, "#copy-link", "share-link");
-    let shared = wgsweep::share::decode(&link).expect("a link of what finished");
+    let shared = wgsweep::share::blocking::decode(&link).expect("a link of what finished");
     assert_eq!((shared.results.len(), shared.complete), (2, false));
     // Going on needs a fresh device, which SwiftShader cannot give while its threads still run the endless
     // kernel (nothing cancels work a GPU has begun; a real GPU's driver resets it, or preempts it): the test
@@ -1413,7 +1415,7 @@ fn a_published_users_kernel_is_answered_under_its_kernel_in_the_gallery() {
     let life =
         std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/kernels/life.wgsl")).unwrap();
     let (spec, wgsl) = wgsweep::spec::split_leading_spec(&life).unwrap();
-    let link = wgsweep::share::kernel_link(
+    let link = wgsweep::share::blocking::kernel_link(
         &format!("{}/index.html?samples=2", gallery.url()),
         &wgsweep::share::SharedKernel { source: wgsl.to_string(), spec: spec.trim().to_string() },
     )

@@ -148,7 +148,8 @@ fn results_that_no_run_could_record_are_refused_with_what_is_wrong() {
     (first.median_ns, first.min_ns, first.p95_ns, first.gbps, first.cv) = (None, None, None, None, None);
     first.samples_ns.clear();
     let from_file = RunResult::from_json(&unmeasured.to_json()).unwrap();
-    let from_link = wgsweep::share::decode(&wgsweep::share::link("https://example.org/", &unmeasured)).unwrap();
+    let from_link =
+        wgsweep::share::blocking::decode(&wgsweep::share::blocking::link("https://example.org/", &unmeasured)).unwrap();
     assert_eq!((&from_file.results[0].outcome, &from_link.results[0].outcome), (&slow, &slow));
     // A file says so when it is opened.
     let mut bad = good.clone();

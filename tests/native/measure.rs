@@ -83,7 +83,7 @@ fn sampling_for_precision_stops_at_the_minimum_when_steady_and_at_the_cap_marked
     let r = &noisy.results[0];
     assert_eq!((r.samples_ns.len(), r.noisy), (20, true));
     assert!(r.figures()[0].ends_with(" noisy"), "{:?}", r.figures());
-    let link = wgsweep::share::decode(&wgsweep::share::encode(&noisy)).unwrap();
+    let link = wgsweep::share::blocking::decode(&wgsweep::share::blocking::encode(&noisy)).unwrap();
     assert!(link.results[0].noisy, "a link says so too");
     // Off: exactly the samples asked for.
     assert_eq!(run(0.0).results[0].samples_ns.len(), 8);

@@ -248,7 +248,7 @@ impl Store {
                 let compact = off_runtime(move || {
                     let json = unpack(&body)?;
                     let result = wgsweep::analysis::read_json(&json).map_err(|e| damaged(e.to_string()))?;
-                    Ok(share::encode(&result))
+                    Ok(share::blocking::encode(&result))
                 })
                 .await?;
                 sqlx::query("UPDATE results SET compact = $1 WHERE id = $2")
@@ -480,7 +480,7 @@ async fn refresh_class(
     let computed = off_runtime(move || {
         // Compact forms were made from checked results; one a later wgsweep cannot read is left out.
         for (id, compact) in compacts {
-            if let Ok(result) = share::decode(&compact) {
+            if let Ok(result) = share::blocking::decode(&compact) {
                 known.insert(id, Arc::new(gallery::Member::new(result)));
             }
         }

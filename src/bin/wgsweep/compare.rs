@@ -110,7 +110,7 @@ pub fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
         }
     }
     if let Some(page) = &args.page {
-        println!("{}", wgsweep::share::comparison_link(page, &results));
+        println!("{}", wgsweep::share::blocking::comparison_link(page, &results));
     }
     Ok(code)
 }

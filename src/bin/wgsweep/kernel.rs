@@ -63,7 +63,7 @@ pub async fn user_kernel(args: KernelArgs) -> Result<ExitCode, String> {
         let leading = spec::split_leading_spec(&source);
         let body = leading.map_or(source.as_str(), |(_, rest)| rest).to_string();
         let spec = spec.as_deref().or(leading.map(|(text, _)| text)).unwrap_or_default().trim().to_string();
-        println!("{}", share::kernel_link(page, &SharedKernel { source: body, spec })?);
+        println!("{}", share::blocking::kernel_link(page, &SharedKernel { source: body, spec })?);
         return Ok(ExitCode::SUCCESS);
     }
     let family = kernels::register(kernel)?;

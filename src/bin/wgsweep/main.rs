@@ -118,7 +118,7 @@ fn native_environment(gpu: &Gpu) -> Environment {
 /// A result file's results, or a share link's (one, or all of a comparison's).
 fn open_results(source: &str) -> Result<Vec<RunResult>, String> {
     if source.contains('#') {
-        return wgsweep::share::decode_any(source).map_err(|e| e.to_string());
+        return wgsweep::share::blocking::decode_any(source).map_err(|e| e.to_string());
     }
     read_result(std::path::Path::new(source)).map(|r| vec![r])
 }

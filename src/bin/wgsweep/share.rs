@@ -14,7 +14,7 @@ pub struct ShareArgs {
 
 pub fn share(args: &ShareArgs) -> Result<ExitCode, String> {
     let result = crate::read_result(&args.file)?;
-    let link = wgsweep::share::link(&args.page, &result);
+    let link = wgsweep::share::blocking::link(&args.page, &result);
     eprintln!("{} configurations in {} bytes of link", result.results.len(), link.len());
     println!("{link}");
     Ok(ExitCode::SUCCESS)

@@ -3,8 +3,9 @@
 //! A pattern search over the shapes' log-spaced grid (the position of x among the candidate widths, of y
 //! among the heights). It starts at the common default (64, or 8×8), polls the shapes two grid steps away
 //! (×4, ÷4 along each axis), moves to the best neighbour while that gains at least `min_gain`, then polls
-//! one step away (×2, ÷2, and trades between two axes: the same-size shapes x×2 y÷2 and x÷2 y×2, a tunable a
-//! step up and another a step down) and stops when no neighbour gains; six shapes or fewer are all tried. Trials are measured with fewer samples and a short
+//! one step away (×2, ÷2), and where no step gains, trades between two axes (the same-size shapes x×2 y÷2
+//! and x÷2 y×2; a tunable a step up and another a step down), and stops when no neighbour gains; six shapes
+//! or fewer are all tried. Trials are measured with fewer samples and a short
 //! warm-up (the GPU stays busy from one trial to the next, so only the first needs the full warm-up), and
 //! validated afterwards where it matters: the fastest trial whose output matches the CPU reference is the
 //! answer, and the default it is compared with is checked too. Optionally the whole sweep runs afterwards,
@@ -481,14 +482,16 @@ const MEASURE_ALL_UP_TO: usize = 6;
 
 /// The pattern search over candidates on a grid: each candidate's position along each axis (for
 /// workgroup shapes of powers of two: log2 x, log2 y; for a user's kernel also the index of each tunable's
-/// value). It moves along every axis with more than one position, and one step away also by trades between
-/// two axes (x×2 y÷2, x÷2 y×2; a tunable up and another down).
+/// value). It moves along every axis with more than one position, and where no single step gains, by
+/// trades between two axes (x×2 y÷2, x÷2 y×2; a tunable up and another down).
 pub struct Search<P> {
     points: Vec<(P, Vec<i32>)>,
     /// Scores measured so far (`None`: tried, no valid figure).
     measured: Vec<(P, Option<f64>)>,
     best: P,
     step: i32,
+    /// Whether the search polls trades between two axes, once no single step one away gains.
+    trading: bool,
     min_gain: f64,
     /// The axes with more than one position.
     moving: Vec<usize>,
@@ -580,6 +583,7 @@ impl<P: Shaped> Search<P> {
             measured: Vec::new(),
             best: start,
             step: 2,
+            trading: false,
             min_gain,
             moving,
             queue,
@@ -608,9 +612,10 @@ impl<P: Shaped> Search<P> {
                 .filter_map(|w| Some((w, self.score(w)?)))
                 .max_by(|a, b| a.1.partial_cmp(&b.1).expect("finite"));
             match (neighbour, self.score(self.best)) {
-                (Some((w, s)), Some(best)) if s > best * (1.0 + self.min_gain) => self.best = w,
+                (Some((w, s)), Some(best)) if s > best * (1.0 + self.min_gain) => (self.best, self.trading) = (w, false),
                 (Some((w, _)), None) => self.best = w,
                 _ if self.step > 1 => self.step = 1,
+                _ if !self.trading && self.moving.len() > 1 => self.trading = true,
                 _ => match self.phase {
                     Phase::Local if self.moving.len() > 2 && self.points.len() > SAMPLE_OVER => {
                         self.phase = Phase::Sampling;
@@ -622,7 +627,7 @@ impl<P: Shaped> Search<P> {
                         self.phase = Phase::Refining;
                         let sampled = self.measured[self.sampled_from..].iter().filter_map(|&(p, s)| Some((p, s?)));
                         match sampled.max_by(|a, b| a.1.total_cmp(&b.1)) {
-                            Some((p, _)) => (self.best, self.step) = (p, 2),
+                            Some((p, _)) => (self.best, self.step, self.trading) = (p, 2, false),
                             None => return None,
                         }
                     }
@@ -655,28 +660,25 @@ impl<P: Shaped> Search<P> {
         self.measured.iter().find(|(m, _)| *m == w).and_then(|(_, s)| *s)
     }
 
+    /// The candidates `step` away from `w` along each axis; while trading, those a step up one axis and a
+    /// step down another: the same number of invocations in another shape (x×2 y÷2), or a tiled kernel's
+    /// work moved between its invocations and their number (half the rows of invocations, each computing
+    /// twice the rows: the same block), which a move along one axis at a time cannot reach without passing
+    /// a slower one.
     fn neighbours(&self, w: P, step: i32) -> Vec<P> {
         let at = &self.points.iter().find(|(p, _)| *p == w).expect("the best is a candidate").1;
         let mut moves: Vec<Vec<i32>> = Vec::new();
-        for &axis in &self.moving {
-            for delta in [step, -step] {
-                let mut to = at.clone();
-                to[axis] += delta;
-                moves.push(to);
-            }
-        }
-        // Trades between two axes, one up a step and the other down: the same number of invocations in
-        // another shape (x×2 y÷2), or a tiled kernel's work moved between its invocations and their count
-        // (half the rows of invocations, each computing twice the rows): the same block, which a move
-        // along one axis at a time cannot reach without passing a slower one.
-        if step == 1 {
-            for (i, &a) in self.moving.iter().enumerate() {
-                for &b in &self.moving[i + 1..] {
-                    for (da, db) in [(1, -1), (-1, 1)] {
-                        let mut to = at.clone();
-                        to[a] += da;
-                        to[b] += db;
-                        moves.push(to);
+        let moved = |changes: &[(usize, i32)]| {
+            let mut to = at.clone();
+            changes.iter().for_each(|&(axis, delta)| to[axis] += delta);
+            to
+        };
+        for (i, &a) in self.moving.iter().enumerate() {
+            match self.trading {
+                false => moves.extend([moved(&[(a, step)]), moved(&[(a, -step)])]),
+                true => {
+                    for &b in &self.moving[i + 1..] {
+                        moves.extend([moved(&[(a, 1), (b, -1)]), moved(&[(a, -1), (b, 1)])]);
                     }
                 }
             }

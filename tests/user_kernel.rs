@@ -643,3 +643,28 @@ fn reference(@builtin(global_invocation_id) id: vec3<u32>) {
     let found = problems(source, &spec(json!("n")).replace("\"iota\"", "\"iotta\""));
     assert!(found.iter().any(|p| p.message.starts_with("a fill is \"zeros\", \"iota\", {\"iota\": m}")), "{found:?}");
 }
+
+/// An input shorter than the kernel reads fails validation on every device, where WebGPU would read zeros or
+/// another of its elements: it is bound with a guard of NaNs after it, which no comparison passes.
+#[test]
+fn a_read_past_an_inputs_end_fails_validation_on_every_device() {
+    let gpu = open_gpu();
+    let source = include_str!("../shaders/starters/triad.wgsl");
+    let sized = |name: &str, length: &str| {
+        spec_of(source, |s| {
+            s["name"] = json!(name);
+            s["buffers"][0]["length"] = json!(length);
+            s["sizes"] = json!([4096]);
+            s["tunables"] = json!({ "WG_X": [64, 256], "ELEMENTS": [1] });
+        })
+    };
+    let result = run(&gpu, source, &sized("triad_guarded", "n"));
+    result.results.iter().for_each(assert_good);
+    assert!(result.notes.iter().any(|n| n.contains("`a`, `b` are followed by a guard of 1024 words")), "{:?}", result.notes);
+    // Half of `a`: from element 2048 on, the kernel (and its reference) reads past its end.
+    let result = run(&gpu, source, &sized("triad_half_a", "n / 2"));
+    for r in &result.results {
+        let error = r.error().expect("a read past the end fails");
+        assert!(error.starts_with("FAILED validation: output[2048]: NaN"), "{error}");
+    }
+}

@@ -142,8 +142,8 @@ impl Family for UserFamily {
         memory.and_then(|m| m.count(&self.values(configuration)).ok()).unwrap_or(0)
     }
 
-    /// The tunables, those of the workgroup's shape among them (the sizes and the constants aside).
-    /// The tunables that set overrides: those that fill a template alone are in `template_filled`.
+    /// The tunables that set overrides, those of the workgroup's shape among them (the sizes, the constants
+    /// and the tunables that fill a template alone, `template_filled`, aside).
     fn tunable_values(&self, configuration: &Configuration) -> Option<Vec<(String, i64)>> {
         let mut tunables = self.values(configuration).split_off(self.kernel.size_names.len());
         tunables.retain(|(name, _)| !self.kernel.templated.contains(name));
@@ -250,12 +250,10 @@ impl UserWorkload {
         if bytes > limit {
             return Err(Skip::ExceedsLimit { limit: "max_storage_buffer_binding_size", device: limit, needed: bytes });
         }
-        // The guard is bound with the output, so that a write past its end lands there and is seen.
-        let bytes = match spec.guarded && bytes + 4 * GUARD_WORDS <= limit {
-            true => bytes + 4 * GUARD_WORDS,
-            false => bytes,
-        };
-        let buffer = kernel::storage_buffer(gpu, &spec.name, bytes.max(4));
+        // The guard is bound with the buffer, so that a write past its end lands there and is seen, and a
+        // read there reads the poison.
+        let guard = spec.guarded && bytes + 4 * GUARD_WORDS <= limit;
+        let buffer = kernel::storage_buffer(gpu, &spec.name, (bytes + if guard { 4 * GUARD_WORDS } else { 0 }).max(4));
         let length = spec.length.count(values).map_err(not_applicable)?;
         let listed = spec.fill.as_ref().map(|fill| fill.listed(spec.element.scalar, length, values));
         if let Some(listed) = listed.transpose().map_err(not_applicable)?.flatten() {
@@ -264,6 +262,11 @@ impl UserWorkload {
             let pattern = pattern(fill, spec.element.scalar, values).map_err(not_applicable)?;
             let seed = self.seed.wrapping_add(index as u32);
             kernel::submit(gpu, |encoder| gpu.filler().pattern(&gpu.device, encoder, &buffer, pattern, seed));
+        }
+        if guard && !spec.output {
+            // After the fill (the queue's writes come after what it was given before).
+            let poison: Vec<u8> = (0..GUARD_WORDS).flat_map(|_| crate::fill::POISON.to_le_bytes()).collect();
+            gpu.queue.write_buffer(&buffer, bytes, &poison);
         }
         Ok(buffer)
     }
@@ -574,6 +577,15 @@ impl Workload for UserWorkload {
                 output.name
             ));
         }
+        let inputs: Vec<&str> =
+            self.kernel().buffers.iter().filter(|b| b.guarded && !b.output).map(|b| b.name.as_str()).collect();
+        if !inputs.is_empty() {
+            notes.push(format!(
+                "{} {} followed by a guard of {GUARD_WORDS} words of a NaN: a float read past the end fails validation",
+                inputs.iter().map(|name| format!("`{name}`")).collect::<Vec<_>>().join(", "),
+                if inputs.len() == 1 { "is" } else { "are" }
+            ));
+        }
         if self.kernel().bytes.is_none() {
             notes.push(
                 "GB/s counts every buffer and texture once a sample: the specification gives no \"bytes\"".into(),
@@ -648,8 +660,8 @@ fn named_globals(message: &str, source: &str) -> String {
 }
 
 /// What the GPU's compiler finds wrong with the kernel's WGSL, each at its line and column (the browser's
-/// compilation messages; natively naga's); empty where it compiles.
-/// A template is compiled as the first configuration the restrictions admit fills it, and its places say so.
+/// compilation messages; natively naga's); empty where it compiles. A template is compiled as the first
+/// configuration the restrictions admit fills it in, and its places say so.
 pub async fn compilation_problems(gpu: &Gpu, family: &UserFamily) -> Vec<Problem> {
     let kernel = &family.kernel;
     let first = kernel.first_admitted(gpu.info.limits.max_invocations_per_workgroup).unwrap_or_default();

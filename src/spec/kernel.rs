@@ -25,14 +25,15 @@ pub struct Buffer {
     /// element to the next (a struct element's size with its padding; else the element's size).
     pub offset: u64,
     pub stride: u64,
-    /// Whether it gets a guard past its end that the kernel must leave untouched (`GUARD_WORDS`): the
-    /// output, poisoned before it is written, where the kernel bounds its writes by something other than
-    /// its `arrayLength` (which the guard would lengthen).
+    /// Whether it is bound with a guard of poison past its end (`GUARD_WORDS`), where the kernel bounds its
+    /// accesses by something other than its `arrayLength` (which the guard would lengthen): the output's
+    /// must stay untouched, and an input's makes a read past its end read NaNs.
     pub guarded: bool,
 }
 
-/// The 32-bit words of a guarded output past its declared end: a write there fails validation at its index,
-/// on every device (WebGPU may drop a write past a binding's end, or keep it inside).
+/// The 32-bit words of a guard past a buffer's declared end: a write there fails validation at its index,
+/// and a float read there is a NaN, on every device (WebGPU may drop a write past a binding's end, or keep
+/// it inside, and read zeros or another element).
 pub const GUARD_WORDS: u64 = 1024;
 
 impl Buffer {
@@ -104,7 +105,7 @@ pub enum Replacement {
 }
 
 impl Replacement {
-    /// The text it puts in the WGSL at a configuration (`values`): an integer.
+    /// The text it puts in the WGSL at a configuration (`values`): its text, or its number as an integer.
     pub fn text(&self, values: &Values) -> Result<String, Problem> {
         Ok(match self {
             Replacement::Text(text) => text.clone(),

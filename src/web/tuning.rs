@@ -21,8 +21,8 @@ pub fn build(root: &Element) {
         "Each kernel's best workgroup shape, found by a search that starts at the common default (64, or 8×8; \
          your kernel's own, its WGSL's override defaults), \
          tries shapes four times larger and smaller along each axis, moves while that gains 2 % or more, then \
-         tries the shapes twice and half as large and trades between two axes (twice as wide, half as tall; a \
-         tunable a step up, another a step down). Your kernel is searched along its tunables too, and a space of \
+         tries the shapes twice and half as large, and where none gains, trades between two axes (twice as wide, \
+         half as tall; a tunable a step up, another a step down). Your kernel is searched along its tunables too, and a space of \
          many is sampled (a tenth) and searched again from the sample's best. Trials take 5 samples; the \
          configuration reported, and the default, are validated.",
     );

@@ -33,8 +33,16 @@ impl Checker {
             }
             let fill = self.filling(&format!("{place}.fill"), b, element, size_names);
             let length = self.expression(format!("{place}.length"), &b.length, known);
-            let guarded =
-                b.output && b.fill.is_none() && declaration.is_some_and(|d| !declared.length_read.contains(&d.name));
+            // A guard (`Buffer::guarded`) where no variable the buffer is bound at reads its arrayLength,
+            // which the guard would lengthen: after the output (poisoned, written nowhere) or an input.
+            let passes_bind = spec.passes.iter().flat_map(|p| p.bind.0.iter().filter(|(_, to)| *to == b.name));
+            let mut bound_at = declaration.map(|d| d.name.as_str()).into_iter().chain(passes_bind.map(|(v, _)| v.as_str()));
+            let length_unread = declaration.is_some() && bound_at.all(|v| !declared.length_read.contains(v));
+            let guarded = length_unread
+                && match b.output {
+                    true => b.fill.is_none(),
+                    false => !b.written && !read_write,
+                };
             if let (Some(element), Some(length)) = (element, length) {
                 let (binding, name, output, written) = (b.binding, b.name.clone(), b.output, b.written);
                 let stride = stride.unwrap_or(element.bytes());

@@ -17,6 +17,10 @@ const FILL_WORKGROUP: u32 = 256;
 /// The word outputs are filled with before a kernel runs: a quiet NaN, so an element the kernel never wrote
 /// fails every comparison.
 pub const POISON: u32 = 0x7fc0_dead;
+/// The word a guard after an input holds (`spec::Buffer::guarded`): a quiet NaN other than `POISON`, so that
+/// what a kernel computes from a read past an input's end is a NaN that fails, and never the poison that
+/// marks an element a reference left unwritten.
+pub const INPUT_GUARD: u32 = 0x7fc0_beef;
 
 /// The hash both sides use (lowbias32).
 #[inline(always)] // a reference's every element: the page's build optimizes for size

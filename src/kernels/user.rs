@@ -265,7 +265,7 @@ impl UserWorkload {
         }
         if guard && !spec.output {
             // After the fill (the queue's writes come after what it was given before).
-            let poison: Vec<u8> = (0..GUARD_WORDS).flat_map(|_| crate::fill::POISON.to_le_bytes()).collect();
+            let poison: Vec<u8> = (0..GUARD_WORDS).flat_map(|_| crate::fill::INPUT_GUARD.to_le_bytes()).collect();
             gpu.queue.write_buffer(&buffer, bytes, &poison);
         }
         Ok(buffer)

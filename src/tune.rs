@@ -612,7 +612,9 @@ impl<P: Shaped> Search<P> {
                 .filter_map(|w| Some((w, self.score(w)?)))
                 .max_by(|a, b| a.1.partial_cmp(&b.1).expect("finite"));
             match (neighbour, self.score(self.best)) {
-                (Some((w, s)), Some(best)) if s > best * (1.0 + self.min_gain) => (self.best, self.trading) = (w, false),
+                (Some((w, s)), Some(best)) if s > best * (1.0 + self.min_gain) => {
+                    (self.best, self.trading) = (w, false)
+                }
                 (Some((w, _)), None) => self.best = w,
                 _ if self.step > 1 => self.step = 1,
                 _ if !self.trading && self.moving.len() > 1 => self.trading = true,
@@ -662,9 +664,8 @@ impl<P: Shaped> Search<P> {
 
     /// The candidates `step` away from `w` along each axis; while trading, those a step up one axis and a
     /// step down another: the same number of invocations in another shape (x×2 y÷2), or a tiled kernel's
-    /// work moved between its invocations and their number (half the rows of invocations, each computing
-    /// twice the rows: the same block), which a move along one axis at a time cannot reach without passing
-    /// a slower one.
+    /// work moved between its invocations and their number (half as many along y, each computing twice
+    /// the rows), which a move along one axis at a time cannot reach without passing a slower one.
     fn neighbours(&self, w: P, step: i32) -> Vec<P> {
         let at = &self.points.iter().find(|(p, _)| *p == w).expect("the best is a candidate").1;
         let mut moves: Vec<Vec<i32>> = Vec::new();

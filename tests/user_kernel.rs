@@ -660,7 +660,11 @@ fn a_read_past_an_inputs_end_fails_validation_on_every_device() {
     };
     let result = run(&gpu, source, &sized("triad_guarded", "n"));
     result.results.iter().for_each(assert_good);
-    assert!(result.notes.iter().any(|n| n.contains("`a`, `b` are followed by a guard of 1024 words")), "{:?}", result.notes);
+    assert!(
+        result.notes.iter().any(|n| n.contains("`a`, `b` are followed by a guard of 1024 words")),
+        "{:?}",
+        result.notes
+    );
     // Half of `a`: from element 2048 on, the kernel (and its reference) reads past its end.
     let result = run(&gpu, source, &sized("triad_half_a", "n / 2"));
     for r in &result.results {

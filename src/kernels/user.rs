@@ -19,6 +19,7 @@ use crate::kernel::{
 use crate::spec::{self, Check, Filling, GUARD_WORDS, Problem, Scalar, UserKernel, Values};
 
 mod bindings;
+mod compile;
 
 /// What the family's name and labels are made of, kept for the life of the program: a family is
 /// `&'static`, and a user's kernel is registered once per digest.
@@ -29,7 +30,6 @@ fn keep(text: String) -> &'static str {
 pub struct UserFamily {
     pub kernel: UserKernel,
     id: KernelId,
-    source: &'static str,
     /// What the page says about it: its combinations and how it is validated, charted as its shapes ask.
     pub presentation: Presentation,
     labels: &'static [&'static str],
@@ -78,7 +78,6 @@ impl UserFamily {
             false => ChartKind::Lines,
         };
         UserFamily {
-            source: keep(kernel.source.clone()),
             presentation: Presentation { about: keep(about), chart, ..Presentation::NONE },
             labels: Box::leak(labels.into_boxed_slice()),
             axes: Box::leak(contract_axes.into_boxed_slice()),
@@ -632,72 +631,8 @@ impl Workload for UserWorkload {
     }
 }
 
-/// A compiler's message as one line: naga's first line and the reasons it gives below its drawing of the
-/// source (its `= …` lines: "Entry point main at Compute is invalid" alone does not say why); a browser's
-/// message is the sentence alone.
-fn compiler_message(message: &str) -> String {
-    let mut lines = message.lines().map(str::trim).filter(|l| !l.is_empty());
-    let first = lines.next().unwrap_or("");
-    let reasons = lines.filter_map(|line| line.strip_prefix("= "));
-    std::iter::once(first).chain(reasons).collect::<Vec<_>>().join(": ")
-}
-
-/// naga's "Global variable [2]" as "Global variable [2] `dst`": natively naga names a module's variables by
-/// their index alone. (A browser's compiler names them itself.)
-fn named_globals(message: &str, source: &str) -> String {
-    #[cfg(not(target_arch = "wasm32"))]
-    if let Some((before, after)) = message.split_once("Global variable [")
-        && let Some((index, rest)) = after.split_once(']')
-        && let Ok(index) = index.parse::<usize>()
-        && let Ok(module) = wgpu::naga::front::wgsl::parse_str(source)
-        && let Some((_, variable)) = module.global_variables.iter().nth(index)
-        && let Some(name) = &variable.name
-    {
-        return format!("{before}Global variable [{index}] `{name}`{rest}");
-    }
-    let _ = source;
-    message.to_string()
-}
-
-/// What the GPU's compiler finds wrong with the kernel's WGSL, each at its line and column (the browser's
-/// compilation messages; natively naga's); empty where it compiles. A template is compiled as the first
-/// configuration the restrictions admit fills it in, and its places say so.
+/// What the GPU's compiler finds wrong with the kernel's WGSL, each at its line and column; empty where it
+/// compiles (`compile::problems`).
 pub async fn compilation_problems(gpu: &Gpu, family: &UserFamily) -> Vec<Problem> {
-    let kernel = &family.kernel;
-    let first = kernel.first_admitted(gpu.info.limits.max_invocations_per_workgroup).unwrap_or_default();
-    let source = kernel.source_at(&first).unwrap_or(std::borrow::Cow::Borrowed(family.source));
-    let filled = match kernel.template.is_empty() {
-        true => String::new(),
-        false => {
-            let shown: Vec<String> = first.iter().map(|(name, value)| format!("{name}={value}")).collect();
-            format!(" (the template filled at {})", shown.join(", "))
-        }
-    };
-    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some(family.name()),
-        source: wgpu::ShaderSource::Wgsl(source.clone()),
-    });
-    let info = module.get_compilation_info().await;
-    let error = scope.pop().await;
-    let mut problems: Vec<Problem> = info
-        .messages
-        .iter()
-        .filter(|m| m.message_type == wgpu::CompilationMessageType::Error)
-        .map(|m| {
-            let place = match &m.location {
-                Some(at) => format!("WGSL line {}, column {}{filled}", at.line_number, at.line_position),
-                None => format!("WGSL{filled}"),
-            };
-            let message = named_globals(&compiler_message(&m.message), &source);
-            let label = format!("Shader '{}' ", family.name());
-            Problem { place, message: message.strip_prefix(&label).unwrap_or(&message).to_string() }
-        })
-        .collect();
-    if problems.is_empty()
-        && let Some(error) = error
-    {
-        problems.push(Problem { place: format!("WGSL{filled}"), message: error.to_string() });
-    }
-    problems
+    compile::problems(gpu, family.name(), &family.kernel).await
 }

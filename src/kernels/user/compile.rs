@@ -1,0 +1,75 @@
+//! What the GPU's compiler finds wrong with a user's kernel, each problem at its line and column: the
+//! browser's messages as they are, naga's with the reasons it gives below its drawing of the source and its
+//! variables named.
+
+use crate::gpu::Gpu;
+use crate::spec::{Problem, UserKernel};
+
+/// A compiler's message as one line: naga's first line and the reasons it gives below its drawing of the
+/// source (its `= …` lines: "Entry point main at Compute is invalid" alone does not say why); a browser's
+/// message is the sentence alone.
+fn compiler_message(message: &str) -> String {
+    let mut lines = message.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("");
+    let reasons = lines.filter_map(|line| line.strip_prefix("= "));
+    std::iter::once(first).chain(reasons).collect::<Vec<_>>().join(": ")
+}
+
+/// naga's "Global variable [2]" as "Global variable [2] `dst`": natively naga names a module's variables by
+/// their index alone. (A browser's compiler names them itself.)
+fn named_globals(message: &str, source: &str) -> String {
+    #[cfg(not(target_arch = "wasm32"))]
+    if let Some((before, after)) = message.split_once("Global variable [")
+        && let Some((index, rest)) = after.split_once(']')
+        && let Ok(index) = index.parse::<usize>()
+        && let Ok(module) = wgpu::naga::front::wgsl::parse_str(source)
+        && let Some((_, variable)) = module.global_variables.iter().nth(index)
+        && let Some(name) = &variable.name
+    {
+        return format!("{before}Global variable [{index}] `{name}`{rest}");
+    }
+    let _ = source;
+    message.to_string()
+}
+
+/// What the GPU's compiler finds wrong with `kernel`'s WGSL (`name` labels its module), each at its line and
+/// column (the browser's compilation messages; natively naga's); empty where it compiles. A template is
+/// compiled as the first configuration the restrictions admit fills it in, and its places say so.
+pub async fn problems(gpu: &Gpu, name: &str, kernel: &UserKernel) -> Vec<Problem> {
+    let first = kernel.first_admitted(gpu.info.limits.max_invocations_per_workgroup).unwrap_or_default();
+    let source = kernel.source_at(&first).unwrap_or(std::borrow::Cow::Borrowed(&kernel.source));
+    let filled = match kernel.template.is_empty() {
+        true => String::new(),
+        false => {
+            let shown: Vec<String> = first.iter().map(|(name, value)| format!("{name}={value}")).collect();
+            format!(" (the template filled at {})", shown.join(", "))
+        }
+    };
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(name),
+        source: wgpu::ShaderSource::Wgsl(source.clone()),
+    });
+    let info = module.get_compilation_info().await;
+    let error = scope.pop().await;
+    let mut problems: Vec<Problem> = info
+        .messages
+        .iter()
+        .filter(|m| m.message_type == wgpu::CompilationMessageType::Error)
+        .map(|m| {
+            let place = match &m.location {
+                Some(at) => format!("WGSL line {}, column {}{filled}", at.line_number, at.line_position),
+                None => format!("WGSL{filled}"),
+            };
+            let message = named_globals(&compiler_message(&m.message), &source);
+            let label = format!("Shader '{name}' ");
+            Problem { place, message: message.strip_prefix(&label).unwrap_or(&message).to_string() }
+        })
+        .collect();
+    if problems.is_empty()
+        && let Some(error) = error
+    {
+        problems.push(Problem { place: format!("WGSL{filled}"), message: error.to_string() });
+    }
+    problems
+}

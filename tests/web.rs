@@ -382,3 +382,23 @@ async fn the_browsers_zlib_round_trips_and_refuses_a_bomb_and_garbage() {
     .unwrap();
     assert_eq!(wgsweep::share::decode_kernel(&link).await.unwrap().spec, "{}");
 }
+
+/// The history keeps a run's latest save: two saves of one run compress at once (the earlier of thousands
+/// of rows, the later of three), and what is kept is the later, whichever finishes first.
+#[wasm_bindgen_test]
+async fn the_history_keeps_a_runs_latest_save_whichever_finishes_compressing_first() {
+    use wgsweep::web::storage;
+    let suite = wgsweep::analysis::read_json(include_str!("../docs/results/pace/h100-native-suite-5.json")).unwrap();
+    let earlier = wgsweep::RunResult {
+        results: suite.results.iter().cycle().take(20 * suite.results.len()).cloned().collect(),
+        ..suite.clone()
+    };
+    let later = wgsweep::RunResult { results: suite.results[..3].to_vec(), ..suite };
+    let id = "a run saved twice at once";
+    let (first, second) = futures_util::future::join(storage::keep(id, &earlier), storage::keep(id, &later)).await;
+    first.unwrap();
+    second.unwrap();
+    let kept = storage::load().into_iter().find(|entry| entry.id == id).expect("kept");
+    storage::remove(id).unwrap();
+    assert_eq!(kept.configurations, 3);
+}

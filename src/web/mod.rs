@@ -17,7 +17,7 @@ mod history;
 mod opened;
 mod run;
 mod state;
-mod storage;
+pub mod storage;
 mod summary;
 mod table;
 mod tuning;

@@ -69,9 +69,11 @@ pub fn id(result: &RunResult) -> String {
 }
 
 thread_local! {
-    /// The keeps under way (compressing their run), each by its run's id and its place in the order asked.
-    static KEEPING: RefCell<Vec<(String, u64)>> = const { RefCell::new(Vec::new()) };
+    /// Each run's latest keep asked for: its id, and the keep's place in the order asked.
+    static LATEST: RefCell<Vec<(String, u64)>> = const { RefCell::new(Vec::new()) };
     static ASKED: Cell<u64> = const { Cell::new(0) };
+    /// The keeps still compressing their run.
+    static UNDER_WAY: Cell<usize> = const { Cell::new(0) };
 }
 
 /// Waits until every keep asked for is stored (or has given way to a later one); a keep just dispatched
@@ -79,23 +81,24 @@ thread_local! {
 pub async fn settled() {
     loop {
         crate::host::yield_now().await;
-        if KEEPING.with_borrow(Vec::is_empty) {
+        if UNDER_WAY.get() == 0 {
             return;
         }
     }
 }
 
 /// Keeps `result` as the run `id`, replacing what was kept under that id. A keep of the same run asked
-/// for later wins, whichever finishes compressing first.
+/// for later wins, whichever finishes compressing first (it may have finished already).
 pub async fn keep(id: &str, result: &RunResult) -> Result<(), String> {
     let turn = ASKED.replace(ASKED.get() + 1);
-    KEEPING.with_borrow_mut(|keeping| keeping.push((id.to_string(), turn)));
-    let payload = share::encode(result).await;
-    let superseded = KEEPING.with_borrow_mut(|keeping| {
-        keeping.retain(|kept| *kept != (id.to_string(), turn));
-        keeping.iter().any(|(other, later)| other == id && *later > turn)
+    LATEST.with_borrow_mut(|latest| match latest.iter_mut().find(|(run, _)| run == id) {
+        Some(asked) => asked.1 = turn,
+        None => latest.push((id.to_string(), turn)),
     });
-    if superseded {
+    UNDER_WAY.set(UNDER_WAY.get() + 1);
+    let payload = share::encode(result).await;
+    UNDER_WAY.set(UNDER_WAY.get() - 1);
+    if LATEST.with_borrow(|latest| latest.iter().any(|(run, newest)| run == id && *newest > turn)) {
         return Ok(());
     }
     let entry = Entry {

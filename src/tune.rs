@@ -5,8 +5,8 @@
 //! (×4, ÷4 along each axis), moves to the best neighbour while that gains at least `min_gain`, then polls
 //! one step away (×2, ÷2), and where no step gains, trades between two axes (the same-size shapes x×2 y÷2
 //! and x÷2 y×2; a tunable a step up and another a step down), and stops when no neighbour gains; six shapes
-//! or fewer are all tried. Trials are measured with fewer samples and a short
-//! warm-up (the GPU stays busy from one trial to the next, so only the first needs the full warm-up), and
+//! or fewer are all tried. Trials are measured with fewer samples and a short warm-up (the GPU stays busy
+//! from one trial to the next, so only the first needs the full warm-up), and
 //! validated afterwards where it matters: the fastest trial whose output matches the CPU reference is the
 //! answer, and the default it is compared with is checked too. Optionally the whole sweep runs afterwards,
 //! measured and validated as a run does, to show how close the tuner came and what it saved.

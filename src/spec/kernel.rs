@@ -105,6 +105,14 @@ pub enum Replacement {
 }
 
 impl Replacement {
+    /// Its expression, where it is one (a number or text is the same at every configuration).
+    pub fn expression(&self) -> Option<&Expression> {
+        match self {
+            Replacement::Value(Value::Expression(e)) => Some(e),
+            _ => None,
+        }
+    }
+
     /// The text it puts in the WGSL at a configuration (`values`): its text, or its number as an integer.
     pub fn text(&self, values: &Values) -> Result<String, Problem> {
         Ok(match self {

@@ -108,34 +108,38 @@ impl Checker {
                 Filling::Iota(Some(Value::Expression(self.expression(place.into(), text, &sizes)?)))
             }
             Some(Fill::Random(range)) => Filling::Random(*range),
-            Some(Fill::Constant(Number::Literal(value))) => {
-                if let Some(Err(why)) = element.map(|e| encode(e.scalar, *value)) {
-                    self.problem(place, why);
-                }
-                Filling::Constant(Value::Literal(*value))
-            }
-            Some(Fill::Constant(Number::Expression(text))) => {
-                let sizes: Vec<&str> = size_names.iter().map(String::as_str).collect();
-                Filling::Constant(Value::Expression(self.expression(place.into(), text, &sizes)?))
-            }
+            Some(Fill::Constant(number)) => Filling::Constant(self.element_value(place, number, element, size_names)?),
             Some(Fill::Values(listed)) => {
-                let sizes: Vec<&str> = size_names.iter().map(String::as_str).collect();
                 let mut values = Vec::new();
                 for (i, number) in listed.iter().enumerate() {
-                    let place = format!("{place}.values[{i}]");
-                    values.push(match number {
-                        Number::Literal(value) => {
-                            if let Some(Err(why)) = element.map(|e| encode(e.scalar, *value)) {
-                                self.problem(&place, why);
-                            }
-                            Value::Literal(*value)
-                        }
-                        Number::Expression(text) => Value::Expression(self.expression(place, text, &sizes)?),
-                    });
+                    values.push(self.element_value(&format!("{place}.values[{i}]"), number, element, size_names)?);
                 }
                 Filling::Values(values)
             }
         })
+    }
+
+    /// A value a fill puts in an element: a number that fits the element's type, or an expression of the
+    /// size's dimensions (`None`, with the problem noted, where it is neither).
+    fn element_value(
+        &mut self,
+        place: &str,
+        number: &Number,
+        element: Option<Element>,
+        size_names: &[String],
+    ) -> Option<Value> {
+        match number {
+            Number::Literal(value) => {
+                if let Some(Err(why)) = element.map(|e| encode(e.scalar, *value)) {
+                    self.problem(place, why);
+                }
+                Some(Value::Literal(*value))
+            }
+            Number::Expression(text) => {
+                let sizes: Vec<&str> = size_names.iter().map(String::as_str).collect();
+                Some(Value::Expression(self.expression(place.into(), text, &sizes)?))
+            }
+        }
     }
 
     /// A buffer's declaration in the WGSL: a storage array of its element type (atomic or not; of structs

@@ -217,11 +217,8 @@ impl Checker {
         for (text, replacement) in &replacements {
             probe = probe.replace(text, &replacement.text(&first).unwrap_or_default());
         }
-        let expressions = replacements.iter().filter_map(|(_, r)| match r {
-            Replacement::Value(Value::Expression(e)) => Some(e),
-            _ => None,
-        });
-        let named: Vec<&str> = expressions.flat_map(Expression::variables).collect();
+        let named: Vec<&str> =
+            replacements.iter().filter_map(|(_, r)| r.expression()).flat_map(Expression::variables).collect();
         let tunables = spec.tunables.names().filter(|name| named.contains(name)).map(String::from).collect();
         Template { replacements, probe, tunables }
     }
@@ -353,10 +350,7 @@ impl Checker {
                 }
                 let counts = kernel.buffers.iter().map(|b| &b.length).chain(&kernel.bytes).chain(&kernel.flops);
                 let counts = counts.chain(&kernel.workgroup_memory).chain(kernel.constants.iter().map(|(_, e)| e));
-                let filled = kernel.template.iter().filter_map(|(_, r)| match r {
-                    Replacement::Value(Value::Expression(e)) => Some(e),
-                    _ => None,
-                });
+                let filled = kernel.template.iter().filter_map(|(_, r)| r.expression());
                 for expression in counts.chain(filled) {
                     if let Err(problem) = expression.count(&values) {
                         self.problems.push(problem);

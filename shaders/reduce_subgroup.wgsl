@@ -6,8 +6,8 @@
 //                writes the workgroup's partial sum. The host reduces the partials with reduce.wgsl's tree.
 // Every subgroup operation runs in uniform control flow: all invocations compute the second sum, and only
 // invocation 0 writes it. WebGPU has no subgroup_id, nor any promise of which invocations share a subgroup:
-// each subgroup takes the next free slot for its sum. The host puts the input's bindings (reduce_grid.wgsl)
-// in front, and in a browser `enable subgroups;`.
+// each subgroup takes the next free slot for its sum. The host puts `enable subgroups;` and the input's
+// bindings (reduce_grid.wgsl) in front.
 
 override WG: u32 = 256;
 

@@ -30,7 +30,7 @@ pub use check::{
 };
 pub use dispatch::{Step, encode_steps, linear_grid, matrix_shape, plane_grid, submit, submit_once, submit_steps};
 pub use readback::{idle, map_read, read_buffer, read_range};
-pub use shaders::{ShaderChecks, ShaderModules};
+pub use shaders::{ShaderChecks, ShaderModules, for_this_compiler};
 
 use crate::gpu::{ComputeLimits, Gpu};
 
@@ -519,6 +519,10 @@ impl Skip {
     /// An f16 kernel on a device without f16 in shaders.
     pub fn needs_f16() -> Skip {
         Skip::NotApplicable("needs f16 in shaders (shader-f16), which this device does not offer".into())
+    }
+
+    pub fn needs_subgroups() -> Skip {
+        Skip::NotApplicable("needs subgroup operations, which this device (or this browser) does not offer".into())
     }
 }
 

@@ -29,6 +29,26 @@ impl ShaderChecks {
     }
 }
 
+/// `source` as this build's compiler takes it. A browser takes subgroup operations only after `enable
+/// subgroups;`; naga (wgpu 30) has not implemented the directive and refuses it, taking the operations
+/// without it: natively the directive's line is blanked (or `subgroups` left out of a longer list), so the
+/// lines and columns of a message stay the source's own.
+pub fn for_this_compiler(source: &str) -> Cow<'_, str> {
+    if cfg!(target_arch = "wasm32") || !source.contains("subgroups") {
+        return Cow::Borrowed(source);
+    }
+    let lines = source.split_inclusive('\n').map(|line| {
+        let Some(names) = line.trim().strip_prefix("enable ").and_then(|rest| rest.strip_suffix(';')) else {
+            return line.to_string();
+        };
+        let kept: Vec<&str> = names.split(',').map(str::trim).filter(|&n| n != "subgroups" && !n.is_empty()).collect();
+        let directive = if kept.is_empty() { String::new() } else { format!("enable {};", kept.join(", ")) };
+        let end = line.trim_end_matches(['\r', '\n']);
+        format!("{directive:width$}{}", &line[end.len()..], width = end.chars().count())
+    });
+    Cow::Owned(lines.collect())
+}
+
 /// One WGSL source, compiled on first use with each kind of runtime checks.
 pub struct ShaderModules {
     label: &'static str,
@@ -85,7 +105,7 @@ impl ShaderModules {
     fn get(&self, gpu: &Gpu, checks: ShaderChecks) -> &wgpu::ShaderModule {
         let descriptor = || wgpu::ShaderModuleDescriptor {
             label: Some(self.label),
-            source: wgpu::ShaderSource::Wgsl(self.source.clone()),
+            source: wgpu::ShaderSource::Wgsl(for_this_compiler(&self.source)),
         };
         match checks {
             ShaderChecks::Default => self.checked.get_or_init(|| gpu.device.create_shader_module(descriptor())),

@@ -20,22 +20,12 @@ const WGSL: &str = concat!(
     include_str!("../../shaders/reduce.wgsl")
 );
 /// The subgroup kernels: a module of their own, which compiles only where the device has subgroups.
-macro_rules! subgroup_wgsl {
-    ($enable:literal) => {
-        concat!(
-            $enable,
-            include_str!("../../shaders/grid.wgsl"),
-            include_str!("../../shaders/reduce_grid.wgsl"),
-            include_str!(concat!(env!("OUT_DIR"), "/reduce_subgroup.wgsl"))
-        )
-    };
-}
-/// A browser takes subgroup operations only after `enable subgroups;`; naga (wgpu 30) does not implement
-/// the directive yet, and takes them without it.
-#[cfg(target_arch = "wasm32")]
-const SUBGROUP_WGSL: &str = subgroup_wgsl!("enable subgroups;\n");
-#[cfg(not(target_arch = "wasm32"))]
-const SUBGROUP_WGSL: &str = subgroup_wgsl!("");
+const SUBGROUP_WGSL: &str = concat!(
+    "enable subgroups;\n",
+    include_str!("../../shaders/grid.wgsl"),
+    include_str!("../../shaders/reduce_grid.wgsl"),
+    include_str!(concat!(env!("OUT_DIR"), "/reduce_subgroup.wgsl"))
+);
 
 /// (kernel, variant): the WGSL entry point is `kernel_variant`. WGSL has no float atomics, so the atomic
 /// strategies come in u32 only.
@@ -102,33 +92,43 @@ impl Family for Reduce {
         if tree { 4 * configuration.workgroup[0] as u64 } else { 0 }
     }
 
-    /// The u32 sums, validated by agreement between workgroup sizes (u32 sums are exact): the one-pass ones
-    /// as they are, the others with the tree passes that add their partial sums (the subgroup sums need a
-    /// device feature, and f32 sums in other orders a tolerance of their own: not opened).
+    /// Every sum, validated by agreement between workgroup sizes: u32 sums exactly, f32 sums (of terms in
+    /// [0, 1), so that the sum is Σ|x|) within what f32 rounding may grow to at the deepest order of
+    /// addition any of them takes; the one-pass ones as they are, the others with passes that add their
+    /// partial sums (the subgroup sums' own entry point, as the others' tree).
     fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
-        if kernel.variant != "u32" || kernel.kernel == "subgroup" {
-            return None;
-        }
         let n = self.round_size(size);
-        let input = spec::BufferSpec::new(0, "src_u32", "u32", "n").filled(spec::Fill::Random([0.0, u32::MAX as f64]));
-        let grid_stride = kernel.kernel == "grid";
+        let (element, f32) = (kernel.variant, kernel.variant == "f32");
+        let (src, partials) = (format!("src_{element}"), format!("partials_{element}"));
+        let fill = spec::Fill::Random(if f32 { [0.0, 1.0] } else { [0.0, u32::MAX as f64] });
+        let input = spec::BufferSpec::new(u32::from(f32), &src, element, "n").filled(fill);
+        let grid_stride = matches!(kernel.kernel, "grid" | "subgroup");
         let groups = match grid_stride {
             true => format!("min(ceil_div(n, WG), {GRID_WORKGROUPS})"),
             false => "ceil_div(n, WG)".into(),
+        };
+        // Two sums, each within 2ε·depth·Σ|x| of the exact one (as `check` bounds them), at the depth of
+        // the fewest invocations: a workgroup of one.
+        let fewest = if grid_stride { GRID_WORKGROUPS.min(n) } else { n };
+        let tolerance = match f32 {
+            true => 4.0 * f32::EPSILON as f64 * (n.div_ceil(fewest) as f64 + (n as f64).log2() + 2.0),
+            false => 0.0,
         };
         let mut spec = spec::Spec {
             sizes: vec![spec::Size::n(n)],
             workgroup_size: as_yours::line_workgroup(),
             tunables: as_yours::line_shapes(limits),
             bytes: Some("4 * n".into()),
+            flops: f32.then(|| "n".into()),
             workgroup_memory: (kernel.kernel != "atomic").then(|| "4 * WG".into()),
-            validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
+            validation: spec::ValidationSpec { tolerance: Some(tolerance), ..Default::default() },
             ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), vec![input])
         };
+        let wgsl = if kernel.kernel == "subgroup" { SUBGROUP_WGSL } else { WGSL };
         if kernel.kernel.contains("atomic") {
             spec.grid = Some(as_yours::linear_grid(&groups, limits));
             spec.buffers.push(spec::BufferSpec::new(4, "total", "u32", "1").filled(spec::Fill::Zeros).output());
-            return Some(as_yours::open(&spec, kernel, "its WGSL and workgroup sizes.", &[WGSL]));
+            return Some(as_yours::open(&spec, kernel, "its WGSL and workgroup sizes.", &[wgsl]));
         }
         // A grid of `groups` workgroups, `most` at the most (at a workgroup of 1): along x where that holds
         // them, else spread over y too as `linear_grid` spreads them; and the most it launches.
@@ -144,16 +144,26 @@ impl Family for Reduce {
             [x] => x.clone(),
             _ => grid.iter().map(|g| format!("({g})")).collect::<Vec<_>>().join(" * "),
         };
-        // The first pass writes a partial sum per workgroup launched; tree passes of 256 add those up, as
-        // many as the most partial sums need.
+        // The grid-stride loop reads its input as vec4s too.
+        let vec4_view = format!("{src}x4");
+        // The first pass writes a partial sum per workgroup launched; passes of 256 add those up, as many
+        // as the most partial sums need: the tree's, or the subgroup sum's own (its input's both views at
+        // the partial sums).
         let (grid, mut most) = grid_of(&groups, if grid_stride { n.min(GRID_WORKGROUPS) } else { n });
         let mut count = launched(&grid);
         let mut first = spec::PassSpec::new(kernel.entry_point(), grid);
         if grid_stride {
-            first.bind = spec::Ordered::of(&[("src_u32x4", "src_u32")]);
+            first.bind = spec::Ordered::of(&[(vec4_view.as_str(), src.as_str())]);
         }
-        spec.buffers.push(spec::BufferSpec::new(2, "partials", "u32", count.clone()).written());
+        // The subgroup sum reads its partial sums as vec4s too: as many as fill whole vec4s, the last
+        // ones zeros (no pass writes them).
+        let subgroup = kernel.kernel == "subgroup";
+        let padded = |count: &str| if subgroup { format!("ceil_div({count}, 4) * 4") } else { count.to_string() };
+        let padded_with_zeros = |b: spec::BufferSpec| if subgroup { b.filled(spec::Fill::Zeros) } else { b };
+        let partial_sums = spec::BufferSpec::new(2 + u32::from(f32), "partials", element, padded(&count));
+        spec.buffers.push(padded_with_zeros(partial_sums.written()));
         spec.passes.push(first);
+        let adding = if subgroup { kernel.entry_point() } else { format!("tree_{element}") };
         let mut level = 1;
         while most > 1 {
             let grid;
@@ -163,17 +173,21 @@ impl Family for Reduce {
             count = launched(&grid);
             let to = if most == 1 { "total".to_string() } else { to };
             // The last pass launches one workgroup at every workgroup size: its one sum is the output.
-            let length = if most == 1 { "1".into() } else { count.clone() };
-            let buffer = spec::BufferSpec { binding: None, ..spec::BufferSpec::new(0, &to, "u32", length) };
-            spec.buffers.push(if most == 1 { buffer.output() } else { buffer.written() });
-            let mut pass = spec::PassSpec::new("tree_u32".into(), grid);
+            let length = if most == 1 { "1".into() } else { padded(&count) };
+            let buffer = spec::BufferSpec { binding: None, ..spec::BufferSpec::new(0, &to, element, length) };
+            spec.buffers.push(if most == 1 { buffer.output() } else { padded_with_zeros(buffer.written()) });
+            let mut pass = spec::PassSpec::new(adding.clone(), grid);
             pass.constants = spec::Ordered::of(&[("WG", PASS_WORKGROUP.to_string())]);
-            pass.bind = spec::Ordered::of(&[("src_u32", from.as_str()), ("partials_u32", &to)]);
+            let mut bind = vec![(src.as_str(), from.as_str()), (partials.as_str(), to.as_str())];
+            if subgroup {
+                bind.push((vec4_view.as_str(), from.as_str()));
+            }
+            pass.bind = spec::Ordered::of(&bind);
             spec.passes.push(pass);
             level += 1;
         }
         spec.entry_point = "main".into();
-        Some(as_yours::open(&spec, kernel, "its WGSL, workgroup sizes and passes.", &[WGSL]))
+        Some(as_yours::open(&spec, kernel, "its WGSL, workgroup sizes and passes.", &[wgsl]))
     }
 
     fn setup(&'static self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {
@@ -276,11 +290,7 @@ impl Workload for ReduceWorkload {
             return Ok(Prepared::accumulating(sum, total));
         }
         let modules = match kernel.kernel {
-            "subgroup" if !gpu.subgroups => {
-                return Err(Skip::NotApplicable(
-                    "needs subgroup operations, which this device (or this browser) does not offer".into(),
-                ));
-            }
+            "subgroup" if !gpu.subgroups => return Err(Skip::needs_subgroups()),
             "subgroup" => &self.subgroup_modules,
             _ => &self.modules,
         };

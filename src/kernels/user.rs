@@ -599,8 +599,12 @@ impl Workload for UserWorkload {
         if let Some(restriction) = kernel.excluded_by(&values).map_err(not_applicable)? {
             return Err(Skip::NotApplicable(format!("the restriction `{}` excludes it", restriction.text)));
         }
-        if kernel.buffers.iter().any(|b| b.element.scalar == Scalar::F16) && !gpu.shader_f16 {
+        let f16 = kernel.enables.contains("f16") || kernel.buffers.iter().any(|b| b.element.scalar == Scalar::F16);
+        if f16 && !gpu.shader_f16 {
             return Err(Skip::needs_f16());
+        }
+        if kernel.enables.contains("subgroups") && !gpu.subgroups {
+            return Err(Skip::needs_subgroups());
         }
         let resources = self.resources(gpu, configuration, &values)?;
         let output = self.output_buffer().expect("made with its size: an output's length depends on the size alone");

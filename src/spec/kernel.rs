@@ -373,6 +373,8 @@ pub struct UserKernel {
     pub template: Vec<(String, Replacement)>,
     /// The tunables that fill the template alone: no override of the WGSL, so no pipeline sets them.
     pub templated: Vec<String>,
+    /// The extensions the WGSL enables (`enable subgroups;`), which the device must offer.
+    pub enables: std::collections::BTreeSet<String>,
 }
 
 impl UserKernel {

@@ -70,6 +70,8 @@ pub struct Declarations {
     /// The variables whose `arrayLength` the code reads (`arrayLength(&out)`): their bounds come from
     /// their binding's size.
     pub length_read: BTreeSet<String>,
+    /// The extensions its `enable` directives name (`enable subgroups;`): features the device must offer.
+    pub enables: BTreeSet<String>,
     /// Module-scope integer constants (`const N = 64u;`), as array counts use them.
     constants: BTreeMap<String, u64>,
     /// The identifiers each function's body names.
@@ -203,6 +205,10 @@ impl<'t> Reader<'t> {
                     self.found.aliases.insert(name, self.type_of(ty));
                 }
                 "fn" => self.function(attributes.iter().any(|(name, _)| *name == "compute")),
+                "enable" => {
+                    let names = self.until_any(&[";"]);
+                    self.found.enables.extend(names.iter().filter(|&&n| n != ",").map(|n| n.to_string()));
+                }
                 _ => {}
             }
             attributes.clear();

@@ -48,7 +48,7 @@ pub async fn problems(gpu: &Gpu, name: &str, kernel: &UserKernel) -> Vec<Problem
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(name),
-        source: wgpu::ShaderSource::Wgsl(source.clone()),
+        source: wgpu::ShaderSource::Wgsl(crate::kernel::for_this_compiler(&source)),
     });
     let info = module.get_compilation_info().await;
     let error = scope.pop().await;

@@ -109,6 +109,7 @@ impl Checker {
             reference,
             template: template.replacements,
             templated,
+            enables: declared.enables.clone(),
         };
         self.check_combinations(&kernel, &declared);
         if self.problems.is_empty() { Ok(kernel) } else { Err(self.problems) }

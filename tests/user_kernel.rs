@@ -338,9 +338,9 @@ fn built_in_kernels_open_as_users_kernels_that_validate_and_count_as_the_built_i
             assert!(matched > 0, "{}", kernel.label());
         }
     }
-    assert_eq!(opened.len(), 62, "{opened:?}");
+    assert_eq!(opened.len(), 65, "{opened:?}");
     // Those of several passes among them, f32 sums within rounding's bound, and subgroup sums.
-    let several = ["tree/u32", "grid/u32", "tree/f32", "grid/f32", "subgroup/u32", "subgroup/f32"];
+    let several = ["tree/u32", "grid/f32", "subgroup/u32", "subgroup/f32", "dot/vec4", "dot/grid_stride"];
     assert!(several.iter().all(|k| opened.contains(&k.to_string())), "{opened:?}");
 }
 

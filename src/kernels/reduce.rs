@@ -130,63 +130,32 @@ impl Family for Reduce {
             spec.buffers.push(spec::BufferSpec::new(4, "total", "u32", "1").filled(spec::Fill::Zeros).output());
             return Some(as_yours::open(&spec, kernel, "its WGSL and workgroup sizes.", &[wgsl]));
         }
-        // A grid of `groups` workgroups, `most` at the most (at a workgroup of 1): along x where that holds
-        // them, else spread over y too as `linear_grid` spreads them; and the most it launches.
-        let max = limits.max_workgroups_per_dimension;
-        let grid_of = |groups: &str, most: u64| match most <= max as u64 {
-            true => (vec![groups.to_string()], most),
-            false => {
-                let [x, y, _] = crate::grid::dispatch_grid(most, max).unwrap_or([max, max, 1]);
-                (as_yours::linear_grid(groups, limits), x as u64 * y as u64)
-            }
-        };
-        let launched = |grid: &[String]| match grid {
-            [x] => x.clone(),
-            _ => grid.iter().map(|g| format!("({g})")).collect::<Vec<_>>().join(" * "),
-        };
-        // The grid-stride loop reads its input as vec4s too.
+        // The first pass writes a partial sum per workgroup launched; passes of 256 add those up: the
+        // tree's, or the subgroup sum's own (its input's both views at the partial sums, which it reads as
+        // vec4s too).
+        let subgroup = kernel.kernel == "subgroup";
         let vec4_view = format!("{src}x4");
-        // The first pass writes a partial sum per workgroup launched; passes of 256 add those up, as many
-        // as the most partial sums need: the tree's, or the subgroup sum's own (its input's both views at
-        // the partial sums).
-        let (grid, mut most) = grid_of(&groups, if grid_stride { n.min(GRID_WORKGROUPS) } else { n });
-        let mut count = launched(&grid);
+        let adding_entry = if subgroup { kernel.entry_point() } else { format!("tree_{element}") };
+        let pass = |from: &str, to: &str, grid: Vec<String>| {
+            let mut pass = spec::PassSpec::new(adding_entry.clone(), grid);
+            pass.constants = spec::Ordered::of(&[("WG", PASS_WORKGROUP.to_string())]);
+            let mut bind = vec![(src.as_str(), from), (partials.as_str(), to)];
+            if subgroup {
+                bind.push((vec4_view.as_str(), from));
+            }
+            pass.bind = spec::Ordered::of(&bind);
+            pass
+        };
+        let adding = as_yours::Adding { workgroup: PASS_WORKGROUP, element, in_vec4s: subgroup, pass: &pass };
+        let (grid, most) = as_yours::grid_of(&groups, if grid_stride { n.min(GRID_WORKGROUPS) } else { n }, limits);
+        let count = as_yours::launched(&grid);
         let mut first = spec::PassSpec::new(kernel.entry_point(), grid);
         if grid_stride {
             first.bind = spec::Ordered::of(&[(vec4_view.as_str(), src.as_str())]);
         }
-        // The subgroup sum reads its partial sums as vec4s too: as many as fill whole vec4s, the last
-        // ones zeros (no pass writes them).
-        let subgroup = kernel.kernel == "subgroup";
-        let padded = |count: &str| if subgroup { format!("ceil_div({count}, 4) * 4") } else { count.to_string() };
-        let padded_with_zeros = |b: spec::BufferSpec| if subgroup { b.filled(spec::Fill::Zeros) } else { b };
-        let partial_sums = spec::BufferSpec::new(2 + u32::from(f32), "partials", element, padded(&count));
-        spec.buffers.push(padded_with_zeros(partial_sums.written()));
+        spec.buffers.push(adding.buffer(2 + u32::from(f32), "partials", &count));
         spec.passes.push(first);
-        let adding = if subgroup { kernel.entry_point() } else { format!("tree_{element}") };
-        let mut level = 1;
-        while most > 1 {
-            let grid;
-            (grid, most) =
-                grid_of(&format!("ceil_div({count}, {PASS_WORKGROUP})"), most.div_ceil(PASS_WORKGROUP as u64));
-            let (from, to) = (spec.buffers.last().expect("the partial sums").name.clone(), format!("partials{level}"));
-            count = launched(&grid);
-            let to = if most == 1 { "total".to_string() } else { to };
-            // The last pass launches one workgroup at every workgroup size: its one sum is the output.
-            let length = if most == 1 { "1".into() } else { padded(&count) };
-            let buffer = spec::BufferSpec { binding: None, ..spec::BufferSpec::new(0, &to, element, length) };
-            spec.buffers.push(if most == 1 { buffer.output() } else { padded_with_zeros(buffer.written()) });
-            let mut pass = spec::PassSpec::new(adding.clone(), grid);
-            pass.constants = spec::Ordered::of(&[("WG", PASS_WORKGROUP.to_string())]);
-            let mut bind = vec![(src.as_str(), from.as_str()), (partials.as_str(), to.as_str())];
-            if subgroup {
-                bind.push((vec4_view.as_str(), from.as_str()));
-            }
-            pass.bind = spec::Ordered::of(&bind);
-            spec.passes.push(pass);
-            level += 1;
-        }
-        spec.entry_point = "main".into();
+        adding.passes(&mut spec, limits, count, most);
         Some(as_yours::open(&spec, kernel, "its WGSL, workgroup sizes and passes.", &[wgsl]))
     }
 

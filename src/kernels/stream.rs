@@ -122,11 +122,14 @@ impl Family for Stream {
         kernel::recipe_bytes::<Elementwise>(recipe, range)
     }
 
-    /// The elementwise kernels in f32 (dot sums its partial sums on the CPU): the same module, arrays, workgroup
-    /// sizes, grid and byte count, validated against an entry point that computes one element per invocation.
+    /// The f32 kernels: the same module, arrays, workgroup sizes, grid and byte count; the elementwise ones
+    /// validated against an entry point that computes one element per invocation, dot as `dot_as_yours`.
     fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
-        if kernel.kernel == "dot" || kernel.variant == "vec4_f16" {
+        if kernel.variant == "vec4_f16" {
             return None;
+        }
+        if kernel.kernel == "dot" {
+            return Some(dot_as_yours(kernel, self.round_size(size), limits));
         }
         let vec4 = kernel.variant == "vec4";
         let (element, length, suffix, first) = if vec4 { ("vec4<f32>", "n / 4", "4", 3) } else { ("f32", "n", "", 0) };
@@ -178,6 +181,56 @@ impl Family for Stream {
         );
         Some(as_yours::open(&spec, kernel, what, &[WGSL, "\n", &reference]))
     }
+}
+
+/// dot as your kernel: its partial sums added up, where the family adds them on the CPU, by dot_scalar
+/// itself in passes of 256, the partial sums times a buffer of ones; validated by agreement between
+/// workgroup sizes within what f32 rounding may grow to at the deepest order of addition (terms in [0, 1),
+/// so that the sum is Σ|a·b|).
+fn dot_as_yours(kernel: &KernelId, n: u64, limits: &ComputeLimits) -> String {
+    let (variant, terms) = (kernel.variant, if kernel.variant == "vec4" { 4 } else { 1 });
+    let (element, first) = if terms == 4 { ("vec4<f32>", 3) } else { ("f32", 0) };
+    let length = if terms == 4 { "n / 4" } else { "n" };
+    let random = spec::Fill::Random([0.0, 1.0]);
+    let buffers = vec![
+        spec::BufferSpec::new(first, "a", element, length).filled(random.clone()),
+        spec::BufferSpec::new(first + 1, "b", element, length).filled(random),
+    ];
+    let (groups, most) = match variant {
+        "grid_stride" => (format!("min(ceil_div(n, WG), {GRID_WORKGROUPS})"), n.min(GRID_WORKGROUPS)),
+        _ => (format!("ceil_div({length}, WG)"), n / terms),
+    };
+    let fewest = most; // invocations at a workgroup of 1
+    let depth = (n / terms).div_ceil(fewest) as f64 * terms as f64 + (n as f64).log2() + 2.0;
+    let mut spec = spec::Spec {
+        sizes: vec![spec::Size::n(n)],
+        tunables: as_yours::line_shapes(limits),
+        workgroup_size: as_yours::line_workgroup(),
+        bytes: Some("8 * n".into()),
+        flops: Some("2 * n".into()),
+        workgroup_memory: Some("4 * WG".into()),
+        validation: spec::ValidationSpec { tolerance: Some(4.0 * f32::EPSILON as f64 * depth), ..Default::default() },
+        ..spec::Spec::new(format!("dot_{variant}"), kernel.entry_point(), buffers)
+    };
+    let (grid, most) = as_yours::grid_of(&groups, most, limits);
+    let count = as_yours::launched(&grid);
+    spec.passes.push(spec::PassSpec::new(kernel.entry_point(), grid));
+    let pass = |from: &str, to: &str, grid: Vec<String>| {
+        let mut pass = spec::PassSpec::new("dot_scalar".into(), grid);
+        pass.constants = spec::Ordered::of(&[("WG", "256")]);
+        pass.bind = spec::Ordered::of(&[("a", from), ("b", "ones"), ("partial_sums", to)]);
+        pass
+    };
+    let adding = as_yours::Adding { workgroup: 256, element: "f32", in_vec4s: false, pass: &pass };
+    // As many ones as the most partial sums a later pass multiplies by them.
+    let ones =
+        spec::BufferSpec::new(0, "ones", "f32", count.clone()).filled(spec::Fill::Constant(spec::Number::Literal(1.0)));
+    spec.buffers.push(spec::BufferSpec { binding: None, ..ones });
+    spec.buffers.push(adding.buffer(6, "partials", &count));
+    adding.passes(&mut spec, limits, count, most);
+    let what = "its WGSL, arrays, workgroup sizes and first pass; its partial sums added\n\
+                // up on the GPU by the same entry point, times ones.";
+    as_yours::open(&spec, kernel, what, &[WGSL])
 }
 
 struct StreamWorkload {

@@ -338,9 +338,20 @@ fn built_in_kernels_open_as_users_kernels_that_validate_and_count_as_the_built_i
             assert!(matched > 0, "{}", kernel.label());
         }
     }
-    assert_eq!(opened.len(), 65, "{opened:?}");
+    assert_eq!(opened.len(), 80, "{opened:?}");
     // Those of several passes among them, f32 sums within rounding's bound, and subgroup sums.
-    let several = ["tree/u32", "grid/f32", "subgroup/u32", "subgroup/f32", "dot/vec4", "dot/grid_stride"];
+    let several = [
+        "tree/u32",
+        "grid/f32",
+        "subgroup/u32",
+        "subgroup/f32",
+        "dot/vec4",
+        "dot/grid_stride",
+        "random/vec2",
+        "workgroup/skewed",
+        "touch_all/aos_vec3",
+        "touch_one/aosoa32",
+    ];
     assert!(several.iter().all(|k| opened.contains(&k.to_string())), "{opened:?}");
 }
 

@@ -55,7 +55,8 @@ pub fn submit_once(gpu: &Gpu, prepared: &Prepared) {
             Before::Pattern(pattern, seed) => {
                 gpu.filler().pattern(&gpu.device, encoder, &prepared.output, pattern, seed)
             }
-            Before::State(_) => {}
+            // Poisoned first, so that a word the state leaves alone (a guard past the end) stays poison.
+            Before::State(_) => gpu.filler().word(&gpu.device, encoder, &prepared.output, fill::POISON),
         }
         if let Some(texture) = &prepared.texture {
             encoder.copy_buffer_to_texture(

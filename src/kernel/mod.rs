@@ -437,7 +437,7 @@ pub enum Before {
     Poison,
     /// 0 in every word: the kernel adds into its output (atomic sums, histogram counts).
     Zero,
-    /// The state these steps write: a kernel that updates its output in place starts from it.
+    /// The state these steps write over poison: a kernel that updates its output in place starts from it.
     State(Vec<Step>),
     /// This pattern, from this seed: a user's output that holds initial contents.
     Pattern(crate::fill::Pattern, u32),

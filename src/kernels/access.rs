@@ -116,9 +116,8 @@ impl Family for Access {
         }))
     }
 
-    /// The same WGSL, arrays, strides and offsets (the gather through a permutation needs a pass that makes
-    /// it first, which a user's kernel cannot say); every workgroup size, each configuration of a stride or
-    /// offset validated by agreement with the first.
+    /// The same WGSL, arrays, strides and offsets, and the gather's permutation made by a setup pass; every
+    /// workgroup size, each configuration of a stride or offset validated by agreement with the first.
     fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
         let w = width(kernel);
         let (element, src, dst) = match w {
@@ -128,7 +127,6 @@ impl Family for Access {
         let n = self.round_size(size);
         // The stride and the offset change the output: dimensions of the problem, not tunables.
         let (sizes, constants, copied) = match kernel.kernel {
-            "coalesced" => (vec![spec::Size::n(n)], vec![], format!("n / {w}")),
             "strided" => (
                 STRIDES.iter().map(|&s| spec::Size::named(&[("n", n), ("shift", s.ilog2() as u64)])).collect(),
                 vec![("PARAM", "shift")],
@@ -139,20 +137,31 @@ impl Family for Access {
                 vec![("PARAM", "offset")],
                 format!("n / {w} - {MAX_OFFSET}"),
             ),
-            _ => return None,
+            _ => (vec![spec::Size::n(n)], vec![], format!("n / {w}")), // coalesced, random
         };
-        let buffers = vec![
+        let mut buffers = vec![
             spec::BufferSpec::new(src, "src", &element, format!("n / {w}")),
             // The misaligned kernels leave the last offsets' elements as they were.
             spec::BufferSpec::new(dst, "dst", &element, format!("n / {w}")).filled(spec::Fill::Zeros).output(),
         ];
+        // The gather's permutation, made by the family's own entry point before the kernel runs.
+        let mut setup = Vec::new();
+        if kernel.kernel == "random" {
+            buffers.push(spec::BufferSpec::new(6, "permutation", "u32", copied.clone()));
+            let grid = as_yours::linear_grid(&format!("ceil_div({copied}, 256)"), limits);
+            let mut make = spec::PassSpec::new("make_permutation".into(), grid);
+            make.constants = spec::Ordered::of(&[("WG", "256"), ("PARAM", "1")]);
+            make.bind = spec::Ordered::of(&[("permutation_out", "permutation")]);
+            setup.push(make);
+        }
         let spec = spec::Spec {
             sizes,
             workgroup_size: as_yours::line_workgroup(),
             tunables: as_yours::line_shapes(limits),
             constants: spec::Ordered::of(&constants),
             grid: Some(as_yours::linear_grid(&format!("ceil_div({copied}, WG)"), limits)),
-            bytes: Some(format!("{} * ({copied})", 8 * w)),
+            bytes: Some(format!("{} * ({copied})", 8 * w + if kernel.kernel == "random" { 4 } else { 0 })),
+            setup,
             validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
             ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), buffers)
         };

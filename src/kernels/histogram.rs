@@ -106,20 +106,25 @@ impl Family for Histogram {
         }
     }
 
-    /// The uniform input's histograms: the input random words (the fill's hash in place of `make_input`'s),
-    /// the bins a size dimension (a histogram's length follows them), every count validated by agreement
-    /// between workgroup sizes, counts being exact. The skewed input is made by a pass of its own, which a
-    /// user's kernel would time with the histogram: not opened.
+    /// Every histogram: the uniform input random words (the fill's hash in place of `make_input`'s), the
+    /// skewed one made by `make_input` in a setup pass, as the family makes it; the bins a size dimension (a
+    /// histogram's length follows them), every count validated by agreement between workgroup sizes, counts
+    /// being exact.
     fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
-        if kernel.variant != "uniform" {
-            return None;
-        }
         let n = self.round_size(size);
         let sizes = BINS.iter().map(|&bins| spec::Size::named(&[("n", n), ("bins", bins as u64)])).collect();
         let buffers = vec![
             spec::BufferSpec::new(0, "words", "u32", "n").filled(spec::Fill::Random([0.0, u32::MAX as f64])),
             spec::BufferSpec::new(1, "counts", "atomic<u32>", "bins").filled(spec::Fill::Zeros).output(),
         ];
+        // The skewed input is the family's own, made by its entry point in place of the random words.
+        let mut setup = Vec::new();
+        if kernel.variant == "skewed" {
+            let mut make = spec::PassSpec::new("make_input".into(), as_yours::linear_grid("ceil_div(n, 256)", limits));
+            make.constants = spec::Ordered::of(&[("WG", "256"), ("SEED", "1"), ("SKEWED", "1")]);
+            make.bind = spec::Ordered::of(&[("input", "words")]);
+            setup.push(make);
+        }
         let groups = match kernel.kernel {
             "workgroup" => format!("min(ceil_div(n, WG), {GRID_WORKGROUPS})"),
             _ => "ceil_div(n, WG)".into(),
@@ -134,6 +139,7 @@ impl Family for Histogram {
             grid: Some(as_yours::linear_grid(&groups, limits)),
             bytes: Some("4 * n".into()),
             workgroup_memory: (kernel.kernel == "workgroup").then(|| "4 * bins".into()),
+            setup,
             validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
             ..spec::Spec::new(kernel.label().replace('/', "_"), format!("histogram_{}", kernel.kernel), buffers)
         };

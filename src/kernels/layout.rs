@@ -13,8 +13,9 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Before, ChartKind, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer,
     Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError,
-    Workload, f32s, family_text,
+    Workload, as_yours, f32s, family_text,
 };
+use crate::spec;
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
 const WGSL: &str = concat!(
@@ -172,6 +173,48 @@ impl Family for Layouts {
 
     fn workgroup_storage_bytes(&self, _: &Configuration) -> u64 {
         0
+    }
+
+    /// Each update and layout: the same WGSL, state and workgroup sizes; the initial state made by the
+    /// family's own entry point in a setup pass, which the update then steps in place, validated by
+    /// agreement between workgroup sizes (the arithmetic is exact).
+    fn as_user_kernel(&self, kernel: &KernelId, size: u64, limits: &ComputeLimits) -> Option<String> {
+        let n = self.round_size(size);
+        let layout = kernel.variant;
+        let is_struct = layout == "aos_vec3";
+        // The struct's array counts particles; the floats' array holds every field of each.
+        let state = match is_struct {
+            true => spec::BufferSpec::new(0, "particles", "f32", "n"),
+            false => spec::BufferSpec::new(1, "floats", "f32", format!("{FIELDS} * n")),
+        };
+        let kind = if is_struct { "struct" } else { "floats" };
+        let layout_code = match layout {
+            "aos_vec3" | "aos_packed" => "0",
+            "soa" => "1",
+            _ => "2",
+        };
+        let mut init = spec::PassSpec::new(format!("init_{kind}"), as_yours::linear_grid("ceil_div(n, 256)", limits));
+        init.constants = spec::Ordered::of(&[("WG", "256")]);
+        let block = block(layout).to_string();
+        let fields = touched_fields(kernel.kernel).len();
+        let spec = spec::Spec {
+            sizes: vec![spec::Size::n(n)],
+            workgroup_size: as_yours::line_workgroup(),
+            tunables: as_yours::line_shapes(limits),
+            constants: spec::Ordered::of(&[("COUNT", "n"), ("LAYOUT", layout_code), ("BLOCK", &block), ("SEED", "1")]),
+            grid: Some(as_yours::linear_grid("ceil_div(n, WG)", limits)),
+            bytes: Some(format!("{} * n", 8 * fields)),
+            setup: vec![init],
+            validation: spec::ValidationSpec { tolerance: Some(0.0), ..Default::default() },
+            ..spec::Spec::new(
+                kernel.label().replace('/', "_"),
+                format!("{}_{kind}", kernel.kernel),
+                vec![state.output()],
+            )
+        };
+        let what = "its WGSL, state and workgroup sizes; the first state made by\n\
+                    // its own entry point before the update runs.";
+        Some(as_yours::open(&spec, kernel, what, &[WGSL]))
     }
 
     fn setup(&'static self, gpu: &Gpu, size: u64, seed: u32) -> Result<Box<dyn Workload>, String> {

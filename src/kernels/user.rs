@@ -444,8 +444,8 @@ impl UserWorkload {
         };
         let reference = kernel.passes.len();
         let steps = self.steps(gpu, reference..reference + 1, values, &resources)?;
-        let grid = steps[0].grid;
-        Ok(Prepared { steps, output: raw, before: self.before(values)?, grid, owned: resources.owned, texture })
+        let (grid, before) = (steps[0].grid, self.set_up(gpu, values, &resources)?);
+        Ok(Prepared { steps, output: raw, before, grid, owned: resources.owned, texture })
     }
 
     /// That what became the reference (`who` wrote it, at `configuration`) left the output's guard
@@ -494,6 +494,23 @@ impl UserWorkload {
                 matches!(self.kernel().excluded_by(&values), Ok(None))
                     && kernel::shapes::check_workgroup(limits, c.workgroup, memory).is_ok()
             })
+    }
+
+    /// Runs the setup passes over `resources` (untimed, now), and says what the output holds before a
+    /// validated run: where a setup pass writes the output, what the setup passes make of it (run then,
+    /// rather than now), else its initial contents, or poison.
+    fn set_up(&self, gpu: &Gpu, values: &Values, resources: &Resources) -> Result<Before, Skip> {
+        let kernel = self.kernel();
+        if kernel.setup.is_empty() {
+            return self.before(values);
+        }
+        let setup = self.steps(gpu, kernel.setup_passes(), values, resources)?;
+        let output = self.output_index();
+        if kernel.setup.iter().any(|pass| pass.bound.iter().any(|b| b.read_write && Some(b.buffer) == output)) {
+            return Ok(Before::State(setup));
+        }
+        kernel::submit_steps(gpu, &setup);
+        self.before(values)
     }
 
     /// What the output holds before a validated run (at `values`): its initial contents, or poison.
@@ -611,7 +628,7 @@ impl Workload for UserWorkload {
         let texture = kernel.textures.iter().zip(&resources.textures).find(|(t, _)| t.output);
         let texture = texture.map(|(spec, made)| bindings::texel_copy(spec.format, made));
         let steps = self.steps(gpu, 0..kernel.passes.len(), &values, &resources)?;
-        let (grid, before) = (steps[0].grid, self.before(&values)?);
+        let (grid, before) = (steps[0].grid, self.set_up(gpu, &values, &resources)?);
         Ok(Prepared { steps, output, before, grid, owned: resources.owned, texture })
     }
 

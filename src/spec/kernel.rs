@@ -361,6 +361,8 @@ pub struct UserKernel {
     pub constants: Vec<(String, Expression)>,
     /// The dispatches of one sample, in order: the entry point alone, or the specification's passes.
     pub passes: Vec<Pass>,
+    /// The dispatches that make the inputs, before a configuration is measured (`Spec::setup`).
+    pub setup: Vec<Pass>,
     pub bytes: Option<Expression>,
     pub flops: Option<Expression>,
     pub workgroup_memory: Option<Expression>,
@@ -569,9 +571,16 @@ impl UserKernel {
         Ok(overrides)
     }
 
-    /// The dispatches whose pipelines a run makes: the passes, then the reference's.
+    /// The dispatches whose pipelines a run makes: the passes, the reference's, then the setup passes
+    /// (`setup_passes` says where they are).
     pub fn every_pass(&self) -> impl Iterator<Item = &Pass> {
-        self.passes.iter().chain(&self.reference)
+        self.passes.iter().chain(&self.reference).chain(&self.setup)
+    }
+
+    /// Where the setup passes are among `every_pass`.
+    pub fn setup_passes(&self) -> std::ops::Range<usize> {
+        let start = self.passes.len() + usize::from(self.reference.is_some());
+        start..start + self.setup.len()
     }
 
     /// The entry points one sample runs, as a kernel's name shows them: `main`, or `scan×3+fix×2` for five

@@ -130,6 +130,12 @@ pub struct Spec {
     /// a scan and its fix-up), in place of `entry_point` and `grid`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub passes: Vec<PassSpec>,
+    /// Dispatches that make the inputs, where a fill cannot (a permutation, a skewed input, a simulation's
+    /// first state): run untimed after the fills, before each configuration is measured, and before each
+    /// validated run where one writes the output (a kernel that updates its state in place). Each binds
+    /// only what its entry point uses, and may write any buffer.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub setup: Vec<PassSpec>,
     /// Text the WGSL holds where a template puts a value (`{{ b_m }}`, `{{ elem }}`), and what fills it at
     /// each configuration: a number, an expression of the size and the tunables, or `{"text": "f32"}`.
     #[serde(default, skip_serializing_if = "Ordered::is_empty")]
@@ -141,6 +147,11 @@ impl Spec {
     /// its defaults: what a built-in family fills in to open one of its kernels as a user's.
     pub fn new(name: impl Into<String>, entry_point: impl Into<String>, buffers: Vec<BufferSpec>) -> Spec {
         Spec { name: name.into(), entry_point: entry_point.into(), buffers, ..Spec::default() }
+    }
+
+    /// Each pass's and each setup pass's `bind`: (the WGSL's variable, the buffer bound there).
+    pub fn binds(&self) -> impl Iterator<Item = (&String, &String)> {
+        self.passes.iter().chain(&self.setup).flat_map(|p| p.bind.0.iter().map(|(variable, buffer)| (variable, buffer)))
     }
 
     /// `wgsl` opened by this specification in its leading comment, with `about` (comment lines) between.

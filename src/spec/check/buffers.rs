@@ -35,7 +35,7 @@ impl Checker {
             let length = self.expression(format!("{place}.length"), &b.length, known);
             // A guard (`Buffer::guarded`) where no variable the buffer is bound at reads its arrayLength,
             // which the guard would lengthen: after the output (poisoned, written nowhere) or an input.
-            let passes_bind = spec.passes.iter().flat_map(|p| p.bind.0.iter().filter(|(_, to)| *to == b.name));
+            let passes_bind = spec.binds().filter(|(_, to)| **to == b.name);
             let mut bound_at =
                 declaration.map(|d| d.name.as_str()).into_iter().chain(passes_bind.map(|(v, _)| v.as_str()));
             let length_unread = declaration.is_some() && bound_at.all(|v| !declared.length_read.contains(v));

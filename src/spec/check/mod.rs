@@ -81,7 +81,8 @@ impl Checker {
         let default_grid = default_grid(&size_names, &shape.texts);
         let passes = self.passes(&spec, &declared, &with_constants, &default_grid);
         let (check, reference) = self.validation(&spec, &declared, &with_constants, &default_grid);
-        self.bindings_described(&spec, &declared, &passes, reference.as_ref());
+        let setup = self.setup(&spec, &declared, &with_constants, &default_grid);
+        self.bindings_described(&spec, &declared, &passes, reference.as_ref(), &setup);
         if !self.problems.is_empty() {
             return Err(self.problems);
         }
@@ -101,6 +102,7 @@ impl Checker {
             restrictions,
             constants,
             passes,
+            setup,
             bytes: counts.bytes,
             flops: counts.flops,
             workgroup_memory: counts.workgroup_memory,

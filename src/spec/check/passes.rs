@@ -41,17 +41,39 @@ impl Checker {
         }
         let passes = spec.passes.iter().enumerate();
         passes
-            .map(|(index, pass)| self.pass(&format!("passes[{index}]"), pass, spec, declared, known, default_grid))
+            .map(|(index, pass)| {
+                self.pass(&format!("passes[{index}]"), pass, false, spec, declared, known, default_grid)
+            })
+            .collect()
+    }
+
+    /// The setup passes: each binds what its entry point uses, each buffer at its own binding unless its
+    /// `bind` says otherwise, and may write any buffer (it makes the inputs).
+    pub(super) fn setup(
+        &mut self,
+        spec: &Spec,
+        declared: &Declarations,
+        known: &[&str],
+        default_grid: &[String],
+    ) -> Vec<Pass> {
+        if spec.setup.len() > MAX_PASSES {
+            self.problem("setup", format!("{} setup passes; a kernel may have {MAX_PASSES}", spec.setup.len()));
+        }
+        let passes = spec.setup.iter().enumerate();
+        passes
+            .map(|(index, pass)| self.pass(&format!("setup[{index}]"), pass, true, spec, declared, known, default_grid))
             .collect()
     }
 
     /// One pass: its entry point, its own constants (overrides the WGSL declares, which may stand in for a
     /// tunable's value in its pipeline), its grid, and the buffers at each binding, its own `bind` over the
     /// buffers' own bindings.
+    #[allow(clippy::too_many_arguments)]
     fn pass(
         &mut self,
         place: &str,
         written: &PassSpec,
+        setup: bool,
         spec: &Spec,
         declared: &Declarations,
         known: &[&str],
@@ -68,8 +90,13 @@ impl Checker {
         }
         let grid = self.grid(&format!("{place}.grid"), written.grid.as_deref().unwrap_or(default_grid), known);
         let mut bound = default_bound(spec, declared);
+        if setup {
+            let used = declared.used_by(&written.entry_point);
+            bound.retain(|b| used.iter().any(|u| (u.group, u.binding) == (b.group, b.binding)));
+        }
         for (variable, buffer) in &written.bind.0 {
-            if let Some(binding) = self.bind(&format!("{place}.bind.{variable}"), variable, buffer, spec, declared) {
+            let at = format!("{place}.bind.{variable}");
+            if let Some(binding) = self.bind(&at, variable, buffer, setup, spec, declared) {
                 bound.retain(|other| (other.group, other.binding) != (binding.group, binding.binding));
                 bound.push(binding);
             }
@@ -89,12 +116,14 @@ impl Checker {
     }
 
     /// The buffer named `buffer` bound at the WGSL's variable `variable`: a storage buffer whose
-    /// elements are of the buffer's scalar type, read_write only where the buffer is written.
+    /// elements are of the buffer's scalar type, read_write only where the buffer is written (or by a setup
+    /// pass, which writes inputs).
     fn bind(
         &mut self,
         place: &str,
         variable: &str,
         buffer: &str,
+        setup: bool,
         spec: &Spec,
         declared: &Declarations,
     ) -> Option<Bound> {
@@ -127,7 +156,7 @@ impl Checker {
             self.problem(place, message);
         }
         let read_write = declaration.space == Space::Storage { read_write: true };
-        if read_write && !(written.output || written.written) {
+        if read_write && !(written.output || written.written || setup) {
             let message = format!("`{variable}` is declared read_write: mark `{buffer}` \"written\"");
             self.problem(place, message);
         }
@@ -175,6 +204,7 @@ impl Checker {
         declared: &Declarations,
         passes: &[Pass],
         reference: Option<&Pass>,
+        setup: &[Pass],
     ) {
         // Uniforms, textures and samplers are bound in every pass.
         let uniform = |group: u32, binding: u32| {
@@ -184,7 +214,7 @@ impl Checker {
         };
         let same = |bound: &Bound, b: &Binding| (bound.group, bound.binding) == (b.group, b.binding);
         let mut named = BTreeSet::new();
-        for (index, pass) in passes.iter().chain(reference).enumerate() {
+        for (index, pass) in passes.iter().chain(reference).chain(setup).enumerate() {
             for b in declared.used_by(&pass.entry_point) {
                 let bound = pass.bound.iter().any(|bound| same(bound, b)) || uniform(b.group, b.binding);
                 if bound || !named.insert((b.group, b.binding)) {
@@ -193,6 +223,10 @@ impl Checker {
                 let at = format!("@group({}) @binding({})", b.group, b.binding);
                 let bound_elsewhere = passes.iter().any(|p| p.bound.iter().any(|bound| same(bound, b)));
                 let (section, message) = match b.space {
+                    Space::Storage { .. } if index >= passes.len() + usize::from(reference.is_some()) => (
+                        format!("setup[{}].bind", index - passes.len() - usize::from(reference.is_some())),
+                        format!("`{}` ({at}) is not bound: bind a buffer there", b.name),
+                    ),
                     Space::Storage { .. } if bound_elsewhere && index < passes.len() => (
                         format!("passes[{index}].bind"),
                         format!("`{}` ({at}) is bound in other passes, not in this one: bind a buffer there", b.name),
@@ -261,8 +295,8 @@ pub(super) fn declaration<'a>(spec: &Spec, declared: &'a Declarations, buffer: &
     match own {
         Some((group, binding)) => declared.binding(group, binding),
         None => {
-            let variable = spec.passes.iter().find_map(|p| p.bind.0.iter().find(|(_, b)| b == buffer))?;
-            declared.bindings.iter().find(|b| b.name == variable.0)
+            let (variable, _) = spec.binds().find(|(_, b)| *b == buffer)?;
+            declared.bindings.iter().find(|b| b.name == *variable)
         }
     }
 }

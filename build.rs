@@ -1,7 +1,7 @@
-//! The shaders no one reads in the page (the checks' and the inputs' own, and the kernels that do not open as
-//! a user's: the layouts' steps, the subgroup sums, the f16 triad's family and the subgroup-matrix products)
-//! go into the build without their comment lines, which the page's download would carry for no reader. The
-//! files keep them.
+//! The shaders few read in the page (the checks' and the inputs' own, the kernels that do not open as a
+//! user's: the f16 STREAM family and the subgroup-matrix products; and the layouts' steps and subgroup sums,
+//! which do, where the family's description says what the comments would) go into the build without their
+//! comment lines, which the page's download would carry for every visitor. The files keep them.
 
 use std::path::Path;
 

@@ -359,6 +359,31 @@ async fn burns_matmul_template_filled_at_each_configuration_validates_through_we
     assert_all_good(&result, 2);
 }
 
+/// Built-in kernels that open as your kernel with a setup pass (the layouts' first state, the gather's
+/// permutation, the skewed input) or with the passes that add their partial sums (subgroup sums, where the
+/// browser offers subgroups: `enable subgroups;` reaches it as written), at three workgroup sizes.
+#[wasm_bindgen_test]
+async fn built_ins_with_setup_passes_and_subgroup_sums_open_as_your_kernel_through_webgpu() {
+    let (gpu, browser_features) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let offered = browser_features.iter().any(|f| f == "subgroups");
+    for label in ["touch_all/aosoa32", "random/vec2", "workgroup/skewed", "subgroup/f32", "dot/grid_stride"] {
+        let id = kernels::select(label).unwrap()[0].id;
+        let family = kernels::FAMILIES.iter().find(|f| f.name() == id.family).unwrap();
+        let size = family.round_size(1 << 14);
+        let source = family.as_user_kernel(&id, size, &gpu.info.limits).expect("it opens");
+        let result = run_users_kernel(&source, |s| s["tunables"] = serde_json::json!({ "WG": [1, 32, 256] })).await;
+        assert_eq!(result.results.len(), 3 * if label == "workgroup/skewed" { 5 } else { 1 }, "{label}"); // bins
+        for r in &result.results {
+            match (label, offered) {
+                ("subgroup/f32", false) => {
+                    assert!(r.skipped().is_some_and(|why| why.contains("subgroup operations")), "{:?}", r.outcome)
+                }
+                _ => assert!(r.is_good(), "{label} wg={:?}: {:?}", r.workgroup_size, r.error()),
+            }
+        }
+    }
+}
+
 /// The page's zlib is the browser's streams: what it compresses comes back whole, a payload that would
 /// decompress past its limit is refused part way, and bytes that are not zlib say so.
 #[wasm_bindgen_test]

@@ -1,27 +1,40 @@
-//! The shaders few read in the page (the checks' and the inputs' own, the kernels that do not open as a
-//! user's: the f16 STREAM family and the subgroup-matrix products; and the layouts' steps and subgroup sums,
-//! which do, where the family's description says what the comments would) go into the build without their
-//! comment lines, which the page's download would carry for every visitor. The files keep them.
+//! Every shader goes into the build from OUT_DIR. In the page's build (wasm32) without its comment lines,
+//! which its download would carry for every visitor: the page fetches a file's comments from beside it
+//! (dist/shaders/) only where a person opens a built-in kernel as theirs (`kernel::with_comments`).
+//! Natively, those no one reads (the checks' and the inputs' own, the f16 STREAM family and the
+//! subgroup-matrix products, which do not open as a user's) lose them too; the rest keep them, for
+//! `wgsweep source`. The files keep them all.
 
 use std::path::Path;
 
-const INTERNAL_SHADERS: [&str; 6] = [
-    "compare.wgsl",
-    "random.wgsl",
-    "layout.wgsl",
-    "reduce_subgroup.wgsl",
-    "stream_f16.wgsl",
-    "matmul_subgroup_matrix.wgsl",
-];
+const INTERNAL_SHADERS: [&str; 4] = ["compare.wgsl", "random.wgsl", "stream_f16.wgsl", "matmul_subgroup_matrix.wgsl"];
 
 fn main() {
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
-    for name in INTERNAL_SHADERS {
+    let page = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|arch| arch == "wasm32");
+    println!("cargo:rerun-if-changed=shaders");
+    let mut names: Vec<String> = std::fs::read_dir("shaders")
+        .expect("shaders/")
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".wgsl"))
+        .collect();
+    names.sort();
+    for name in &names {
         let source = Path::new("shaders").join(name);
         println!("cargo:rerun-if-changed={}", source.display());
         let text = std::fs::read_to_string(&source).unwrap_or_else(|e| panic!("{}: {e}", source.display()));
-        let code: String =
-            text.lines().filter(|line| !line.trim_start().starts_with("//")).flat_map(|line| [line, "\n"]).collect();
+        let code = match page || INTERNAL_SHADERS.contains(&name.as_str()) {
+            true => without_comment_lines(&text),
+            false => text,
+        };
         std::fs::write(Path::new(&out).join(name), code).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
+    let listed: Vec<String> = names.iter().map(|name| format!("{name:?}")).collect();
+    let list = format!("pub const SHADER_FILES: [&str; {}] = [{}];\n", names.len(), listed.join(", "));
+    std::fs::write(Path::new(&out).join("shader_files.rs"), list).expect("shader_files.rs");
+}
+
+/// `text` without its comment lines: as `kernel::without_comment_lines` drops them.
+fn without_comment_lines(text: &str) -> String {
+    text.lines().filter(|line| !line.trim_start().starts_with("//")).flat_map(|line| [line, "\n"]).collect()
 }

@@ -7,10 +7,10 @@ use wgpu::util::DeviceExt;
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
 const WGSL: &str = concat!(
-    include_str!("../shaders/hash.wgsl"),
-    include_str!("../shaders/grid.wgsl"),
+    shader!("hash.wgsl"),
+    shader!("grid.wgsl"),
     // Without its comment lines (build.rs).
-    include_str!(concat!(env!("OUT_DIR"), "/random.wgsl"))
+    shader!("random.wgsl")
 );
 const FILL_WORKGROUP: u32 = 256;
 

@@ -36,12 +36,13 @@ impl DeviceClass {
             "native" => "native".to_string(),
             _ => browser(&environment.platform).map_or_else(|| "a browser".to_string(), |(name, _)| name.to_string()),
         };
-        DeviceClass {
-            adapter: device.name(),
-            vendor: device.identity.vendor.clone(),
-            backend: device.backend.clone(),
-            runtime,
-        }
+        // An adapter whose name the browser withholds is known by what it exposes, not by what its person
+        // calls it: a class holds one kind of GPU whatever anyone types.
+        let adapter = match device.own_name() {
+            Some(name) => name.to_string(),
+            None => format!("unnamed GPU, limits #{}", device.signature()),
+        };
+        DeviceClass { adapter, vendor: device.identity.vendor.clone(), backend: device.backend.clone(), runtime }
     }
 
     /// The class in one line, also its key: "NVIDIA H100 80GB HBM3 · vulkan · native".

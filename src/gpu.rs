@@ -72,6 +72,10 @@ pub struct DeviceInfo {
     /// `GPUAdapterInfo.subgroupMatrixConfigs`, natively wgpu's cooperative matrices.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub matrix_configs: Vec<MatrixConfig>,
+    /// The name the person running the page gave a device whose browser withholds its name (Firefox
+    /// names none): theirs, shown as theirs, never part of the device class.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub named_by_person: Option<String>,
 }
 
 /// One matrix product a subgroup does in one operation: C (M×N, of `result`) += A (M×K) × B (K×N), A and B
@@ -120,13 +124,63 @@ impl DeviceInfo {
             || self.identity.architecture.eq_ignore_ascii_case("swiftshader")
     }
 
-    /// A one-line name for tables and titles.
-    pub fn name(&self) -> String {
+    /// What the adapter says of itself, its most particular name first; `None` where it says nothing (a
+    /// browser that withholds the adapter's name).
+    pub fn own_name(&self) -> Option<&str> {
         let id = &self.identity;
-        let parts = [&id.description, &id.device, &id.architecture, &id.vendor];
-        parts.iter().find(|s| !s.is_empty()).map(|s| s.to_string()).unwrap_or_else(|| "unnamed adapter".to_string())
+        [&id.description, &id.device, &id.architecture, &id.vendor]
+            .into_iter()
+            .find(|s| !s.is_empty())
+            .map(|s| s.as_str())
+    }
+
+    /// A one-line name for tables and titles: the adapter's own, else the person's (marked as theirs), else
+    /// what is known of it.
+    pub fn name(&self) -> String {
+        match (self.own_name(), &self.named_by_person) {
+            (Some(name), _) => name.to_string(),
+            (None, Some(theirs)) => format!("{theirs} (named by its user)"),
+            (None, None) => format!("unnamed GPU, limits #{}", self.signature()),
+        }
+    }
+
+    /// Eight hex digits that stand for what a browser exposes of an adapter whose name it withholds: its ids
+    /// and type, limits, features, subgroup sizes and matrix configurations. Two GPUs that differ in any of
+    /// them differ here.
+    pub fn signature(&self) -> String {
+        let mut features = self.features.clone();
+        features.sort();
+        let exposed = format!(
+            "{} {} {} {:?} {features:?} {:?} {:?}",
+            self.vendor_id, self.device_id, self.device_type, self.limits, self.subgroup_sizes, self.matrix_configs
+        );
+        // FNV-1a: small, stable across builds and platforms, enough to tell a handful of adapters apart.
+        let hash = exposed.bytes().fold(0x811c_9dc5_u32, |h, b| (h ^ b as u32).wrapping_mul(0x0100_0193));
+        format!("{hash:08x}")
     }
 }
+
+impl Gpu {
+    /// The device as a result records it: its fingerprint, with the person's name for it where the browser
+    /// withholds its own.
+    pub fn device_info(&self) -> DeviceInfo {
+        let mut info = self.info.clone();
+        if info.own_name().is_none() {
+            info.named_by_person = self.named_by_person.borrow().clone();
+        }
+        info
+    }
+
+    /// Names a device whose browser withholds its name (at most `MAX_PERSON_NAME` characters, trimmed);
+    /// `None` or an empty name takes the name back.
+    pub fn name_device(&self, name: Option<&str>) {
+        let name = name.map(|n| n.trim().chars().take(MAX_PERSON_NAME).collect::<String>()).filter(|n| !n.is_empty());
+        *self.named_by_person.borrow_mut() = name;
+    }
+}
+
+/// The longest name a person may give a device.
+pub const MAX_PERSON_NAME: usize = 80;
 
 #[derive(Debug, thiserror::Error)]
 pub enum GpuError {
@@ -156,6 +210,8 @@ pub struct Gpu {
     pub packed_dot: bool,
     /// The longest wgsweep waits for one submission's work (`GPU_WAIT_LIMIT` unless a test sets less).
     pub wait_limit: std::time::Duration,
+    /// What the person calls a device whose name the browser withholds (`DeviceInfo::named_by_person`).
+    named_by_person: std::cell::RefCell<Option<String>>,
     lost: Arc<Mutex<Option<String>>>,
     given_up: std::cell::Cell<bool>,
     filler: OnceCell<crate::fill::Filler>,
@@ -254,6 +310,7 @@ impl Gpu {
             matrix_configs: MatrixConfig::of_adapter(adapter),
             #[cfg(target_arch = "wasm32")]
             matrix_configs: Vec::new(), // `web::adapter` reads them from the browser
+            named_by_person: None,
         };
         let given_up = Default::default();
         Ok(Gpu {
@@ -269,6 +326,7 @@ impl Gpu {
             lost,
             given_up,
             filler: OnceCell::new(),
+            named_by_person: Default::default(),
         })
     }
 

@@ -14,6 +14,13 @@
 //!    `charts`, then `tune` (over the runner) and `baseline` (named results to compare with).
 //! 8. `web` and the CLI.
 
+/// A shader's WGSL as the build holds it (build.rs): in the page without its comment lines.
+macro_rules! shader {
+    ($name:literal) => {
+        include_str!(concat!(env!("OUT_DIR"), "/", $name))
+    };
+}
+
 pub mod analysis;
 pub mod baseline;
 pub mod charts;

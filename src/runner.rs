@@ -40,7 +40,7 @@ pub fn header(gpu: &Gpu, plan: &Plan, environment: Environment) -> RunResult {
         tool: Tool::this(),
         created: now_rfc3339(),
         label: String::new(),
-        device: gpu.info.clone(),
+        device: gpu.device_info(),
         environment,
         settings: Settings {
             seed: plan.seed,

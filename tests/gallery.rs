@@ -38,6 +38,44 @@ fn a_device_class_is_the_same_before_a_run_as_in_its_result() {
     assert_eq!(browser.key(), "NVIDIA H100 80GB HBM3 · webgpu · Chrome");
 }
 
+/// A result of a browser that withholds the adapter's name (Firefox does): `result` with its names gone.
+fn unnamed(result: &RunResult) -> RunResult {
+    let mut unnamed = result.clone();
+    unnamed.device.identity = Default::default();
+    unnamed.environment.platform = "Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0".into();
+    unnamed
+}
+
+#[test]
+fn gpus_whose_names_the_browser_withholds_share_no_class_and_a_persons_name_is_theirs() {
+    let h100 = unnamed(&recorded("h100-chromium-stream.json"));
+    let class = DeviceClass::of(&h100);
+    assert_eq!(class.key(), format!("unnamed GPU, limits #{} · webgpu · Firefox", h100.device.signature()));
+    assert_eq!(class, DeviceClass::new(&h100.device, &h100.environment), "the same before a run");
+    // Another GPU: other limits (a smaller workgroup memory), or another feature, another class.
+    let mut other = h100.clone();
+    other.device.limits.max_workgroup_storage_bytes = 32 << 10;
+    assert_ne!(DeviceClass::of(&other), class);
+    let mut other = h100.clone();
+    other.device.features.retain(|f| f != "timestamp-query");
+    assert_ne!(DeviceClass::of(&other), class);
+    // The order a browser lists features in changes nothing.
+    let mut reordered = h100.clone();
+    reordered.device.features.reverse();
+    assert_eq!(DeviceClass::of(&reordered), class);
+    // Named by its person: the name is shown as theirs, and the class stays what the browser says.
+    let mut named = h100.clone();
+    named.device.named_by_person = Some("lab H100".into());
+    assert_eq!(named.device.name(), "lab H100 (named by its user)");
+    assert_eq!(DeviceClass::of(&named), class);
+    let back = RunResult::from_json(&named.to_json()).expect("it reads back");
+    assert_eq!(back.device.named_by_person.as_deref(), Some("lab H100"));
+    // An adapter that names itself keeps its own name, whatever a person typed.
+    let mut own = recorded("h100-chromium-stream.json");
+    own.device.named_by_person = Some("mine".into());
+    assert_eq!(own.device.name(), "NVIDIA H100 80GB HBM3");
+}
+
 #[test]
 fn a_run_beside_a_device_classs_median_shows_the_spread_of_its_results() {
     let run = recorded("h100-native-stream.json");

@@ -536,8 +536,7 @@ pub struct GpuCheck {
 const CHECK_WORKGROUP: u32 = 256;
 /// WGSL has no includes: the grid's index helpers go in front. compare.wgsl comes without its comment lines
 /// (build.rs).
-const CHECK_WGSL: &str =
-    concat!(include_str!("../../shaders/grid.wgsl"), include_str!(concat!(env!("OUT_DIR"), "/compare.wgsl")));
+const CHECK_WGSL: &str = concat!(shader!("grid.wgsl"), shader!("compare.wgsl"));
 
 /// The pipeline of compare.wgsl's `entry`: `compare`, or `encode`, which makes a reference of an output.
 fn check_pipeline(gpu: &Gpu, entry: &str) -> wgpu::ComputePipeline {

@@ -29,6 +29,27 @@ impl ShaderChecks {
     }
 }
 
+// The shader files the build holds, by name (build.rs): `SHADER_FILES`.
+include!(concat!(env!("OUT_DIR"), "/shader_files.rs"));
+
+/// `text` without its comment lines, as build.rs drops them from the page's shaders.
+pub fn without_comment_lines(text: &str) -> String {
+    text.lines().filter(|line| !line.trim_start().starts_with("//")).flat_map(|line| [line, "\n"]).collect()
+}
+
+/// `text`, a kernel put together from shaders without their comment lines (the page's), with each shader
+/// file's comments back wherever the file's text without them stands in it; `originals` are the files' texts.
+pub fn with_comments(text: &str, originals: &[String]) -> String {
+    let mut text = text.to_string();
+    for original in originals {
+        let bare = without_comment_lines(original);
+        if !bare.trim().is_empty() && bare != *original {
+            text = text.replace(&bare, original);
+        }
+    }
+    text
+}
+
 /// `source` as this build's compiler takes it. A browser takes subgroup operations only after `enable
 /// subgroups;`; naga (wgpu 30) has not implemented the directive and refuses it, taking the operations
 /// without it: natively the directive's line is blanked (or `subgroups` left out of a longer list), so the

@@ -16,7 +16,7 @@ use crate::kernel::{
 use crate::spec;
 
 /// WGSL has no includes: the grid's index helpers go in front.
-const WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/access.wgsl"));
+const WGSL: &str = concat!(shader!("grid.wgsl"), shader!("access.wgsl"));
 
 pub const PATTERNS: [&str; 4] = ["coalesced", "strided", "random", "misaligned"];
 pub const WIDTHS: [&str; 3] = ["f32", "vec2", "vec4"];

@@ -14,7 +14,7 @@ use crate::kernel::{
 use crate::spec;
 
 /// WGSL has no includes: the grid's index helpers go in front.
-const WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/banks.wgsl"));
+const WGSL: &str = concat!(shader!("grid.wgsl"), shader!("banks.wgsl"));
 
 pub const VARIANTS: [&str; 2] = ["plain", "padded"];
 /// Strides in 4-byte words.

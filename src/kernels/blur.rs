@@ -14,7 +14,7 @@ use crate::kernel::{
 };
 use crate::spec;
 
-const WGSL: &str = include_str!("../../shaders/blur.wgsl");
+const WGSL: &str = shader!("blur.wgsl");
 
 pub const KERNELS: [&str; 2] = ["box_direct", "box_tiled"];
 pub fn radii() -> Vec<u32> {

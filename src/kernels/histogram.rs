@@ -18,9 +18,9 @@ use crate::spec;
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
 const WGSL: &str = concat!(
-    include_str!("../../shaders/hash.wgsl"),
-    include_str!("../../shaders/grid.wgsl"),
-    include_str!("../../shaders/histogram.wgsl")
+    shader!("hash.wgsl"),
+    shader!("grid.wgsl"),
+    shader!("histogram.wgsl")
 );
 
 pub const STRATEGIES: [&str; 2] = ["global", "workgroup"];

@@ -14,7 +14,7 @@ use crate::kernel::{
 };
 use crate::spec;
 
-const WGSL: &str = include_str!("../../shaders/image.wgsl");
+const WGSL: &str = shader!("image.wgsl");
 
 /// As STREAM: an image far larger than any last-level cache (64 Mi pixels).
 const DEFAULT_IMAGE_BYTES: u64 = 256 << 20;

@@ -19,9 +19,9 @@ use crate::spec;
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
 const WGSL: &str = concat!(
-    include_str!("../../shaders/hash.wgsl"),
-    include_str!("../../shaders/grid.wgsl"),
-    include_str!(concat!(env!("OUT_DIR"), "/layout.wgsl"))
+    shader!("hash.wgsl"),
+    shader!("grid.wgsl"),
+    shader!("layout.wgsl")
 );
 
 pub const WORKLOADS: [&str; 2] = ["touch_all", "touch_one"];

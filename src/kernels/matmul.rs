@@ -17,14 +17,14 @@ use crate::kernel::{
 };
 use crate::spec;
 
-const WGSL: &str = include_str!("../../shaders/matmul.wgsl");
+const WGSL: &str = shader!("matmul.wgsl");
 /// matmul_pipelined reads A and B as `Input`s, which the host declares: vec4<f32>, or vec4<f16> in a module
 /// of its own that compiles only where the device has shader-f16.
-const PIPELINED_WGSL: &str = include_str!("../../shaders/matmul_pipelined.wgsl");
+const PIPELINED_WGSL: &str = shader!("matmul_pipelined.wgsl");
 const PIPELINED_F32: &str = "alias Input = vec4<f32>;\n";
 const PIPELINED_F16: &str = "enable f16;\nalias Input = vec4<f16>;\n";
 
-const SUBGROUP_MATRIX_WGSL: &str = include_str!(concat!(env!("OUT_DIR"), "/matmul_subgroup_matrix.wgsl"));
+const SUBGROUP_MATRIX_WGSL: &str = shader!("matmul_subgroup_matrix.wgsl");
 
 /// matmul_subgroup_matrix for `inputs` (u8 or i8), subgroups' blocks of C `cols` tiles wide (2 or 4) and
 /// workgroups of `[rows, columns]` subgroups: the words C is stored in, the subgroup matrices of the one

@@ -15,16 +15,16 @@ use crate::spec;
 
 /// WGSL has no includes: the grid's index helpers, the input's bindings and the grid-stride loop go in front.
 const WGSL: &str = concat!(
-    include_str!("../../shaders/grid.wgsl"),
-    include_str!("../../shaders/reduce_grid.wgsl"),
-    include_str!("../../shaders/reduce.wgsl")
+    shader!("grid.wgsl"),
+    shader!("reduce_grid.wgsl"),
+    shader!("reduce.wgsl")
 );
 /// The subgroup kernels: a module of their own, which compiles only where the device has subgroups.
 const SUBGROUP_WGSL: &str = concat!(
     "enable subgroups;\n",
-    include_str!("../../shaders/grid.wgsl"),
-    include_str!("../../shaders/reduce_grid.wgsl"),
-    include_str!(concat!(env!("OUT_DIR"), "/reduce_subgroup.wgsl"))
+    shader!("grid.wgsl"),
+    shader!("reduce_grid.wgsl"),
+    shader!("reduce_subgroup.wgsl")
 );
 
 /// (kernel, variant): the WGSL entry point is `kernel_variant`. WGSL has no float atomics, so the atomic

@@ -17,7 +17,7 @@ use crate::kernel::{
 use crate::spec;
 
 /// WGSL has no includes: the grid's index helpers go in front.
-const WGSL: &str = concat!(include_str!("../../shaders/grid.wgsl"), include_str!("../../shaders/saturation.wgsl"));
+const WGSL: &str = concat!(shader!("grid.wgsl"), shader!("saturation.wgsl"));
 
 pub const KERNELS: [(&str, &str); 2] = [("triad_by_size", "f32"), ("sum_by_size", "u32")];
 /// Elements used: every power of two from 2^10 to 2^28; those above the problem size are skipped.

@@ -20,16 +20,16 @@ use crate::{host, spec};
 
 /// WGSL has no includes: the grid's index helpers go in front.
 const WGSL: &str = concat!(
-    include_str!("../../shaders/grid.wgsl"),
-    include_str!("../../shaders/workgroup_sum.wgsl"),
-    include_str!("../../shaders/stream.wgsl")
+    shader!("grid.wgsl"),
+    shader!("workgroup_sum.wgsl"),
+    shader!("stream.wgsl")
 );
 /// The f16 kernels: a module of their own, which compiles only where the device has shader-f16.
 const F16_WGSL: &str = concat!(
     "enable f16;\n",
-    include_str!("../../shaders/grid.wgsl"),
-    include_str!("../../shaders/workgroup_sum.wgsl"),
-    include_str!(concat!(env!("OUT_DIR"), "/stream_f16.wgsl"))
+    shader!("grid.wgsl"),
+    shader!("workgroup_sum.wgsl"),
+    shader!("stream_f16.wgsl")
 );
 
 pub const KERNELS: [&str; 5] = ["copy", "scale", "add", "triad", "dot"];

@@ -14,7 +14,7 @@ use crate::kernel::{
 };
 use crate::spec;
 
-const WGSL: &str = include_str!("../../shaders/transpose.wgsl");
+const WGSL: &str = shader!("transpose.wgsl");
 
 /// (kernel, variant): the WGSL entry point is `kernel_variant`.
 pub const KERNELS: [(&str, &str); 6] = [

@@ -36,6 +36,10 @@ impl RunResult {
         if limits.max_invocations_per_workgroup == 0 || limits.max_workgroups_per_dimension == 0 {
             return Err("the device's limits allow no workgroup".into());
         }
+        let most = crate::gpu::MAX_PERSON_NAME;
+        if self.device.named_by_person.as_ref().is_some_and(|n| n.chars().count() > most) {
+            return Err(format!("the device's name given by its user is longer than {most} characters"));
+        }
         let settings = &self.settings;
         if !(settings.min_sample_ns.is_finite() && settings.min_sample_ns >= 0.0) {
             return Err(format!("the minimum sample time {} ns is not a time", settings.min_sample_ns));

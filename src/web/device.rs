@@ -1,16 +1,33 @@
 //! The device card: the adapter, browser and timer in one line, the peaks a run measured, and the limits and
 //! features behind a disclosure.
 
-use web_sys::Element;
+use web_sys::{Element, HtmlInputElement};
 
 use super::adapter::cross_origin_isolated;
 use super::dom::{self, append, by_id, fact, hidden_card};
+use super::{state, storage};
 use crate::gpu::Gpu;
 use crate::kernel::shapes;
 
 pub fn build(root: &Element) {
     let device = hidden_card(root, "device", "Device");
     append(&device, "p", "device-summary", "").set_id("device-summary");
+    // Where the browser withholds the adapter's name (Firefox does), the person may give it one.
+    let naming = append(&device, "p", "device-naming", "");
+    naming.set_id("device-naming");
+    naming.set_attribute("hidden", "").ok();
+    let label = append(&naming, "label", "", "The browser withholds this GPU's name; yours for it: ");
+    let input = append(&label, "input", "", "");
+    input.set_id("device-name");
+    for (name, value) in [("type", "text"), ("maxlength", "80"), ("placeholder", "e.g. the office laptop's GPU")] {
+        input.set_attribute(name, value).ok();
+    }
+    append(
+        &naming,
+        "span",
+        "hint",
+        " kept in your results, marked as yours; the gallery files them by what the browser does say",
+    );
     append(&device, "p", "device-peaks", "").set_id("device-peaks");
     let details = append(&device, "details", "", "");
     append(&details, "summary", "", "Limits and features");
@@ -51,8 +68,26 @@ pub fn show(gpu: &Gpu, browser_features: &[String]) {
     let matrices: Vec<String> = info.matrix_configs.iter().map(|c| c.text()).collect();
     let matrices = if matrices.is_empty() { "none offered".to_string() } else { matrices.join("; ") };
     fact(&facts, "Subgroup matrices", &matrices);
-    let summary = [info.name(), browser().unwrap_or_else(|| "WebGPU".into()), timer(gpu).into()];
-    dom::set_text("device-summary", &summary.join(" · "));
+    if info.own_name().is_none() {
+        let signature = info.signature();
+        let kept = storage::device_name(&signature);
+        gpu.name_device(kept.as_deref());
+        by_id::<HtmlInputElement>("device-name").set_value(kept.as_deref().unwrap_or(""));
+        dom::set_hidden("device-naming", false);
+        dom::on("device-name", "change", move |_| {
+            let name = by_id::<HtmlInputElement>("device-name").value();
+            if let Err(message) = storage::keep_device_name(&signature, &name) {
+                dom::show_message("error", &message);
+            }
+            state::with(|app| {
+                if let Some(gpu) = &app.gpu {
+                    gpu.name_device(Some(&name));
+                    show_summary(gpu);
+                }
+            });
+        });
+    }
+    show_summary(gpu);
     let timing = if gpu.timestamps {
         "GPU timestamps (Chrome quantizes them to 100 µs unless WebGPU developer features are on; samples last ≥ 2 ms)"
     } else {
@@ -69,6 +104,12 @@ pub fn show(gpu: &Gpu, browser_features: &[String]) {
     fact(&facts, "Workgroup sizes swept", &sizes.join(", "));
     show_peaks("not measured yet (a run with copy and fma measures this device's ceilings)");
     dom::set_hidden("device", false);
+}
+
+/// The card's line: the device as results will name it, the browser, the timer.
+fn show_summary(gpu: &Gpu) {
+    let summary = [gpu.device_info().name(), browser().unwrap_or_else(|| "WebGPU".into()), timer(gpu).into()];
+    dom::set_text("device-summary", &summary.join(" · "));
 }
 
 /// "Chrome 156", from the user agent, where it names a browser wgsweep knows.

@@ -57,6 +57,26 @@ fn store(entries: &[Entry]) -> Result<(), String> {
     storage.set_item(KEY, &text).map_err(|_| "the browser's storage for this page is full".to_string())
 }
 
+/// The page's key for the person's name for a device whose browser withholds its name, by its signature.
+fn device_name_key(signature: &str) -> String {
+    format!("wgsweep-device-name-{signature}")
+}
+
+/// What the person named the device of this signature (`DeviceInfo::signature`), where they did.
+pub fn device_name(signature: &str) -> Option<String> {
+    storage()?.get_item(&device_name_key(signature)).ok().flatten().filter(|n| !n.is_empty())
+}
+
+/// Keeps (or, empty, forgets) the person's name for the device of this signature.
+pub fn keep_device_name(signature: &str, name: &str) -> Result<(), String> {
+    let storage = storage().ok_or("this browser keeps no local storage for the page")?;
+    let kept = match name.trim() {
+        "" => storage.remove_item(&device_name_key(signature)),
+        name => storage.set_item(&device_name_key(signature), name),
+    };
+    kept.map_err(|_| "the browser's storage for this page is full".to_string())
+}
+
 /// Seconds per configuration of the latest complete run kept for `device` (`DeviceInfo::name`).
 pub fn pace_on(device: &str) -> Option<f64> {
     let latest = load().into_iter().rev().find(|e| e.device == device && e.complete && e.configurations > 0)?;

@@ -102,6 +102,7 @@ pub fn build(root: &Element) {
                 let source = kernel.and_then(|k| kernels::as_user_kernel(&k.id, &device_limits()));
                 if let Some(source) = source {
                     load(&source);
+                    wasm_bindgen_futures::spawn_local(restore_comments(source));
                 }
             }
             None => {
@@ -179,6 +180,28 @@ pub fn open(kernel: SharedKernel) {
     // What the link is for comes first: above the device card, on the first screen at any width.
     let card: Element = by_id("your-kernel");
     by_id::<Element>("device").before_with_node_1(&card).ok();
+}
+
+/// Puts the comments of the shader files back into a built-in kernel opened as yours (the page's build
+/// holds its shaders without them, build.rs), once they come from beside the page, unless the WGSL was
+/// changed meanwhile; where they cannot be fetched the kernel stays as it runs, without them.
+async fn restore_comments(source: String) {
+    let fetches = crate::kernel::SHADER_FILES
+        .iter()
+        .map(|name| async move { dom::fetch_text(&format!("shaders/{name}"), "GET", None).await });
+    let originals: Vec<String> = futures_util::future::join_all(fetches)
+        .await
+        .into_iter()
+        .filter_map(|fetched| match fetched {
+            Ok((200, text)) => Some(text),
+            _ => None,
+        })
+        .collect();
+    let commented = crate::kernel::with_comments(&source, &originals);
+    let wgsl = spec::split_leading_spec(&source).map_or(source.as_str(), |(_, wgsl)| wgsl);
+    if commented != source && field("kernel-wgsl").value() == wgsl {
+        load(&commented);
+    }
 }
 
 /// The open device's limits, or WebGPU's defaults (what every device offers) before one is open.

@@ -1,25 +1,50 @@
-//! Just enough of the W3C WebDriver protocol to drive Chromium through chromedriver over loopback HTTP.
+//! Just enough of the W3C WebDriver protocol to drive Chromium through chromedriver, or Firefox through
+//! geckodriver, over loopback HTTP. `WGSWEEP_E2E_BROWSER=firefox` picks Firefox (`cargo xtask test` runs the
+//! tests whose behaviour could differ between engines in both).
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use base64::Engine;
+use base64::Engine as _;
 use serde_json::{Value, json};
 
 pub enum WebGpu {
     Enabled,
-    /// Chromium on Linux offers no WebGPU adapter without --enable-unsafe-webgpu.
+    /// Chromium on Linux offers no WebGPU adapter without --enable-unsafe-webgpu; Firefox on Linux none
+    /// without dom.webgpu.enabled.
     Disabled,
 }
 
-/// A chromedriver process with one browser session; both end when it is dropped.
+/// The browser engine the tests drive.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Engine {
+    Chromium,
+    Firefox,
+}
+
+impl Engine {
+    /// The engine `WGSWEEP_E2E_BROWSER` names (`chromium`, the default, or `firefox`).
+    pub fn chosen() -> Engine {
+        match std::env::var("WGSWEEP_E2E_BROWSER").as_deref() {
+            Ok("firefox") => Engine::Firefox,
+            Ok("chromium") | Err(_) => Engine::Chromium,
+            Ok(other) => panic!("WGSWEEP_E2E_BROWSER={other}: chromium or firefox"),
+        }
+    }
+}
+
+/// A WebDriver process with one browser session; both end when it is dropped.
 pub struct Browser {
+    pub engine: Engine,
     driver: Child,
     port: u16,
     session: String,
+    /// Firefox's console, which geckodriver passes on from the browser's standard output.
+    console_log: Option<PathBuf>,
+    console_read: std::cell::Cell<usize>,
     _profile: TempDir,
 }
 
@@ -35,41 +60,96 @@ const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 impl Browser {
     pub fn start(webgpu: WebGpu) -> Self {
+        Browser::start_in(Engine::chosen(), webgpu)
+    }
+
+    pub fn start_in(engine: Engine, webgpu: WebGpu) -> Self {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let driver = Command::new(std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into()))
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
+        let profile = std::env::temp_dir().join(format!("wgsweep-e2e-{}-{port}", std::process::id()));
+        std::fs::create_dir_all(&profile).expect("a profile folder");
+        let console_log = (engine == Engine::Firefox).then(|| profile.join("console.log"));
+        let (program, args) = match engine {
+            Engine::Chromium => {
+                let program = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
+                (program, vec![format!("--port={port}")])
+            }
+            Engine::Firefox => {
+                let program = std::env::var("GECKODRIVER").unwrap_or_else(|_| "geckodriver".into());
+                (program, vec![format!("--port={port}"), "--log=warn".into()])
+            }
+        };
+        let output = match &console_log {
+            Some(path) => Stdio::from(std::fs::File::create(path).expect("the console's log")),
+            None => Stdio::null(),
+        };
+        let driver = Command::new(&program)
+            .args(&args)
+            // Firefox wants a runtime folder of its own to stay quiet.
+            .env("XDG_RUNTIME_DIR", &profile)
+            .stdout(output)
             .stderr(Stdio::null())
             .spawn()
-            .expect("chromedriver (the chromium-driver package) must be installed");
+            .unwrap_or_else(|e| panic!("{program}: {e} (`cargo xtask setup` installs it)"));
         let deadline = Instant::now() + Duration::from_secs(20);
         while request(port, "GET", "/status", None).is_err() {
-            assert!(Instant::now() < deadline, "chromedriver did not start");
+            assert!(Instant::now() < deadline, "{program} did not start");
             std::thread::sleep(Duration::from_millis(100));
         }
-        let profile = std::env::temp_dir().join(format!("wgsweep-e2e-{}-{port}", std::process::id()));
-        let mut args = vec![
-            "--headless=new".to_string(),
-            "--no-sandbox".into(),
-            "--disable-background-networking".into(),
-            "--disable-component-update".into(),
-            "--disable-sync".into(),
-            "--no-first-run".into(),
-            "--disable-quic".into(),
-            "--window-size=1280,1700".into(),
-            format!("--user-data-dir={}", profile.display()),
-        ];
-        if matches!(webgpu, WebGpu::Enabled) {
-            args.push("--enable-unsafe-webgpu".into());
-        }
-        let capabilities = json!({"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args},
-            "goog:loggingPrefs": {"browser": "ALL"},
-        }}});
+        let enabled = matches!(webgpu, WebGpu::Enabled);
+        let capabilities = match engine {
+            Engine::Chromium => {
+                let mut args = vec![
+                    "--headless=new".to_string(),
+                    "--no-sandbox".into(),
+                    "--disable-background-networking".into(),
+                    "--disable-component-update".into(),
+                    "--disable-sync".into(),
+                    "--no-first-run".into(),
+                    "--disable-quic".into(),
+                    "--window-size=1280,1700".into(),
+                    format!("--user-data-dir={}", profile.display()),
+                ];
+                if enabled {
+                    args.push("--enable-unsafe-webgpu".into());
+                }
+                json!({"capabilities": {"alwaysMatch": {
+                    "browserName": "chrome",
+                    "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args},
+                    "goog:loggingPrefs": {"browser": "ALL"},
+                }}})
+            }
+            // WebGPU is behind a preference in Firefox on Linux; its console goes to standard output.
+            Engine::Firefox => json!({"capabilities": {"alwaysMatch": {
+                "browserName": "firefox",
+                "moz:firefoxOptions": {
+                    "binary": "/usr/bin/firefox-esr",
+                    "args": ["-headless", "-width", "1280", "-height", "1700"],
+                    "prefs": {
+                        "dom.webgpu.enabled": enabled,
+                        "gfx.webgpu.ignore-blocklist": enabled,
+                        "gfx.webgpu.force-enabled": enabled,
+                        "devtools.console.stdout.content": true,
+                        "browser.shell.checkDefaultBrowser": false,
+                        "datareporting.policy.dataSubmissionEnabled": false,
+                    },
+                },
+            }}}),
+        };
         let created = request(port, "POST", "/session", Some(&capabilities)).expect("a browser session");
         let session = created["sessionId"].as_str().expect("a session id").to_string();
-        Browser { driver, port, session, _profile: TempDir(profile) }
+        let browser = Browser {
+            engine,
+            driver,
+            port,
+            session,
+            console_log,
+            console_read: Default::default(),
+            _profile: TempDir(profile),
+        };
+        if engine == Engine::Firefox {
+            browser.set_window_size(1280, 1700);
+        }
+        browser
     }
 
     fn call(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
@@ -77,8 +157,21 @@ impl Browser {
         request(self.port, method, &path, body).unwrap_or_else(|e| panic!("{method} {path}: {e}"))
     }
 
+    /// Runs `script` in every page this browser opens from now on, before the page's own scripts (Chromium
+    /// only: through the DevTools protocol that chromedriver passes on).
+    pub fn before_each_page(&self, script: &str) {
+        assert_eq!(self.engine, Engine::Chromium, "a script before the page's own is Chromium's here");
+        let command = json!({ "cmd": "Page.addScriptToEvaluateOnNewDocument", "params": { "source": script } });
+        self.call("POST", "/goog/cdp/execute", Some(&command));
+    }
+
+    /// Opens `url` and waits for its document. A link that differs from the page's address only in its
+    /// fragment is no new document to the browser; the page reloads itself for it, which is waited for too.
     pub fn open(&self, url: &str) {
+        self.eval("window.wgsweepLeftBehind = true; return true");
         self.call("POST", "/url", Some(&json!({ "url": url })));
+        let fresh = "window.wgsweepLeftBehind === undefined && document.readyState === 'complete'";
+        self.wait_for("the page to load", fresh, Duration::from_secs(60));
     }
 
     /// Runs a script (a function body) in the page and returns its value.
@@ -93,9 +186,15 @@ impl Browser {
         self.call("POST", "/execute/async", Some(&json!({ "script": wrapped, "args": [] })))
     }
 
-    /// What the page wrote to its console since this was last asked (chromedriver's log of the browser):
-    /// each entry's level and message.
+    /// What the page wrote to its console since this was last asked: each entry's level and message
+    /// (chromedriver's log of the browser; Firefox's lines on its standard output, with no level).
     pub fn console(&self) -> Vec<(String, String)> {
+        if let Some(path) = &self.console_log {
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            let new = text.get(self.console_read.get()..).unwrap_or("").to_string();
+            self.console_read.set(text.len());
+            return new.lines().map(|line| (String::new(), line.to_string())).collect();
+        }
         let entries = self.call("POST", "/se/log", Some(&json!({ "type": "browser" })));
         let entries = entries.as_array().cloned().unwrap_or_default();
         entries
@@ -109,7 +208,10 @@ impl Browser {
         let deadline = Instant::now() + timeout;
         // An element the page has not made yet is "not yet", not an error.
         let script = format!("try {{ return Boolean({expression}) }} catch (e) {{ return false }}");
-        while self.eval(&script) != Value::Bool(true) {
+        // So is a document that is being unloaded, which the driver may answer with an error.
+        let body = json!({ "script": script, "args": [] });
+        let path = format!("/session/{}/execute/sync", self.session);
+        while request(self.port, "POST", &path, Some(&body)).ok() != Some(Value::Bool(true)) {
             assert!(Instant::now() < deadline, "timed out waiting for {what}: {expression}");
             std::thread::sleep(Duration::from_millis(100));
         }
@@ -178,7 +280,7 @@ impl Drop for Browser {
     }
 }
 
-/// One HTTP/1.1 request to chromedriver; returns the response's `value`, or its error message.
+/// One HTTP/1.1 request to the WebDriver; returns the response's `value`, or its error message.
 fn request(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<Value, String> {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?;
     let body = body.map(Value::to_string).unwrap_or_default();
@@ -188,13 +290,13 @@ fn request(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<
         body.len()
     );
     stream.write_all(head.as_bytes()).and_then(|_| stream.write_all(body.as_bytes())).map_err(|e| e.to_string())?;
-    // chromedriver answers "Connection: close" but may keep the socket open: read by Content-Length.
+    // A WebDriver may answer "Connection: close" and keep the socket open: read by Content-Length.
     let mut response = Vec::new();
     let mut buffer = [0u8; 65536];
     let (header_end, length) = loop {
         let n = stream.read(&mut buffer).map_err(|e| e.to_string())?;
         if n == 0 {
-            return Err("chromedriver closed the connection mid-response".into());
+            return Err("the WebDriver closed the connection mid-response".into());
         }
         response.extend_from_slice(&buffer[..n]);
         if let Some(end) = response.windows(4).position(|w| w == b"\r\n\r\n") {
@@ -210,7 +312,7 @@ fn request(port: u16, method: &str, path: &str, body: Option<&Value>) -> Result<
     while response.len() < header_end + length {
         let n = stream.read(&mut buffer).map_err(|e| e.to_string())?;
         if n == 0 {
-            return Err("chromedriver closed the connection mid-body".into());
+            return Err("the WebDriver closed the connection mid-body".into());
         }
         response.extend_from_slice(&buffer[..n]);
     }

@@ -1,6 +1,6 @@
 //! The registry: kernel names and selectors.
 
-use wgsweep::kernels;
+use wgsweep::{kernel, kernels};
 
 #[test]
 fn a_kernel_name_belongs_to_one_family_so_selecting_it_stays_in_that_family() {
@@ -33,4 +33,28 @@ fn kernel_selectors_name_families_kernels_and_variants() {
     assert_eq!((one.len(), one[0].id.entry_point()), (1, "triad_vec4".to_string()));
     assert_eq!(kernels::select("copy,copy/scalar").unwrap().len(), 4);
     assert!(kernels::select("tirad").unwrap_err().contains("no kernel is called 'tirad'"));
+}
+
+/// The page holds its shaders without their comment lines and fetches the files for a built-in kernel a
+/// person opens as theirs: each file's comments go back where its text stands, so the page shows what
+/// `wgsweep source` prints.
+#[test]
+fn a_built_in_kernel_without_its_shaders_comments_gets_them_back_from_the_files() {
+    let files: Vec<String> = kernel::SHADER_FILES
+        .iter()
+        .map(|name| std::fs::read_to_string(format!("{}/shaders/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap())
+        .collect();
+    assert!(files.len() >= 20 && files.iter().any(|f| f.contains("// ")), "{}", files.len());
+    let limits = crate::limits(256, 256, 16 << 10);
+    let mut restored = 0;
+    for k in kernels::all() {
+        let Some(native) = kernels::as_user_kernel(&k.id, &limits) else { continue };
+        let page =
+            files.iter().fold(native.clone(), |text, file| text.replace(file, &kernel::without_comment_lines(file)));
+        assert_eq!(kernel::with_comments(&page, &files), native, "{}", k.id.label());
+        restored += usize::from(page != native);
+    }
+    assert!(restored >= 70, "{restored} kernels had comments to restore");
+    // Files that cannot be fetched leave the kernel as it runs.
+    assert_eq!(kernel::with_comments("fn main() {}\n", &[]), "fn main() {}\n");
 }

@@ -134,6 +134,8 @@ fn results_that_no_run_could_record_are_refused_with_what_is_wrong() {
     assert!(why.contains("out of order"), "{why}");
     let why = refused(&|r| r.results[0].gbps = Some(1.6e14));
     assert!(why.contains("beyond any device"), "{why}");
+    let why = refused(&|r| r.device.named_by_person = Some("x".repeat(81)));
+    assert!(why.contains("name given by its user is longer than 80 characters"), "{why}");
     // A configuration skipped for a device limit names a shape over it: that is believable.
     let mut skipped = good.clone();
     skipped.results[0].workgroup_size = [4096, 1, 1];

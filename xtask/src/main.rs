@@ -2,8 +2,8 @@
 //!
 //! `cargo xtask serve` and `cargo xtask test` first install what they need on a fresh Debian or Ubuntu
 //! machine (the wasm target, the pinned wasm-bindgen-cli and trunk, wasm-opt, esbuild and Chart.js from npm,
-//! Chromium with chromedriver, Mesa's lavapipe for native tests without a GPU, and PostgreSQL for the
-//! gallery's tests), skipping what is there.
+//! Chromium with chromedriver, Firefox ESR with the pinned geckodriver, Mesa's lavapipe for native tests
+//! without a GPU, and PostgreSQL for the gallery's tests), skipping what is there.
 
 mod patch;
 
@@ -18,7 +18,8 @@ cargo xtask <task>
   dist    install what is missing, then build the static page into dist/
   test    install what is missing, then check formatting (rustfmt) and lints (clippy, natively and for
           wasm32), and run every test: native (lavapipe or any GPU), browser (wasm-bindgen-test in headless
-          Chromium) and end to end (the built page in headless Chromium)
+          Chromium) and end to end (the built page in headless Chromium, and the tests whose behaviour
+          could differ between engines in headless Firefox too)
   setup   only install what is missing
   patch   check that patches/wgpu is the published wgpu crate plus patches/wgpu.diff, byte for byte (also
           part of test)
@@ -26,9 +27,12 @@ cargo xtask <task>
 
 /// trunk 0.22 needs a newer rustc than these machines have.
 const TRUNK_VERSION: &str = "0.21.14";
+/// Drives Firefox in the end-to-end tests, as chromedriver drives Chromium (built from crates.io).
+const GECKODRIVER_VERSION: &str = "0.37.1";
 /// Debian's packages the tasks need: Chromium and its driver for the browser tests, Mesa's lavapipe and the
 /// Vulkan loader for native tests without a GPU, PostgreSQL for the gallery's tests (a throwaway cluster).
-const APT_PACKAGES: &[&str] = &["chromium", "chromium-driver", "mesa-vulkan-drivers", "libvulkan1", "postgresql"];
+const APT_PACKAGES: &[&str] =
+    &["chromium", "chromium-driver", "firefox-esr", "mesa-vulkan-drivers", "libvulkan1", "postgresql"];
 
 type Result<T = ()> = std::result::Result<T, String>;
 
@@ -100,7 +104,7 @@ fn setup() -> Result {
         run(cmd("rustup", &["component", "add", "rustfmt", "clippy"]))?;
     }
 
-    step("setup: Debian packages (Chromium, chromedriver, lavapipe, PostgreSQL)");
+    step("setup: Debian packages (Chromium, chromedriver, Firefox ESR, lavapipe, PostgreSQL)");
     let mut missing: Vec<&str> = APT_PACKAGES.iter().copied().filter(|p| !dpkg_installed(p)).collect();
     // Node.js may come from elsewhere than Debian: only its commands matter.
     if version_of("npm").is_none() {
@@ -120,6 +124,11 @@ fn setup() -> Result {
     step(&format!("setup: trunk {TRUNK_VERSION}"));
     if version_of("trunk").as_deref() != Some(&format!("trunk {TRUNK_VERSION}")) {
         run(cmd("cargo", &["install", "trunk", "--version", TRUNK_VERSION, "--locked"]))?;
+    }
+
+    step(&format!("setup: geckodriver {GECKODRIVER_VERSION}"));
+    if version_of("geckodriver").is_none_or(|v| !v.starts_with(&format!("geckodriver {GECKODRIVER_VERSION}"))) {
+        run(cmd("cargo", &["install", "geckodriver", "--version", GECKODRIVER_VERSION, "--locked"]))?;
     }
 
     step("setup: npm packages (Chart.js, esbuild, binaryen's wasm-opt, axe-core)");
@@ -270,5 +279,33 @@ fn test() -> Result {
 
     dist()?;
     step("test: end to end (the built page in headless Chromium, as a person uses it)");
-    run(with_env(cmd("cargo", &["test", "--test", "e2e", "--", "--ignored", "--test-threads=1"])))
+    run(with_env(cmd("cargo", &["test", "--test", "e2e", "--", "--ignored", "--test-threads=1"])))?;
+
+    step("test: end to end in headless Firefox (the tests whose behaviour could differ between engines)");
+    let mut firefox = with_env(cmd(
+        "cargo",
+        &[&["test", "--test", "e2e", "--", "--ignored", "--test-threads=1"], FIREFOX_E2E].concat(),
+    ));
+    firefox.env("WGSWEEP_E2E_BROWSER", "firefox");
+    run(firefox)
 }
+
+/// The end-to-end tests that also run in Firefox: those whose behaviour could differ between engines (the
+/// layout at two widths; WebGPU's adapter, limits and features as the engine reports them, every family's
+/// shaders through its WGSL compiler and its skips; Web Workers, storage, CompressionStream for links, the
+/// CSP, file input; a pasted kernel's compile messages). Those left to Chromium drive what is the page's own
+/// logic whichever engine runs it (a link at the configuration bound, auto-tune, sampling to a precision),
+/// or a Chromium feature (a lost device by `GPUDevice.destroy` timing, a loop given up by the GPU's watchdog).
+const FIREFOX_E2E: &[&str] = &[
+    "a_new_visitor_finds_run_on_the_first_screen",
+    "a_browser_without_webgpu_gets_a_message",
+    "one_click_runs_the_default_suite",
+    "every_family_validates_with_its_reference_computed_in_web_workers",
+    "a_person_opens_a_shared_link",
+    "a_person_opens_result_files",
+    "a_finished_run_is_kept_in_the_history",
+    "a_person_compares_a_run_with_a_recorded_result",
+    "a_person_pastes_a_kernel",
+    "a_person_publishes_a_run_to_the_gallery",
+    "a_person_finds_a_device_in_the_gallery",
+];

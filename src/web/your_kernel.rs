@@ -197,10 +197,11 @@ async fn restore_comments(source: String) {
             _ => None,
         })
         .collect();
-    let commented = crate::kernel::with_comments(&source, &originals);
     let wgsl = spec::split_leading_spec(&source).map_or(source.as_str(), |(_, wgsl)| wgsl);
-    if commented != source && field("kernel-wgsl").value() == wgsl {
-        load(&commented);
+    let commented = crate::kernel::with_comments(wgsl, &originals);
+    // The WGSL alone: the specification may have been changed meanwhile, and stays as it is.
+    if commented != wgsl && field("kernel-wgsl").value() == wgsl {
+        field("kernel-wgsl").set_value(&commented);
     }
 }
 

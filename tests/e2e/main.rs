@@ -1419,6 +1419,10 @@ fn a_person_opens_triad_as_their_kernel_and_it_runs_as_the_built_in_triad() {
     browser.eval(pick);
     let wgsl = browser.eval("return document.getElementById('kernel-wgsl').value");
     assert!(wgsl.as_str().unwrap().contains("fn triad_scalar("), "the family's WGSL is in the field");
+    // The page holds its shaders without their comments; the file's come from beside the page.
+    let commented =
+        "document.getElementById('kernel-wgsl').value.includes('// STREAM: copy, scale, add, triad and dot')";
+    browser.wait_for("the shader file's comments", commented, Duration::from_secs(20));
     // A smaller problem and two workgroup sizes, as a person would edit them, for a CPU adapter.
     let spec = browser.eval("return document.getElementById('kernel-spec').value");
     let mut spec: Value = serde_json::from_str(spec.as_str().unwrap()).unwrap();

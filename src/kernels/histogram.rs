@@ -17,11 +17,7 @@ use crate::kernel::{
 use crate::spec;
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
-const WGSL: &str = concat!(
-    shader!("hash.wgsl"),
-    shader!("grid.wgsl"),
-    shader!("histogram.wgsl")
-);
+const WGSL: &str = concat!(shader!("hash.wgsl"), shader!("grid.wgsl"), shader!("histogram.wgsl"));
 
 pub const STRATEGIES: [&str; 2] = ["global", "workgroup"];
 pub const INPUTS: [&str; 2] = ["uniform", "skewed"];

@@ -18,11 +18,7 @@ use crate::kernel::{
 use crate::spec;
 
 /// WGSL has no includes: the shared hash and the grid's index helpers go in front.
-const WGSL: &str = concat!(
-    shader!("hash.wgsl"),
-    shader!("grid.wgsl"),
-    shader!("layout.wgsl")
-);
+const WGSL: &str = concat!(shader!("hash.wgsl"), shader!("grid.wgsl"), shader!("layout.wgsl"));
 
 pub const WORKLOADS: [&str; 2] = ["touch_all", "touch_one"];
 pub const LAYOUTS: [&str; 5] = ["aos_vec3", "aos_packed", "soa", "aosoa32", "aosoa64"];

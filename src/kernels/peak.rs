@@ -16,8 +16,7 @@ use crate::spec;
 /// WGSL has no includes: the grid's index helpers go in front.
 const WGSL: &str = concat!(shader!("grid.wgsl"), shader!("peak.wgsl"));
 /// The f16 chains: a module of their own, which compiles only where the device offers shader-f16.
-const F16_WGSL: &str =
-    concat!("enable f16;\n", shader!("grid.wgsl"), shader!("peak_f16.wgsl"));
+const F16_WGSL: &str = concat!("enable f16;\n", shader!("grid.wgsl"), shader!("peak_f16.wgsl"));
 /// The packed dot products: a module of their own, which compiles only where WGSL has them.
 const DOT4_WGSL: &str = concat!(shader!("grid.wgsl"), shader!("peak_dot4.wgsl"));
 

@@ -14,18 +14,10 @@ use crate::kernel::{
 use crate::spec;
 
 /// WGSL has no includes: the grid's index helpers, the input's bindings and the grid-stride loop go in front.
-const WGSL: &str = concat!(
-    shader!("grid.wgsl"),
-    shader!("reduce_grid.wgsl"),
-    shader!("reduce.wgsl")
-);
+const WGSL: &str = concat!(shader!("grid.wgsl"), shader!("reduce_grid.wgsl"), shader!("reduce.wgsl"));
 /// The subgroup kernels: a module of their own, which compiles only where the device has subgroups.
-const SUBGROUP_WGSL: &str = concat!(
-    "enable subgroups;\n",
-    shader!("grid.wgsl"),
-    shader!("reduce_grid.wgsl"),
-    shader!("reduce_subgroup.wgsl")
-);
+const SUBGROUP_WGSL: &str =
+    concat!("enable subgroups;\n", shader!("grid.wgsl"), shader!("reduce_grid.wgsl"), shader!("reduce_subgroup.wgsl"));
 
 /// (kernel, variant): the WGSL entry point is `kernel_variant`. WGSL has no float atomics, so the atomic
 /// strategies come in u32 only.

@@ -19,18 +19,10 @@ use crate::kernel::{
 use crate::{host, spec};
 
 /// WGSL has no includes: the grid's index helpers go in front.
-const WGSL: &str = concat!(
-    shader!("grid.wgsl"),
-    shader!("workgroup_sum.wgsl"),
-    shader!("stream.wgsl")
-);
+const WGSL: &str = concat!(shader!("grid.wgsl"), shader!("workgroup_sum.wgsl"), shader!("stream.wgsl"));
 /// The f16 kernels: a module of their own, which compiles only where the device has shader-f16.
-const F16_WGSL: &str = concat!(
-    "enable f16;\n",
-    shader!("grid.wgsl"),
-    shader!("workgroup_sum.wgsl"),
-    shader!("stream_f16.wgsl")
-);
+const F16_WGSL: &str =
+    concat!("enable f16;\n", shader!("grid.wgsl"), shader!("workgroup_sum.wgsl"), shader!("stream_f16.wgsl"));
 
 pub const KERNELS: [&str; 5] = ["copy", "scale", "add", "triad", "dot"];
 pub const VARIANTS: [&str; 4] = ["scalar", "vec4", "grid_stride", "vec4_f16"];

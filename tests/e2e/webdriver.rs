@@ -4,7 +4,7 @@
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -42,9 +42,6 @@ pub struct Browser {
     driver: Child,
     port: u16,
     session: String,
-    /// Firefox's console, which geckodriver passes on from the browser's standard output.
-    console_log: Option<PathBuf>,
-    console_read: std::cell::Cell<usize>,
     _profile: TempDir,
 }
 
@@ -67,7 +64,6 @@ impl Browser {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let profile = std::env::temp_dir().join(format!("wgsweep-e2e-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&profile).expect("a profile folder");
-        let console_log = (engine == Engine::Firefox).then(|| profile.join("console.log"));
         let (program, args) = match engine {
             Engine::Chromium => {
                 let program = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
@@ -78,15 +74,11 @@ impl Browser {
                 (program, vec![format!("--port={port}"), "--log=warn".into()])
             }
         };
-        let output = match &console_log {
-            Some(path) => Stdio::from(std::fs::File::create(path).expect("the console's log")),
-            None => Stdio::null(),
-        };
         let driver = Command::new(&program)
             .args(&args)
             // Firefox wants a runtime folder of its own to stay quiet.
             .env("XDG_RUNTIME_DIR", &profile)
-            .stdout(output)
+            .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .unwrap_or_else(|e| panic!("{program}: {e} (`cargo xtask setup` installs it)"));
@@ -118,17 +110,16 @@ impl Browser {
                     "goog:loggingPrefs": {"browser": "ALL"},
                 }}})
             }
-            // WebGPU is behind a preference in Firefox on Linux; its console goes to standard output.
+            // WebGPU is behind a preference in Firefox on Linux.
             Engine::Firefox => json!({"capabilities": {"alwaysMatch": {
                 "browserName": "firefox",
                 "moz:firefoxOptions": {
                     "binary": "/usr/bin/firefox-esr",
-                    "args": ["-headless", "-width", "1280", "-height", "1700"],
+                    "args": ["-headless"],
                     "prefs": {
                         "dom.webgpu.enabled": enabled,
                         "gfx.webgpu.ignore-blocklist": enabled,
                         "gfx.webgpu.force-enabled": enabled,
-                        "devtools.console.stdout.content": true,
                         "browser.shell.checkDefaultBrowser": false,
                         "datareporting.policy.dataSubmissionEnabled": false,
                     },
@@ -137,15 +128,7 @@ impl Browser {
         };
         let created = request(port, "POST", "/session", Some(&capabilities)).expect("a browser session");
         let session = created["sessionId"].as_str().expect("a session id").to_string();
-        let browser = Browser {
-            engine,
-            driver,
-            port,
-            session,
-            console_log,
-            console_read: Default::default(),
-            _profile: TempDir(profile),
-        };
+        let browser = Browser { engine, driver, port, session, _profile: TempDir(profile) };
         if engine == Engine::Firefox {
             browser.set_window_size(1280, 1700);
         }
@@ -172,6 +155,30 @@ impl Browser {
         self.call("POST", "/url", Some(&json!({ "url": url })));
         let fresh = "window.wgsweepLeftBehind === undefined && document.readyState === 'complete'";
         self.wait_for("the page to load", fresh, Duration::from_secs(60));
+        if self.engine == Engine::Firefox {
+            // geckodriver passes on no page's console: its Content-Security-Policy violations are counted in
+            // the page from here on (a violation while it loaded would have stopped it working at all).
+            self.eval(
+                "window.wgsweepViolations = []; document.addEventListener('securitypolicyviolation', \
+                 e => window.wgsweepViolations.push(`Content-Security-Policy: ${e.violatedDirective} ${e.blockedURI}`)); \
+                 return true",
+            );
+        }
+    }
+
+    /// The page's Content-Security-Policy violations since this was last asked: chromedriver's console
+    /// messages about it, or in Firefox the violations the page saw since it was opened.
+    pub fn csp_violations(&self) -> Vec<String> {
+        match self.engine {
+            Engine::Chromium => {
+                let console = self.console().into_iter().map(|(_, message)| message);
+                console.filter(|m| m.contains("Content Security Policy")).collect()
+            }
+            Engine::Firefox => {
+                let found = self.eval("return (window.wgsweepViolations || []).splice(0)");
+                serde_json::from_value(found).unwrap_or_default()
+            }
+        }
     }
 
     /// Runs a script (a function body) in the page and returns its value.
@@ -186,15 +193,9 @@ impl Browser {
         self.call("POST", "/execute/async", Some(&json!({ "script": wrapped, "args": [] })))
     }
 
-    /// What the page wrote to its console since this was last asked: each entry's level and message
-    /// (chromedriver's log of the browser; Firefox's lines on its standard output, with no level).
-    pub fn console(&self) -> Vec<(String, String)> {
-        if let Some(path) = &self.console_log {
-            let text = std::fs::read_to_string(path).unwrap_or_default();
-            let new = text.get(self.console_read.get()..).unwrap_or("").to_string();
-            self.console_read.set(text.len());
-            return new.lines().map(|line| (String::new(), line.to_string())).collect();
-        }
+    /// What the page wrote to its console since this was last asked (chromedriver's log of the browser):
+    /// each entry's level and message.
+    fn console(&self) -> Vec<(String, String)> {
         let entries = self.call("POST", "/se/log", Some(&json!({ "type": "browser" })));
         let entries = entries.as_array().cloned().unwrap_or_default();
         entries

@@ -219,7 +219,7 @@ pub fn names(results: &[RunResult]) -> Vec<String> {
         .iter()
         .map(|r| {
             let name = if r.label.is_empty() { r.device.name() } else { r.label.clone() };
-            format!("{name} ({})", r.environment.runtime)
+            format!("{name} ({})", r.environment.engine(&r.device.backend))
         })
         .collect();
     base.iter()
@@ -229,6 +229,40 @@ pub fn names(results: &[RunResult]) -> Vec<String> {
             n => format!("{name} #{}", n + 1),
         })
         .collect()
+}
+
+/// What a comparison of one device in several engines (browsers, or a browser and natively) is, in one
+/// line: "One GPU, two engines: NVIDIA H100 80GB HBM3 in Chrome 156 (Dawn) and natively (wgpu on vulkan)";
+/// `None` where the results are of different devices, or all of one engine.
+pub fn engines_heading(results: &[RunResult]) -> Option<String> {
+    let first = results.first()?;
+    let same_device = |r: &RunResult| {
+        let (a, b) = (&r.device, &first.device);
+        (a.vendor_id, a.device_id, a.own_name()) == (b.vendor_id, b.device_id, b.own_name())
+            || (a.own_name().is_some() && a.own_name() == b.own_name())
+    };
+    let mut engines: Vec<String> = Vec::new();
+    for r in results {
+        let engine = r.environment.engine(&r.device.backend);
+        let engine = engine.strip_prefix("native ").map_or(format!("in {engine}"), |how| format!("natively {how}"));
+        if !same_device(r) {
+            return None;
+        }
+        if !engines.contains(&engine) {
+            engines.push(engine);
+        }
+    }
+    let count = match engines.len() {
+        0 | 1 => return None,
+        2 => "two",
+        3 => "three",
+        _ => "several",
+    };
+    let listed = match engines.split_last() {
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    Some(format!("One GPU, {count} engines: {} {listed}", first.device.name()))
 }
 
 /// A verdict as tables write it.

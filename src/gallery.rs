@@ -34,7 +34,8 @@ impl DeviceClass {
     pub fn new(device: &DeviceInfo, environment: &Environment) -> Self {
         let runtime = match environment.runtime.as_str() {
             "native" => "native".to_string(),
-            _ => browser(&environment.platform).map_or_else(|| "a browser".to_string(), |(name, _)| name.to_string()),
+            _ => crate::result::browser(&environment.platform)
+                .map_or_else(|| "a browser".to_string(), |(name, _)| name.to_string()),
         };
         // An adapter whose name the browser withholds is known by what it exposes, not by what its person
         // calls it: a class holds one kind of GPU whatever anyone types.
@@ -49,17 +50,6 @@ impl DeviceClass {
     pub fn key(&self) -> String {
         format!("{} · {} · {}", self.adapter, self.backend, self.runtime)
     }
-}
-
-/// The browser a user agent names, with its major version: ("Chrome", "156"). Edge and Opera also say
-/// "Chrome/": the more particular name is looked for first.
-pub fn browser(user_agent: &str) -> Option<(&'static str, &str)> {
-    const TOKENS: [(&str, &str); 5] =
-        [("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Version/", "Safari")];
-    TOKENS.iter().find_map(|&(token, name)| {
-        let version = user_agent.split(token).nth(1)?.split(['.', ' ']).next()?;
-        Some((name, version))
-    })
 }
 
 /// What a run publishes: the result without its raw samples (each configuration keeps its statistics and

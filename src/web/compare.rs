@@ -68,6 +68,10 @@ pub fn build(root: &Element) {
          interval (distribution-free, from the samples; hover to read it) leaves out 1 and it moves by 2 % or \
          more, and the same within noise otherwise. In the charts, a whisker spans each median's 95 % interval.",
     );
+    // One device in two engines (browsers, or a browser and natively) says so first.
+    let engines = append(&card, "p", "engines", "");
+    engines.set_id("compare-engines");
+    engines.set_attribute("hidden", "").ok();
     append(&card, "div", "compare-devices", "").set_id("compare-devices");
     let add = append(&card, "div", "buttons", "");
     let field = append(&add, "input", "compare-link", "");
@@ -176,6 +180,9 @@ fn show() {
 fn render(results: &[RunResult]) {
     let names = compare::names(results);
     dom::set_hidden("compare", results.is_empty());
+    let heading = compare::engines_heading(results);
+    dom::set_text("compare-engines", heading.as_deref().unwrap_or(""));
+    dom::set_hidden("compare-engines", heading.is_none());
     let devices: Element = by_id("compare-devices");
     devices.set_inner_html("");
     for (i, (result, name)) in results.iter().zip(&names).enumerate() {
@@ -183,7 +190,7 @@ fn render(results: &[RunResult]) {
         append(&card, "h3", "", &format!("{}. {name}", i + 1));
         let facts = append(&card, "dl", "facts", "");
         fact(&facts, "Adapter", &result.device.name());
-        fact(&facts, "Backend", &format!("{} ({})", result.device.backend, result.environment.runtime));
+        fact(&facts, "Engine", &result.environment.engine(&result.device.backend));
         fact(&facts, "Platform", &result.environment.platform);
         fact(&facts, "Run", &result.created);
         fact(&facts, "Peaks", &result.peaks.summary().unwrap_or_else(|| "not measured".into()));

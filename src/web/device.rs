@@ -115,7 +115,7 @@ fn show_summary(gpu: &Gpu) {
 /// "Chrome 156", from the user agent, where it names a browser wgsweep knows.
 fn browser() -> Option<String> {
     let agent = web_sys::window()?.navigator().user_agent().ok()?;
-    crate::gallery::browser(&agent).map(|(name, version)| format!("{name} {version}"))
+    crate::result::browser(&agent).map(|(name, version)| format!("{name} {version}"))
 }
 
 /// How the page times, in a few words.

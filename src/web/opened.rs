@@ -103,7 +103,7 @@ pub fn show(result: &RunResult, title: &str) {
     let facts: Element = by_id("shared-facts");
     let device = &result.device;
     fact(&facts, "Adapter", &device.name());
-    fact(&facts, "Backend", &format!("{} ({})", device.backend, result.environment.runtime));
+    fact(&facts, "Engine", &result.environment.engine(&device.backend));
     fact(&facts, "Platform", &result.environment.platform);
     fact(&facts, "Run", &format!("{} by {} {}", result.created, result.tool.name, result.tool.version));
     if !result.label.is_empty() {

@@ -540,7 +540,7 @@ fn a_person_opens_a_shared_link_and_sees_the_result_without_running_anything() {
     let labels: Vec<String> = result.results.iter().map(|r| r.label()).collect();
     assert_eq!(rows, serde_json::json!(labels), "a row per configuration, in order");
     let facts = browser.text("#shared-facts");
-    assert!(facts.contains("NVIDIA H100") && facts.contains("vulkan (native)"), "{facts}");
+    assert!(facts.contains("NVIDIA H100") && facts.contains("native (wgpu on vulkan)"), "{facts}");
     // The label is shown as the text it is, never as markup.
     assert!(facts.contains("<b>H100</b> <img src=x"), "{facts}");
     assert_eq!(browser.eval("return document.querySelector('#shared b, #shared img') === null"), Value::Bool(true));

@@ -59,3 +59,35 @@ fn a_baseline_is_saved_and_read_back_by_name_and_a_name_that_could_leave_the_fol
     let missing = baselines.load("never-saved").unwrap_err();
     assert!(missing.contains("no baseline `never-saved`") && missing.contains("--save-baseline"), "{missing}");
 }
+
+/// One device in two engines says so, with each engine and its WebGPU implementation; other devices, or one
+/// engine twice, say nothing of engines.
+#[test]
+fn a_comparison_of_one_gpu_in_two_engines_names_them_in_its_heading() {
+    let read = |name: &str| {
+        let path = format!("{}/docs/results/{name}", env!("CARGO_MANIFEST_DIR"));
+        RunResult::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let (native, chromium) = (read("h100-native-stream.json"), read("h100-chromium-stream.json"));
+    assert_eq!(native.environment.engine(&native.device.backend), "native (wgpu on vulkan)");
+    assert!(chromium.environment.engine(&chromium.device.backend).ends_with(" (Dawn)"));
+    let heading = compare::engines_heading(&[chromium.clone(), native.clone()]).expect("two engines");
+    assert!(heading.starts_with("One GPU, two engines: NVIDIA H100 80GB HBM3 in Chrome "), "{heading}");
+    assert!(heading.ends_with(" (Dawn) and natively (wgpu on vulkan)"), "{heading}");
+    let names = compare::names(&[chromium.clone(), native.clone()]);
+    assert!(names[1].ends_with("(native (wgpu on vulkan))"), "{names:?}");
+    // Firefox's WebGPU is wgpu, and its adapter is known by what it exposes.
+    let mut firefox = chromium.clone();
+    firefox.environment.platform = "Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0".into();
+    assert_eq!(firefox.environment.engine("webgpu"), "Firefox 153 (wgpu)");
+    let three = compare::engines_heading(&[chromium.clone(), firefox, native.clone()]).unwrap();
+    assert!(
+        three.starts_with("One GPU, three engines: ") && three.contains(", in Firefox 153 (wgpu) and natively"),
+        "{three}"
+    );
+    assert_eq!(compare::engines_heading(&[native.clone(), native.clone()]), None, "one engine");
+    let mut other = chromium;
+    other.device.identity.description = "another GPU".into();
+    other.device.device_id += 1;
+    assert_eq!(compare::engines_heading(&[native, other]), None, "two devices");
+}

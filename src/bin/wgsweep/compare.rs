@@ -57,6 +57,9 @@ pub fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
     if results.len() < 2 {
         return Err("a comparison needs at least two results (or one and --baseline NAME)".into());
     }
+    if let Some(heading) = compare::engines_heading(&results) {
+        println!("{heading}");
+    }
     for (i, (name, result)) in compare::names(&results).iter().zip(&results).enumerate() {
         let peaks = result.peaks.summary().map(|p| format!("; {p}")).unwrap_or_default();
         println!("{}: {name}: {}, {}{peaks}", i + 1, result.device.name(), result.created);

@@ -243,6 +243,16 @@ async fn list_devices(search: String) {
         (1, _) => "1 device.".to_string(),
         (n, _) => format!("{n} devices."),
     };
+    // A GPU whose browser withholds its name is known by what it exposes: said where one is listed.
+    let unnamed = devices.iter().any(|d| d["adapter"].as_str().is_some_and(|a| a.starts_with("unnamed GPU")));
+    let status = match unnamed {
+        true => format!(
+            "{status} An “unnamed GPU” is one whose name the browser withholds (Firefox does): its results are \
+             kept together by what the browser does say of it (its ids, limits, features and subgroup sizes), \
+             of which the # is a digest."
+        ),
+        false => status,
+    };
     dom::set_text("gallery-status", &status);
 }
 

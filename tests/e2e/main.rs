@@ -1175,6 +1175,10 @@ fn a_person_finds_a_device_in_the_gallery_compares_with_its_median_and_sees_its_
     // adapter's name, a GPU known by what the browser does expose.
     let this_device = search(if browser.engine == Engine::Firefox { "unnamed GPU" } else { "swiftshader" });
     assert_eq!(this_device.len(), 1, "{this_device:?}");
+    if browser.engine == Engine::Firefox {
+        let status = browser.text("#gallery-status");
+        assert!(status.contains("is one whose name the browser withholds (Firefox does)"), "{status}");
+    }
 
     // Its page: its results, its presets, and its median beside the run.
     browser.click("#gallery-devices button[data-key]");

@@ -106,6 +106,32 @@ fn a_new_visitor_finds_run_on_the_first_screen_at_desktop_and_phone_widths() {
     }
 }
 
+/// Firefox withholds the adapter's name: the device card offers to name it, the name is the person's (and
+/// said so), and the page keeps it. Chromium names SwiftShader, and the card asks nothing.
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_gpu_whose_name_the_browser_withholds_can_be_named_by_its_person() {
+    let (site, browser) = open_page("");
+    let naming = browser.eval("return document.getElementById('device-naming').hidden");
+    if browser.engine == Engine::Chromium {
+        assert_eq!(naming, Value::Bool(true), "SwiftShader has a name of its own");
+        return;
+    }
+    assert_eq!(naming, Value::Bool(false));
+    assert!(browser.text("#device-summary").starts_with("unnamed GPU, limits #"), "{}", browser.text("#device-summary"));
+    browser.type_into("#device-name", "the lab's lavapipe");
+    browser.eval("document.getElementById('device-name').dispatchEvent(new Event('change')); return true");
+    browser.wait_for(
+        "the name",
+        "document.getElementById('device-summary').textContent.startsWith(\"the lab's lavapipe (named by its user)\")",
+        Duration::from_secs(10),
+    );
+    browser.open(&format!("{}/index.html", site.url()));
+    browser.wait_shown("the device card", "device", Duration::from_secs(60));
+    assert!(browser.text("#device-summary").starts_with("the lab's lavapipe (named by its user)"));
+    assert_accessible(&browser, "the device card with its name field");
+}
+
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {

@@ -298,6 +298,7 @@ fn test() -> Result {
 /// or a Chromium feature (a lost device by `GPUDevice.destroy` timing, a loop given up by the GPU's watchdog).
 const FIREFOX_E2E: &[&str] = &[
     "a_new_visitor_finds_run_on_the_first_screen",
+    "a_gpu_whose_name_the_browser_withholds",
     "a_browser_without_webgpu_gets_a_message",
     "one_click_runs_the_default_suite",
     "every_family_validates_with_its_reference_computed_in_web_workers",

@@ -889,8 +889,10 @@ fn a_person_compares_a_run_with_a_recorded_result_shares_the_comparison_and_find
     let mut expected = vec![h100.device.name(), here.device.name()];
     expected.sort();
     assert_eq!(devices, expected);
+    // A kept run is read back (decompressed) before it is compared: a moment later.
     browser.click("#history-list button[data-action=compare]");
-    assert_eq!(browser.eval("return document.querySelectorAll('#compare-devices .compare-device').length"), 1);
+    let compared = "document.querySelectorAll('#compare-devices .compare-device').length === 1";
+    browser.wait_for("the kept run in the comparison", compared, Duration::from_secs(10));
 }
 
 #[test]

@@ -905,8 +905,8 @@ fn two_runs_of_one_build_compare_with_a_verdict_on_every_configuration_and_the_l
     browser.wait_for("the second run", two, Duration::from_secs(300));
     browser.click("#history-list tr:nth-child(2) button[data-action=compare]");
     browser.click("#history-list tr:nth-child(1) button[data-action=compare]");
-    let devices = "return document.querySelectorAll('#compare-devices .compare-device').length";
-    assert_eq!(browser.eval(devices), 2);
+    let devices = "document.querySelectorAll('#compare-devices .compare-device').length === 2";
+    browser.wait_for("both kept runs in the comparison", devices, Duration::from_secs(10));
     // Every configuration judged: its ratio, then faster, slower or the same (its interval on hover).
     let cells = "return [...document.querySelectorAll('#compare-table tbody tr')].map(r => [r.cells[6].textContent, r.cells[6].title])";
     let cells: Vec<(String, String)> = serde_json::from_value(browser.eval(cells)).unwrap();

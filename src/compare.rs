@@ -236,10 +236,11 @@ pub fn names(results: &[RunResult]) -> Vec<String> {
 /// `None` where the results are of different devices, or all of one engine.
 pub fn engines_heading(results: &[RunResult]) -> Option<String> {
     let first = results.first()?;
+    // A GPU whose browser withholds its name is this one where its person named it so.
+    let name = |d: &crate::gpu::DeviceInfo| d.own_name().or(d.named_by_person.as_deref()).map(str::to_string);
     let same_device = |r: &RunResult| {
         let (a, b) = (&r.device, &first.device);
-        (a.vendor_id, a.device_id, a.own_name()) == (b.vendor_id, b.device_id, b.own_name())
-            || (a.own_name().is_some() && a.own_name() == b.own_name())
+        name(a).is_some() && name(a) == name(b)
     };
     let mut engines: Vec<String> = Vec::new();
     for r in results {

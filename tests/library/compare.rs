@@ -80,6 +80,10 @@ fn a_comparison_of_one_gpu_in_two_engines_names_them_in_its_heading() {
     let mut firefox = chromium.clone();
     firefox.environment.platform = "Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0".into();
     assert_eq!(firefox.environment.engine("webgpu"), "Firefox 153 (wgpu)");
+    // Firefox withholds the adapter's name: the same GPU only where its person named it so.
+    firefox.device.identity = Default::default();
+    assert_eq!(compare::engines_heading(&[chromium.clone(), firefox.clone()]), None);
+    firefox.device.named_by_person = Some("NVIDIA H100 80GB HBM3".into());
     let three = compare::engines_heading(&[chromium.clone(), firefox, native.clone()]).unwrap();
     assert!(
         three.starts_with("One GPU, three engines: ") && three.contains(", in Firefox 153 (wgpu) and natively"),

@@ -175,6 +175,11 @@ pub const KNOWN_RESULTS: &[KnownResult] = &[
         source: "pace/h100-chromium-suite-5.json",
     },
     KnownResult {
+        name: "NVIDIA H100 in Firefox 153 (STREAM's copy and triad)",
+        file: "h100-firefox.txt",
+        source: "engines/h100-firefox-copy-triad.json",
+    },
+    KnownResult {
         name: "NVIDIA H200, native (wgpu on Vulkan)",
         file: "h200-native.txt",
         source: "pace/h200-native-suite.json",

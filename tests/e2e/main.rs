@@ -118,7 +118,11 @@ fn a_gpu_whose_name_the_browser_withholds_can_be_named_by_its_person() {
         return;
     }
     assert_eq!(naming, Value::Bool(false));
-    assert!(browser.text("#device-summary").starts_with("unnamed GPU, limits #"), "{}", browser.text("#device-summary"));
+    assert!(
+        browser.text("#device-summary").starts_with("unnamed GPU, limits #"),
+        "{}",
+        browser.text("#device-summary")
+    );
     browser.type_into("#device-name", "the lab's lavapipe");
     browser.eval("document.getElementById('device-name').dispatchEvent(new Event('change')); return true");
     browser.wait_for(

@@ -10,8 +10,10 @@ use crate::kernel::{Operations, ShaderChecks};
 use crate::measure::TimingSource;
 
 mod csv;
+mod engine;
 mod plausible;
 pub use csv::CSV_HEADER;
+pub use engine::browser;
 pub use plausible::check_count;
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -174,38 +176,6 @@ pub struct Environment {
     /// where none could start or one failed, and the page's thread computed them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference_workers: Option<u32>,
-}
-
-impl Environment {
-    /// Where the run ran, with its WebGPU implementation: "Chrome 156 (Dawn)", "Firefox 153 (wgpu)",
-    /// "native (wgpu on vulkan)" given the backend.
-    pub fn engine(&self, backend: &str) -> String {
-        if self.runtime == "native" {
-            return format!("native (wgpu on {backend})");
-        }
-        match browser(&self.platform) {
-            Some((name, version)) => {
-                let implementation = match name {
-                    "Firefox" => "wgpu",
-                    "Safari" => "WebKit",
-                    _ => "Dawn",
-                };
-                format!("{name} {version} ({implementation})")
-            }
-            None => "a browser".to_string(),
-        }
-    }
-}
-
-/// The browser a user agent names, with its major version: ("Chrome", "156"). Edge and Opera also say
-/// "Chrome/": the more particular name is looked for first.
-pub fn browser(user_agent: &str) -> Option<(&'static str, &str)> {
-    const TOKENS: [(&str, &str); 5] =
-        [("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("Chrome/", "Chrome"), ("Version/", "Safari")];
-    TOKENS.iter().find_map(|&(token, name)| {
-        let version = user_agent.split(token).nth(1)?.split(['.', ' ']).next()?;
-        Some((name, version))
-    })
 }
 
 /// Main-thread tasks that ran longer than 50 ms during a run in the page.

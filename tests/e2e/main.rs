@@ -189,7 +189,10 @@ fn a_person_runs_stream_on_swiftshader_and_sees_valid_rows_and_a_chart() {
         let (class, kernel, status) = (row[0].as_str().unwrap(), row[1].as_str().unwrap(), row[2].as_str().unwrap());
         match kernel.ends_with("/vec4_f16") {
             true => assert!(class == "skipped" && status.contains("needs f16 in shaders (shader-f16)"), "{row}"),
-            false => assert!(class == "valid" || class == "suspect", "every configuration validates: {row}"),
+            // "unmeasured": validated, one dispatch too slow to time (SwiftShader on a loaded 2-core machine).
+            false => {
+                assert!(["valid", "suspect", "unmeasured"].contains(&class), "every configuration validates: {row}")
+            }
         }
     }
     for kernel in ["copy", "scale", "add", "triad", "dot"] {
@@ -468,7 +471,9 @@ fn every_family_validates_with_its_reference_computed_in_web_workers() {
 #[test]
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn a_person_runs_the_reductions_and_sees_valid_rows_and_a_line_per_strategy() {
-    let (_site, browser) = run_page("kernels=reduce&size=100003&samples=1&wg=32,256");
+    // Small enough that no dispatch comes near the 250 ms a measured one may take on SwiftShader (a tree
+    // of 32 over 100 003 elements once took 284 ms), and n % 4 = 3 for the tails.
+    let (_site, browser) = run_page("kernels=reduce&size=40003&samples=1&wg=32,256");
     let rows = browser.eval(
         "return [...document.querySelectorAll('#run-families tbody tr')].map(r => [r.className, r.cells[0].textContent])",
     );

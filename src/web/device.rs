@@ -19,7 +19,7 @@ pub fn build(root: &Element) {
     let label = append(&naming, "label", "", "The browser withholds this GPU's name; yours for it: ");
     let input = append(&label, "input", "", "");
     input.set_id("device-name");
-    for (name, value) in [("type", "text"), ("maxlength", "80"), ("placeholder", "e.g. the office laptop's GPU")] {
+    for (name, value) in [("type", "text"), ("maxlength", "80"), ("placeholder", "my laptop's GPU")] {
         input.set_attribute(name, value).ok();
     }
     append(

@@ -39,11 +39,12 @@ impl DeviceClass {
         };
         // An adapter whose name the browser withholds is known by what it exposes, not by what its person
         // calls it: a class holds one kind of GPU whatever anyone types.
-        let adapter = match device.own_name() {
-            Some(name) => name.to_string(),
-            None => format!("unnamed GPU, limits #{}", device.signature()),
-        };
-        DeviceClass { adapter, vendor: device.identity.vendor.clone(), backend: device.backend.clone(), runtime }
+        DeviceClass {
+            adapter: device.exposed_name(),
+            vendor: device.identity.vendor.clone(),
+            backend: device.backend.clone(),
+            runtime,
+        }
     }
 
     /// The class in one line, also its key: "NVIDIA H100 80GB HBM3 · vulkan · native".

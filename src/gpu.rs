@@ -134,13 +134,18 @@ impl DeviceInfo {
             .map(|s| s.as_str())
     }
 
+    /// The adapter by what it says of itself: its own name, else `unnamed GPU, limits #` and the signature of
+    /// what it exposes (the device class's name, which nothing a person types changes).
+    pub fn exposed_name(&self) -> String {
+        self.own_name().map_or_else(|| format!("{UNNAMED_GPU}, limits #{}", self.signature()), str::to_string)
+    }
+
     /// A one-line name for tables and titles: the adapter's own, else the person's (marked as theirs), else
     /// what is known of it.
     pub fn name(&self) -> String {
         match (self.own_name(), &self.named_by_person) {
-            (Some(name), _) => name.to_string(),
             (None, Some(theirs)) => format!("{theirs} (named by its user)"),
-            (None, None) => format!("unnamed GPU, limits #{}", self.signature()),
+            _ => self.exposed_name(),
         }
     }
 
@@ -178,6 +183,9 @@ impl Gpu {
         *self.named_by_person.borrow_mut() = name;
     }
 }
+
+/// How an adapter whose browser withholds its name begins its `DeviceInfo::exposed_name`.
+pub const UNNAMED_GPU: &str = "unnamed GPU";
 
 /// The longest name a person may give a device.
 pub const MAX_PERSON_NAME: usize = 80;

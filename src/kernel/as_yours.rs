@@ -42,6 +42,13 @@ pub fn open(spec: &Spec, kernel: &KernelId, what: &str, parts: &[&str]) -> Strin
     spec.open(&about, &parts.concat())
 }
 
+/// How far two f32 sums of `n` terms in [0, 1) may differ, relative to the sum, where each invocation adds
+/// `deepest` terms in order at the fewest invocations (a workgroup of one) and trees add the rest: each within
+/// 2ε·depth·Σ|x| of the exact sum (as the families' checks bound them), depth = deepest + log2 n + 2.
+pub fn f32_sums_tolerance(deepest: u64, n: u64) -> f64 {
+    4.0 * f32::EPSILON as f64 * (deepest as f64 + (n as f64).log2() + 2.0)
+}
+
 /// The grid of `groups` workgroups (an expression), `most` at the most (at a workgroup of 1): along x where
 /// that holds them, else spread over y too as `linear_grid` spreads them; and the most it launches.
 pub fn grid_of(groups: &str, most: u64, limits: &ComputeLimits) -> (Vec<String>, u64) {

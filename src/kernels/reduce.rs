@@ -99,13 +99,8 @@ impl Family for Reduce {
             true => format!("min(ceil_div(n, WG), {GRID_WORKGROUPS})"),
             false => "ceil_div(n, WG)".into(),
         };
-        // Two sums, each within 2ε·depth·Σ|x| of the exact one (as `check` bounds them), at the depth of
-        // the fewest invocations: a workgroup of one.
         let fewest = if grid_stride { GRID_WORKGROUPS.min(n) } else { n };
-        let tolerance = match f32 {
-            true => 4.0 * f32::EPSILON as f64 * (n.div_ceil(fewest) as f64 + (n as f64).log2() + 2.0),
-            false => 0.0,
-        };
+        let tolerance = if f32 { as_yours::f32_sums_tolerance(n.div_ceil(fewest), n) } else { 0.0 };
         let mut spec = spec::Spec {
             sizes: vec![spec::Size::n(n)],
             workgroup_size: as_yours::line_workgroup(),
@@ -116,7 +111,8 @@ impl Family for Reduce {
             validation: spec::ValidationSpec { tolerance: Some(tolerance), ..Default::default() },
             ..spec::Spec::new(format!("{}_{}", kernel.kernel, kernel.variant), kernel.entry_point(), vec![input])
         };
-        let wgsl = if kernel.kernel == "subgroup" { SUBGROUP_WGSL } else { WGSL };
+        let subgroup = kernel.kernel == "subgroup";
+        let wgsl = if subgroup { SUBGROUP_WGSL } else { WGSL };
         if kernel.kernel.contains("atomic") {
             spec.grid = Some(as_yours::linear_grid(&groups, limits));
             spec.buffers.push(spec::BufferSpec::new(4, "total", "u32", "1").filled(spec::Fill::Zeros).output());
@@ -125,7 +121,6 @@ impl Family for Reduce {
         // The first pass writes a partial sum per workgroup launched; passes of 256 add those up: the
         // tree's, or the subgroup sum's own (its input's both views at the partial sums, which it reads as
         // vec4s too).
-        let subgroup = kernel.kernel == "subgroup";
         let vec4_view = format!("{src}x4");
         let adding_entry = if subgroup { kernel.entry_point() } else { format!("tree_{element}") };
         let pass = |from: &str, to: &str, grid: Vec<String>| {

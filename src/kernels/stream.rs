@@ -192,8 +192,7 @@ fn dot_as_yours(kernel: &KernelId, n: u64, limits: &ComputeLimits) -> String {
         "grid_stride" => (format!("min(ceil_div(n, WG), {GRID_WORKGROUPS})"), n.min(GRID_WORKGROUPS)),
         _ => (format!("ceil_div({length}, WG)"), n / terms),
     };
-    let fewest = most; // invocations at a workgroup of 1
-    let depth = (n / terms).div_ceil(fewest) as f64 * terms as f64 + (n as f64).log2() + 2.0;
+    let deepest = (n / terms).div_ceil(most) * terms; // terms an invocation adds at a workgroup of 1
     let mut spec = spec::Spec {
         sizes: vec![spec::Size::n(n)],
         tunables: as_yours::line_shapes(limits),
@@ -201,7 +200,10 @@ fn dot_as_yours(kernel: &KernelId, n: u64, limits: &ComputeLimits) -> String {
         bytes: Some("8 * n".into()),
         flops: Some("2 * n".into()),
         workgroup_memory: Some("4 * WG".into()),
-        validation: spec::ValidationSpec { tolerance: Some(4.0 * f32::EPSILON as f64 * depth), ..Default::default() },
+        validation: spec::ValidationSpec {
+            tolerance: Some(as_yours::f32_sums_tolerance(deepest, n)),
+            ..Default::default()
+        },
         ..spec::Spec::new(format!("dot_{variant}"), kernel.entry_point(), buffers)
     };
     let (grid, most) = as_yours::grid_of(&groups, most, limits);

@@ -244,7 +244,7 @@ async fn list_devices(search: String) {
         (n, _) => format!("{n} devices."),
     };
     // A GPU whose browser withholds its name is known by what it exposes: said where one is listed.
-    let unnamed = devices.iter().any(|d| d["adapter"].as_str().is_some_and(|a| a.starts_with("unnamed GPU")));
+    let unnamed = devices.iter().any(|d| d["adapter"].as_str().is_some_and(|a| a.starts_with(crate::gpu::UNNAMED_GPU)));
     let status = match unnamed {
         true => format!(
             "{status} An “unnamed GPU” is one whose name the browser withholds (Firefox does): its results are \

@@ -214,6 +214,7 @@ impl Checker {
         };
         let same = |bound: &Bound, b: &Binding| (bound.group, bound.binding) == (b.group, b.binding);
         let mut named = BTreeSet::new();
+        let first_setup = passes.len() + usize::from(reference.is_some());
         for (index, pass) in passes.iter().chain(reference).chain(setup).enumerate() {
             for b in declared.used_by(&pass.entry_point) {
                 let bound = pass.bound.iter().any(|bound| same(bound, b)) || uniform(b.group, b.binding);
@@ -223,8 +224,8 @@ impl Checker {
                 let at = format!("@group({}) @binding({})", b.group, b.binding);
                 let bound_elsewhere = passes.iter().any(|p| p.bound.iter().any(|bound| same(bound, b)));
                 let (section, message) = match b.space {
-                    Space::Storage { .. } if index >= passes.len() + usize::from(reference.is_some()) => (
-                        format!("setup[{}].bind", index - passes.len() - usize::from(reference.is_some())),
+                    Space::Storage { .. } if index >= first_setup => (
+                        format!("setup[{}].bind", index - first_setup),
                         format!("`{}` ({at}) is not bound: bind a buffer there", b.name),
                     ),
                     Space::Storage { .. } if bound_elsewhere && index < passes.len() => (

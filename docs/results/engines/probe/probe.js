@@ -24,7 +24,7 @@ function summary(ms) {
 async function awaited(device, promise, nudge) {
   if (!nudge) return promise;
   let waiting = true;
-  const nudger = (async () => {
+  (async () => {
     while (waiting) {
       await new Promise((resolve) => setTimeout(resolve, 1));
       if (waiting) device.queue.submit([]);
@@ -33,8 +33,7 @@ async function awaited(device, promise, nudge) {
   try {
     return await promise;
   } finally {
-    waiting = false;
-    await nudger;
+    waiting = false; // the nudger's pending timeout ends it, unawaited: the wait is the promise's alone
   }
 }
 

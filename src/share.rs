@@ -175,9 +175,9 @@ pub const KNOWN_RESULTS: &[KnownResult] = &[
         source: "pace/h100-chromium-suite-5.json",
     },
     KnownResult {
-        name: "NVIDIA H100 in Firefox 153 (STREAM's copy and triad)",
+        name: "NVIDIA H100 in Firefox 153",
         file: "h100-firefox.txt",
-        source: "engines/h100-firefox-copy-triad.json",
+        source: "engines/h100-firefox-default-suite.json",
     },
     KnownResult {
         name: "NVIDIA H200, native (wgpu on Vulkan)",

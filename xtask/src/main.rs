@@ -18,7 +18,7 @@ cargo xtask <task>
   dist    install what is missing, then build the static page into dist/
   test    install what is missing, then check formatting (rustfmt) and lints (clippy, natively and for
           wasm32), and run every test: native (lavapipe or any GPU), browser (wasm-bindgen-test in headless
-          Chromium) and end to end (the built page in headless Chromium, and the tests whose behaviour
+          Chromium and Firefox) and end to end (the built page in headless Chromium, and the tests whose behaviour
           could differ between engines in headless Firefox too)
   setup   only install what is missing
   patch   check that patches/wgpu is the published wgpu crate plus patches/wgpu.diff, byte for byte (also
@@ -276,6 +276,11 @@ fn test() -> Result {
     let mut browser = cmd("cargo", &["test", "--target", "wasm32-unknown-unknown", "--test", "web"]);
     browser.env("CHROMEDRIVER", "/usr/bin/chromedriver").env("WASM_BINDGEN_TEST_TIMEOUT", "300");
     run(browser)?;
+    step("test: browser again, in headless Firefox (WebGPU on lavapipe; webdriver.json turns it on)");
+    let geckodriver = on_path("geckodriver").ok_or("geckodriver is not on PATH: `cargo xtask setup` installs it")?;
+    let mut browser = cmd("cargo", &["test", "--target", "wasm32-unknown-unknown", "--test", "web"]);
+    browser.env("GECKODRIVER", geckodriver).env("WASM_BINDGEN_TEST_TIMEOUT", "300");
+    run(browser)?;
 
     dist()?;
     step("test: end to end (the built page in headless Chromium, as a person uses it)");
@@ -288,6 +293,11 @@ fn test() -> Result {
     ));
     firefox.env("WGSWEEP_E2E_BROWSER", "firefox");
     run(firefox)
+}
+
+/// Where `program` lies on PATH.
+fn on_path(program: &str) -> Option<std::path::PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?).map(|dir| dir.join(program)).find(|path| path.is_file())
 }
 
 /// The end-to-end tests that also run in Firefox: those whose behaviour could differ between engines (the

@@ -33,9 +33,13 @@ fn named_globals(message: &str, source: &str) -> String {
 }
 
 /// What the GPU's compiler finds wrong with `kernel`'s WGSL (`name` labels its module), each at its line and
-/// column (the browser's compilation messages; natively naga's); empty where it compiles. A template is
+/// column (the browser's compilation messages; natively naga's); empty where it compiles, and where the device
+/// lacks a feature it enables (each configuration then says what it lacks). A template is
 /// compiled as the first configuration the restrictions admit fills it in, and its places say so.
 pub async fn problems(gpu: &Gpu, name: &str, kernel: &UserKernel) -> Vec<Problem> {
+    if super::lacked_feature(gpu, kernel).is_some() {
+        return Vec::new(); // this device cannot compile it; each configuration says what it lacks
+    }
     let first = kernel.first_admitted(gpu.info.limits.max_invocations_per_workgroup).unwrap_or_default();
     let source = kernel.source_at(&first).unwrap_or(std::borrow::Cow::Borrowed(&kernel.source));
     let filled = match kernel.template.is_empty() {

@@ -408,6 +408,23 @@ impl Gpu {
         self.given_up.get()
     }
 
+    /// Why the device was lost, where it was: after work the device rejected, a browser that `reports_late`
+    /// gets `LATE_LOSS` to say so (Firefox tells of a destroyed device at its next look, as of finished work,
+    /// and its pipelines are invalid meanwhile).
+    pub async fn lost_reason_soon(&self) -> Option<String> {
+        #[cfg(target_arch = "wasm32")]
+        if self.reports_late {
+            let asked = web_time::Instant::now();
+            while asked.elapsed() < LATE_LOSS {
+                if let Some(reason) = self.lost_reason() {
+                    return Some(reason);
+                }
+                crate::host::sleep(std::time::Duration::from_millis(5)).await;
+            }
+        }
+        self.lost_reason()
+    }
+
     /// Why the device was lost, once it has been.
     pub fn lost_reason(&self) -> Option<String> {
         // Natively a destroyed or lost device calls its lost callback at its next poll; the browser calls
@@ -447,6 +464,10 @@ async fn reports_late(queue: &wgpu::Queue) -> bool {
 
 /// A report later than this after work that took no time is late.
 const LATE_REPORT: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// How long a browser that `reports_late` may take to say that the device was lost: Firefox's timer, and some.
+#[cfg(target_arch = "wasm32")]
+const LATE_LOSS: std::time::Duration = std::time::Duration::from_millis(250);
 
 /// The longest wgsweep waits for one submission's work: far longer than any it measures (a dispatch over a
 /// second is skipped, a sample is a few of them), so work still running after it is a kernel that never ends.

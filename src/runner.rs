@@ -644,6 +644,10 @@ async fn prepare_and_run_once(
         crate::kernel::submit_once(gpu, prepared);
     }
     let error = scope.pop().await;
+    if error.is_some() {
+        // A lost device rejects everything: the run then stops as lost rather than fail what is left.
+        gpu.lost_reason_soon().await;
+    }
     match (prepared, error) {
         (_, Some(error)) => Err(Failure::Error(format!("the GPU rejected this configuration: {error}"))),
         (Err(skip), None) => Err(Failure::Skip(skip)),

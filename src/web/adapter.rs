@@ -8,8 +8,10 @@ use wasm_bindgen_futures::JsFuture;
 use crate::gpu::{self, AdapterIdentity, Gpu, MatrixConfig};
 use crate::result::Environment;
 
-/// Chrome quantizes timestamp queries to 100 µs unless WebGPU developer features are enabled.
-const CHROME_TIMESTAMP_QUANTUM_NS: f64 = 100_000.0;
+/// The coarsest a browser may make timestamp queries, assumed of each since a page cannot ask: Chrome
+/// quantizes them to 100 µs unless WebGPU developer features are on; Firefox 153 gave the H100's own 32 ns
+/// (docs/results/engines/). Samples are made long enough for it (`MeasureOptions::quanta_per_sample`).
+const BROWSER_TIMESTAMP_QUANTUM_NS: f64 = 100_000.0;
 
 /// What a person without WebGPU needs to do.
 const NO_WEBGPU: &str = "This browser does not offer WebGPU (navigator.gpu is missing), so wgsweep cannot run here. \
@@ -111,7 +113,7 @@ pub fn environment(gpu: &Gpu) -> Environment {
         runtime: "web".into(),
         platform: web_sys::window().and_then(|w| w.navigator().user_agent().ok()).unwrap_or_default(),
         timestamps: gpu.timestamps,
-        timer_quantum_ns: if gpu.timestamps { CHROME_TIMESTAMP_QUANTUM_NS } else { wall_quantum },
+        timer_quantum_ns: if gpu.timestamps { BROWSER_TIMESTAMP_QUANTUM_NS } else { wall_quantum },
         cross_origin_isolated: Some(isolated),
         long_tasks: None,
         reference_workers: None,

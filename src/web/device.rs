@@ -89,7 +89,8 @@ pub fn show(gpu: &Gpu, browser_features: &[String]) {
     }
     show_summary(gpu);
     let timing = if gpu.timestamps {
-        "GPU timestamps (Chrome quantizes them to 100 µs unless WebGPU developer features are on; samples last ≥ 2 ms)"
+        "GPU timestamps (a browser may quantize them to 100 µs, as Chrome does unless WebGPU developer features \
+         are on: samples last ≥ 2 ms)"
     } else {
         "performance.now() around each submission (no timestamp-query)"
     };

@@ -48,7 +48,9 @@ pub fn build(root: &Element) {
     offer.set_id("kernel-offer");
     offer.set_attribute("hidden", "").ok();
     append(&offer, "p", "", "").set_id("kernel-offer-text");
-    append(&offer, "button", "primary", "Run this kernel on your device").set_id("run-shared-kernel");
+    let run_shared = append(&offer, "button", "primary", "Run this kernel on your device");
+    run_shared.set_id("run-shared-kernel");
+    run_shared.set_attribute("disabled", "").ok(); // until the GPU is open (`show`)
 
     // Folded until opened: the page's first screen stays the device and Run.
     let editor_fold = append(&card, "details", "kernel-fold", "");

@@ -283,6 +283,7 @@ fn test() -> Result {
     run(browser)?;
 
     dist()?;
+    page_within_budget()?;
     step("test: end to end (the built page in headless Chromium, as a person uses it)");
     run(with_env(cmd("cargo", &["test", "--test", "e2e", "--", "--ignored", "--test-threads=1"])))?;
 
@@ -294,6 +295,34 @@ fn test() -> Result {
     let mut firefox = with_env(cmd("cargo", &e2e));
     firefox.env("WGSWEEP_E2E_BROWSER", "firefox");
     run(firefox)
+}
+
+/// What a visitor's browser downloads to open the page, in dist/ (the rest is fetched only when asked for:
+/// the known results, the families' texts, the shaders' comments, the starting points after the first).
+const PAGE_FILES: [&str; 7] =
+    ["wgsweep_bg.wasm", "wgsweep.js", "charts.js", "index.html", "style.css", "reference-worker.js", "start.js"];
+
+/// The most the page's download may weigh, gzipped (`gzip -9`), in bytes.
+const PAGE_BUDGET: usize = 650_000;
+
+/// Fails where the built page's download, gzipped as a server would send it, is over `PAGE_BUDGET`.
+fn page_within_budget() -> Result {
+    step("test: the page's download within its budget");
+    let mut total = 0;
+    for file in PAGE_FILES {
+        let path = root().join("dist").join(file);
+        let gzipped = Command::new("gzip").args(["-9", "-c"]).arg(&path).output().map_err(|e| format!("gzip: {e}"))?;
+        if !gzipped.status.success() {
+            return Err(format!("gzip {}: {}", path.display(), String::from_utf8_lossy(&gzipped.stderr)));
+        }
+        total += gzipped.stdout.len();
+    }
+    let kb = |bytes: usize| bytes as f64 / 1000.0;
+    println!("the page's download: {:.1} KB gzipped, of {:.0} KB", kb(total), kb(PAGE_BUDGET));
+    match total <= PAGE_BUDGET {
+        true => Ok(()),
+        false => Err(format!("the page's download is {:.1} KB gzipped, over its {:.0} KB", kb(total), kb(PAGE_BUDGET))),
+    }
 }
 
 /// Where `program` lies on PATH.

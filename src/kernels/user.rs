@@ -616,7 +616,7 @@ impl Workload for UserWorkload {
         if let Some(restriction) = kernel.excluded_by(&values).map_err(not_applicable)? {
             return Err(Skip::NotApplicable(format!("the restriction `{}` excludes it", restriction.text)));
         }
-        if let Some(skip) = lacked_feature(gpu, kernel) {
+        if let Some(skip) = compile::lacked_feature(gpu, kernel) {
             return Err(skip);
         }
         let resources = self.resources(gpu, configuration, &values)?;
@@ -650,16 +650,6 @@ impl Workload for UserWorkload {
 
 /// What the GPU's compiler finds wrong with the kernel's WGSL, each at its line and column; empty where it
 /// compiles (`compile::problems`).
-/// Why no configuration of `kernel` can run on `gpu`, where it needs a feature the device does not offer
-/// (f16, subgroups): its WGSL cannot even compile there.
-fn lacked_feature(gpu: &Gpu, kernel: &UserKernel) -> Option<Skip> {
-    let f16 = kernel.enables.contains("f16") || kernel.buffers.iter().any(|b| b.element.scalar == Scalar::F16);
-    if f16 && !gpu.shader_f16 {
-        return Some(Skip::needs_f16());
-    }
-    (kernel.enables.contains("subgroups") && !gpu.subgroups).then(Skip::needs_subgroups)
-}
-
 pub async fn compilation_problems(gpu: &Gpu, family: &UserFamily) -> Vec<Problem> {
     compile::problems(gpu, family.name(), &family.kernel).await
 }

@@ -3,7 +3,18 @@
 //! variables named.
 
 use crate::gpu::Gpu;
-use crate::spec::{Problem, UserKernel};
+use crate::kernel::Skip;
+use crate::spec::{Problem, Scalar, UserKernel};
+
+/// Why no configuration of `kernel` can run on `gpu`, where it needs a feature the device does not offer
+/// (f16, subgroups): its WGSL cannot even compile there.
+pub fn lacked_feature(gpu: &Gpu, kernel: &UserKernel) -> Option<Skip> {
+    let f16 = kernel.enables.contains("f16") || kernel.buffers.iter().any(|b| b.element.scalar == Scalar::F16);
+    if f16 && !gpu.shader_f16 {
+        return Some(Skip::needs_f16());
+    }
+    (kernel.enables.contains("subgroups") && !gpu.subgroups).then(Skip::needs_subgroups)
+}
 
 /// A compiler's message as one line: naga's first line and the reasons it gives below its drawing of the
 /// source (its `= …` lines: "Entry point main at Compute is invalid" alone does not say why); a browser's
@@ -37,7 +48,7 @@ fn named_globals(message: &str, source: &str) -> String {
 /// lacks a feature it enables (each configuration then says what it lacks). A template is
 /// compiled as the first configuration the restrictions admit fills it in, and its places say so.
 pub async fn problems(gpu: &Gpu, name: &str, kernel: &UserKernel) -> Vec<Problem> {
-    if super::lacked_feature(gpu, kernel).is_some() {
+    if lacked_feature(gpu, kernel).is_some() {
         return Vec::new(); // this device cannot compile it; each configuration says what it lacks
     }
     let first = kernel.first_admitted(gpu.info.limits.max_invocations_per_workgroup).unwrap_or_default();

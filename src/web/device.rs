@@ -64,7 +64,12 @@ pub fn show(gpu: &Gpu, browser_features: &[String]) {
         (offered, _) => yes_no(offered).to_string(),
     };
     fact(&facts, "subgroups", &subgroups);
-    fact(&facts, "shader-f16", yes_no(has("shader-f16")));
+    let agent = web_sys::window().and_then(|w| w.navigator().user_agent().ok()).unwrap_or_default();
+    let f16 = match crate::result::f16_unlock(info, &agent) {
+        Some(flag) => format!("no: on NVIDIA, start the browser with {flag}"),
+        None => yes_no(has("shader-f16")).to_string(),
+    };
+    fact(&facts, "shader-f16", &f16);
     let matrices: Vec<String> = info.matrix_configs.iter().map(|c| c.text()).collect();
     let matrices = if matrices.is_empty() { "none offered".to_string() } else { matrices.join("; ") };
     fact(&facts, "Subgroup matrices", &matrices);

@@ -2,7 +2,7 @@
 
 use wgsweep::baseline::Baselines;
 use wgsweep::compare::{self, NOISE_THRESHOLD};
-use wgsweep::result::{RunResult, gb_per_s};
+use wgsweep::result::{DAWN_F16_ON_NVIDIA, RunResult, f16_unlock, gb_per_s};
 use wgsweep::stats;
 
 use crate::MINIMAL_V1;
@@ -94,4 +94,25 @@ fn a_comparison_of_one_gpu_in_two_engines_names_them_in_its_heading() {
     other.device.identity.description = "another GPU".into();
     other.device.device_id += 1;
     assert_eq!(compare::engines_heading(&[native, other]), None, "two devices");
+}
+
+/// Chromium's Dawn turns shader-f16 off on NVIDIA unless started with a toggle: the device card names it
+/// there, and nowhere else.
+#[test]
+fn a_dawn_browser_on_nvidia_without_f16_is_told_its_toggle_and_no_other_is() {
+    let path = format!("{}/docs/results/h100-chromium-stream.json", env!("CARGO_MANIFEST_DIR"));
+    let h100 = RunResult::from_json(&std::fs::read_to_string(path).unwrap()).unwrap().device;
+    assert!(!h100.has_feature("shader-f16"), "Chromium as it starts, on the H100");
+    let chrome =
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
+    let firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:153.0) Gecko/20100101 Firefox/153.0";
+    assert_eq!(f16_unlock(&h100, chrome), Some(DAWN_F16_ON_NVIDIA));
+    assert_eq!(f16_unlock(&h100, firefox), None, "Firefox's wgpu takes no Dawn toggle");
+    let mut offered = h100.clone();
+    offered.features.push("shader-f16".into());
+    assert_eq!(f16_unlock(&offered, chrome), None, "it has f16 already");
+    let mut other = h100;
+    other.vendor_id = 0x1002;
+    other.identity.vendor = "amd".into();
+    assert_eq!(f16_unlock(&other, chrome), None, "the toggle is NVIDIA's");
 }

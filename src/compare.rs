@@ -298,6 +298,19 @@ pub fn verdict_counts(rows: &[Row], at: usize, threshold: f64) -> Vec<(String, [
     counts
 }
 
+/// Result `at`'s verdicts against the first, family by family ("stream: 3 faster, 0 slower, 12 the same;
+/// …"), or why there are none.
+pub fn verdicts_text(rows: &[Row], at: usize, threshold: f64) -> String {
+    let counts = verdict_counts(rows, at, threshold);
+    if !counts.is_empty() {
+        return counts.iter().map(counts_text).collect::<Vec<_>>().join("; ");
+    }
+    match rows.iter().any(|row| row.figures[0].is_some() && row.figures[at].is_some()) {
+        true => "no verdicts: a result recorded before intervals were keeps neither samples nor intervals".into(),
+        false => "no verdicts: no configuration was measured in both".into(),
+    }
+}
+
 /// "stream: 3 faster, 0 slower, 12 the same".
 pub fn counts_text((family, [faster, slower, same]): &(String, [usize; 3])) -> String {
     format!("{family}: {faster} faster, {slower} slower, {same} the same")

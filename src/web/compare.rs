@@ -211,11 +211,7 @@ fn render(results: &[RunResult]) {
     let verdicts: Element = by_id("compare-verdicts");
     verdicts.set_inner_html("");
     for at in 1..results.len() {
-        let counts = compare::verdict_counts(&rows, at, compare::NOISE_THRESHOLD);
-        let text = match counts.is_empty() {
-            true => "no verdicts: a result recorded before intervals were keeps neither samples nor intervals".into(),
-            false => counts.iter().map(compare::counts_text).collect::<Vec<_>>().join("; "),
-        };
+        let text = compare::verdicts_text(&rows, at, compare::NOISE_THRESHOLD);
         append(&verdicts, "li", "", &format!("{} against 1, every configuration: {text}", at + 1));
     }
     SHOWN.set(Rc::new(Shown { names, rows, best }));

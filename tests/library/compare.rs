@@ -116,3 +116,19 @@ fn a_dawn_browser_on_nvidia_without_f16_is_told_its_toggle_and_no_other_is() {
     other.identity.vendor = "amd".into();
     assert_eq!(f16_unlock(&other, chrome), None, "the toggle is NVIDIA's");
 }
+
+/// A result that measured none of the configurations the first did gets no verdicts, and says why.
+#[test]
+fn a_result_that_measured_nothing_of_the_first_says_so_instead_of_verdicts() {
+    let read = |name: &str| {
+        let path = format!("{}/docs/results/beyond-f32/{name}", env!("CARGO_MANIFEST_DIR"));
+        RunResult::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    // Chromium as it starts offers the H100 no f16: every configuration was skipped there.
+    let results = [read("h100-native-f16.json"), read("h100-chromium-f16-default-flags.json")];
+    let rows = compare::rows(&results);
+    assert_eq!(compare::verdicts_text(&rows, 1, NOISE_THRESHOLD), "no verdicts: no configuration was measured in both");
+    let toggled = [read("h100-native-f16.json"), read("h100-chromium-f16-toggle.json")];
+    let text = compare::verdicts_text(&compare::rows(&toggled), 1, NOISE_THRESHOLD);
+    assert!(text.starts_with("stream: 0 faster, 0 slower, 22 the same; peak: 30 faster"), "{text}");
+}

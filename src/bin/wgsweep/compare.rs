@@ -89,13 +89,7 @@ pub fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
         threshold * 100.0
     );
     for at in 1..results.len() {
-        let counts: Vec<String> =
-            compare::verdict_counts(&rows, at, threshold).iter().map(compare::counts_text).collect();
-        let counts = match counts.is_empty() {
-            true => "no verdicts: a result recorded before intervals were keeps neither samples nor intervals".into(),
-            false => counts.join("; "),
-        };
-        println!("[{}] against [1]: {counts}", at + 1);
+        println!("[{}] against [1]: {}", at + 1, compare::verdicts_text(&rows, at, threshold));
     }
     let mut code = ExitCode::SUCCESS;
     if let Some(limit) = args.fail_if_slower {

@@ -427,7 +427,7 @@ fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
     let mut several_per_point = false;
     let datasets: Vec<Value> = groups(results.iter().copied(), series)
         .iter()
-        .map(|(name, of_series)| {
+        .filter_map(|(name, of_series)| {
             // Failed and skipped points are gaps in the line; where a parameter was swept over several
             // workgroup sizes, or a point spans several values, a point is the best of them.
             let mut best: Vec<Option<(f64, &ConfigResult)>> = vec![None; labels.len()];
@@ -440,6 +440,11 @@ fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
                 {
                     best[at] = Some((f, r));
                 }
+            }
+            // A series with nothing measured (a kernel this device skips) draws no line and takes no place
+            // in the legend.
+            if best.iter().all(Option::is_none) {
+                return None;
             }
             let (data, intervals) = figures_and_intervals(&best);
             let first = of_series[0];
@@ -454,10 +459,10 @@ fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
                 Some(1) => &[6, 3],
                 _ => &[2, 2],
             };
-            json!({
+            Some(json!({
                 "label": name, "data": data, "intervals": intervals, "borderColor": colour,
                 "backgroundColor": colour, "borderDash": dash, "spanGaps": false, "pointRadius": 3, "borderWidth": 2,
-            })
+            }))
         })
         .collect();
     let what = match (per_point, several_per_point) {

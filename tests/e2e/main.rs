@@ -1337,7 +1337,7 @@ fn a_person_pastes_a_kernel_runs_it_reads_its_best_configuration_and_shares_it()
          s.dispatchEvent(new Event('change')); return true",
     );
     // The starters after the first come from beside the page when picked.
-    let fetched = "document.getElementById('kernel-wgsl').value.includes('\"name\": \"my_matmul\"')";
+    let fetched = "document.getElementById('kernel-spec').value.includes('\"my_matmul\"')";
     browser.wait_for("the matmul starter", fetched, Duration::from_secs(10));
     browser.click("#run-kernel");
     browser.wait_shown("the long-run notice", "kernel-long", Duration::from_secs(30));

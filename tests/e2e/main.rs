@@ -20,13 +20,18 @@ fn dist() -> PathBuf {
     dist
 }
 
-/// Where a screenshot goes: `test-output/NAME`, with `-firefox` before its extension in Firefox.
-fn screenshot_path(name: &str) -> PathBuf {
+/// Where a file the tests write goes: `test-output/NAME`.
+fn output_path(name: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("test-output");
     std::fs::create_dir_all(&dir).expect("test-output/");
+    dir.join(name)
+}
+
+/// Where a screenshot goes: `test-output/NAME`, with `-firefox` before its extension in Firefox.
+fn screenshot_path(name: &str) -> PathBuf {
     match (Engine::chosen(), name.rsplit_once('.')) {
-        (Engine::Firefox, Some((stem, extension))) => dir.join(format!("{stem}-firefox.{extension}")),
-        _ => dir.join(name),
+        (Engine::Firefox, Some((stem, extension))) => output_path(&format!("{stem}-firefox.{extension}")),
+        _ => output_path(name),
     }
 }
 
@@ -800,7 +805,7 @@ fn a_person_opens_result_files_and_a_bad_one_gets_a_message() {
     browser.open(&format!("{}/index.html", site.url()));
     browser.wait_shown("the device card", "device", Duration::from_secs(60));
 
-    let bad = screenshot_path("not-a-result.json");
+    let bad = output_path("not-a-result.json");
     std::fs::write(&bad, "{\"schema_version\": 1, \"results\": 3}").unwrap();
     browser.pick_file("#open-file", &bad);
     browser.wait_shown("the message", "message", Duration::from_secs(10));

@@ -111,7 +111,7 @@ pub fn environment(gpu: &Gpu) -> Environment {
     let wall_quantum = if isolated { 5_000.0 } else { 100_000.0 };
     Environment {
         runtime: "web".into(),
-        platform: web_sys::window().and_then(|w| w.navigator().user_agent().ok()).unwrap_or_default(),
+        platform: super::dom::user_agent(),
         timestamps: gpu.timestamps,
         timer_quantum_ns: if gpu.timestamps { BROWSER_TIMESTAMP_QUANTUM_NS } else { wall_quantum },
         cross_origin_isolated: Some(isolated),

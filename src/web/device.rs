@@ -64,8 +64,7 @@ pub fn show(gpu: &Gpu, browser_features: &[String]) {
         (offered, _) => yes_no(offered).to_string(),
     };
     fact(&facts, "subgroups", &subgroups);
-    let agent = web_sys::window().and_then(|w| w.navigator().user_agent().ok()).unwrap_or_default();
-    let f16 = match crate::result::f16_unlock(info, &agent) {
+    let f16 = match crate::result::f16_unlock(info, &dom::user_agent()) {
         Some(flag) => format!("no: on NVIDIA, start the browser with {flag}"),
         None => yes_no(has("shader-f16")).to_string(),
     };
@@ -120,8 +119,7 @@ fn show_summary(gpu: &Gpu) {
 
 /// "Chrome 156", from the user agent, where it names a browser wgsweep knows.
 fn browser() -> Option<String> {
-    let agent = web_sys::window()?.navigator().user_agent().ok()?;
-    crate::result::browser(&agent).map(|(name, version)| format!("{name} {version}"))
+    crate::result::browser(&dom::user_agent()).map(|(name, version)| format!("{name} {version}"))
 }
 
 /// How the page times, in a few words.

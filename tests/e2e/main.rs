@@ -158,12 +158,13 @@ fn a_person_runs_stream_and_sees_valid_rows_and_a_chart() {
 
     browser.wait_shown("the device card", "device", Duration::from_secs(60));
     let summary = browser.text("#device-summary");
-    let (adapter, browser_name) = match Engine::chosen() {
-        Engine::Chromium => ("swiftshader", "Chrome "),
-        Engine::Firefox => ("unnamed gpu, limits #", "Firefox "), // it withholds lavapipe's name
+    let adapter = match Engine::chosen() {
+        Engine::Chromium => "swiftshader",
+        Engine::Firefox => "unnamed gpu, limits #", // it withholds lavapipe's name
     };
     assert!(summary.to_lowercase().contains(adapter), "the device card should name {adapter}: {summary}");
-    assert!(summary.contains(browser_name) && summary.contains("timestamps"), "browser and timer: {summary}");
+    let browser_name = format!("{} ", Engine::chosen().browser_name());
+    assert!(summary.contains(&browser_name) && summary.contains("timestamps"), "browser and timer: {summary}");
     // The limits are one click away.
     browser.click("#device details > summary");
     let card = browser.text("#device-facts");
@@ -1594,11 +1595,8 @@ fn a_published_users_kernel_is_answered_under_its_kernel_in_the_gallery() {
     );
     let row = browser
         .eval("return [...document.querySelector('#gallery-kernel-classes tbody tr').cells].map(c => c.textContent)");
-    let browser_name = match Engine::chosen() {
-        Engine::Chromium => "Chrome",
-        Engine::Firefox => "Firefox",
-    };
-    assert!(row[0].as_str().unwrap().contains(&format!("· webgpu · {browser_name}")), "{row}");
+    let class = format!("· webgpu · {}", Engine::chosen().browser_name());
+    assert!(row[0].as_str().unwrap().contains(&class), "{row}");
     assert_eq!(row[1], best[1], "at the same size");
     let shape = best[2].as_str().unwrap().replacen(", ", " · ", 1);
     assert_eq!(row[2], serde_json::json!(shape), "the best shape and tunables the run's summary named");

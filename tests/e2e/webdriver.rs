@@ -34,6 +34,14 @@ impl Engine {
             Ok(other) => panic!("WGSWEEP_E2E_BROWSER={other}: chromium or firefox"),
         }
     }
+
+    /// The browser as the page names it from its user agent.
+    pub fn browser_name(self) -> &'static str {
+        match self {
+            Engine::Chromium => "Chrome",
+            Engine::Firefox => "Firefox",
+        }
+    }
 }
 
 /// A WebDriver process with one browser session; both end when it is dropped.

@@ -18,8 +18,8 @@ cargo xtask <task>
   dist    install what is missing, then build the static page into dist/
   test    install what is missing, then check formatting (rustfmt) and lints (clippy, natively and for
           wasm32), and run every test: native (lavapipe or any GPU), browser (wasm-bindgen-test in headless
-          Chromium and Firefox) and end to end (the built page in headless Chromium, and the tests whose behaviour
-          could differ between engines in headless Firefox too)
+          Chromium and Firefox) and end to end (the built page in headless Chromium, then in headless
+          Firefox)
   setup   only install what is missing
   patch   check that patches/wgpu is the published wgpu crate plus patches/wgpu.diff, byte for byte (also
           part of test)
@@ -272,27 +272,37 @@ fn test() -> Result {
     step("test: native (any Vulkan adapter; lavapipe without a GPU)");
     run(with_env(cmd("cargo", &["test", "--workspace"])))?;
 
-    step("test: browser (wasm-bindgen-test in headless Chromium, WebGPU on SwiftShader)");
-    let mut browser = cmd("cargo", &["test", "--target", "wasm32-unknown-unknown", "--test", "web"]);
-    browser.env("CHROMEDRIVER", "/usr/bin/chromedriver").env("WASM_BINDGEN_TEST_TIMEOUT", "300");
-    run(browser)?;
-    step("test: browser again, in headless Firefox (WebGPU on lavapipe; webdriver.json turns it on)");
     let geckodriver = on_path("geckodriver").ok_or("geckodriver is not on PATH: `cargo xtask setup` installs it")?;
-    let mut browser = cmd("cargo", &["test", "--target", "wasm32-unknown-unknown", "--test", "web"]);
-    browser.env("GECKODRIVER", geckodriver).env("WASM_BINDGEN_TEST_TIMEOUT", "300");
-    run(browser)?;
+    let browsers = [
+        (
+            "browser (wasm-bindgen-test in headless Chromium, WebGPU on SwiftShader)",
+            "CHROMEDRIVER",
+            "/usr/bin/chromedriver".into(),
+        ),
+        (
+            "browser again, in headless Firefox (WebGPU on lavapipe; webdriver.json turns it on)",
+            "GECKODRIVER",
+            geckodriver,
+        ),
+    ];
+    for (what, driver_variable, driver) in browsers {
+        step(&format!("test: {what}"));
+        let mut browser = cmd("cargo", &["test", "--target", "wasm32-unknown-unknown", "--test", "web"]);
+        browser.env(driver_variable, driver).env("WASM_BINDGEN_TEST_TIMEOUT", "300");
+        run(browser)?;
+    }
 
     dist()?;
     page_within_budget()?;
     step("test: end to end (the built page in headless Chromium, as a person uses it)");
-    run(with_env(cmd("cargo", &["test", "--test", "e2e", "--", "--ignored", "--test-threads=1"])))?;
+    let e2e = ["test", "--test", "e2e", "--", "--ignored", "--test-threads=1"];
+    run(with_env(cmd("cargo", &e2e)))?;
 
     step("test: end to end again, in headless Firefox (WebGPU on lavapipe)");
     // All but the one that withholds timestamp-query through Chromium's DevTools protocol: it drives
     // Chromium whichever engine is chosen, and has just run.
-    let skip = "without_timestamp_query_the_page_times_with_the_wall_clock_and_says_so";
-    let e2e = ["test", "--test", "e2e", "--", "--ignored", "--test-threads=1", "--skip", skip];
-    let mut firefox = with_env(cmd("cargo", &e2e));
+    let skip = ["--skip", "without_timestamp_query_the_page_times_with_the_wall_clock_and_says_so"];
+    let mut firefox = with_env(cmd("cargo", &[&e2e[..], &skip].concat()));
     firefox.env("WGSWEEP_E2E_BROWSER", "firefox");
     run(firefox)
 }

@@ -36,7 +36,7 @@ const CRATE_LAYERS: &[(&str, u32)] = &[
 const WEB_LAYERS: &[(&str, u32)] = &[
     ("dom", 0),
     ("storage", 0),
-    ("adapter", 0),
+    ("adapter", 1),
     ("chart", 1),
     ("table", 1),
     ("family_results", 2),

@@ -183,12 +183,12 @@ pub fn query(name: &str) -> Option<String> {
     params.get(name)
 }
 
-/// This page's address without its query or fragment: where a share link points.
 /// The browser's user agent, empty where it gives none.
 pub fn user_agent() -> String {
     web_sys::window().and_then(|w| w.navigator().user_agent().ok()).unwrap_or_default()
 }
 
+/// This page's address without its query or fragment: where a share link points.
 pub fn page_address() -> String {
     let location = web_sys::window().expect("a window").location();
     format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())

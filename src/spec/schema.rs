@@ -606,8 +606,9 @@ impl Element {
         let parsed = match text.strip_prefix("vec") {
             None => scalar(&text).filter(|_| text.len() == 3).map(|s| (s, 1)),
             Some(rest) => {
-                let lanes = rest.chars().next().and_then(|c| c.to_digit(10)).unwrap_or(0) as u64;
-                let inner = &rest[1.min(rest.len())..];
+                let mut chars = rest.chars();
+                let lanes = chars.next().and_then(|c| c.to_digit(10)).unwrap_or(0) as u64;
+                let inner = chars.as_str();
                 let inner = inner.strip_prefix('<').and_then(|i| i.strip_suffix('>')).unwrap_or(inner);
                 scalar(inner).filter(|_| lanes == 2 || lanes == 4).map(|s| (s, lanes))
             }

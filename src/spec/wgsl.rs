@@ -368,7 +368,10 @@ fn scalar(name: &str) -> Option<Scalar> {
 /// letter is then the element's.
 fn vector_or_matrix(name: &str, alone: bool, argument: Option<Scalar>) -> Option<Type> {
     let (shape, element) = match alone {
-        true => (&name[..name.len().saturating_sub(1)], suffix_type(name.chars().last()?)?),
+        true => {
+            let suffix = name.chars().last()?;
+            (&name[..name.len() - suffix.len_utf8()], suffix_type(suffix)?)
+        }
         false => (name, argument?),
     };
     let lanes = |text: &str| text.parse::<u64>().ok().filter(|n| (2..=4).contains(n));

@@ -157,3 +157,21 @@ fn the_bindings_overrides_and_entry_points_are_those_naga_finds() {
     assert_eq!(used("main"), ["params", "particles", "step"]);
     assert_eq!(used("other"), ["particles", "weights"]);
 }
+
+/// A type name ending or going on in a character of more than one byte is refused or read, never cut
+/// inside the character (`"vecé"` once panicked in both readers).
+#[test]
+fn type_names_with_characters_of_several_bytes_are_read_whole() {
+    use wgsweep::spec::Element;
+    for text in ["vecé", "vec4é", "vec4<é>", "é", "vec", "vec4<f32"] {
+        let error = Element::parse(text).unwrap_err();
+        assert!(error.contains("is not an element type"), "{text}: {error}");
+    }
+    assert!(Element::parse("vec4<f32>").is_ok());
+    let declared = Declarations::of(
+        "@group(0) @binding(0) var<storage, read_write> a: array<vecé>;\n\
+         @group(0) @binding(1) var<storage, read> b: array<vec4é>;\n\
+         @group(0) @binding(2) var<storage, read> c: array<vec4f>;\n",
+    );
+    assert_eq!(declared.bindings.len(), 3);
+}

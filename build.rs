@@ -1,9 +1,9 @@
-//! Every shader goes into the build from OUT_DIR. In the page's build (wasm32) without its comment lines,
-//! which its download would carry for every visitor: the page fetches a file's comments from beside it
-//! (dist/shaders/) only where a person opens a built-in kernel as theirs (`kernel::with_comments`).
-//! Natively, those no one reads (the checks' and the inputs' own, the f16 STREAM family and the
-//! subgroup-matrix products, which do not open as a user's) lose them too; the rest keep them, for
-//! `wgsweep source`. The files keep them all.
+//! Every shader goes into the build from OUT_DIR. In the page's build (wasm32) bare: without its comments,
+//! indentation and blank lines, which its download would carry for every visitor: the page fetches a file
+//! as written from beside it (dist/shaders/) only where a person opens a built-in kernel as theirs
+//! (`kernel::with_comments`). Natively, those no one reads (the checks' and the inputs' own, the f16 STREAM
+//! family and the subgroup-matrix products, which do not open as a user's) go in bare too; the rest as
+//! written, for `wgsweep source`.
 
 use std::path::Path;
 
@@ -24,7 +24,7 @@ fn main() {
         println!("cargo:rerun-if-changed={}", source.display());
         let text = std::fs::read_to_string(&source).unwrap_or_else(|e| panic!("{}: {e}", source.display()));
         let code = match page || INTERNAL_SHADERS.contains(&name.as_str()) {
-            true => without_comment_lines(&text),
+            true => bare(&text),
             false => text,
         };
         std::fs::write(Path::new(&out).join(name), code).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -34,7 +34,9 @@ fn main() {
     std::fs::write(Path::new(&out).join("shader_files.rs"), list).expect("shader_files.rs");
 }
 
-/// `text` without its comment lines: as `kernel::without_comment_lines` drops them.
-fn without_comment_lines(text: &str) -> String {
-    text.lines().filter(|line| !line.trim_start().starts_with("//")).flat_map(|line| [line, "\n"]).collect()
+/// `text` without its comments, indentation and blank lines, as `kernel::bare` (WGSL has no strings: `//`
+/// always starts a comment).
+fn bare(text: &str) -> String {
+    let lines = text.lines().map(|line| line.split("//").next().unwrap_or_default().trim());
+    lines.filter(|line| !line.is_empty()).flat_map(|line| [line, "\n"]).collect()
 }

@@ -9,7 +9,7 @@ use wgpu::util::DeviceExt;
 const WGSL: &str = concat!(
     shader!("hash.wgsl"),
     shader!("grid.wgsl"),
-    // Without its comment lines (build.rs).
+    // Bare (build.rs).
     shader!("random.wgsl")
 );
 const FILL_WORKGROUP: u32 = 256;

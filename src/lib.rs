@@ -14,7 +14,7 @@
 //!    `charts`, then `tune` (over the runner) and `baseline` (named results to compare with).
 //! 8. `web` and the CLI.
 
-/// A shader's WGSL as the build holds it (build.rs): in the page without its comment lines.
+/// A shader's WGSL as the build holds it (build.rs): in the page bare (without comments and indentation).
 macro_rules! shader {
     ($name:literal) => {
         include_str!(concat!(env!("OUT_DIR"), "/", $name))
@@ -25,6 +25,7 @@ pub mod analysis;
 pub mod baseline;
 pub mod charts;
 pub mod compare;
+pub mod estimate;
 pub mod fill;
 pub mod gallery;
 pub mod gpu;

@@ -1,7 +1,7 @@
 //! What a run or a tuning measures: which kernels, at which workgroup shapes, problem sizes and shader
 //! checks, and how; and the configurations that makes on a device.
 
-use crate::gpu::{ComputeLimits, DeviceInfo};
+use crate::gpu::ComputeLimits;
 use crate::kernel::{Configuration, Family, Kernel, KernelId, ShaderChecks, shapes};
 use crate::kernels;
 use crate::measure::MeasureOptions;
@@ -161,33 +161,4 @@ pub fn problem_units(limits: &ComputeLimits, family: &dyn Family, problem_size: 
         ProblemSize::BytesPerBuffer(bytes) => (bytes / family.unit_bytes(), None),
     };
     (family.round_size(units), note)
-}
-
-/// Seconds a configuration of the default suite took, on average over the run, where wgsweep measured it
-/// (docs/results/pace-h100.md): on an H100 0.26 s natively and 0.34 s in Chromium; on lavapipe (2 cores)
-/// 1.31 s.
-const GPU_S_PER_CONFIGURATION: f64 = 0.3;
-const CPU_ADAPTER_S_PER_CONFIGURATION: f64 = 1.3;
-
-/// How long a run of `configurations` should take on `device`, before it starts: at the pace of an earlier
-/// run on it (seconds per configuration) where there is one, else at the pace measured on a GPU or on a CPU
-/// adapter. A GPU slower than an H100 at the kernels takes longer.
-pub fn expected_duration_s(
-    configurations: usize,
-    device: &DeviceInfo,
-    earlier_s_per_configuration: Option<f64>,
-) -> f64 {
-    let measured = if device.is_cpu_adapter() { CPU_ADAPTER_S_PER_CONFIGURATION } else { GPU_S_PER_CONFIGURATION };
-    let pace = earlier_s_per_configuration.filter(|s| s.is_finite() && *s > 0.0).unwrap_or(measured);
-    configurations as f64 * pace
-}
-
-/// A duration as a person reads it in an estimate: "about 40 s", "about 3 min 20 s".
-pub fn about(seconds: f64) -> String {
-    let seconds = seconds.max(0.0).ceil() as u64;
-    match (seconds / 60, seconds % 60) {
-        (0, s) => format!("about {s} s"),
-        (m, 0) => format!("about {m} min"),
-        (m, s) => format!("about {m} min {s} s"),
-    }
 }

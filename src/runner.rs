@@ -94,6 +94,8 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
     // is reported once per family rather than once per configuration.
     let mut prepared: Option<&'static str> = None;
     let mut workload: Option<Box<dyn Workload>> = None;
+    // Each record takes the time since the one before was recorded (`ConfigResult::took_s`).
+    let mut since = Instant::now();
 
     for (index, Planned { family, configuration }) in configurations.iter().enumerate().skip(from) {
         let (family, kernel) = (*family, &configuration.kernel);
@@ -117,7 +119,7 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
         if report(Event::Measuring { index, total, configuration }, &mut pace) == Flow::Stop {
             return cancelled(result, index, total, pace, started);
         }
-        let record = match &workload {
+        let mut record = match &workload {
             Some(w) => {
                 let bench = Bench { gpu, harness: &harness, family, workload: w.as_ref() };
                 measure_one(bench, configuration, &plan.measure, Validation::First, &mut pace).await
@@ -130,6 +132,8 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
         };
         // The browser reports a loss in a task of its own: it gets a turn first.
         host::yield_now().await;
+        record.took_s = Some(since.elapsed().as_secs_f64());
+        since = Instant::now();
         if let Some(reason) = gpu.lost_reason() {
             let record = lost_while_running(gpu, &reason, family, configuration, &record);
             let lost = match record {
@@ -202,6 +206,7 @@ fn lost_while_running(
         return None;
     }
     let mut failed = blank(family, configuration, record.problem_size, record.bytes_per_dispatch);
+    failed.took_s = record.took_s;
     failed.fail(format!("the GPU device was lost while it ran ({reason}); not measured"));
     Some(failed)
 }
@@ -320,6 +325,7 @@ fn blank(
         outcome: Outcome::Measured,
         percent_of_baseline: None,
         percent_of_peak: None,
+        took_s: None,
     }
 }
 

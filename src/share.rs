@@ -465,6 +465,7 @@ fn config_result(row: &Row, text: &impl Fn(u32) -> Result<String, ShareError>) -
         outcome,
         percent_of_baseline: None,
         percent_of_peak: None,
+        took_s: None,
     })
 }
 

@@ -20,6 +20,7 @@ const CRATE_LAYERS: &[(&str, u32)] = &[
     ("plan", 6),
     ("result", 6),
     ("analysis", 7),
+    ("estimate", 7),
     ("runner", 8),
     ("share", 8),
     ("compare", 8),

@@ -534,8 +534,7 @@ pub struct GpuCheck {
 
 /// Invocations per workgroup of the comparison kernel.
 const CHECK_WORKGROUP: u32 = 256;
-/// WGSL has no includes: the grid's index helpers go in front. compare.wgsl comes without its comment lines
-/// (build.rs).
+/// WGSL has no includes: the grid's index helpers go in front. compare.wgsl comes bare (build.rs).
 const CHECK_WGSL: &str = concat!(shader!("grid.wgsl"), shader!("compare.wgsl"));
 
 /// The pipeline of compare.wgsl's `entry`: `compare`, or `encode`, which makes a reference of an output.

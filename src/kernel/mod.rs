@@ -30,7 +30,7 @@ pub use check::{
 };
 pub use dispatch::{Step, encode_steps, linear_grid, matrix_shape, plane_grid, submit, submit_once, submit_steps};
 pub use readback::{idle, map_read, read_buffer, read_range};
-pub use shaders::{SHADER_FILES, ShaderChecks, ShaderModules, for_this_compiler, with_comments, without_comment_lines};
+pub use shaders::{SHADER_FILES, ShaderChecks, ShaderModules, bare, for_this_compiler, with_comments};
 
 use crate::gpu::{ComputeLimits, Gpu};
 

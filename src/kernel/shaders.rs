@@ -32,19 +32,21 @@ impl ShaderChecks {
 // The shader files the build holds, by name (build.rs): `SHADER_FILES`.
 include!(concat!(env!("OUT_DIR"), "/shader_files.rs"));
 
-/// `text` without its comment lines, as build.rs drops them from the page's shaders.
-pub fn without_comment_lines(text: &str) -> String {
-    text.lines().filter(|line| !line.trim_start().starts_with("//")).flat_map(|line| [line, "\n"]).collect()
+/// `text` without its comments, indentation and blank lines, as build.rs puts the page's shaders into its
+/// download (WGSL has no strings: `//` always starts a comment).
+pub fn bare(text: &str) -> String {
+    let lines = text.lines().map(|line| line.split("//").next().unwrap_or_default().trim());
+    lines.filter(|line| !line.is_empty()).flat_map(|line| [line, "\n"]).collect()
 }
 
-/// `text`, a kernel put together from shaders without their comment lines (the page's), with each shader
-/// file's comments back wherever the file's text without them stands in it; `originals` are the files' texts.
+/// `text`, a kernel put together from bare shaders (the page's), with each shader file as written wherever
+/// its bare text stands in it; `originals` are the files' texts.
 pub fn with_comments(text: &str, originals: &[String]) -> String {
     let mut text = text.to_string();
     for original in originals {
-        let bare = without_comment_lines(original);
-        if !bare.trim().is_empty() && bare != *original {
-            text = text.replace(&bare, original);
+        let stripped = bare(original);
+        if !stripped.is_empty() && stripped != *original {
+            text = text.replace(&stripped, original);
         }
     }
     text

@@ -278,6 +278,12 @@ pub struct ConfigResult {
     /// memory (banks).
     #[serde(default)]
     pub percent_of_peak: Option<f64>,
+    /// Seconds of the run's wall time this configuration took, from the end of the one before: its family's
+    /// inputs where it was the family's first, its reference, pipeline, validation and measurement, and the
+    /// progress reported before it (absent in results from before, and in links). Runs' estimates are
+    /// learned from it (`estimate`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub took_s: Option<f64>,
 }
 
 /// What became of one configuration.

@@ -95,6 +95,9 @@ fn check_configuration(r: &ConfigResult, limits: &ComputeLimits) -> Result<(), S
     if let Some(ns) = r.wall_samples_ns.iter().find(|ns| !(ns.is_finite() && **ns >= 0.0)) {
         return Err(format!("the wall-clock sample time {ns} ns is not a time"));
     }
+    if let Some(s) = r.took_s.filter(|s| !(s.is_finite() && *s >= 0.0)) {
+        return Err(format!("the configuration's time {s} s is not a time"));
+    }
     let times = [r.median_ns, r.min_ns, r.p95_ns];
     match times {
         [Some(median), Some(min), Some(p95)] => {

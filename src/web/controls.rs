@@ -7,6 +7,7 @@ use web_sys::{Element, HtmlButtonElement, HtmlInputElement, HtmlSelectElement};
 use super::dom::{self, append, by_id, hidden_card, query};
 use super::state::{self, Action};
 use super::storage;
+use crate::estimate;
 use crate::gpu::{DeviceInfo, Gpu};
 use crate::kernel::Kernel;
 use crate::kernels;
@@ -211,11 +212,12 @@ pub fn show_expected(device: &DeviceInfo) {
     dom::set_text("settings-summary", &format!("Settings: {size}; {sampling}"));
     let text = match planned() {
         Some(plan) => {
-            let configurations = plan.configurations(&device.limits).len();
+            let configurations = plan.configurations(&device.limits);
             let earlier = storage::pace_on(&device.name());
-            let seconds = plan::expected_duration_s(configurations, device, earlier);
+            let class = estimate::class(Some(&dom::user_agent()), device);
+            let seconds = estimate::of_planned(&configurations, &class, earlier);
             let basis = if earlier.is_some() { "at this device's last run's pace" } else { "expected" };
-            format!("{configurations} configurations, {} {basis}", plan::about(seconds))
+            format!("{} configurations, {} {basis}", configurations.len(), estimate::about(seconds))
         }
         None => "No kernel picked".to_string(),
     };

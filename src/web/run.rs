@@ -264,5 +264,5 @@ fn time_left(elapsed_ms: f64, done: usize, total: usize) -> String {
         return String::new();
     }
     let left_s = elapsed_ms / done as f64 * (total - done) as f64 / 1000.0;
-    format!(", {} left", crate::plan::about(left_s))
+    format!(", {} left", crate::estimate::about(left_s))
 }

@@ -499,8 +499,10 @@ fn start(start: Start) {
 
 /// What to say before a Run of `plan` that would take over `LONG_RUN_S` at this device's pace.
 fn long_run(gpu: &Gpu, plan: &Plan) -> Option<String> {
-    let configurations = plan.configurations(&gpu.info.limits).len();
-    let seconds = crate::plan::expected_duration_s(configurations, &gpu.info, storage::pace_on(&gpu.info.name()));
+    let planned = plan.configurations(&gpu.info.limits);
+    let class = crate::estimate::class(Some(&dom::user_agent()), &gpu.info);
+    let seconds = crate::estimate::of_planned(&planned, &class, storage::pace_on(&gpu.info.name()));
+    let configurations = planned.len();
     if seconds <= LONG_RUN_S {
         return None;
     }
@@ -512,7 +514,7 @@ fn long_run(gpu: &Gpu, plan: &Plan) -> Option<String> {
     Some(format!(
         "This kernel has {configurations} configurations{excluded}: running every one would take {} on this \
          device. Auto-tune finds the best in a fraction of that time, measuring a few of them.",
-        crate::plan::about(seconds)
+        crate::estimate::about(seconds)
     ))
 }
 

@@ -3,6 +3,7 @@
 
 mod analysis;
 mod compare;
+mod estimate;
 mod host;
 mod plan;
 mod registry;

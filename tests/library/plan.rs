@@ -1,8 +1,6 @@
-//! What a plan runs: problem sizes per family, and how long a run should take.
+//! What a plan runs: problem sizes per family.
 
 use wgsweep::kernels;
-use wgsweep::plan::{about, expected_duration_s};
-use wgsweep::result::RunResult;
 
 use crate::limits;
 
@@ -35,37 +33,4 @@ fn bytes_per_buffer_size_the_families_with_buffers_and_leave_those_sized_by_time
             assert_eq!(sized, family.round_size((16 << 20) / family.unit_bytes()), "{}", family.name());
         }
     }
-}
-
-/// A recorded result under docs/results.
-fn recorded(name: &str) -> RunResult {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/results").join(name);
-    RunResult::from_json(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-#[test]
-fn a_runs_expected_duration_is_near_what_the_recorded_suites_took() {
-    for name in [
-        "pace/lavapipe-native-suite.json",
-        "pace/h100-native-suite-gpu-validated.json",
-        "pace/h100-chromium-suite-3.json",
-    ] {
-        let result = recorded(name);
-        let expected = expected_duration_s(result.results.len(), &result.device, None);
-        let took = result.pace.as_ref().unwrap().wall_s;
-        assert!((expected / took - 1.0).abs() < 0.3, "{name}: expected {expected} s, took {took} s");
-    }
-    let lavapipe = recorded("pace/lavapipe-native-suite.json").device;
-    assert!(lavapipe.is_cpu_adapter());
-    // An earlier run on the device sets the pace.
-    assert_eq!(expected_duration_s(10, &lavapipe, Some(2.0)), 20.0);
-    assert_eq!(expected_duration_s(10, &lavapipe, Some(f64::NAN)), expected_duration_s(10, &lavapipe, None));
-}
-
-#[test]
-fn estimates_read_in_seconds_then_minutes() {
-    assert_eq!(about(40.2), "about 41 s");
-    assert_eq!(about(180.0), "about 3 min");
-    assert_eq!(about(200.0), "about 3 min 20 s");
-    assert_eq!(about(-1.0), "about 0 s");
 }

@@ -35,7 +35,7 @@ fn kernel_selectors_name_families_kernels_and_variants() {
     assert!(kernels::select("tirad").unwrap_err().contains("no kernel is called 'tirad'"));
 }
 
-/// The page holds its shaders without their comment lines and fetches the files for a built-in kernel a
+/// The page holds its shaders bare (no comments, indentation or blank lines) and fetches the files for a built-in kernel a
 /// person opens as theirs: each file's comments go back where its text stands, so the page shows what
 /// `wgsweep source` prints.
 #[test]
@@ -49,8 +49,7 @@ fn a_built_in_kernel_without_its_shaders_comments_gets_them_back_from_the_files(
     let mut restored = 0;
     for k in kernels::all() {
         let Some(native) = kernels::as_user_kernel(&k.id, &limits) else { continue };
-        let page =
-            files.iter().fold(native.clone(), |text, file| text.replace(file, &kernel::without_comment_lines(file)));
+        let page = files.iter().fold(native.clone(), |text, file| text.replace(file, &kernel::bare(file)));
         assert_eq!(kernel::with_comments(&page, &files), native, "{}", k.id.label());
         restored += usize::from(page != native);
     }

@@ -21,6 +21,8 @@ cargo xtask <task>
           Chromium and Firefox) and end to end (the built page in headless Chromium, then in headless
           Firefox)
   setup   only install what is missing
+  paces   learn each kind of engine's and adapter's pace from the runs recorded under docs/results into
+          src/estimate/learned.rs (what a run's expected duration is made of)
   patch   check that patches/wgpu is the published wgpu crate plus patches/wgpu.diff, byte for byte (also
           part of test)
 ";
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         "dist" => setup().and_then(|_| dist()),
         "test" => setup().and_then(|_| test()),
         "patch" => patch::check(),
+        "paces" => paces(),
         _ => {
             eprint!("{HELP}");
             return ExitCode::from(if task.is_empty() || task == "help" || task == "--help" { 0 } else { 2 });
@@ -56,6 +59,13 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Writes src/estimate/learned.rs from the recorded runs: the test that holds it to them, told to write it.
+fn paces() -> Result {
+    let mut learn = cmd("cargo", &["test", "--test", "library", "estimate::the_learned_paces"]);
+    learn.env("WGSWEEP_LEARN", "1");
+    run(learn)
 }
 
 fn root() -> PathBuf {

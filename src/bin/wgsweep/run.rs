@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use wgsweep::estimate;
 use wgsweep::gpu::Gpu;
 use wgsweep::kernels;
-use wgsweep::plan::{self, Plan};
+use wgsweep::plan::Plan;
 use wgsweep::result::RunResult;
 use wgsweep::runner::{self, Event, Flow};
 
@@ -53,8 +54,9 @@ pub async fn sweep(
     lose_device_after: Option<u64>,
 ) -> Result<ExitCode, String> {
     let total = plan.count(&gpu.info.limits)? as u64;
-    let expected_s = plan::expected_duration_s(total as usize, &gpu.info, None);
-    eprintln!("{total} configurations on {}: {} expected", gpu.info.name(), plan::about(expected_s));
+    let expected_s =
+        estimate::of_planned(&plan.configurations(&gpu.info.limits), &estimate::class(None, &gpu.info), None);
+    eprintln!("{total} configurations on {}: {} expected", gpu.info.name(), estimate::about(expected_s));
     let bar = ProgressBar::new(total).with_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} [{elapsed} elapsed, {eta} left]")
             .expect("a valid template"),

@@ -55,7 +55,8 @@ pub fn class_of(result: &RunResult) -> String {
     class((runtime != "native").then_some(platform.as_str()), &result.device)
 }
 
-/// The paces of the runs that recorded every configuration's time and finished, by class.
+/// The paces of the runs that recorded every configuration's time and finished, by class; users' kernels
+/// count towards their class's pace over all families, not as families of their own.
 pub fn learn<'a>(runs: impl IntoIterator<Item = &'a RunResult>) -> Vec<Learned> {
     #[derive(Default)]
     struct Sums {
@@ -73,8 +74,10 @@ pub fn learn<'a>(runs: impl IntoIterator<Item = &'a RunResult>) -> Vec<Learned> 
             let took = record.took_s.unwrap_or_default();
             sums.configurations += 1;
             sums.seconds += took;
-            let family = sums.families.entry(record.family.clone()).or_default();
-            *family = (family.0 + 1, family.1 + took);
+            if crate::kernels::family(&record.family).is_some() {
+                let family = sums.families.entry(record.family.clone()).or_default();
+                *family = (family.0 + 1, family.1 + took);
+            }
         }
     }
     let ms = |seconds: f64, n: usize| (1000.0 * seconds / n as f64).round() as u32;

@@ -131,3 +131,19 @@ fn the_options_that_size_a_built_in_family_are_refused_for_a_users_kernel_with_w
         assert!(stderr.contains(&said) && stderr.contains("\"workgroup_size\""), "{stderr}");
     }
 }
+
+/// A kernel of yours runs only with wgpu's checks: asking for it without them says so rather than run
+/// nothing in silence (it printed a table of 0 configurations).
+#[test]
+fn a_users_kernel_asked_to_run_without_wgpus_checks_is_refused_with_the_reason() {
+    let starter = concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/starters/triad.wgsl");
+    for checks in ["unchecked", "bounds-only"] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_wgsweep"))
+            .args(["kernel", starter, "--shader-checks", checks])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{checks}: {stderr}");
+        assert!(stderr.contains("runs only with wgpu's checks"), "{stderr}");
+    }
+}

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use wgsweep::kernel::Kernel;
+use wgsweep::kernel::{Kernel, ShaderChecks};
 use wgsweep::kernels;
 use wgsweep::share::{self, SharedKernel};
 use wgsweep::spec::{self, Problem, UserKernel};
@@ -74,6 +74,11 @@ pub async fn user_kernel(args: KernelArgs) -> Result<ExitCode, String> {
         return Err(lines.join("\n"));
     }
     let plan = args.plan.plan(Kernel::all_of(family));
+    if !plan.shader_checks.contains(&ShaderChecks::Default) {
+        return Err("a kernel of yours runs only with wgpu's checks (it may index out of bounds): \
+                    --shader-checks unchecked or bounds-only leaves it nothing to run; leave the option out"
+            .into());
+    }
     match args.tune {
         true => crate::tune::tune_plan(&gpu, &plan, args.exhaustive, args.json.as_deref()).await,
         false => crate::run::sweep(&args.plan, gpu, &plan, args.json.as_deref(), args.label, None).await,

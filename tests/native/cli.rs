@@ -147,3 +147,30 @@ fn a_users_kernel_asked_to_run_without_wgpus_checks_is_refused_with_the_reason()
         assert!(stderr.contains("runs only with wgpu's checks"), "{stderr}");
     }
 }
+
+/// A label or a kernel's name from a result that a stranger wrote is shown, never obeyed: its escape,
+/// bell and right-to-left-override characters are printed as escapes (they set the terminal's title,
+/// cleared its screen and reordered the line).
+#[test]
+fn what_compare_prints_from_a_result_shows_control_characters_as_escapes() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("a.json");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_wgsweep"))
+        .args(["run", "--kernels", "copy/scalar", "--workgroup-sizes", "64", "--size", "65536"])
+        .args(["--samples", "3", "--shader-checks", "default", "--json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let mut result = wgsweep::RunResult::from_json(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    result.label = "mine\u{1b}]0;owned\u{7}\u{202e}gpj.exe".into();
+    result.results[0].kernel = "copy\u{1b}[2J".into();
+    std::fs::write(&json, result.to_json()).unwrap();
+    let output =
+        std::process::Command::new(env!("CARGO_BIN_EXE_wgsweep")).arg("compare").args([&json, &json]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(!stdout.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{stdout:?}");
+    assert!(stdout.contains("mine\\u{1b}]0;owned\\u{7}\\u{202e}gpj.exe"), "{stdout}");
+    assert!(stdout.contains("copy\\u{1b}[2J/scalar"), "{stdout}");
+}

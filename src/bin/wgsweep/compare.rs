@@ -8,7 +8,7 @@ use wgsweep::baseline::{self, Baselines};
 use wgsweep::compare;
 
 use crate::plan_args::percent;
-use crate::table::{Table, left, right};
+use crate::table::{Table, left, right, say};
 
 #[derive(clap::Args)]
 pub struct CompareArgs {
@@ -58,11 +58,11 @@ pub fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
         return Err("a comparison needs at least two results (or one and --baseline NAME)".into());
     }
     if let Some(heading) = compare::engines_heading(&results) {
-        println!("{heading}");
+        say(&heading);
     }
     for (i, (name, result)) in compare::names(&results).iter().zip(&results).enumerate() {
         let peaks = result.peaks.summary().map(|p| format!("; {p}")).unwrap_or_default();
-        println!("{}: {name}: {}, {}{peaks}", i + 1, result.device.name(), result.created);
+        say(&format!("{}: {name}: {}, {}{peaks}", i + 1, result.device.name(), result.created));
     }
     let rows = compare::rows(&results);
     let (rows, shapes) = if args.best { compare::best_rows(&rows).into_iter().unzip() } else { (rows, Vec::new()) };
@@ -89,7 +89,7 @@ pub fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
         threshold * 100.0
     );
     for at in 1..results.len() {
-        println!("[{}] against [1]: {}", at + 1, compare::verdicts_text(&rows, at, threshold));
+        say(&format!("[{}] against [1]: {}", at + 1, compare::verdicts_text(&rows, at, threshold)));
     }
     let mut code = ExitCode::SUCCESS;
     if let Some(limit) = args.fail_if_slower {
@@ -101,7 +101,7 @@ pub fn compare(args: &CompareArgs) -> Result<ExitCode, String> {
                 limit * 100.0
             );
             for regression in &slower {
-                println!("  {}", regression.text());
+                say(&format!("  {}", regression.text()));
             }
             code = ExitCode::FAILURE;
         }

@@ -75,7 +75,7 @@ fn main() -> ExitCode {
     match outcome {
         Ok(code) => code,
         Err(message) => {
-            eprintln!("wgsweep: {message}");
+            eprintln!("wgsweep: {}", table::shown(&message));
             ExitCode::from(2)
         }
     }

@@ -7,7 +7,7 @@ use wgsweep::RunResult;
 use wgsweep::gallery::{self, DeviceClass, Preset};
 use wgsweep::gpu::Gpu;
 
-use crate::table::{Table, left, right};
+use crate::table::{Table, left, right, say};
 
 #[derive(clap::Args)]
 pub struct PresetsArgs {
@@ -42,7 +42,7 @@ pub async fn presets(args: PresetsArgs) -> Result<ExitCode, String> {
 fn kernel_presets(gallery: &str, kernel: &str) -> Result<ExitCode, String> {
     let answer = ask_gallery(gallery, "api/kernel/presets", &[("kernel", kernel)])?;
     let classes = answer["classes"].as_array().cloned().unwrap_or_default();
-    println!("{kernel}: {} device class{}", classes.len(), if classes.len() == 1 { "" } else { "es" });
+    say(&format!("{kernel}: {} device class{}", classes.len(), if classes.len() == 1 { "" } else { "es" }));
     let mut table = Table::new(vec![
         left("device class"),
         left("at"),
@@ -134,7 +134,7 @@ fn ask_gallery(gallery: &str, path: &str, query: &[(&str, &str)]) -> Result<serd
 }
 
 fn print_presets(key: &str, results: usize, presets: &[Preset]) {
-    println!("{key}: {results} result{}", if results == 1 { "" } else { "s" });
+    say(&format!("{key}: {results} result{}", if results == 1 { "" } else { "s" }));
     let mut table = Table::new(vec![
         left("kernel"),
         left("parameter"),

@@ -13,7 +13,7 @@ use wgsweep::result::RunResult;
 use wgsweep::runner::{self, Event, Flow};
 
 use crate::plan_args::PlanArgs;
-use crate::table::{Table, left, right};
+use crate::table::{Table, left, right, say};
 
 #[derive(clap::Args)]
 pub struct RunArgs {
@@ -134,6 +134,6 @@ fn print_result(result: &RunResult) {
         println!("time: {}", pace.summary());
     }
     for note in &result.notes {
-        println!("note: {note}");
+        say(&format!("note: {note}"));
     }
 }

@@ -174,3 +174,43 @@ fn what_compare_prints_from_a_result_shows_control_characters_as_escapes() {
     assert!(stdout.contains("mine\\u{1b}]0;owned\\u{7}\\u{202e}gpj.exe"), "{stdout}");
     assert!(stdout.contains("copy\\u{1b}[2J/scalar"), "{stdout}");
 }
+
+/// A link at the bound is longer than a command line may be: `compare` takes one kept in a file, or on
+/// standard input (`-`), as it takes a result file.
+#[test]
+fn compare_reads_a_link_from_a_file_or_standard_input() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let wgsweep = || {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_wgsweep"));
+        command.current_dir(dir.path());
+        command
+    };
+    let output = wgsweep()
+        .args(["run", "--kernels", "copy/scalar", "--workgroup-sizes", "64,128", "--size", "65536"])
+        .args(["--samples", "3", "--shader-checks", "default", "--json", "a.json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let link = wgsweep().args(["share", "a.json"]).output().unwrap();
+    assert!(link.status.success());
+    std::fs::write(dir.path().join("link.txt"), &link.stdout).unwrap();
+    let from_file = wgsweep().args(["compare", "a.json", "link.txt"]).output().unwrap();
+    let said = String::from_utf8_lossy(&from_file.stdout);
+    assert!(from_file.status.success(), "{said}{}", String::from_utf8_lossy(&from_file.stderr));
+    assert!(said.contains("[2] against [1]: stream: 0 faster, 0 slower, 2 the same"), "{said}");
+    let mut piped = wgsweep()
+        .args(["compare", "a.json", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    piped.stdin.take().unwrap().write_all(&link.stdout).unwrap();
+    let from_stdin = piped.wait_with_output().unwrap();
+    let said_too = String::from_utf8_lossy(&from_stdin.stdout);
+    assert!(from_stdin.status.success() && said_too.contains("2 the same"), "{said_too}");
+    std::fs::write(dir.path().join("cut.txt"), &link.stdout[..link.stdout.len() / 2]).unwrap();
+    let cut = wgsweep().args(["compare", "a.json", "cut.txt"]).output().unwrap();
+    let error = String::from_utf8_lossy(&cut.stderr);
+    assert!(!cut.status.success() && error.contains("cut.txt: "), "{error}");
+}

@@ -12,7 +12,8 @@ use crate::table::{Table, left, right, say};
 
 #[derive(clap::Args)]
 pub struct CompareArgs {
-    /// Result files or share links (a comparison's link adds all of its results), the first the baseline.
+    /// Result files or share links (a comparison's link adds all of its results), the first the baseline; a
+    /// file may hold a link, and `-` reads either from standard input (a link longer than a command line).
     #[arg(num_args = 1..)]
     results: Vec<String>,
     /// Put the baseline saved under this name (`--save-baseline`) first.

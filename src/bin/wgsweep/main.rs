@@ -115,12 +115,27 @@ fn native_environment(gpu: &Gpu) -> Environment {
     }
 }
 
-/// A result file's results, or a share link's (one, or all of a comparison's).
+/// A result file's results, or a share link's (one, or all of a comparison's): the link given, or kept in a
+/// file, or either on standard input (`-`).
 fn open_results(source: &str) -> Result<Vec<RunResult>, String> {
-    if source.contains('#') {
+    if source.contains('#') && source != "-" {
         return wgsweep::share::blocking::decode_any(source).map_err(|e| e.to_string());
     }
-    read_result(std::path::Path::new(source)).map(|r| vec![r])
+    let (text, name) = match source {
+        "-" => {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+                .map_err(|e| format!("could not read standard input: {e}"))?;
+            (text, "standard input")
+        }
+        path => (std::fs::read_to_string(path).map_err(|e| format!("could not read {path}: {e}"))?, path),
+    };
+    // A link kept in a file: one at the bound is longer than a command line may be.
+    let trimmed = text.trim();
+    if !trimmed.starts_with('{') && trimmed.contains('#') {
+        return wgsweep::share::blocking::decode_any(trimmed).map_err(|e| format!("{name}: {e}"));
+    }
+    wgsweep::analysis::read_json(&text).map(|r| vec![r]).map_err(|e| format!("{name}: {e}"))
 }
 
 /// A result file (from `run --json` or the page).

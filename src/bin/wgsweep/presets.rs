@@ -11,7 +11,8 @@ use crate::table::{Table, left, right, say};
 
 #[derive(clap::Args)]
 pub struct PresetsArgs {
-    /// Result files or share links to learn from (each device among them on its own), instead of a gallery.
+    /// Result files or share links to learn from (each device among them on its own), instead of a gallery;
+    /// a file may hold a link, and `-` reads either from standard input.
     #[arg(conflicts_with = "gallery", required_unless_present = "gallery")]
     results: Vec<String>,
     /// A results gallery's address, e.g. http://127.0.0.1:8080 (`cargo xtask serve` starts one).

@@ -127,8 +127,43 @@ pub fn routes(api: Arc<Api>) -> Router {
         .route("/api/device/median", get(device_median))
         .route("/api/device/presets", get(device_presets))
         .route("/api/kernel/presets", get(kernel_presets))
+        .route("/api/{*rest}", axum::routing::any(no_such_address))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(axum::middleware::map_response(errors_as_json))
         .with_state(api)
+}
+
+async fn no_such_address(uri: axum::http::Uri) -> Refusal {
+    refuse(StatusCode::NOT_FOUND, format!("the gallery has no {}: its API is listed in the README", uri.path()))
+}
+
+/// The longest refusal text axum's own extractors write that is kept (they write a line or two).
+const MOST_REFUSAL_BYTES: usize = 4096;
+
+/// Every refusal under `/api` as JSON (`{"error": …}`), also those that axum's routing and extractors
+/// write as plain text or leave empty: a malformed or missing query, a body over the limit, a method the
+/// address does not take. Its status and headers (`Retry-After`) stay.
+async fn errors_as_json(method: axum::http::Method, response: Response) -> Response {
+    let refused = response.status().is_client_error() || response.status().is_server_error();
+    let json =
+        response.headers().get(header::CONTENT_TYPE).is_some_and(|t| t.as_bytes().starts_with(b"application/json"));
+    if !refused || json {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, MOST_REFUSAL_BYTES).await.unwrap_or_default();
+    let text = String::from_utf8_lossy(&text).trim().to_string();
+    let error = match parts.status {
+        StatusCode::PAYLOAD_TOO_LARGE => {
+            format!("the request is too large: the gallery takes at most {MAX_BODY_BYTES} bytes")
+        }
+        StatusCode::METHOD_NOT_ALLOWED => format!("this address does not take {method}: see the README's API"),
+        status if text.is_empty() => status.canonical_reason().unwrap_or("refused").to_string(),
+        _ => text,
+    };
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    Response::from_parts(parts, axum::body::Body::from(json!({ "error": error }).to_string()))
 }
 
 /// An answer that is not a success: its status, what to do, and in how many seconds to try again where

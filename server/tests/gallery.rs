@@ -124,6 +124,7 @@ async fn bad_requests_get_a_clear_4xx(url: &str) {
 
     let huge = refused(vec![b' '; wgsweep_server::bounds::MAX_BODY_BYTES + 1]).await;
     assert_eq!(huge.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(huge.error().starts_with("the request is too large: the gallery takes at most 4194304 bytes"));
 
     assert_eq!(get(&app, "/api/results/nothing-here").await.status, StatusCode::NOT_FOUND);
     let unknown = get(&app, "/api/device/presets?key=no%20such%20device").await;
@@ -131,7 +132,19 @@ async fn bad_requests_get_a_clear_4xx(url: &str) {
         (unknown.status, unknown.error()),
         (StatusCode::NOT_FOUND, "no results for the device no such device".into())
     );
-    assert_eq!(get(&app, "/api/device/median").await.status, StatusCode::BAD_REQUEST, "the key is missing");
+    // Every refusal is JSON, also those axum writes itself: a missing query, an unknown address under /api,
+    // a method an address does not take.
+    let keyless = get(&app, "/api/device/median").await;
+    assert_eq!(keyless.status, StatusCode::BAD_REQUEST, "the key is missing");
+    assert!(keyless.error().contains("key"), "{}", keyless.error());
+    let nowhere = get(&app, "/api/no-such-thing").await;
+    assert_eq!(
+        (nowhere.status, nowhere.error()),
+        (StatusCode::NOT_FOUND, "the gallery has no /api/no-such-thing: its API is listed in the README".into())
+    );
+    let deleting = request(&app, "DELETE", "/api/devices", Vec::new(), &[]).await;
+    assert_eq!(deleting.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert_eq!(deleting.error(), "this address does not take DELETE: see the README's API");
     assert_eq!(get(&app, "/api/devices").await.json()["devices"], Value::Array(vec![]), "nothing was stored");
 }
 

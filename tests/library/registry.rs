@@ -57,3 +57,27 @@ fn a_built_in_kernel_without_its_shaders_comments_gets_them_back_from_the_files(
     // Files that cannot be fetched leave the kernel as it runs.
     assert_eq!(kernel::with_comments("fn main() {}\n", &[]), "fn main() {}\n");
 }
+
+/// The README says the bound on a result's configurations as a number: it is the code's.
+#[test]
+fn the_readme_states_the_configuration_bound_the_code_holds() {
+    let max = kernels::max_configurations();
+    let spaced = |n: usize| {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push(' ');
+            }
+            out.push(c);
+        }
+        out
+    };
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let said = format!("A result holds at most {} configurations", spaced(max));
+    assert!(
+        readme.contains(&said),
+        "the README should say: {said} (and the run that makes half of it: {})",
+        spaced(max / 2)
+    );
+}

@@ -154,14 +154,7 @@ fn a_users_kernel_asked_to_run_without_wgpus_checks_is_refused_with_the_reason()
 #[test]
 fn what_compare_prints_from_a_result_shows_control_characters_as_escapes() {
     let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("a.json");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_wgsweep"))
-        .args(["run", "--kernels", "copy/scalar", "--workgroup-sizes", "64", "--size", "65536"])
-        .args(["--samples", "3", "--shader-checks", "default", "--json"])
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let json = small_copy_run(dir.path(), "64");
     let mut result = wgsweep::RunResult::from_json(&std::fs::read_to_string(&json).unwrap()).unwrap();
     result.label = "mine\u{1b}]0;owned\u{7}\u{202e}gpj.exe".into();
     result.results[0].kernel = "copy\u{1b}[2J".into();
@@ -186,12 +179,7 @@ fn compare_reads_a_link_from_a_file_or_standard_input() {
         command.current_dir(dir.path());
         command
     };
-    let output = wgsweep()
-        .args(["run", "--kernels", "copy/scalar", "--workgroup-sizes", "64,128", "--size", "65536"])
-        .args(["--samples", "3", "--shader-checks", "default", "--json", "a.json"])
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    small_copy_run(dir.path(), "64,128");
     let link = wgsweep().args(["share", "a.json"]).output().unwrap();
     assert!(link.status.success());
     std::fs::write(dir.path().join("link.txt"), &link.stdout).unwrap();
@@ -213,4 +201,17 @@ fn compare_reads_a_link_from_a_file_or_standard_input() {
     let cut = wgsweep().args(["compare", "a.json", "cut.txt"]).output().unwrap();
     let error = String::from_utf8_lossy(&cut.stderr);
     assert!(!cut.status.success() && error.contains("cut.txt: "), "{error}");
+}
+
+/// Runs STREAM's scalar copy on 2^16 elements at these workgroup sizes into `dir`/a.json, which it returns.
+fn small_copy_run(dir: &std::path::Path, shapes: &str) -> std::path::PathBuf {
+    let json = dir.join("a.json");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_wgsweep"))
+        .args(["run", "--kernels", "copy/scalar", "--workgroup-sizes", shapes, "--size", "65536"])
+        .args(["--samples", "3", "--shader-checks", "default", "--json"])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    json
 }

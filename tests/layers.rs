@@ -57,7 +57,7 @@ const WEB_LAYERS: &[(&str, u32)] = &[
 ];
 
 /// The gallery server's modules (`server/src`), lowest first; `lib.rs`, `main.rs` and `bin/` sit above them.
-const SERVER_LAYERS: &[(&str, u32)] = &[("bounds", 0), ("store", 1), ("api", 2)];
+const SERVER_LAYERS: &[(&str, u32)] = &[("bounds", 0), ("doors", 0), ("store", 1), ("api", 2)];
 
 fn rank(layers: &[(&str, u32)], module: &str) -> Option<u32> {
     layers.iter().find(|(name, _)| *name == module).map(|&(_, rank)| rank)

@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod bounds;
+pub mod doors;
 pub mod store;
 
 use std::path::Path;

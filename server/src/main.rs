@@ -64,7 +64,7 @@ async fn serve(args: Args) -> Result<(), String> {
     let settings = wgsweep_server::api::Settings {
         publishes_per_minute: args.publishes_per_minute,
         reads_per_minute: args.reads_per_minute,
-        trusted_proxies: args.trusted_proxies,
+        trusted_proxies: args.trusted_proxies.clone(),
     };
     let app = wgsweep_server::app(store.clone(), &args.dist, settings);
     let listener = tokio::net::TcpListener::bind(args.listen)
@@ -74,10 +74,10 @@ async fn serve(args: Args) -> Result<(), String> {
     // One line that scripts (and the tests) wait for.
     let replica = if store.has_replica() { ", reads from its replica" } else { "" };
     println!("wgsweep-server: http://{address}/ (the page and its gallery, on {}{replica})", store.kind.name());
-    axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(async {
-            tokio::signal::ctrl_c().await.ok();
-        })
-        .await
-        .map_err(|e| e.to_string())
+    let doors = wgsweep_server::doors::Doors { uncounted: args.trusted_proxies, ..Default::default() };
+    wgsweep_server::doors::serve(listener, app, doors, async {
+        tokio::signal::ctrl_c().await.ok();
+    })
+    .await;
+    Ok(())
 }

@@ -158,6 +158,29 @@ fn an_invalid_kernel_is_named_at_its_place_with_the_compilers_whole_reason() {
     assert!(message.contains("is invalid") && message.contains("Abstract types may only appear"), "{message}");
 }
 
+/// Memory past WGSL's limits (or the device's, for workgroup memory) is refused before anything is
+/// compiled, as browsers refuse it: naga compiled it, and lavapipe then took 13.5 GB and crashed.
+#[test]
+fn a_kernel_declaring_more_memory_than_wgsl_or_the_device_allows_is_refused_before_it_compiles() {
+    let gpu = open_gpu();
+    let limit = gpu.info.limits.max_workgroup_storage_bytes;
+    let cases = [
+        (
+            "var<workgroup> big: array<f32, 268435456>;",
+            "its workgroup variables take 1073741824 bytes; this device allows",
+        ),
+        ("var<private> big: array<f32, 67108864>;", "its private variables take 268435456 bytes; WGSL allows 8192"),
+        ("fn helper() -> f32 { var big: array<f32, 4096>; return big[1]; }", "`helper`'s variables take 16384 bytes"),
+    ];
+    for (i, (declaration, said)) in cases.into_iter().enumerate() {
+        let source = starter("triad").replace("my_triad", &format!("too_big_{i}")) + declaration + "\n";
+        let family = kernels::register(UserKernel::read(&source, None).unwrap()).unwrap();
+        let problems = pollster::block_on(kernels::user::compilation_problems(&gpu, family));
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].message.starts_with(said), "{:?} (limit {limit})", problems[0]);
+    }
+}
+
 #[test]
 fn every_problem_of_a_specification_is_named_at_its_place() {
     let source = starter("triad");

@@ -60,6 +60,13 @@ pub async fn problems(gpu: &Gpu, name: &str, kernel: &UserKernel) -> Vec<Problem
             format!(" (the template filled at {})", shown.join(", "))
         }
     };
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let over = over_memory_limits(&source, gpu.info.limits.max_workgroup_storage_bytes);
+        if !over.is_empty() {
+            return over.into_iter().map(|message| Problem { place: format!("WGSL{filled}"), message }).collect();
+        }
+    }
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(name),
@@ -87,4 +94,44 @@ pub async fn problems(gpu: &Gpu, name: &str, kernel: &UserKernel) -> Vec<Problem
         problems.push(Problem { place: format!("WGSL{filled}"), message: error.to_string() });
     }
     problems
+}
+
+/// The most bytes WGSL lets a shader's private variables, and each function's variables, take (the WGSL
+/// specification's limits, which browsers' compilers hold).
+#[cfg(not(target_arch = "wasm32"))]
+const MOST_VARIABLE_BYTES: u64 = 8192;
+
+/// Where `source` declares more memory than WGSL or `workgroup_limit` allows: browsers refuse such a shader
+/// at once, naga compiles it, and the driver may then take the machine's memory (lavapipe took 13.5 GB for
+/// a 1 GiB workgroup array, then crashed). Empty where it does not parse: the compiler says why.
+#[cfg(not(target_arch = "wasm32"))]
+fn over_memory_limits(source: &str, workgroup_limit: u32) -> Vec<String> {
+    use wgpu::naga::{AddressSpace, proc::Layouter};
+    let Ok(module) = wgpu::naga::front::wgsl::parse_str(source) else { return Vec::new() };
+    let mut layouter = Layouter::default();
+    if let Err(error) = layouter.update(module.to_ctx()) {
+        return vec![format!("a type is too large to lay out in memory ({})", error.inner)];
+    }
+    let size = |ty| u64::from(layouter[ty].size);
+    let in_space = |space| -> u64 {
+        module.global_variables.iter().filter(|(_, v)| v.space == space).map(|(_, v)| size(v.ty)).sum()
+    };
+    let mut over = Vec::new();
+    let private = in_space(AddressSpace::Private);
+    if private > MOST_VARIABLE_BYTES {
+        over.push(format!("its private variables take {private} bytes; WGSL allows {MOST_VARIABLE_BYTES}"));
+    }
+    let workgroup = in_space(AddressSpace::WorkGroup);
+    if workgroup > u64::from(workgroup_limit) {
+        over.push(format!("its workgroup variables take {workgroup} bytes; this device allows {workgroup_limit}"));
+    }
+    let functions = module.functions.iter().map(|(_, f)| f).chain(module.entry_points.iter().map(|e| &e.function));
+    for function in functions {
+        let local: u64 = function.local_variables.iter().map(|(_, v)| size(v.ty)).sum();
+        if local > MOST_VARIABLE_BYTES {
+            let name = function.name.as_deref().unwrap_or("?");
+            over.push(format!("`{name}`'s variables take {local} bytes; WGSL allows {MOST_VARIABLE_BYTES}"));
+        }
+    }
+    over
 }

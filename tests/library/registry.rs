@@ -66,7 +66,7 @@ fn the_readme_states_the_configuration_bound_the_code_holds() {
         let digits = n.to_string();
         let mut out = String::new();
         for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 out.push(' ');
             }
             out.push(c);

@@ -21,11 +21,16 @@ pub fn power_of_two_shapes(limits: &ComputeLimits) -> Vec<[u32; 3]> {
 /// Checks a workgroup shape against the device's limits and the workgroup memory the kernel needs.
 pub fn check_workgroup(limits: &ComputeLimits, workgroup: [u32; 3], storage_bytes: u64) -> Result<(), Skip> {
     let [x, y, z] = workgroup.map(u64::from);
+    // Each side before their product, which past the sides' limits says nothing (and may not fit).
     let checks: [(&'static str, u32, u64); 5] = [
-        ("max_compute_invocations_per_workgroup", limits.max_invocations_per_workgroup, x * y * z),
         ("max_compute_workgroup_size_x", limits.max_workgroup_size_x, x),
         ("max_compute_workgroup_size_y", limits.max_workgroup_size_y, y),
         ("max_compute_workgroup_size_z", limits.max_workgroup_size_z, z),
+        (
+            "max_compute_invocations_per_workgroup",
+            limits.max_invocations_per_workgroup,
+            x.saturating_mul(y).saturating_mul(z),
+        ),
         ("max_compute_workgroup_storage_size", limits.max_workgroup_storage_bytes, storage_bytes),
     ];
     for (limit, device, needed) in checks {

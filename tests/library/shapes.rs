@@ -31,6 +31,9 @@ fn sweep_skips_workgroups_above_a_per_axis_limit() {
     assert!(matches!(skip, Skip::ExceedsLimit { limit: "max_compute_workgroup_size_x", device: 256, needed: 512 }));
     let skip = check_workgroup(&device, [1, 1, 128], 0).unwrap_err();
     assert!(matches!(skip, Skip::ExceedsLimit { limit: "max_compute_workgroup_size_z", .. }));
+    // A side past its limit is named before the product of all three, which would not fit a number.
+    let skip = check_workgroup(&device, [u32::MAX; 3], 0).unwrap_err();
+    assert_eq!(skip.to_string(), "needs 4294967295 for max_compute_workgroup_size_x; this device allows 256");
 }
 
 #[test]

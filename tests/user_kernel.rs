@@ -205,6 +205,11 @@ fn every_problem_of_a_specification_is_named_at_its_place() {
         (Box::new(|s| s["buffers"][1]["type"] = json!("vec3<f32>")), "buffers[1] (b).type", "not an element type"),
         (Box::new(|s| s["buffers"][1]["length"] = json!("n * m")), "buffers[1] (b).length", "names `m`"),
         (
+            Box::new(|s| s["buffers"][1]["fill"] = json!({ "random": [0, 1e39] })),
+            "buffers[1] (b).fill",
+            "[0, 1e39] holds values no f32 holds: f32s lie within ±3.4e38",
+        ),
+        (
             Box::new(|s| s["grid"][0] = json!("n / (ELEMENTS - 1)")),
             "grid[0]",
             "at n=16777216, ELEMENTS=1, WG_X=32: division by zero",

@@ -581,6 +581,17 @@ impl Scalar {
         }
     }
 
+    /// The least and the most a value of this type can be (a range of random integers may end one past),
+    /// and what a person reads of them.
+    pub fn values(self) -> (f64, f64, &'static str) {
+        match self {
+            Scalar::F32 => (-f32::MAX as f64, f32::MAX as f64, "f32s lie within ±3.4e38"),
+            Scalar::F16 => (-65504.0, 65504.0, "f16s lie within ±65504"),
+            Scalar::U32 => (0.0, 4294967296.0, "u32s lie in [0, 4294967296)"),
+            Scalar::I32 => (-2147483648.0, 2147483648.0, "i32s lie in [-2147483648, 2147483648)"),
+        }
+    }
+
     pub fn is_float(self) -> bool {
         matches!(self, Scalar::F32 | Scalar::F16)
     }

@@ -30,6 +30,13 @@ impl Checker {
                 && !(low < high || (!element.scalar.is_float() && low <= high))
             {
                 self.problem(format!("{place}.fill"), "a random range is [low, high) with low < high");
+            } else if let (Some(Fill::Random([low, high])), Some(element)) = (&b.fill, element) {
+                let (least, most, said) = element.scalar.values();
+                if !(*low >= least && *high <= most) {
+                    let shown = |x: f64| if x.abs() >= 1e9 { format!("{x:e}") } else { format!("{x}") };
+                    let (name, range) = (element.scalar.name(), format!("[{}, {}]", shown(*low), shown(*high)));
+                    self.problem(format!("{place}.fill"), format!("{range} holds values no {name} holds: {said}"));
+                }
             }
             let fill = self.filling(&format!("{place}.fill"), b, element, size_names);
             let length = self.expression(format!("{place}.length"), &b.length, known);

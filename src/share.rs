@@ -48,6 +48,8 @@ pub enum ShareError {
     Corrupt(String),
     /// The payload decodes, but the result inside cannot be read (e.g. a newer result schema).
     Unreadable(String),
+    /// The payload decompresses to more than a link may hold, in bytes: decompressing stopped there.
+    TooLarge { limit: usize },
 }
 
 impl fmt::Display for ShareError {
@@ -65,6 +67,12 @@ impl fmt::Display for ShareError {
                 write!(f, "this link is damaged or incomplete (was it cut short when copied?): {why}")
             }
             ShareError::Unreadable(why) => write!(f, "the result in this link cannot be read: {why}"),
+            ShareError::TooLarge { limit } => {
+                write!(
+                    f,
+                    "this link is too large: it holds more than {limit} bytes once decompressed, the most a link may"
+                )
+            }
         }
     }
 }
@@ -330,7 +338,10 @@ async fn payload(value: &str, limit: usize) -> Result<(u32, Vec<u8>), ShareError
     }
     let corrupt = |what: &str, e: &dyn fmt::Display| ShareError::Corrupt(format!("{what} ({e})"));
     let compressed = URL_SAFE_NO_PAD.decode(payload).map_err(|e| corrupt("not base64url", &e))?;
-    let binary = zlib::decompress(&compressed, limit).await.map_err(|e| corrupt("does not decompress", &e))?;
+    let binary = zlib::decompress(&compressed, limit).await.map_err(|e| match e {
+        zlib::Inflate::TooLarge => ShareError::TooLarge { limit },
+        zlib::Inflate::Damaged(why) => corrupt("does not decompress", &why),
+    })?;
     Ok((version, binary))
 }
 

@@ -150,6 +150,27 @@ fn damaged_tampered_and_future_links_are_refused_with_a_reason() {
     assert!(matches!(share::blocking::decode(&link.replacen("#run=2.", "#run=2.%%%", 1)), Err(ShareError::Corrupt(_))));
 }
 
+/// A link that inflates past what a link may hold is refused as too large, naming the bound, not as damaged:
+/// a few kilobytes of zeros compressed, a result's and a kernel's.
+#[test]
+fn a_link_that_inflates_past_the_bound_is_refused_as_too_large() {
+    use base64::Engine;
+    let packed = |bytes: usize| {
+        let compressed = miniz_oxide::deflate::compress_to_vec_zlib(&vec![0u8; bytes], 10);
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(compressed)
+    };
+    let bomb = packed(17 << 20);
+    assert!(bomb.len() < 40_000, "{} bytes", bomb.len());
+    let error = share::blocking::decode(&format!("http://127.0.0.1:8080/#run=2.{bomb}")).unwrap_err();
+    assert_eq!(error, ShareError::TooLarge { limit: 16 << 20 });
+    assert_eq!(
+        error.to_string(),
+        "this link is too large: it holds more than 16777216 bytes once decompressed, the most a link may"
+    );
+    let kernel = share::blocking::decode_kernel(&format!("http://127.0.0.1:8080/#kernel=2.{}", packed(1 << 20)));
+    assert!(matches!(kernel, Err(ShareError::TooLarge { .. })), "{kernel:?}");
+}
+
 #[test]
 fn a_crafted_link_whose_figures_no_run_could_record_is_refused_with_what_is_wrong() {
     let mut crafted = share::blocking::decode(valid_link()).unwrap();

@@ -13,14 +13,26 @@ pub async fn compress(bytes: &[u8]) -> Vec<u8> {
     }
 }
 
-/// `bytes` decompressed, or why not: not zlib, cut short, or more than `limit` bytes once decompressed (a
-/// crafted link must not make the page allocate without bound).
-pub async fn decompress(bytes: &[u8], limit: usize) -> Result<Vec<u8>, String> {
+/// Why bytes did not decompress.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Inflate {
+    /// Not zlib, or cut short: what the decompressor said.
+    Damaged(String),
+    /// More than the limit once decompressed: decompressing stopped there (a crafted link must not make the
+    /// page allocate without bound).
+    TooLarge,
+}
+
+/// `bytes` decompressed, or why not.
+pub async fn decompress(bytes: &[u8], limit: usize) -> Result<Vec<u8>, Inflate> {
     #[cfg(not(target_arch = "wasm32"))]
-    return miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(bytes, limit).map_err(|e| e.to_string());
+    return miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(bytes, limit).map_err(|e| match e.status {
+        miniz_oxide::inflate::TINFLStatus::HasMoreOutput => Inflate::TooLarge,
+        _ => Inflate::Damaged(e.to_string()),
+    });
     #[cfg(target_arch = "wasm32")]
     {
-        let stream = page::Transform::decompression().map_err(|e| page::message(&e))?;
+        let stream = page::Transform::decompression().map_err(|e| Inflate::Damaged(page::message(&e)))?;
         page::through(bytes, &stream, limit).await
     }
 }
@@ -59,22 +71,22 @@ mod page {
     }
 
     /// `bytes` through a transform stream, read a chunk at a time: at most `limit` bytes of what comes out.
-    pub async fn through(bytes: &[u8], transform: &Transform, limit: usize) -> Result<Vec<u8>, String> {
+    pub async fn through(bytes: &[u8], transform: &Transform, limit: usize) -> Result<Vec<u8>, super::Inflate> {
+        let damaged = |e: JsValue| super::Inflate::Damaged(message(&e));
         let parts = js_sys::Array::of1(&Uint8Array::from(bytes));
-        let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(|e| message(&e))?;
+        let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(damaged)?;
         let pair = web_sys::ReadableWritablePair::new(&transform.readable(), &transform.writable());
-        let reader =
-            web_sys::ReadableStreamDefaultReader::new(&blob.stream().pipe_through(&pair)).map_err(|e| message(&e))?;
+        let reader = web_sys::ReadableStreamDefaultReader::new(&blob.stream().pipe_through(&pair)).map_err(damaged)?;
         let mut out = Vec::new();
         loop {
-            let chunk = JsFuture::from(reader.read()).await.map_err(|e| message(&e))?;
+            let chunk = JsFuture::from(reader.read()).await.map_err(damaged)?;
             if Reflect::get(&chunk, &"done".into()).is_ok_and(|done| done.is_truthy()) {
                 return Ok(out);
             }
-            let value: Uint8Array = Reflect::get(&chunk, &"value".into()).map_err(|e| message(&e))?.unchecked_into();
+            let value: Uint8Array = Reflect::get(&chunk, &"value".into()).map_err(damaged)?.unchecked_into();
             if out.len() + value.length() as usize > limit {
                 let _ = reader.cancel();
-                return Err(format!("it decompresses to more than {limit} bytes"));
+                return Err(super::Inflate::TooLarge);
             }
             out.extend(value.to_vec());
         }

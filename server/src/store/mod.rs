@@ -175,6 +175,8 @@ impl Store {
                         connection.execute("PRAGMA busy_timeout = 10000").await?;
                         // Checkpoints are `checkpoint_now_and_then`'s: none in a publish's commit.
                         connection.execute("PRAGMA wal_autocheckpoint = 0").await?;
+                        // A log reset by a checkpoint is cut back to this size, not kept at its largest.
+                        connection.execute("PRAGMA journal_size_limit = 16777216").await?;
                     }
                     Ok(())
                 })
@@ -537,16 +539,31 @@ async fn refresh_class(
     Ok(())
 }
 
+/// Frames (pages) of write-ahead log past which a checkpoint waits for the readers to let it start the log
+/// over: about 32 MiB.
+const MOST_LOG_FRAMES: i64 = 8192;
+
 /// Copies SQLite's write-ahead log into the database file a few times a second, beside the publishes rather
 /// than in the commit of whichever publish filled the log (SQLite's own way, which made that publish and
 /// every one waiting behind it wait for the copy and its sync to disk). A passive checkpoint waits for no one
-/// and no one waits for it; what it cannot copy yet, the next one does. Stops when the pool is closed.
+/// and no one waits for it; what it cannot copy yet, the next one does. But while some reader is always
+/// reading, the log never starts over and only grows (1.08 GB beside a 723 MB database in a three-minute
+/// flood): past `MOST_LOG_FRAMES` the checkpoint truncates it, waiting (within the busy timeout) for the
+/// readers of older pages to finish. Stops when the pool is closed.
 async fn checkpoint_now_and_then(pool: AnyPool) {
     let mut every = tokio::time::interval(std::time::Duration::from_millis(250));
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     while !pool.is_closed() {
         every.tick().await;
-        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&pool).await
+        // Its columns: whether it was blocked, the frames in the log, the frames copied.
+        let passive = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").fetch_one(&pool).await;
+        let done = match passive.and_then(|row| row.try_get::<i64, _>(1)) {
+            Ok(frames) if frames > MOST_LOG_FRAMES => {
+                sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&pool).await.map(drop)
+            }
+            other => other.map(drop),
+        };
+        if let Err(e) = done
             && !pool.is_closed()
         {
             eprintln!("wgsweep-server: a checkpoint of the database failed (the next one tries again): {e}");

@@ -119,8 +119,8 @@ pub fn recorded() -> &'static [ClassPace] {
     learned::PACES
 }
 
-/// The pace for `class`: its own where runs of it were recorded, else that of the same adapter kind natively
-/// (a browser's pace is the nearest there is to another browser's), else any recorded.
+/// The pace for `class`: its own where runs of it were recorded, else Chromium's on the same kind of adapter
+/// (the nearest there is to another browser's), else native's on it, else any recorded.
 fn pace_for(class: &str) -> Option<&'static ClassPace> {
     let adapter = class.rsplit(' ').next().unwrap_or("gpu");
     let of = |wanted: &str| recorded().iter().find(|p| p.class == wanted);

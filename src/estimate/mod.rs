@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 use crate::gpu::DeviceInfo;
 use crate::plan::Planned;
-use crate::result::{Environment, RunResult, browser};
+use crate::result::{Environment, RunResult, browser, implementation};
 
 /// The pace of one kind of engine on one kind of adapter, over the recorded runs of that kind.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,11 +39,11 @@ pub struct Learned {
 /// The class of a run in the engine `user_agent` names ("native" for the CLI) on `device`: the engine's
 /// family (Chromium for Chrome, Edge and Opera), then "gpu" or "cpu" for the adapter.
 pub fn class(user_agent: Option<&str>, device: &DeviceInfo) -> String {
-    let engine = match user_agent.map(browser) {
+    let engine = match user_agent.map(|agent| browser(agent).map(|(name, _)| implementation(name))) {
         None => "native",
-        Some(Some(("Firefox", _))) => "firefox",
-        Some(Some(("Safari", _))) => "safari",
-        Some(_) => "chromium",
+        Some(Some("wgpu")) => "firefox",
+        Some(Some("WebKit")) => "safari",
+        Some(_) => "chromium", // Dawn's, or a browser the user agent does not name
     };
     let adapter = if device.is_cpu_adapter() { "cpu" } else { "gpu" };
     format!("{engine} {adapter}")

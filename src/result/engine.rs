@@ -11,14 +11,7 @@ impl Environment {
             return format!("native (wgpu on {backend})");
         }
         match browser(&self.platform) {
-            Some((name, version)) => {
-                let implementation = match name {
-                    "Firefox" => "wgpu",
-                    "Safari" => "WebKit",
-                    _ => "Dawn",
-                };
-                format!("{name} {version} ({implementation})")
-            }
+            Some((name, version)) => format!("{name} {version} ({})", implementation(name)),
             None => "a browser".to_string(),
         }
     }
@@ -35,6 +28,16 @@ pub fn browser(user_agent: &str) -> Option<(&'static str, &str)> {
     })
 }
 
+/// The WebGPU implementation a browser of this name (`browser`) is built on: Firefox's is wgpu, Safari's
+/// WebKit's, and Chrome's, Edge's and Opera's Dawn.
+pub fn implementation(browser: &str) -> &'static str {
+    match browser {
+        "Firefox" => "wgpu",
+        "Safari" => "WebKit",
+        _ => "Dawn",
+    }
+}
+
 /// The flag that starts a Chromium-based browser with shader-f16 on an NVIDIA GPU: Dawn turns the feature off
 /// on NVIDIA's Vulkan driver unless asked (Chromium's bug 42251215; docs/results/beyond-f32-h100.md).
 pub const DAWN_F16_ON_NVIDIA: &str = "--enable-dawn-features=vulkan_enable_f16_on_nvidia";
@@ -42,7 +45,7 @@ pub const DAWN_F16_ON_NVIDIA: &str = "--enable-dawn-features=vulkan_enable_f16_o
 /// What would give `device` shader-f16 in the browser `user_agent` names, where it lacks it and that is
 /// known: Dawn's toggle, on an NVIDIA GPU in a browser built on Dawn.
 pub fn f16_unlock(device: &DeviceInfo, user_agent: &str) -> Option<&'static str> {
-    let dawn = browser(user_agent).is_some_and(|(name, _)| !matches!(name, "Firefox" | "Safari"));
+    let dawn = browser(user_agent).is_some_and(|(name, _)| implementation(name) == "Dawn");
     let nvidia = device.vendor_id == 0x10de || device.identity.vendor.eq_ignore_ascii_case("nvidia");
     (dawn && nvidia && !device.has_feature("shader-f16")).then_some(DAWN_F16_ON_NVIDIA)
 }

@@ -13,7 +13,7 @@ mod csv;
 mod engine;
 mod plausible;
 pub use csv::CSV_HEADER;
-pub use engine::{DAWN_F16_ON_NVIDIA, browser, f16_unlock};
+pub use engine::{DAWN_F16_ON_NVIDIA, browser, f16_unlock, implementation};
 pub use plausible::check_count;
 
 pub const SCHEMA_VERSION: u32 = 1;

@@ -128,7 +128,7 @@ fn open_results(source: &str) -> Result<Vec<RunResult>, String> {
                 .map_err(|e| format!("could not read standard input: {e}"))?;
             (text, "standard input")
         }
-        path => (std::fs::read_to_string(path).map_err(|e| format!("could not read {path}: {e}"))?, path),
+        path => (read_text(std::path::Path::new(path))?, path),
     };
     // A link kept in a file: one at the bound is longer than a command line may be.
     let trimmed = text.trim();
@@ -140,8 +140,11 @@ fn open_results(source: &str) -> Result<Vec<RunResult>, String> {
 
 /// A result file (from `run --json` or the page).
 fn read_result(path: &std::path::Path) -> Result<RunResult, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("could not read {}: {e}", path.display()))?;
-    wgsweep::analysis::read_json(&text).map_err(|e| format!("{}: {e}", path.display()))
+    wgsweep::analysis::read_json(&read_text(path)?).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn read_text(path: &std::path::Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("could not read {}: {e}", path.display()))
 }
 
 /// Writes `text` to `path` and says so.

@@ -4,7 +4,8 @@
 //! The page (`web`) and the CLI (`src/bin/wgsweep/`) are thin shells over `runner::run`. The modules
 //! form layers, lowest first; a module imports only from the layers below its own (README, "Layout"):
 //!
-//! 1. `grid`, `stats`: pure arithmetic; `host`: long host work in chunks that leave the page responsive.
+//! 1. `grid`, `stats`: pure arithmetic; `host`: long host work in chunks that leave the page responsive;
+//!    `bounds`: how much text a result may carry.
 //! 2. `fill`, then `gpu`: the device, and the pipelines that write inputs and poison outputs.
 //! 3. `kernel`: the contract every family keeps, and the GPU helpers they share.
 //! 4. `kernels`: the families, and the registry above them.
@@ -23,6 +24,7 @@ macro_rules! shader {
 
 pub mod analysis;
 pub mod baseline;
+pub mod bounds;
 pub mod charts;
 pub mod compare;
 pub mod estimate;

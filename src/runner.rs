@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use web_time::Instant;
 
+use crate::bounds::{MESSAGE, add_note};
 use crate::gpu::Gpu;
 use crate::kernel::{Configuration, Family, GpuCheck, KernelId, Prepared, ShaderChecks, Skip, Workload, shapes};
 use crate::measure::{MeasureError, MeasureOptions, Timer, too_slow};
@@ -61,7 +62,10 @@ pub fn header(gpu: &Gpu, plan: &Plan, environment: Environment) -> RunResult {
 pub async fn run(gpu: &Gpu, plan: &Plan, environment: Environment, on_event: impl FnMut(Event) -> Flow) -> RunResult {
     let mut result = header(gpu, plan, environment);
     for (family, count) in plan.excluded(&gpu.info.limits) {
-        result.notes.push(format!("{family}: its restrictions exclude {count} configurations, left out of the run"));
+        add_note(
+            &mut result.notes,
+            &format!("{family}: its restrictions exclude {count} configurations, left out of the run"),
+        );
     }
     run_from(gpu, plan, result, on_event).await
 }
@@ -70,7 +74,7 @@ pub async fn run(gpu: &Gpu, plan: &Plan, environment: Environment, on_event: imp
 /// device: from the configuration after the last one `earlier` holds, which it keeps.
 pub async fn go_on(gpu: &Gpu, plan: &Plan, mut earlier: RunResult, on_event: impl FnMut(Event) -> Flow) -> RunResult {
     let (done, total) = (earlier.results.len(), plan.configurations(&gpu.info.limits).len());
-    earlier.notes.push(format!("went on from configuration {} of {total} on a fresh device", done + 1));
+    add_note(&mut earlier.notes, &format!("went on from configuration {} of {total} on a fresh device", done + 1));
     earlier.complete = false;
     run_from(gpu, plan, earlier, on_event).await
 }
@@ -100,14 +104,19 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
     for (index, Planned { family, configuration }) in configurations.iter().enumerate().skip(from) {
         let (family, kernel) = (*family, &configuration.kernel);
         if let Some(reason) = gpu.lost_reason() {
-            result.notes.push(format!("the GPU device was lost after {index} of {total} configurations ({reason})"));
+            add_note(
+                &mut result.notes,
+                &format!("the GPU device was lost after {index} of {total} configurations ({reason})"),
+            );
             return finish(result, pace, started);
         }
         if prepared != Some(kernel.family) {
             prepared = Some(kernel.family);
             drop(workload.take()); // free the last family's buffers before making the next one's
             let (size, note) = problem_units(&gpu.info.limits, family, plan.problem_size);
-            result.notes.extend(note.map(|note| format!("{}: {note}", family.name())));
+            if let Some(note) = note {
+                add_note(&mut result.notes, &format!("{}: {note}", family.name()));
+            }
             let preparing = Event::Preparing { family: family.name(), size, unit: family.size_unit() };
             if report(preparing, &mut pace) == Flow::Stop {
                 return cancelled(result, index, total, pace, started);
@@ -145,7 +154,7 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
                 }
                 None => format!("the GPU device was lost after {index} of {total} configurations ({reason})"),
             };
-            result.notes.push(lost);
+            add_note(&mut result.notes, &lost);
             return finish(result, pace, started);
         }
         result.results.push(record);
@@ -176,15 +185,17 @@ async fn inputs(
     {
         drop(made); // free the default-sized inputs first
         made = setup(gpu, family, smaller, plan.seed).await;
-        notes.push(format!("{}: {note}", family.name()));
+        add_note(notes, &format!("{}: {note}", family.name()));
     }
     match made {
         Ok(w) => {
-            notes.extend(w.notes().into_iter().map(|note| format!("{}: {note}", family.name())));
+            for note in w.notes() {
+                add_note(notes, &format!("{}: {note}", family.name()));
+            }
             Some(w)
         }
         Err(error) => {
-            notes.push(format!("{}: could not prepare {size} {}: {error}", family.name(), family.size_unit()));
+            add_note(notes, &format!("{}: could not prepare {size} {}: {error}", family.name(), family.size_unit()));
             None
         }
     }
@@ -212,16 +223,13 @@ fn lost_while_running(
 }
 
 fn cancelled(mut result: RunResult, done: usize, total: usize, pace: Pace, started: Instant) -> RunResult {
-    result.notes.push(format!("cancelled after {done} of {total} configurations"));
+    add_note(&mut result.notes, &format!("cancelled after {done} of {total} configurations"));
     finish(result, pace, started)
 }
 
 /// Derives the figures that follow from the measured ones and records where the run's time went.
 fn finish(mut result: RunResult, pace: Pace, started: Instant) -> RunResult {
     analysis::derive(&mut result);
-    // A run that went on on a fresh device prepared its families' inputs again, and noted them again.
-    let mut seen = std::collections::HashSet::new();
-    result.notes.retain(|note| seen.insert(note.clone()));
     let pace = Pace { wall_s: started.elapsed().as_secs_f64(), ..pace };
     log::debug!("{}", pace.summary());
     result.pace = Some(pace);
@@ -433,7 +441,7 @@ pub(crate) async fn measure_one(
     record.flops_per_dispatch = workload.flops_per_dispatch(configuration);
     let storage = family.workgroup_storage_bytes(configuration);
     if let Err(skip) = shapes::check_workgroup(&gpu.info.limits, configuration.workgroup, storage) {
-        record.outcome = Outcome::Skipped { reason: skip.to_string() };
+        record.outcome = Outcome::Skipped { reason: MESSAGE.clip(&skip.to_string()) };
         return record;
     }
     let (course, prepared) = run_once(bench, configuration, &record, options, validation, pace).await;
@@ -450,7 +458,7 @@ pub(crate) async fn measure_one(
         }
         (_, Ok(prepared)) => prepared,
         (_, Err(Failure::Skip(skip))) => {
-            record.outcome = Outcome::Skipped { reason: skip.to_string() };
+            record.outcome = Outcome::Skipped { reason: MESSAGE.clip(&skip.to_string()) };
             return record;
         }
         (_, Err(Failure::Error(error))) => {

@@ -10,12 +10,14 @@
 //! Encoding and decoding wait on compression, which the page leaves to the browser (`host::zlib`);
 //! natively it is done in place, and `blocking` gives each function's answer at once.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 
+use crate::bounds::LONGEST;
 use crate::host::zlib;
 use crate::kernel::ShaderChecks;
 use crate::measure::TimingSource;
@@ -36,6 +38,10 @@ pub const MAX_COMPARED: usize = 8;
 /// Decompressed payloads larger than this are refused: no real run comes near it, and a crafted link
 /// must not make the page allocate without bound.
 const MAX_PAYLOAD_BYTES: usize = 16 << 20;
+
+/// The most bytes a link's description of its run (device, environment, settings, notes: all but the rows)
+/// may take: its strings at their bounds (`bounds`) come to about 45 KB.
+const MAX_HEADER_BYTES: usize = 64 << 10;
 
 /// Why a link could not be opened. Every message says what is wrong in words a user can act on.
 #[derive(Debug, Clone, PartialEq)]
@@ -147,17 +153,23 @@ enum RowOutcome {
     },
 }
 
-/// Builds the string table while rows are encoded.
+/// The string table built while rows are encoded: each string once, with where it lies (found in constant
+/// time, so that a result of thousands of distinct strings is encoded in linear time).
 #[derive(Default)]
-struct Strings(Vec<String>);
+struct Strings {
+    list: Vec<String>,
+    at: HashMap<String, u32>,
+}
 
 impl Strings {
     fn index(&mut self, s: &str) -> u32 {
-        let at = self.0.iter().position(|known| known == s).unwrap_or_else(|| {
-            self.0.push(s.to_string());
-            self.0.len() - 1
-        });
-        at as u32
+        if let Some(&at) = self.at.get(s) {
+            return at;
+        }
+        let at = self.list.len() as u32;
+        self.list.push(s.to_string());
+        self.at.insert(s.to_string(), at);
+        at
     }
 }
 
@@ -275,7 +287,7 @@ fn shared(result: &RunResult) -> Shared {
     let rows = result.results.iter().map(|r| row(r, &mut strings)).collect();
     let header = RunResult { results: Vec::new(), ..result.clone() }.to_json();
     let intervals = result.results.iter().map(interval).collect();
-    Shared { header, strings: strings.0, rows, intervals }
+    Shared { header, strings: strings.list, rows, intervals }
 }
 
 /// Units of a median's interval in a link: its ends' distances from the median, in 1/100 000 of it.
@@ -352,8 +364,19 @@ fn decoded<T: serde::de::DeserializeOwned>(binary: &[u8]) -> Result<T, ShareErro
 /// The result a `Shared` holds, with the figures derived from others recomputed as the runner does.
 fn open(shared: Shared) -> Result<RunResult, ShareError> {
     // Counted before a row is made: a crafted link may hold hundreds of thousands.
-    crate::result::check_count(shared.rows.len())
-        .map_err(|why| ShareError::Unreadable(format!("not a believable result: {why}")))?;
+    let unbelievable = |why: String| ShareError::Unreadable(format!("not a believable result: {why}"));
+    crate::result::check_count(shared.rows.len()).map_err(unbelievable)?;
+    // And no string longer than any a result may hold, nor a header longer than its strings make.
+    for text in &shared.strings {
+        LONGEST.check(text).map_err(|why| unbelievable(format!("one of its strings: {why}")))?;
+    }
+    if shared.header.len() > MAX_HEADER_BYTES {
+        let bytes = shared.header.len();
+        return Err(unbelievable(format!(
+            "its description takes {bytes} bytes, {} more than the {MAX_HEADER_BYTES} it may",
+            bytes - MAX_HEADER_BYTES
+        )));
+    }
     let mut result =
         RunResult::from_json(&shared.header).map_err(|e: ReadError| ShareError::Unreadable(e.to_string()))?;
     let text =
@@ -374,7 +397,7 @@ fn open(shared: Shared) -> Result<RunResult, ShareError> {
             _ => false,
         };
     }
-    result.check().map_err(|why| ShareError::Unreadable(format!("not a believable result: {why}")))?;
+    result.check().map_err(unbelievable)?;
     analysis::derive(&mut result);
     Ok(result)
 }

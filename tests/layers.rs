@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// The crate's top-level modules, lowest first; a module may name only modules of a lower rank.
 const CRATE_LAYERS: &[(&str, u32)] = &[
+    ("bounds", 0),
     ("grid", 0),
     ("stats", 0),
     ("host", 0),

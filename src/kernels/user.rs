@@ -10,6 +10,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::bounds::{NAME, PARAMETER};
 use crate::fill::Pattern;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
@@ -39,8 +40,11 @@ pub struct UserFamily {
 impl UserFamily {
     pub fn new(kernel: UserKernel) -> UserFamily {
         let name = keep(kernel.spec.name.clone());
-        let id =
-            KernelId { family: name, kernel: keep(kernel.entry_points()), variant: keep(kernel.digest[..8].into()) };
+        let id = KernelId {
+            family: name,
+            kernel: keep(NAME.clip(&kernel.entry_points())),
+            variant: keep(kernel.digest[..8].into()),
+        };
         let axes = kernel.axes();
         let lengths: Vec<usize> = axes.iter().map(|a| a.labels.len()).collect();
         let labels: Vec<&'static str> = (0..kernel.combinations())
@@ -49,10 +53,10 @@ impl UserFamily {
                 let tunables: Vec<&str> =
                     axes[1..].iter().zip(&at[1..]).map(|(axis, &i)| axis.labels[i].as_str()).collect();
                 let size = &axes[0].labels[at[0]];
-                match tunables.is_empty() {
-                    true => keep(size.clone()),
-                    false => keep(format!("{size}{}{}", Parameter::TUNABLES_SEPARATOR, tunables.join(" "))),
-                }
+                keep(PARAMETER.clip(&match tunables.is_empty() {
+                    true => size.clone(),
+                    false => format!("{size}{}{}", Parameter::TUNABLES_SEPARATOR, tunables.join(" ")),
+                }))
             })
             .collect();
         let contract_axes: Vec<Axis> =

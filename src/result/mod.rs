@@ -443,7 +443,8 @@ impl ConfigResult {
 
     /// Records a failure, keeping whether the output had been validated before it.
     pub fn fail(&mut self, error: impl ToString) {
-        self.outcome = Outcome::Failed { error: error.to_string(), validated: self.is_validated() };
+        let error = crate::bounds::MESSAGE.clip(&error.to_string());
+        self.outcome = Outcome::Failed { error, validated: self.is_validated() };
     }
 
     /// The workgroup shape as shown in tables: "256" for 1-D, "16×4" for 2-D, "4×4×4" for 3-D.

@@ -3,6 +3,7 @@
 //! crafted link could otherwise show NaN times, a 0 × 0 × 0 workgroup or 10^14 GB/s as valid figures.
 
 use super::{ConfigResult, Outcome, RunResult};
+use crate::bounds::{DESCRIPTION, LABEL, MAX_FEATURES, MAX_NOTES, MESSAGE, NAME, NOTE, PARAMETER, TextBound};
 use crate::gpu::ComputeLimits;
 use crate::kernels;
 
@@ -32,6 +33,7 @@ impl RunResult {
     /// wrong with the first configuration that fails.
     pub fn check(&self) -> Result<(), String> {
         check_count(self.results.len())?;
+        check_strings(self)?;
         let limits = &self.device.limits;
         if limits.max_invocations_per_workgroup == 0 || limits.max_workgroups_per_dimension == 0 {
             return Err("the device's limits allow no workgroup".into());
@@ -134,4 +136,74 @@ fn check_configuration(r: &ConfigResult, limits: &ComputeLimits) -> Result<(), S
         return Err(format!("{rate} {unit} is beyond any device (over 10 million {unit}): its time cannot be right"));
     }
     Ok(())
+}
+
+/// Checks every string of `result` against its bound, naming the field (and configuration) of the first
+/// that is not.
+fn check_strings(result: &RunResult) -> Result<(), String> {
+    let field = |bound: TextBound, name: &str, text: &str| bound.check(text).map_err(|why| format!("{name}: {why}"));
+    field(LABEL, "the label", &result.label)?;
+    field(DESCRIPTION, "created", &result.created)?;
+    field(DESCRIPTION, "the tool's name", &result.tool.name)?;
+    field(DESCRIPTION, "the tool's version", &result.tool.version)?;
+    field(DESCRIPTION, "the runtime", &result.environment.runtime)?;
+    field(DESCRIPTION, "the platform", &result.environment.platform)?;
+    if result.notes.len() > MAX_NOTES {
+        return Err(format!("it holds {} notes, more than the {MAX_NOTES} a result may", result.notes.len()));
+    }
+    for (i, note) in result.notes.iter().enumerate() {
+        field(NOTE, &format!("note {}", i + 1), note)?;
+    }
+    let device = &result.device;
+    let identity = &device.identity;
+    let described = [
+        ("the adapter's vendor", &identity.vendor),
+        ("the adapter's architecture", &identity.architecture),
+        ("the adapter's device", &identity.device),
+        ("the adapter's description", &identity.description),
+        ("the device's type", &device.device_type),
+        ("the driver", &device.driver),
+        ("the driver's information", &device.driver_info),
+        ("the backend", &device.backend),
+    ];
+    for (name, text) in described {
+        field(DESCRIPTION, name, text)?;
+    }
+    if device.features.len() > MAX_FEATURES || device.matrix_configs.len() > MAX_FEATURES {
+        return Err(format!("the device lists more than {MAX_FEATURES} features or subgroup-matrix configurations"));
+    }
+    for feature in &device.features {
+        field(NAME, "a feature", feature)?;
+    }
+    for config in &device.matrix_configs {
+        field(NAME, "a subgroup-matrix configuration", &config.component)?;
+        field(NAME, "a subgroup-matrix configuration", &config.result)?;
+    }
+    for (i, r) in result.results.iter().enumerate() {
+        check_configuration_strings(r).map_err(|why| format!("configuration {}: {why}", i + 1))?;
+    }
+    Ok(())
+}
+
+fn check_configuration_strings(r: &ConfigResult) -> Result<(), String> {
+    for (name, text) in [("its family", &r.family), ("its kernel", &r.kernel), ("its variant", &r.variant)] {
+        NAME.check(text).map_err(|why| format!("{name}: {why}"))?;
+    }
+    if let Some(parameter) = &r.parameter {
+        PARAMETER.check(&parameter.name).map_err(|why| format!("its parameter's name: {why}"))?;
+        if let Some(label) = &parameter.label {
+            PARAMETER.check(label).map_err(|why| format!("its parameter's value: {why}"))?;
+        }
+    }
+    let message = match &r.outcome {
+        Outcome::Failed { error: text, .. }
+        | Outcome::Skipped { reason: text }
+        | Outcome::Unmeasured { reason: text }
+        | Outcome::Valid { suspect: Some(text) } => Some(text),
+        Outcome::Valid { suspect: None } | Outcome::Measured => None,
+    };
+    match message {
+        Some(text) => MESSAGE.check(text).map_err(|why| format!("its outcome: {why}")),
+        None => Ok(()),
+    }
 }

@@ -2,6 +2,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod analysis;
+mod bounds;
 mod compare;
 mod estimate;
 mod host;

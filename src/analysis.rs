@@ -232,16 +232,10 @@ pub struct Headline {
 /// The sentences each family's `contrasts` call for, where this run measured both sides validly, in the
 /// order the families appear.
 pub fn headlines(results: &[ConfigResult]) -> Vec<Headline> {
-    let mut families: Vec<&str> = Vec::new();
-    for r in results {
-        if !families.contains(&r.family.as_str()) {
-            families.push(&r.family);
-        }
-    }
     let mut headlines = Vec::new();
-    for family in families {
+    for (family, mut of_family) in crate::stats::groups(results, |r| r.family.as_str()) {
         let Some(declared) = kernels::presentation(family) else { continue };
-        let of_family: Vec<&ConfigResult> = results.iter().filter(|r| r.family == family && r.is_good()).collect();
+        of_family.retain(|r| r.is_good());
         for contrast in declared.contrasts {
             if let Some(text) = contrast_text(contrast, &of_family) {
                 headlines.push(Headline { family: family.to_string(), text });
@@ -262,11 +256,8 @@ fn contrast_text(contrast: &Contrast, results: &[&ConfigResult]) -> Option<Strin
     // Both swept over a parameter and neither side named a value: meet at the largest value both ran.
     let swept = |side: &[&ConfigResult]| side.iter().any(|r| r.parameter.is_some());
     if contrast.kernel.1.is_none() && contrast.against.1.is_none() && swept(&first) && swept(&second) {
-        let value = first
-            .iter()
-            .filter_map(|r| r.parameter_value())
-            .filter(|v| second.iter().any(|r| r.parameter_value() == Some(*v)))
-            .max()?;
+        let seconds: std::collections::HashSet<u32> = second.iter().filter_map(|r| r.parameter_value()).collect();
+        let value = first.iter().filter_map(|r| r.parameter_value()).filter(|v| seconds.contains(v)).max()?;
         first.retain(|r| r.parameter_value() == Some(value));
         second.retain(|r| r.parameter_value() == Some(value));
     }

@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 
 use crate::kernel::{ChartKind, ShaderChecks};
 use crate::result::{ConfigResult, Peaks, Unit, format_gbps};
+use crate::stats::groups;
 use crate::{compare, kernels};
 
 /// One chart the results call for.
@@ -61,27 +62,6 @@ fn unique<T: Eq + Hash + Clone>(items: impl Iterator<Item = T>) -> Vec<T> {
     items.filter(|item| seen.insert(item.clone())).collect()
 }
 
-/// The items grouped by `key`, each group in the order its first item appears: one pass, as a result may
-/// hold tens of thousands of configurations.
-fn groups<'a, T, K: Eq + Hash + Clone>(
-    items: impl IntoIterator<Item = &'a T>,
-    key: impl Fn(&T) -> K,
-) -> Vec<(K, Vec<&'a T>)> {
-    let mut places: HashMap<K, usize> = HashMap::new();
-    let mut grouped: Vec<(K, Vec<&T>)> = Vec::new();
-    for item in items {
-        let key = key(item);
-        match places.get(&key) {
-            Some(&at) => grouped[at].1.push(item),
-            None => {
-                places.insert(key.clone(), grouped.len());
-                grouped.push((key, vec![item]));
-            }
-        }
-    }
-    grouped
-}
-
 /// The most charts a family draws: a real run draws at most 18 (transpose over three matrices); a result
 /// with more says how many it left out, and its table holds every row.
 pub const MAX_CHARTS_PER_FAMILY: usize = 24;
@@ -102,11 +82,11 @@ pub fn plan_and_count(results: &[ConfigResult], peaks: &Peaks) -> (Vec<ChartSpec
     let mut left_out = Vec::new();
     for (family, of_family) in groups(results, |r| r.family.clone()) {
         let kind = kernels::presentation(&family).map_or(ChartKind::Lines, |p| p.chart);
-        let mut of_this = Vec::new();
+        let mut of_this = FamilyCharts::default();
         // A user's kernel: its chart follows what its configurations vary, known from the results alone.
         let users = of_family.iter().all(|r| r.size_and_tunables().is_some());
         match kind {
-            _ if users => of_this = tunables_charts(&family, &of_family),
+            _ if users => tunables_charts(&family, &of_family, &mut of_this),
             ChartKind::Lines => {
                 // Kernels of different kinds of operation (the peaks' f32, f16, i32 and int8 chains) get charts
                 // of their own.
@@ -118,9 +98,11 @@ pub fn plan_and_count(results: &[ConfigResult], peaks: &Peaks) -> (Vec<ChartSpec
                         if !of_part.iter().any(|r| r.is_good()) {
                             continue;
                         }
-                        let key = format!("{family} · {x_name}{of_kind}{part}");
-                        let config = line_config(&key, &x_name, &of_part);
-                        of_this.push(ChartSpec::of_family(key, config, &family));
+                        of_this.add(|| {
+                            let key = format!("{family} · {x_name}{of_kind}{part}");
+                            let config = line_config(&key, &x_name, &of_part);
+                            ChartSpec::of_family(key, config, &family)
+                        });
                     }
                 }
             }
@@ -134,25 +116,28 @@ pub fn plan_and_count(results: &[ConfigResult], peaks: &Peaks) -> (Vec<ChartSpec
                 }
                 for (name, of_series) in groups(of_family.iter().copied(), heatmap_series) {
                     let best = best_at.get(&of_series[0].parameter_value()).copied().unwrap_or(0.0);
-                    let key = format!("{family} · {name}");
-                    let (config, cells) = heatmap_config(&key, &of_series, best);
-                    let family = Some(family.clone());
-                    of_this.push(ChartSpec { key, config, family, cells: Some(cells), point_text: true });
+                    of_this.add(|| {
+                        let key = format!("{family} · {name}");
+                        let (config, cells) = heatmap_config(&key, &of_series, best);
+                        let family = Some(family.clone());
+                        ChartSpec { key, config, family, cells: Some(cells), point_text: true }
+                    });
                 }
             }
             ChartKind::Bars => {
                 for moved in [false, true] {
-                    let key = format!("{family} · {}", if moved { "bytes moved" } else { "bytes used" });
-                    let config = bars_config(&key, &of_family, moved);
-                    of_this.push(ChartSpec::of_family(key, config, &family));
+                    of_this.add(|| {
+                        let key = format!("{family} · {}", if moved { "bytes moved" } else { "bytes used" });
+                        let config = bars_config(&key, &of_family, moved);
+                        ChartSpec::of_family(key, config, &family)
+                    });
                 }
             }
         }
-        if of_this.len() > MAX_CHARTS_PER_FAMILY {
-            left_out.push((family.clone(), of_this.len() - MAX_CHARTS_PER_FAMILY));
-            of_this.truncate(MAX_CHARTS_PER_FAMILY);
+        if of_this.left_out > 0 {
+            left_out.push((family.clone(), of_this.left_out));
         }
-        planned.extend(of_this);
+        planned.extend(of_this.charts);
     }
     if results.iter().any(|r| r.is_good() && r.intensity().is_some()) {
         let key = "roofline".to_string();
@@ -165,11 +150,14 @@ pub fn plan_and_count(results: &[ConfigResult], peaks: &Peaks) -> (Vec<ChartSpec
 /// A user's kernel's charts, one per problem size: a line over the one thing its configurations vary
 /// (the workgroup's shape or a tunable), or a heatmap over the first two (the workgroup's shape, if it
 /// varies, along x; the other tunables together up the y axis).
-fn tunables_charts<'a>(family: &str, results: &[&'a ConfigResult]) -> Vec<ChartSpec> {
+fn tunables_charts<'a>(family: &str, results: &[&'a ConfigResult], charts: &mut FamilyCharts) {
     let size = |r: &ConfigResult| r.size_and_tunables().map_or(String::new(), |(size, _)| size.to_string());
-    let mut charts = Vec::new();
     for (size, at_size) in groups(results.iter().copied(), size) {
         if !at_size.iter().any(|r| r.is_good()) {
+            continue;
+        }
+        if charts.full() {
+            charts.left_out += 1;
             continue;
         }
         // Along dimension 0 the workgroup's shape; along d the (d-1)th tunable ("TILE=8").
@@ -232,19 +220,34 @@ fn tunables_charts<'a>(family: &str, results: &[&'a ConfigResult]) -> Vec<ChartS
                     rate.0
                 );
                 let (config, cells) = matrix_config(&key, &heading, (&name(*x), &y_name), labels, &cells, best, rate);
-                charts.push(ChartSpec {
-                    key,
-                    config,
-                    family: Some(family.to_string()),
-                    cells: Some(cells),
-                    point_text: true,
-                });
+                let family = Some(family.to_string());
+                charts.add(|| ChartSpec { key, config, family, cells: Some(cells), point_text: true });
                 continue;
             }
         };
-        charts.push(ChartSpec::of_family(key, config, family));
+        charts.add(|| ChartSpec::of_family(key, config, family));
     }
-    charts
+}
+
+/// A family's charts as they are planned: made while there is room (`MAX_CHARTS_PER_FAMILY`), only counted
+/// after it, so that a result of thousands of kernels costs no more than its charts drawn.
+#[derive(Default)]
+struct FamilyCharts {
+    charts: Vec<ChartSpec>,
+    left_out: usize,
+}
+
+impl FamilyCharts {
+    fn full(&self) -> bool {
+        self.charts.len() >= MAX_CHARTS_PER_FAMILY
+    }
+
+    fn add(&mut self, chart: impl FnOnce() -> ChartSpec) {
+        match self.full() {
+            true => self.left_out += 1,
+            false => self.charts.push(chart()),
+        }
+    }
 }
 
 /// The most lines a chart draws: more than a person tells apart by colour and dash.

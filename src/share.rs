@@ -402,6 +402,12 @@ fn open(shared: Shared) -> Result<RunResult, ShareError> {
     Ok(result)
 }
 
+/// What a `#run=` link (or its fragment, or the value) carries as it is: the history keeps it so, rather than
+/// encode the result it opened again.
+pub fn run_payload(text: &str) -> Option<&str> {
+    fragment_value(text, FRAGMENT_KEY).ok().filter(|value| value.contains('.'))
+}
+
 /// The value of field `key` in a link (`…#run=2.abc`), a fragment (`x=1&run=2.abc`) or the bare value.
 fn fragment_value<'a>(text: &'a str, key: &str) -> Result<&'a str, ShareError> {
     let text = text.trim();

@@ -1,4 +1,7 @@
-//! Pure statistics on raw samples: no wgpu, no I/O.
+//! Pure statistics on raw samples, and grouping items by a key: no wgpu, no I/O.
+
+use std::collections::HashMap;
+use std::hash::Hash;
 
 use serde::{Deserialize, Serialize};
 
@@ -171,4 +174,25 @@ pub fn ratio_interval(before: &[f64], after: &[f64]) -> Option<Ratio> {
     let spread = ((n * m) as f64 * (n + m + 1) as f64 / 12.0).sqrt();
     let c = ((pairs as f64 / 2.0 - Z_95 * spread - 0.5).floor().max(0.0) as usize).min(pairs / 2);
     Some(Ratio { estimate, low: ratios[c], high: ratios[pairs - 1 - c] })
+}
+
+/// The items grouped by `key`, each group in the order its first item appears: one pass, as a result may
+/// hold tens of thousands of configurations.
+pub fn groups<'a, T, K: Eq + Hash + Clone>(
+    items: impl IntoIterator<Item = &'a T>,
+    key: impl Fn(&'a T) -> K,
+) -> Vec<(K, Vec<&'a T>)> {
+    let mut places: HashMap<K, usize> = HashMap::new();
+    let mut grouped: Vec<(K, Vec<&T>)> = Vec::new();
+    for item in items {
+        let key = key(item);
+        match places.get(&key) {
+            Some(&at) => grouped[at].1.push(item),
+            None => {
+                places.insert(key.clone(), grouped.len());
+                grouped.push((key, vec![item]));
+            }
+        }
+    }
+    grouped
 }

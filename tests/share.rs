@@ -412,6 +412,28 @@ fn a_result_at_the_configuration_bound_opens_and_one_past_it_is_refused_everywhe
     assert!(refused.contains("it compares 9 results; a comparison shows at most 8"), "{refused}");
 }
 
+/// A result at every bound at once (rows, every string of the header, each row's string as long as the
+/// decompressed bound leaves room for) opens from its link and its file; a string one byte past the longest
+/// a result holds is refused before any row is made, naming the bound.
+#[test]
+fn a_result_at_every_bound_at_once_opens_and_a_string_past_its_bound_is_refused() {
+    use crafted::LongStrings;
+    for strings in [LongStrings::Kernels, LongStrings::Families, LongStrings::Errors] {
+        let result = crafted::at_every_bound(strings);
+        let opened =
+            share::blocking::decode(&share::blocking::encode(&result)).unwrap_or_else(|e| panic!("{strings:?}: {e}"));
+        assert_eq!(opened.results.len(), result.results.len());
+        assert_eq!((&opened.label, &opened.notes), (&result.label, &result.notes));
+        RunResult::from_json(&result.to_json()).unwrap_or_else(|e| panic!("{strings:?} from a file: {e}"));
+    }
+    let mut result = crafted::crafted(3);
+    let error = "é".repeat(wgsweep::bounds::LONGEST.bytes / 2) + "!";
+    result.results[2].outcome = wgsweep::result::Outcome::Failed { error, validated: false };
+    let refused = share::blocking::decode(&share::blocking::encode(&result)).unwrap_err().to_string();
+    let said = format!("one of its strings: a string takes {} bytes, 1 more", wgsweep::bounds::LONGEST.bytes + 1);
+    assert!(refused.contains(&said), "{refused}");
+}
+
 #[test]
 fn a_link_keeps_every_medians_interval_and_a_link_of_format_1_still_opens() {
     let result = recorded("h100-native-stream.json");

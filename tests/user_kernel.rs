@@ -232,6 +232,12 @@ fn every_problem_of_a_specification_is_named_at_its_place() {
             "tunables",
             "a kernel may have 4096",
         ),
+        (
+            // The workgroup's shapes count too: 4097 of them make more than 4096 configurations.
+            Box::new(|s| s["tunables"]["WG_X"] = json!((1..=4097).collect::<Vec<u32>>())),
+            "tunables",
+            "at 4097 workgroup shapes make",
+        ),
         (Box::new(|s| s["colour"] = json!("blue")), "spec, line 1", "unknown field `colour`"),
     ];
     for (change, place, message) in cases {

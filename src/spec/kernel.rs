@@ -1,6 +1,8 @@
 //! A user's kernel as checked: its buffers, axes, shapes and expressions, and what it says at each
 //! configuration (values, overrides, grid, bytes).
 
+use std::collections::HashMap;
+
 use super::check::Checker;
 use super::expression::{Expression, Problem, Values};
 use super::schema::{Element, Scalar, Spec, TextureFill};
@@ -377,6 +379,9 @@ pub struct UserKernel {
     pub templated: Vec<String>,
     /// The extensions the WGSL enables (`enable subgroups;`), which the device must offer.
     pub enables: std::collections::BTreeSet<String>,
+    /// Each workgroup shape up to 1024 invocations along x, with the values of the tunables that make it:
+    /// made once, as a kernel may sweep thousands of shapes and each configuration asks for its own.
+    pub(super) shape_table: std::sync::OnceLock<HashMap<[u32; 3], Values>>,
 }
 
 impl UserKernel {
@@ -487,11 +492,23 @@ impl UserKernel {
             values.push((name.clone(), list[i] as i64));
         }
         // The shape's tunables: those that make this shape (1024 covers any shape a device runs).
-        let shapes = self.shapes(workgroup[0].max(1024));
-        if let Some((_, of_shape)) = shapes.into_iter().find(|(shape, _)| *shape == workgroup) {
-            values.extend(of_shape);
-        }
+        let of_shape = match workgroup[0] <= 1024 {
+            true => self.shape_table.get_or_init(|| self.shapes(1024).into_iter().collect()).get(&workgroup).cloned(),
+            false => self.shapes(workgroup[0]).into_iter().find(|(shape, _)| *shape == workgroup).map(|(_, v)| v),
+        };
+        values.extend(of_shape.unwrap_or_default());
         values
+    }
+
+    /// How many workgroup shapes the shape's tunables make (`shape_values`), without making them; `None`
+    /// past `usize`.
+    pub fn shape_count(&self, largest: u32) -> Option<usize> {
+        let powers_of_two = (largest.max(1).ilog2() + 1) as usize;
+        let mut lengths = self.shape_tunables.iter().map(|(_, values)| match values.is_empty() {
+            true => powers_of_two,
+            false => values.len(),
+        });
+        lengths.try_fold(1usize, |product, length| product.checked_mul(length))
     }
 
     /// Every combination of the values of the tunables that make the workgroup's shape; a WG_X the

@@ -64,8 +64,8 @@ fn handle(action: Action) {
     match action {
         Action::Open { result, title } => opened::show(&result, &title),
         Action::Compare(result) => compare::add(result),
-        Action::Keep { id, result } => {
-            wasm_bindgen_futures::spawn_local(async move { history::keep(&id, &result).await })
+        Action::Keep { id, result, payload } => {
+            wasm_bindgen_futures::spawn_local(async move { history::keep(&id, &result, payload).await })
         }
         Action::Run => start(Task::Run, None),
         Action::Tune => start(Task::Tune, None),
@@ -179,7 +179,7 @@ fn open_shared_link() {
                     host::yield_now().await;
                     compare::open(results.clone());
                     host::yield_now().await;
-                    results.iter().for_each(opened::keep);
+                    results.iter().for_each(|result| opened::keep(result, None));
                 }
                 Err(error) => {
                     dom::show_message("error", &format!("The shared comparison could not be opened: {error}"))
@@ -191,7 +191,7 @@ fn open_shared_link() {
                     host::yield_now().await;
                     opened::show(&result, "Shared result");
                     host::yield_now().await;
-                    opened::keep(&result);
+                    opened::keep(&result, share::run_payload(&hash).map(String::from));
                 }
                 Err(error) => dom::show_message("error", &format!("The shared result could not be opened: {error}")),
             }

@@ -3,6 +3,7 @@
 //! draws every family, last. The run's card and an opened result's each hold one.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
@@ -32,8 +33,14 @@ struct Section {
     details: HtmlDetailsElement,
     count: Element,
     table: Rc<RefCell<table::Table>>,
-    rows: Vec<&'static str>,
+    /// How many rows the table holds, and how many of them are failed, suspect or skipped
+    /// (`table::status_class`): counted as they come, as a run adds its rows one by one.
+    rows: usize,
+    marked: [(&'static str, usize); 3],
 }
+
+/// The most families a result's sections show: a run of every kernel makes 12, and a user's kernel one more.
+const MAX_FAMILIES: usize = 24;
 
 /// The families shown inside the container that `build` made.
 pub struct FamilyResults {
@@ -63,30 +70,40 @@ impl FamilyResults {
         self.container().set_inner_html("");
     }
 
-    /// Shows a finished result whole: its rows, charts and headlines.
+    /// Shows a finished result whole: its rows, charts and headlines; of a result of more families than
+    /// any run makes (a crafted one), the first `MAX_FAMILIES`, saying how many more it holds.
     pub fn show_all(&mut self, results: &[ConfigResult], peaks: &Peaks) -> Result<(), wasm_bindgen::JsValue> {
         self.clear();
-        let mut families: Vec<(&str, Vec<&ConfigResult>)> = Vec::new();
-        for r in results {
-            match families.iter_mut().find(|(family, _)| *family == r.family) {
-                Some((_, of_family)) => of_family.push(r),
-                None => families.push((&r.family, vec![r])),
-            }
-        }
-        for (family, of_family) in families {
+        let families = crate::stats::groups(results, |r| r.family.as_str());
+        let shown = families.len().min(MAX_FAMILIES);
+        for (family, of_family) in &families[..shown] {
             let section = self.section(family);
             section.table.borrow_mut().extend(of_family.iter().copied());
-            section.rows.extend(of_family.iter().map(|r| table::status_class(r)));
+            for r in of_family {
+                section.count(r);
+            }
             section.count_rows();
         }
-        self.show(results, peaks)
+        if shown == families.len() {
+            return self.show(results, peaks);
+        }
+        let left = families.len() - shown;
+        let rows: usize = families[shown..].iter().map(|(_, of_family)| of_family.len()).sum();
+        let text = format!(
+            "{left} more families ({rows} configurations) are in this result and not shown here: the page shows \
+             the first {MAX_FAMILIES}, more than any run makes."
+        );
+        append(&self.container(), "p", "note", &text).set_id(&format!("{}-left-out", self.id));
+        let shown: Vec<ConfigResult> =
+            families[..shown].iter().flat_map(|(_, of_family)| of_family.iter().map(|r| (*r).clone())).collect();
+        self.show(&shown, peaks)
     }
 
     /// Adds a configuration's row to its family's table.
     pub fn add_row(&mut self, r: &ConfigResult) {
         let section = self.section(&r.family);
         section.table.borrow_mut().add(r);
-        section.rows.push(table::status_class(r));
+        section.count(r);
         section.count_rows();
     }
 
@@ -94,13 +111,16 @@ impl FamilyResults {
     /// has not changed is left as it is.
     pub fn show(&mut self, results: &[ConfigResult], peaks: &Peaks) -> Result<(), wasm_bindgen::JsValue> {
         let headlines = analysis::headlines(results);
-        let (mut planned, left_out) = charts::plan_and_count(results, peaks);
+        let (planned, left_out) = charts::plan_and_count(results, peaks);
+        let mut by_family: HashMap<Option<String>, Vec<ChartSpec>> = HashMap::new();
+        for chart in planned {
+            by_family.entry(chart.family.clone()).or_default().push(chart);
+        }
+        let mut planned = by_family;
+        let left_out: HashMap<String, usize> = left_out.into_iter().collect();
         for section in &mut self.sections {
-            let (of_family, rest): (Vec<ChartSpec>, Vec<ChartSpec>) =
-                planned.into_iter().partition(|c| c.family.as_ref() == Some(&section.family));
-            planned = rest;
-            section.charts.draw(of_family)?;
-            let left = left_out.iter().find(|(family, _)| *family == section.family).map(|(_, n)| *n);
+            section.charts.draw(planned.remove(&Some(section.family.clone())).unwrap_or_default())?;
+            let left = left_out.get(&section.family).copied();
             let note = left.map(|n| {
                 format!(
                     "{n} more charts are not drawn (at most {} a family); the table holds every row.",
@@ -113,10 +133,8 @@ impl FamilyResults {
                 append(&section.headlines, "li", "", &headline.text);
             }
         }
-        // What is left draws every family: the roofline.
-        if planned.is_empty() {
-            return Ok(());
-        }
+        // What draws every family: the roofline.
+        let Some(planned) = planned.remove(&None) else { return Ok(()) };
         let across = match &mut self.across {
             Some(across) => across,
             None => {
@@ -130,7 +148,8 @@ impl FamilyResults {
 
     /// The family's section, made where it is the first of its family.
     fn section(&mut self, family: &str) -> &mut Section {
-        if let Some(at) = self.sections.iter().position(|s| s.family == family) {
+        // The last section first: a run adds its rows family by family.
+        if let Some(at) = self.sections.iter().rposition(|s| s.family == family) {
             return &mut self.sections[at];
         }
         let part = element_for(&self.container(), family);
@@ -141,8 +160,8 @@ impl FamilyResults {
             append(&part, "details", "family-table", "").dyn_into().expect("a details element");
         let count = append(&details, "summary", "", "Table");
         let table = table::results_table(&details, &self.id);
-        let (family, rows) = (family.to_string(), Vec::new());
-        self.sections.push(Section { family, headlines, charts, charts_left_out, details, count, table, rows });
+        let (family, rows, marked) = (family.to_string(), 0, [("failed", 0), ("suspect", 0), ("skipped", 0)]);
+        self.sections.push(Section { family, headlines, charts, charts_left_out, details, count, table, rows, marked });
         self.sections.last_mut().expect("the section just added")
     }
 }
@@ -151,17 +170,22 @@ impl Section {
     /// Counts the table's rows, by what became of them, on its folded line; a failure or a suspect opens
     /// the table, as they are what a person must not miss.
     fn count_rows(&self) {
-        let count = |class: &str| self.rows.iter().filter(|c| **c == class).count();
-        let mut text = format!("Table: {} configurations", self.rows.len());
-        for class in ["failed", "suspect", "skipped"] {
-            match count(class) {
-                0 => {}
-                n => text.push_str(&format!(", {n} {class}")),
-            }
+        let mut text = format!("Table: {} configurations", self.rows);
+        for (class, n) in self.marked.iter().filter(|(_, n)| *n > 0) {
+            text.push_str(&format!(", {n} {class}"));
         }
         self.count.set_text_content(Some(&text));
-        if count("failed") + count("suspect") > 0 {
+        if self.marked[0].1 + self.marked[1].1 > 0 {
             self.details.set_open(true);
+        }
+    }
+
+    /// Counts `r` among the table's rows.
+    fn count(&mut self, r: &ConfigResult) {
+        self.rows += 1;
+        let class = table::status_class(r);
+        if let Some((_, n)) = self.marked.iter_mut().find(|(marked, _)| *marked == class) {
+            *n += 1;
         }
     }
 }

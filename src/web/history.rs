@@ -58,9 +58,10 @@ pub fn show() {
     dom::set_hidden("history", entries.is_empty());
 }
 
-/// Keeps `result` in the history as run `id` and lists it, saying so if the browser will not.
-pub async fn keep(id: &str, result: &crate::result::RunResult) {
-    match storage::keep(id, result).await {
+/// Keeps `result` in the history as run `id` (as `payload`, where it came as a link's) and lists it,
+/// saying so if the browser will not.
+pub async fn keep(id: &str, result: &crate::result::RunResult, payload: Option<String>) {
+    match storage::keep(id, result, payload).await {
         Ok(()) => show(),
         Err(error) => dom::show_message("warning", &format!("This run could not be kept in the history: {error}.")),
     }

@@ -49,9 +49,10 @@ pub fn build(root: &Element) {
 }
 
 /// Keeps a result opened from a link or a file in the history, once however often it is opened (a run
-/// made here and opened from its own link is the same entry).
-pub fn keep(result: &RunResult) {
-    state::dispatch(Action::Keep { id: storage::id(result), result: result.clone() });
+/// made here and opened from its own link is the same entry): as the link's `payload` where it came from
+/// one.
+pub fn keep(result: &RunResult, payload: Option<String>) {
+    state::dispatch(Action::Keep { id: storage::id(result), result: result.clone(), payload });
 }
 
 /// Opens result files picked or dropped on the page.
@@ -86,7 +87,7 @@ async fn open_file(file: web_sys::File) {
     };
     match analysis::read_json(&text) {
         Ok(result) => {
-            keep(&result);
+            keep(&result, None);
             show(&result, &format!("Opened from {name}"));
         }
         Err(error) => dom::show_message("error", &format!("{name} could not be opened: {error}")),
@@ -120,10 +121,15 @@ pub fn show(result: &RunResult, title: &str) {
     for note in &result.notes {
         append(&notes, "li", "", note);
     }
-    let mut labels: Vec<String> = result.results.iter().map(ConfigResult::label).collect();
-    labels.dedup();
-    let again = format!("?kernels={}", String::from(js_sys::encode_uri_component(&labels.join(","))));
-    by_id::<Element>("run-again").set_attribute("href", &again).ok();
+    // The same kernels again, where they are kernels wgsweep has (a crafted result may name thousands).
+    let labels: Vec<String> =
+        crate::stats::groups(&result.results, ConfigResult::label).into_iter().map(|(l, _)| l).collect();
+    let known = labels.len() <= crate::kernels::all().len();
+    if known {
+        let again = format!("?kernels={}", String::from(js_sys::encode_uri_component(&labels.join(","))));
+        by_id::<Element>("run-again").set_attribute("href", &again).ok();
+    }
+    dom::set_hidden("run-again", !known);
     dom::set_hidden("shared", false);
     let drawn = state::with(|app| {
         app.opened = Some(result.clone());

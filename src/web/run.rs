@@ -160,7 +160,7 @@ pub async fn run(gpu: &Gpu, plan: Plan, earlier: Option<RunResult>) {
                 }
                 if finished.len().is_multiple_of(HISTORY_EVERY) {
                     let result = RunResult { results: finished.clone(), ..partial.clone() };
-                    state::dispatch(Action::Keep { id: history_id.clone(), result });
+                    state::dispatch(Action::Keep { id: history_id.clone(), result, payload: None });
                 }
                 if dom::now_ms() - charts_drawn_ms >= CHARTS_EVERY_MS {
                     let peaks = analysis::peaks(&finished);
@@ -253,7 +253,7 @@ async fn show_finished(gpu: &Gpu, plan: Plan, mut result: RunResult, finishing: 
     }
     dom::set_text("result-json", &result.to_json());
     host::yield_now().await;
-    state::dispatch(Action::Keep { id: history_id, result: result.clone() });
+    state::dispatch(Action::Keep { id: history_id, result: result.clone(), payload: None });
     state::with(|app| app.last = Some(result));
     storage::settled().await; // done means kept too
     by_id::<Element>("results").set_attribute("data-done", "").ok();

@@ -45,8 +45,9 @@ pub enum Action {
     Open { result: RunResult, title: String },
     /// Add a result to the comparison and show it.
     Compare(RunResult),
-    /// Keep a result in the history under `id` (a run as it goes, an opened result once).
-    Keep { id: String, result: RunResult },
+    /// Keep a result in the history under `id` (a run as it goes, an opened result once), as `payload`
+    /// where it came as one (a link's), else encoded.
+    Keep { id: String, result: RunResult, payload: Option<String> },
     /// Run the picked kernels with the controls' settings.
     Run,
     /// Auto-tune the picked kernels.

@@ -108,15 +108,19 @@ pub async fn settled() {
 }
 
 /// Keeps `result` as the run `id`, replacing what was kept under that id. A keep of the same run asked
-/// for later wins, whichever finishes compressing first (it may have finished already).
-pub async fn keep(id: &str, result: &RunResult) -> Result<(), String> {
+/// for later wins, whichever finishes compressing first (it may have finished already). A result opened
+/// from a link is kept as the link's `payload`, not encoded again.
+pub async fn keep(id: &str, result: &RunResult, payload: Option<String>) -> Result<(), String> {
     let turn = ASKED.replace(ASKED.get() + 1);
     LATEST.with_borrow_mut(|latest| match latest.iter_mut().find(|(run, _)| run == id) {
         Some(asked) => asked.1 = turn,
         None => latest.push((id.to_string(), turn)),
     });
     UNDER_WAY.set(UNDER_WAY.get() + 1);
-    let payload = share::encode(result).await;
+    let payload = match payload {
+        Some(payload) => payload,
+        None => share::encode(result).await,
+    };
     UNDER_WAY.set(UNDER_WAY.get() - 1);
     if LATEST.with_borrow(|latest| latest.iter().any(|(run, newest)| run == id && *newest > turn)) {
         return Ok(());
@@ -156,7 +160,7 @@ pub fn relabel(id: &str, label: &str) -> Result<(), String> {
 /// Records that the run `id` was published (keeping it first where it is not kept yet).
 pub async fn mark_published(id: &str, result: &RunResult, published: Published) -> Result<(), String> {
     if !load().iter().any(|e| e.id == id) {
-        keep(id, result).await?;
+        keep(id, result, None).await?;
     }
     let mut entries = load();
     if let Some(entry) = entries.iter_mut().find(|e| e.id == id) {

@@ -25,3 +25,46 @@ pub fn crafted(configurations: usize) -> RunResult {
     result.label = format!("{configurations} configurations");
     result
 }
+
+/// What a crafted result at every bound fills its rows' strings with, each row a string of its own.
+#[derive(Clone, Copy, Debug)]
+pub enum LongStrings {
+    /// Every row a kernel of its own, its name at the bound on names.
+    Kernels,
+    /// Every row a family of its own (as many users' kernels would make).
+    Families,
+    /// Every row failed, with a message of its own.
+    Errors,
+}
+
+/// A result at every bound at once: `kernels::max_configurations` rows, the label, the notes and the
+/// device's descriptions at their bounds (`wgsweep::bounds`), and every row with a string of its own as long
+/// as the bound on a link's decompressed size leaves room for.
+pub fn at_every_bound(strings: LongStrings) -> RunResult {
+    use wgsweep::bounds::{DESCRIPTION, LABEL, MAX_NOTES, NAME, NOTE};
+    let max = wgsweep::kernels::max_configurations();
+    let mut result = crafted(max);
+    let filled = |bytes: usize, i: usize| {
+        let head = format!("{i:06} ");
+        head.clone() + &"ж".repeat((bytes - head.len()) / 2)
+    };
+    result.label = filled(LABEL.bytes, 0);
+    result.notes = (0..MAX_NOTES).map(|i| filled(NOTE.bytes, i)).collect();
+    result.device.driver_info = filled(DESCRIPTION.bytes, 0);
+    result.environment.platform = filled(DESCRIPTION.bytes, 1);
+    // About 16 MiB of a link's payload, less the rows' own 80 bytes or so.
+    let per_row = ((16 << 20) / max - 100).min(NAME.bytes);
+    for (i, r) in result.results.iter_mut().enumerate() {
+        match strings {
+            LongStrings::Kernels => r.kernel = filled(per_row, i),
+            LongStrings::Families => r.family = filled(per_row, i),
+            LongStrings::Errors => {
+                r.fail(filled(per_row, i));
+                (r.median_ns, r.min_ns, r.p95_ns, r.cv, r.gbps, r.median_interval_ns) =
+                    (None, None, None, None, None, None);
+                r.summarized_samples = 0;
+            }
+        }
+    }
+    result
+}

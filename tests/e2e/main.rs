@@ -671,6 +671,33 @@ fn every_row(browser: &Browser, scope: &str, row: &str) -> Value {
     ))
 }
 
+/// A link at every bound at once (the configuration bound, every string at its bound, the decompressed
+/// bound) opens within 2 s with no main-thread task over 250 ms, and is kept in the history within 200 ms
+/// of being shown; for each shape of long strings (docs/results/bounds.md).
+#[test]
+#[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
+fn a_link_at_every_bound_at_once_opens_within_2_s_and_no_task_takes_over_250_ms() {
+    let site = server::serve(dist());
+    for strings in [crafted::LongStrings::Kernels, crafted::LongStrings::Families, crafted::LongStrings::Errors] {
+        let result = crafted::at_every_bound(strings);
+        let link = wgsweep::share::blocking::link(&format!("{}/index.html", site.url()), &result);
+        let browser = Browser::start(WebGpu::Enabled);
+        let opening = std::time::Instant::now();
+        browser.open(&link);
+        browser.wait_for("its tables", "document.querySelector('#shared-families tbody tr')", Duration::from_secs(120));
+        let opened_ms = opening.elapsed().as_secs_f64() * 1000.0;
+        browser.wait_for("the history", "document.querySelector('#history-list tr')", Duration::from_secs(120));
+        let kept_ms = opening.elapsed().as_secs_f64() * 1000.0 - opened_ms;
+        let tasks = long_tasks(&browser);
+        let longest = tasks.iter().copied().fold(0.0, f64::max);
+        eprintln!(
+            "{strings:?}: a link of {} bytes opened in {opened_ms:.0} ms, kept {kept_ms:.0} ms later; long tasks {tasks:?}",
+            link.len()
+        );
+        assert!(opened_ms < 2000.0 && longest < 250.0 && kept_ms < 200.0, "{strings:?}");
+    }
+}
+
 /// The main thread's long tasks (over 50 ms) since the page started, as the browser buffers them.
 fn long_tasks(browser: &Browser) -> Vec<f64> {
     let script = "return new Promise(done => { const seen = []; \

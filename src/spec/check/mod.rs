@@ -112,6 +112,7 @@ impl Checker {
             template: template.replacements,
             templated,
             enables: declared.enables.clone(),
+            shape_table: Default::default(),
         };
         self.check_combinations(&kernel, &declared);
         if self.problems.is_empty() { Ok(kernel) } else { Err(self.problems) }
@@ -307,12 +308,17 @@ impl Checker {
     }
 
     /// Evaluates every expression at every combination the restrictions admit (with WG_X swept, at every
-    /// power of two up to 1024): a run then never meets an expression that fails.
+    /// power of two up to 1024): a run then never meets an expression that fails. The workgroup shapes count
+    /// toward the combinations' bound: each combination runs at every one.
     fn check_combinations(&mut self, kernel: &UserKernel, declared: &Declarations) {
         let combinations = kernel.combinations();
-        if combinations > MAX_COMBINATIONS {
-            let message =
-                format!("{combinations} combinations of sizes and tunables; a kernel may have {MAX_COMBINATIONS}");
+        let shapes = kernel.shape_count(1024).unwrap_or(usize::MAX);
+        if combinations.saturating_mul(shapes) > MAX_COMBINATIONS {
+            let message = format!(
+                "{combinations} combinations of sizes and tunables at {shapes} workgroup shapes make {}; a kernel \
+                 may have {MAX_COMBINATIONS}",
+                combinations.saturating_mul(shapes)
+            );
             self.problem("tunables", message);
             return;
         }
@@ -324,24 +330,27 @@ impl Checker {
         }
         let shapes = kernel.shapes(1024);
         let shown = |values: &Values| values.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(", ");
+        let mut first_of_shape: std::collections::HashMap<[u32; 3], usize> = std::collections::HashMap::new();
         for (i, (shape, values)) in shapes.iter().enumerate() {
             if shape.contains(&0) {
                 self.problem("workgroup_size", format!("the shape at {} has a dimension of 0", shown(values)));
                 return;
             }
-            if let Some((_, other)) = shapes[..i].iter().find(|(s, _)| s == shape) {
+            if let Some(&other) = first_of_shape.get(shape) {
                 let message = format!(
                     "{} and {} make the same shape {shape:?}: the shape must tell its tunables' values apart",
-                    shown(other),
+                    shown(&shapes[other].1),
                     shown(values)
                 );
                 self.problem("workgroup_size", message);
                 return;
             }
+            first_of_shape.insert(*shape, i);
         }
+        let workgroups: Vec<[u32; 3]> = shapes.iter().map(|(shape, _)| *shape).collect();
         let mut admitted = 0;
         for index in 0..combinations {
-            for workgroup in kernel.workgroup_shapes(1024) {
+            for &workgroup in &workgroups {
                 let values = kernel.values(index, workgroup);
                 match kernel.excluded_by(&values) {
                     Ok(Some(_)) => continue,

@@ -233,8 +233,8 @@ pub struct Headline {
 /// order the families appear.
 pub fn headlines(results: &[ConfigResult]) -> Vec<Headline> {
     let mut headlines = Vec::new();
-    for (family, mut of_family) in crate::stats::groups(results, |r| r.family.as_str()) {
-        let Some(declared) = kernels::presentation(family) else { continue };
+    for (family, mut of_family) in crate::stats::groups(results, |r| r.family.clone()) {
+        let Some(declared) = kernels::presentation(&family) else { continue };
         of_family.retain(|r| r.is_good());
         for contrast in declared.contrasts {
             if let Some(text) = contrast_text(contrast, &of_family) {
@@ -256,8 +256,10 @@ fn contrast_text(contrast: &Contrast, results: &[&ConfigResult]) -> Option<Strin
     // Both swept over a parameter and neither side named a value: meet at the largest value both ran.
     let swept = |side: &[&ConfigResult]| side.iter().any(|r| r.parameter.is_some());
     if contrast.kernel.1.is_none() && contrast.against.1.is_none() && swept(&first) && swept(&second) {
-        let seconds: std::collections::HashSet<u32> = second.iter().filter_map(|r| r.parameter_value()).collect();
-        let value = first.iter().filter_map(|r| r.parameter_value()).filter(|v| seconds.contains(v)).max()?;
+        let mut seconds: Vec<u32> = second.iter().filter_map(|r| r.parameter_value()).collect();
+        seconds.sort_unstable();
+        let value =
+            first.iter().filter_map(|r| r.parameter_value()).filter(|v| seconds.binary_search(v).is_ok()).max()?;
         first.retain(|r| r.parameter_value() == Some(value));
         second.retain(|r| r.parameter_value() == Some(value));
     }

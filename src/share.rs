@@ -158,18 +158,18 @@ enum RowOutcome {
 #[derive(Default)]
 struct Strings {
     list: Vec<String>,
-    at: HashMap<String, u32>,
+    at: HashMap<String, usize>,
 }
 
 impl Strings {
     fn index(&mut self, s: &str) -> u32 {
         if let Some(&at) = self.at.get(s) {
-            return at;
+            return at as u32;
         }
-        let at = self.list.len() as u32;
+        let at = self.list.len();
         self.list.push(s.to_string());
         self.at.insert(s.to_string(), at);
-        at
+        at as u32
     }
 }
 

@@ -182,6 +182,14 @@ pub fn groups<'a, T, K: Eq + Hash + Clone>(
     items: impl IntoIterator<Item = &'a T>,
     key: impl Fn(&'a T) -> K,
 ) -> Vec<(K, Vec<&'a T>)> {
+    grouped(&mut items.into_iter(), &key)
+}
+
+/// `groups`, made once per kind of item and key rather than once per caller (the page's download).
+fn grouped<'a, T, K: Eq + Hash + Clone>(
+    items: &mut dyn Iterator<Item = &'a T>,
+    key: &dyn Fn(&'a T) -> K,
+) -> Vec<(K, Vec<&'a T>)> {
     let mut places: HashMap<K, usize> = HashMap::new();
     let mut grouped: Vec<(K, Vec<&T>)> = Vec::new();
     for item in items {

@@ -619,7 +619,16 @@ pub enum ReadError {
         "this result was written by a newer wgsweep (schema version {found}; this one reads up to {SCHEMA_VERSION}): update wgsweep to read it"
     )]
     TooNew { found: u32 },
+    #[error(
+        "this result takes {bytes} bytes, {} more than the {MAX_FILE_BYTES} a result file may (a result at the configuration bound with 50 samples a configuration takes 112 MB)",
+        bytes - MAX_FILE_BYTES
+    )]
+    TooLarge { bytes: usize },
 }
+
+/// The most bytes a result's JSON may take: every reader refuses more before it reads a field, so that a
+/// crafted file cannot make one allocate without bound.
+pub const MAX_FILE_BYTES: usize = 128 << 20;
 
 impl RunResult {
     /// Where the run's time went, and in the page how long the main thread was held: what a run shows
@@ -645,6 +654,9 @@ impl RunResult {
     /// Reads a result file; refuses one that is malformed, from a newer wgsweep, or not believable
     /// (`check`), with a message that says why.
     pub fn from_json(text: &str) -> Result<Self, ReadError> {
+        if text.len() > MAX_FILE_BYTES {
+            return Err(ReadError::TooLarge { bytes: text.len() });
+        }
         #[derive(Deserialize)]
         struct Version {
             schema_version: u32,

@@ -1,8 +1,6 @@
 //! A user's kernel as checked: its buffers, axes, shapes and expressions, and what it says at each
 //! configuration (values, overrides, grid, bytes).
 
-use std::collections::HashMap;
-
 use super::check::Checker;
 use super::expression::{Expression, Problem, Values};
 use super::schema::{Element, Scalar, Spec, TextureFill};
@@ -379,9 +377,10 @@ pub struct UserKernel {
     pub templated: Vec<String>,
     /// The extensions the WGSL enables (`enable subgroups;`), which the device must offer.
     pub enables: std::collections::BTreeSet<String>,
-    /// Each workgroup shape up to 1024 invocations along x, with the values of the tunables that make it:
-    /// made once, as a kernel may sweep thousands of shapes and each configuration asks for its own.
-    pub(super) shape_table: std::sync::OnceLock<HashMap<[u32; 3], Values>>,
+    /// Each workgroup shape up to 1024 invocations along x with the values of the tunables that make it:
+    /// listed once by the check, as each configuration asks for its own (made anew, a kernel's 4 096 shapes
+    /// each took all of them again).
+    pub(super) shape_table: Vec<([u32; 3], Values)>,
 }
 
 impl UserKernel {
@@ -493,7 +492,7 @@ impl UserKernel {
         }
         // The shape's tunables: those that make this shape (1024 covers any shape a device runs).
         let of_shape = match workgroup[0] <= 1024 {
-            true => self.shape_table.get_or_init(|| self.shapes(1024).into_iter().collect()).get(&workgroup).cloned(),
+            true => self.shape_table.iter().find(|(shape, _)| *shape == workgroup).map(|(_, v)| v.clone()),
             false => self.shapes(workgroup[0]).into_iter().find(|(shape, _)| *shape == workgroup).map(|(_, v)| v),
         };
         values.extend(of_shape.unwrap_or_default());

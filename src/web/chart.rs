@@ -1,6 +1,9 @@
 //! The Chart.js binding: draws the chart specifications `charts` plans (Chart.js and its matrix chart type
 //! are loaded before the app), keeps them, redraws only what changed, and saves a chart as a PNG.
 
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
 use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
@@ -24,13 +27,62 @@ extern "C" {
 
 type Callback = Closure<dyn Fn(JsValue, JsValue, JsValue) -> JsValue>;
 
-/// A chart on the page, with the configuration it was drawn from and the callbacks it calls.
+/// A chart on the page, with the configuration it was drawn from and the callbacks it calls; its Chart.js
+/// chart once it is drawn (`in_turn`).
 struct Drawn {
     key: String,
     config: Value,
     canvas: web_sys::HtmlCanvasElement,
-    chart: JsChart,
+    chart: Rc<RefCell<Option<JsChart>>>,
     _callbacks: Vec<Callback>,
+}
+
+impl Drawn {
+    fn destroy(&self) {
+        if let Some(chart) = self.chart.borrow_mut().take() {
+            chart.destroy();
+        }
+    }
+}
+
+/// The most charts the page draws in one of its tasks: Chart.js takes up to tens of milliseconds for one on
+/// a slow adapter, and a result may call for a hundred. The others wait for the page's next turns, their
+/// canvases marked `data-pending` meanwhile.
+const CHARTS_PER_TASK: usize = 3;
+
+thread_local! {
+    /// Drawings waiting for a turn, oldest first.
+    static WAITING: RefCell<Vec<Box<dyn FnOnce()>>> = RefCell::default();
+    /// Charts drawn in this task.
+    static DRAWN_NOW: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Runs `draw` now where this task has drawn fewer than `CHARTS_PER_TASK` charts and none waits, else in a
+/// later turn, in the order asked.
+fn in_turn(draw: impl FnOnce() + 'static) {
+    if DRAWN_NOW.get() == 0 {
+        wasm_bindgen_futures::spawn_local(next_turns());
+    }
+    if DRAWN_NOW.get() < CHARTS_PER_TASK && WAITING.with_borrow(Vec::is_empty) {
+        DRAWN_NOW.set(DRAWN_NOW.get() + 1);
+        draw();
+    } else {
+        WAITING.with_borrow_mut(|waiting| waiting.push(Box::new(draw)));
+    }
+}
+
+/// A turn at a time, the charts that wait, `CHARTS_PER_TASK` a turn, until none waits.
+async fn next_turns() {
+    loop {
+        crate::host::yield_now().await;
+        let batch: Vec<Box<dyn FnOnce()>> =
+            WAITING.with_borrow_mut(|waiting| waiting.drain(..waiting.len().min(CHARTS_PER_TASK)).collect());
+        DRAWN_NOW.set(batch.len());
+        if batch.is_empty() {
+            return;
+        }
+        batch.into_iter().for_each(|draw| draw());
+    }
 }
 
 /// The charts inside one container element, redrawn from the results so far.
@@ -63,7 +115,7 @@ impl Charts {
 
     /// Removes every chart.
     pub fn clear(&mut self) {
-        self.drawn.drain(..).for_each(|d| d.chart.destroy());
+        self.drawn.drain(..).for_each(|d| d.destroy());
         self.container.set_inner_html("");
     }
 
@@ -84,8 +136,8 @@ impl Charts {
             let canvas = match existing {
                 Some(i) => {
                     let old = self.drawn.remove(i);
-                    old.chart.destroy();
-                    old.canvas
+                    old.destroy();
+                    old.canvas.clone()
                 }
                 None => {
                     let class = if planned.cells.is_some() { "chart-box heatmap" } else { "chart-box" };
@@ -117,7 +169,18 @@ impl Charts {
                     callbacks.push(log_ticks_callback(&value, axis)?);
                 }
             }
-            let chart = JsChart::new(&canvas, &value)?;
+            // Drawn in turn; not at all where the chart is replaced or removed before its turn comes.
+            let chart: Rc<RefCell<Option<JsChart>>> = Rc::default();
+            let (slot, on) = (Rc::downgrade(&chart), canvas.clone());
+            canvas.set_attribute("data-pending", "")?;
+            in_turn(move || {
+                let Some(slot) = slot.upgrade() else { return };
+                on.remove_attribute("data-pending").ok();
+                match JsChart::new(&on, &value) {
+                    Ok(chart) => *slot.borrow_mut() = Some(chart),
+                    Err(e) => super::dom::show_message("error", &format!("A chart could not be drawn: {e:?}")),
+                }
+            });
             self.drawn.push(Drawn { key: planned.key, config: planned.config, canvas, chart, _callbacks: callbacks });
         }
         // Charts that appear mid-run (a new heatmap, the roofline) join at the end: put them in plan order.

@@ -3,7 +3,6 @@
 //! draws every family, last. The run's card and an opened result's each hold one.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
@@ -74,7 +73,7 @@ impl FamilyResults {
     /// any run makes (a crafted one), the first `MAX_FAMILIES`, saying how many more it holds.
     pub fn show_all(&mut self, results: &[ConfigResult], peaks: &Peaks) -> Result<(), wasm_bindgen::JsValue> {
         self.clear();
-        let families = crate::stats::groups(results, |r| r.family.as_str());
+        let families = crate::stats::groups(results, |r| r.family.clone());
         let shown = families.len().min(MAX_FAMILIES);
         for (family, of_family) in &families[..shown] {
             let section = self.section(family);
@@ -111,16 +110,14 @@ impl FamilyResults {
     /// has not changed is left as it is.
     pub fn show(&mut self, results: &[ConfigResult], peaks: &Peaks) -> Result<(), wasm_bindgen::JsValue> {
         let headlines = analysis::headlines(results);
-        let (planned, left_out) = charts::plan_and_count(results, peaks);
-        let mut by_family: HashMap<Option<String>, Vec<ChartSpec>> = HashMap::new();
-        for chart in planned {
-            by_family.entry(chart.family.clone()).or_default().push(chart);
-        }
-        let mut planned = by_family;
-        let left_out: HashMap<String, usize> = left_out.into_iter().collect();
+        // At most `MAX_FAMILIES` sections, each with at most `MAX_CHARTS_PER_FAMILY` charts: found in a scan.
+        let (mut planned, left_out) = charts::plan_and_count(results, peaks);
         for section in &mut self.sections {
-            section.charts.draw(planned.remove(&Some(section.family.clone())).unwrap_or_default())?;
-            let left = left_out.get(&section.family).copied();
+            let (of_family, rest): (Vec<ChartSpec>, Vec<ChartSpec>) =
+                planned.into_iter().partition(|c| c.family.as_ref() == Some(&section.family));
+            planned = rest;
+            section.charts.draw(of_family)?;
+            let left = left_out.iter().find(|(family, _)| *family == section.family).map(|(_, n)| *n);
             let note = left.map(|n| {
                 format!(
                     "{n} more charts are not drawn (at most {} a family); the table holds every row.",
@@ -133,8 +130,10 @@ impl FamilyResults {
                 append(&section.headlines, "li", "", &headline.text);
             }
         }
-        // What draws every family: the roofline.
-        let Some(planned) = planned.remove(&None) else { return Ok(()) };
+        // What is left draws every family: the roofline.
+        if planned.is_empty() {
+            return Ok(());
+        }
         let across = match &mut self.across {
             Some(across) => across,
             None => {

@@ -81,6 +81,11 @@ fn listen_for_files() {
 /// Reads a result file and shows it, or says why it cannot.
 async fn open_file(file: web_sys::File) {
     let name = file.name();
+    let most = crate::result::MAX_FILE_BYTES as f64;
+    if file.size() > most {
+        let message = format!("{name} takes {} bytes, more than the {most} a result file may", file.size());
+        return dom::show_message("error", &message);
+    }
     let text = match wasm_bindgen_futures::JsFuture::from(file.text()).await {
         Ok(text) => text.as_string().unwrap_or_default(),
         Err(e) => return dom::show_message("error", &format!("{name} could not be read: {e:?}")),

@@ -118,3 +118,13 @@ fn notes_are_added_once_clipped_and_up_to_their_bound() {
     assert_eq!(notes.len(), MAX_NOTES);
     assert!(notes.last().unwrap().contains("more notes were left out"), "{notes:?}");
 }
+
+#[test]
+fn a_file_at_its_bound_is_read_and_one_byte_past_it_is_refused_before_any_field() {
+    use wgsweep::result::MAX_FILE_BYTES;
+    let padded = MINIMAL_V1.to_string() + &" ".repeat(MAX_FILE_BYTES - MINIMAL_V1.len());
+    assert!(RunResult::from_json(&padded).is_ok(), "a result padded to the bound");
+    let error = RunResult::from_json(&(padded + " ")).unwrap_err().to_string();
+    let said = format!("takes {} bytes, 1 more than the {MAX_FILE_BYTES} a result file may", MAX_FILE_BYTES + 1);
+    assert!(error.contains(&said), "{error}");
+}

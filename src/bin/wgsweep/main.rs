@@ -123,9 +123,14 @@ fn open_results(source: &str) -> Result<Vec<RunResult>, String> {
     }
     let (text, name) = match source {
         "-" => {
+            // Read up to one byte past the bound: more is refused, not held.
+            let most = wgsweep::result::MAX_FILE_BYTES;
             let mut text = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text)
+            std::io::Read::read_to_string(&mut std::io::Read::take(std::io::stdin(), most as u64 + 1), &mut text)
                 .map_err(|e| format!("could not read standard input: {e}"))?;
+            if text.len() > most {
+                return Err(format!("standard input holds more than the {most} bytes a result or a link may"));
+            }
             (text, "standard input")
         }
         path => (read_text(std::path::Path::new(path))?, path),
@@ -144,6 +149,16 @@ fn read_result(path: &std::path::Path) -> Result<RunResult, String> {
 }
 
 fn read_text(path: &std::path::Path) -> Result<String, String> {
+    // Measured before it is read: a file of gigabytes is refused, not loaded.
+    let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+    let most = wgsweep::result::MAX_FILE_BYTES as u64;
+    if bytes > most {
+        return Err(format!(
+            "{} takes {bytes} bytes, {} more than the {most} a result file may",
+            path.display(),
+            bytes - most
+        ));
+    }
     std::fs::read_to_string(path).map_err(|e| format!("could not read {}: {e}", path.display()))
 }
 

@@ -86,7 +86,7 @@ impl Checker {
         if !self.problems.is_empty() {
             return Err(self.problems);
         }
-        let kernel = UserKernel {
+        let mut kernel = UserKernel {
             source: source.into(),
             spec,
             digest,
@@ -114,7 +114,7 @@ impl Checker {
             enables: declared.enables.clone(),
             shape_table: Default::default(),
         };
-        self.check_combinations(&kernel, &declared);
+        self.check_combinations(&mut kernel, &declared);
         if self.problems.is_empty() { Ok(kernel) } else { Err(self.problems) }
     }
 
@@ -310,7 +310,7 @@ impl Checker {
     /// Evaluates every expression at every combination the restrictions admit (with WG_X swept, at every
     /// power of two up to 1024): a run then never meets an expression that fails. The workgroup shapes count
     /// toward the combinations' bound: each combination runs at every one.
-    fn check_combinations(&mut self, kernel: &UserKernel, declared: &Declarations) {
+    fn check_combinations(&mut self, kernel: &mut UserKernel, declared: &Declarations) {
         let combinations = kernel.combinations();
         let shapes = kernel.shape_count(1024).unwrap_or(usize::MAX);
         if combinations.saturating_mul(shapes) > MAX_COMBINATIONS {
@@ -330,23 +330,24 @@ impl Checker {
         }
         let shapes = kernel.shapes(1024);
         let shown = |values: &Values| values.iter().map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(", ");
-        let mut first_of_shape: std::collections::HashMap<[u32; 3], usize> = std::collections::HashMap::new();
-        for (i, (shape, values)) in shapes.iter().enumerate() {
+        for (shape, values) in &shapes {
             if shape.contains(&0) {
                 self.problem("workgroup_size", format!("the shape at {} has a dimension of 0", shown(values)));
                 return;
             }
-            if let Some(&other) = first_of_shape.get(shape) {
+        }
+        for (i, (shape, values)) in shapes.iter().enumerate() {
+            if let Some((_, other)) = shapes[..i].iter().find(|(s, _)| s == shape) {
                 let message = format!(
                     "{} and {} make the same shape {shape:?}: the shape must tell its tunables' values apart",
-                    shown(&shapes[other].1),
+                    shown(other),
                     shown(values)
                 );
                 self.problem("workgroup_size", message);
                 return;
             }
-            first_of_shape.insert(*shape, i);
         }
+        kernel.shape_table = shapes.clone();
         let workgroups: Vec<[u32; 3]> = shapes.iter().map(|(shape, _)| *shape).collect();
         let mut admitted = 0;
         for index in 0..combinations {

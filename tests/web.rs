@@ -440,7 +440,8 @@ async fn the_history_keeps_a_runs_latest_save_whichever_finishes_compressing_fir
     };
     let later = wgsweep::RunResult { results: suite.results[..3].to_vec(), ..suite };
     let id = "a run saved twice at once";
-    let (first, second) = futures_util::future::join(storage::keep(id, &earlier), storage::keep(id, &later)).await;
+    let (first, second) =
+        futures_util::future::join(storage::keep(id, &earlier, None), storage::keep(id, &later, None)).await;
     first.unwrap();
     second.unwrap();
     let kept = storage::load().into_iter().find(|entry| entry.id == id).expect("kept");

@@ -30,7 +30,7 @@ pub async fn main() {
             });
             dom::set_hidden("loading", true);
             if is_gallery {
-                wasm_bindgen_futures::spawn_local(gallery::recommend());
+                dom::spawn(gallery::recommend());
             }
         }
         Err(message) => dom::show_message("error", &message),
@@ -64,9 +64,7 @@ fn handle(action: Action) {
     match action {
         Action::Open { result, title } => opened::show(&result, &title),
         Action::Compare(result) => compare::add(result),
-        Action::Keep { id, result, payload } => {
-            wasm_bindgen_futures::spawn_local(async move { history::keep(&id, &result, payload).await })
-        }
+        Action::Keep { id, result, payload } => dom::spawn(async move { history::keep(&id, &result, payload).await }),
         Action::Run => start(Task::Run, None),
         Action::Tune => start(Task::Tune, None),
         Action::GoOn => {
@@ -99,7 +97,7 @@ fn start(task: Task, plan: Option<crate::plan::Plan>) {
         return;
     }
     set_busy(&gpu, true);
-    wasm_bindgen_futures::spawn_local(async move {
+    dom::spawn(async move {
         match task {
             Task::Run => {
                 run::run(&gpu, plan, None).await;
@@ -159,11 +157,11 @@ fn open_shared_link() {
     reload.forget();
     let Ok(hash) = window.location().hash() else { return };
     if let Some(id) = hash.strip_prefix(&format!("#{}=", gallery::PUBLISHED_KEY)) {
-        wasm_bindgen_futures::spawn_local(gallery::open_published(id.to_string()));
+        dom::spawn(gallery::open_published(id.to_string()));
         return;
     }
     if hash.contains(&format!("{}=", share::KERNEL_KEY)) {
-        wasm_bindgen_futures::spawn_local(async move {
+        dom::spawn(async move {
             match share::decode_kernel(&hash).await {
                 Ok(kernel) => your_kernel::open(kernel),
                 Err(error) => dom::show_message("error", &format!("The shared kernel could not be opened: {error}")),
@@ -172,7 +170,7 @@ fn open_shared_link() {
         return;
     }
     // Reading, showing and keeping a large result are tasks of their own, with turns for input between.
-    wasm_bindgen_futures::spawn_local(async move {
+    dom::spawn(async move {
         if hash.contains(&format!("{}=", share::COMPARE_KEY)) {
             match share::decode_comparison(&hash).await {
                 Ok(results) => {

@@ -61,7 +61,7 @@ thread_local! {
 /// later turn, in the order asked.
 fn in_turn(draw: impl FnOnce() + 'static) {
     if DRAWN_NOW.get() == 0 {
-        wasm_bindgen_futures::spawn_local(next_turns());
+        super::dom::spawn(next_turns());
     }
     if DRAWN_NOW.get() < CHARTS_PER_TASK && WAITING.with_borrow(Vec::is_empty) {
         DRAWN_NOW.set(DRAWN_NOW.get() + 1);

@@ -93,7 +93,7 @@ pub fn build(root: &Element) {
 
     dom::on("compare-add", "click", |_| {
         let field: HtmlInputElement = by_id("compare-link");
-        wasm_bindgen_futures::spawn_local(add_from_link(field));
+        dom::spawn(add_from_link(field));
     });
     dom::on("compare-clear", "click", |_| {
         state::with(|app| app.compared.clear());
@@ -101,7 +101,7 @@ pub fn build(root: &Element) {
     });
     dom::on("compare-copy", "click", |_| {
         let compared = state::with(|app| app.compared.clone());
-        wasm_bindgen_futures::spawn_local(async move {
+        dom::spawn(async move {
             let link = share::comparison_link(&dom::page_address(), &compared).await;
             dom::copy_link(link, "compare-share-link", "this comparison").await
         });
@@ -221,7 +221,7 @@ fn render(results: &[RunResult]) {
     let showing = SHOWINGS.get() + 1;
     SHOWINGS.set(showing);
     let compared = results.len();
-    wasm_bindgen_futures::spawn_local(async move {
+    dom::spawn(async move {
         dom::after_paint().await;
         if SHOWINGS.get() == showing {
             draw_charts(compared);

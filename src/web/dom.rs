@@ -12,11 +12,12 @@ pub fn document() -> Document {
 
 /// The element with `id`; the page's skeleton (index.html and `app::build`) guarantees it exists.
 pub fn by_id<T: JsCast>(id: &str) -> T {
-    document()
-        .get_element_by_id(id)
-        .unwrap_or_else(|| panic!("#{id} is missing from the page"))
-        .dyn_into::<T>()
-        .unwrap_or_else(|_| panic!("#{id} has an unexpected element type"))
+    element_by_id(id).dyn_into::<T>().unwrap_or_else(|_| panic!("#{id} has an unexpected element type"))
+}
+
+/// `by_id`'s search, made once rather than once per element type (the page's download).
+fn element_by_id(id: &str) -> Element {
+    document().get_element_by_id(id).unwrap_or_else(|| panic!("#{id} is missing from the page"))
 }
 
 /// A new element with a class (may be empty) and text content.
@@ -68,14 +69,26 @@ pub fn set_text(id: &str, text: &str) {
 
 /// Runs `handler` on every `event` of the element with `id`, for the life of the page.
 pub fn on(id: &str, event: &str, handler: impl FnMut(web_sys::Event) + 'static) {
-    listen(&by_id(id), event, handler);
+    listen_boxed(&element_by_id(id), event, Box::new(handler));
 }
 
 /// Runs `handler` on every `event` of `element`, for the life of the page.
 pub fn listen(element: &Element, event: &str, handler: impl FnMut(web_sys::Event) + 'static) {
-    let closure = Closure::<dyn FnMut(web_sys::Event)>::new(handler);
+    listen_boxed(element, event, Box::new(handler));
+}
+
+/// `listen`, made once rather than once per handler (the page's download).
+fn listen_boxed(element: &Element, event: &str, handler: Box<dyn FnMut(web_sys::Event)>) {
+    let closure = Closure::wrap(handler);
     element.add_event_listener_with_callback(event, closure.as_ref().unchecked_ref()).expect("listener");
     closure.forget();
+}
+
+/// Runs `task` on the page's event loop: every task through one instance of the spawner (the page's
+/// download).
+pub fn spawn(task: impl std::future::Future<Output = ()> + 'static) {
+    let task: std::pin::Pin<Box<dyn std::future::Future<Output = ()>>> = Box::pin(task);
+    wasm_bindgen_futures::spawn_local(task);
 }
 
 /// The elements under `scope` that match a CSS selector, in document order.
@@ -101,7 +114,7 @@ pub fn about_fold(parent: &Element, family: &str, text: &str) {
             return;
         }
         let (paragraph, url, asked) = (paragraph.clone(), url.clone(), asked.clone());
-        wasm_bindgen_futures::spawn_local(async move {
+        spawn(async move {
             let text = match fetch_text(&url, "GET", None).await {
                 Ok((200, text)) => text,
                 failed => {

@@ -51,7 +51,7 @@ fn build_publish(root: &Element) {
     });
     dom::on("publish-send", "click", |_| {
         if let Some(result) = state::with(|app| app.publishing.clone()) {
-            wasm_bindgen_futures::spawn_local(send(result));
+            dom::spawn(send(result));
         }
     });
 }
@@ -100,27 +100,27 @@ fn build_browse(root: &Element) {
     dom::on("gallery-kernel-find", "submit", |event| {
         event.prevent_default();
         let kernel: HtmlInputElement = by_id("gallery-kernel");
-        wasm_bindgen_futures::spawn_local(show_kernel(kernel.value().trim().to_string()));
+        dom::spawn(show_kernel(kernel.value().trim().to_string()));
     });
 
     dom::on("gallery-find", "submit", |event| {
         event.prevent_default();
         let search: HtmlInputElement = by_id("gallery-search");
-        wasm_bindgen_futures::spawn_local(list_devices(search.value()));
+        dom::spawn(list_devices(search.value()));
     });
     dom::on("gallery-devices", "click", |event| {
         if let Some(key) = clicked(&event, "data-key") {
-            wasm_bindgen_futures::spawn_local(show_device(key));
+            dom::spawn(show_device(key));
         }
     });
     dom::on("gallery-results", "click", |event| {
         if let Some(id) = clicked(&event, "data-id") {
-            wasm_bindgen_futures::spawn_local(open_published(id));
+            dom::spawn(open_published(id));
         }
     });
     dom::on("gallery-compare", "click", |_| {
         if let Some(key) = state::with(|app| app.gallery_device.clone()) {
-            wasm_bindgen_futures::spawn_local(compare_with_median(key));
+            dom::spawn(compare_with_median(key));
         }
     });
 }
@@ -366,7 +366,7 @@ pub async fn detect() -> bool {
                 element.set_hidden(false);
             }
         }
-        wasm_bindgen_futures::spawn_local(list_devices(String::new()));
+        dom::spawn(list_devices(String::new()));
     }
     is_gallery
 }

@@ -75,7 +75,7 @@ fn listen() {
         let (Some(action), Some(id)) = (element.get_attribute("data-action"), element.get_attribute("data-id")) else {
             return;
         };
-        wasm_bindgen_futures::spawn_local(async move {
+        dom::spawn(async move {
             let outcome = match action.as_str() {
                 "open" => storage::open(&id)
                     .await

@@ -48,7 +48,7 @@ pub fn start() {
     let _ = console_log::init_with_level(level);
     // The browser tests load the same module; only a page with the app's root starts the app.
     if dom::document().get_element_by_id("app").is_some() {
-        wasm_bindgen_futures::spawn_local(app::main());
+        dom::spawn(app::main());
     }
 }
 

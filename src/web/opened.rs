@@ -60,7 +60,7 @@ fn listen_for_files() {
     dom::on("open-file", "change", |_| {
         let picker: HtmlInputElement = by_id("open-file");
         if let Some(file) = picker.files().and_then(|files| files.get(0)) {
-            wasm_bindgen_futures::spawn_local(open_file(file));
+            dom::spawn(open_file(file));
         }
     });
     let body = dom::document().body().expect("a body");
@@ -71,7 +71,7 @@ fn listen_for_files() {
         event.prevent_default();
         let file = event.data_transfer().and_then(|data| data.files()).and_then(|files| files.get(0));
         if let Some(file) = file {
-            wasm_bindgen_futures::spawn_local(open_file(file));
+            dom::spawn(open_file(file));
         }
     });
     body.add_event_listener_with_callback("drop", drop.as_ref().unchecked_ref()).ok();

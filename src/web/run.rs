@@ -68,7 +68,7 @@ pub fn build(root: &Element) {
         let picked = select.value().parse::<usize>().ok().and_then(|i| share::KNOWN_RESULTS.get(i));
         select.set_value("");
         let (Some(known), Some(run)) = (picked, state::with(|app| app.last.clone())) else { return };
-        wasm_bindgen_futures::spawn_local(async move {
+        dom::spawn(async move {
             match load_known(known).await {
                 Ok(result) => {
                     state::dispatch(Action::Compare(run));
@@ -80,7 +80,7 @@ pub fn build(root: &Element) {
     });
     dom::on("copy-link", "click", |_| {
         if let Some(result) = state::with(|app| app.last.clone()) {
-            wasm_bindgen_futures::spawn_local(async move {
+            dom::spawn(async move {
                 let link = share::link(&dom::page_address(), &result).await;
                 dom::copy_link(link, "share-link", "this result").await
             });

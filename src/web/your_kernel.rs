@@ -103,12 +103,12 @@ pub fn build(root: &Element) {
                 let source = kernel.and_then(|k| kernels::as_user_kernel(&k.id, &device_limits()));
                 if let Some(source) = source {
                     load(&source);
-                    wasm_bindgen_futures::spawn_local(restore_comments(source));
+                    dom::spawn(restore_comments(source));
                 }
             }
             None => match value.parse::<usize>() {
                 Ok(0) => load(FIRST_STARTER),
-                Ok(index) if index < STARTERS.len() => wasm_bindgen_futures::spawn_local(load_starter(index)),
+                Ok(index) if index < STARTERS.len() => dom::spawn(load_starter(index)),
                 _ => {}
             },
         }
@@ -122,7 +122,7 @@ pub fn build(root: &Element) {
     dom::on("tune-kernel", "click", |_| start(Start::Tune));
     dom::on("copy-kernel-link", "click", |_| {
         let kernel = SharedKernel { source: field("kernel-wgsl").value(), spec: field("kernel-spec").value() };
-        wasm_bindgen_futures::spawn_local(async move {
+        dom::spawn(async move {
             match share::kernel_link(&dom::page_address(), &kernel).await {
                 Ok(link) => dom::copy_link(link, "kernel-link", "your kernel").await,
                 Err(why) => show_problems(&[Problem { place: "link".into(), message: why }]),
@@ -480,7 +480,7 @@ fn start(start: Start) {
         Err(problems) => return show_problems(&problems),
     };
     show_problems(&[]);
-    wasm_bindgen_futures::spawn_local(async move {
+    dom::spawn(async move {
         let problems = kernels::user::compilation_problems(&gpu, family).await;
         if !problems.is_empty() {
             return show_problems(&problems);

@@ -35,6 +35,9 @@ pub const MAX_NOTES: usize = 32;
 /// few it uses).
 pub const MAX_FEATURES: usize = 32;
 
+/// The most users' kernels a result carries, each its WGSL and specification (`spec::MAX_SOURCE_BYTES`).
+pub const MAX_USER_KERNELS: usize = 16;
+
 /// The longest any one string of a result may be: a link's strings are held to it before anything is built.
 pub const LONGEST: TextBound = TextBound { what: "a string", bytes: MESSAGE.bytes, lines: true };
 

@@ -4,12 +4,14 @@
 //! Pure, so it is tested natively.
 
 use std::borrow::Borrow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 
 use crate::gpu::DeviceInfo;
-use crate::result::{ConfigResult, Environment, Outcome, RunResult, shape_text};
+use crate::kernel::{Family, Parameter};
+use crate::result::{ConfigResult, Environment, Outcome, ParameterValue, RunResult, shape_text};
+use crate::spec::UserKernel;
 use crate::{analysis, kernels};
 
 /// Results of one kind of device, as people compare them: the same adapter through the same backend, in the
@@ -63,6 +65,68 @@ pub fn for_publishing(result: &RunResult) -> RunResult {
         r.wall_samples_ns = Vec::new();
     }
     published
+}
+
+/// Refuses a result whose rows are not what they claim to be, so that a kernel's presets come from its own
+/// results alone: a row of a built-in family must be one of its kernels, with its own parameter (a user's
+/// kernel's tunables under `triad/scalar` would become triad's preset), and a row of any other family a
+/// user's kernel the result carries (`RunResult::user_kernels`), whose digest is the variant the row names,
+/// with one of its combinations. Says which row, and why.
+pub fn check_kernels(result: &RunResult) -> Result<(), String> {
+    let mut carried: Vec<(UserKernel, HashSet<String>)> = Vec::new();
+    for (i, written) in result.user_kernels.iter().enumerate() {
+        let kernel = UserKernel::read(&written.source, Some(&written.spec)).map_err(|problems| {
+            let first = problems.first().map_or(String::new(), |p| format!(": {}: {}", p.place, p.message));
+            format!("its user's kernel {} does not read{first}", i + 1)
+        })?;
+        let labels = kernels::user::combination_labels(&kernel).into_iter().collect();
+        carried.push((kernel, labels));
+    }
+    let mut used = vec![false; carried.len()];
+    for (i, r) in result.results.iter().enumerate() {
+        let row = |why: String| format!("configuration {} ({}/{}): {why}", i + 1, r.family, r.label());
+        if let Some(family) = kernels::built_in().map(|(f, _)| f).find(|f| f.name() == r.family) {
+            built_in_row(family, r).map_err(row)?;
+            continue;
+        }
+        let Some(at) = carried.iter().position(|(kernel, _)| names(kernel, r)) else {
+            return Err(row(format!(
+                "no kernel the result carries is `{}` of digest {}…: a user's kernel's result carries its WGSL and \
+                 specification",
+                r.family, r.variant
+            )));
+        };
+        used[at] = true;
+        let labels = &carried[at].1;
+        match &r.parameter {
+            Some(p) if p.name == Parameter::TUNABLES && p.label.as_ref().is_some_and(|l| labels.contains(l)) => {}
+            _ => return Err(row("its size and tunables are not one of its kernel's combinations".into())),
+        }
+    }
+    match used.iter().position(|used| !used) {
+        Some(at) => Err(format!("its user's kernel {} is not what any configuration ran", at + 1)),
+        None => Ok(()),
+    }
+}
+
+/// Whether `r` is a row of the user's kernel `kernel`: its name, entry points and digest.
+fn names(kernel: &UserKernel, r: &ConfigResult) -> bool {
+    r.family == kernel.spec.name && kernels::user::names_in_results(kernel) == [r.kernel.as_str(), r.variant.as_str()]
+}
+
+/// Whether `r` is one of `family`'s kernels, without a user's kernel's sizes and tunables for its parameter
+/// (a family's parameters have changed over versions: older results name others, which stay welcome).
+fn built_in_row(family: &dyn Family, r: &ConfigResult) -> Result<(), String> {
+    if !family.kernels().iter().any(|id| id.kernel == r.kernel && id.variant == r.variant) {
+        return Err(format!("`{}` has no kernel `{}`", family.name(), r.label()));
+    }
+    let tunables = |p: &ParameterValue| {
+        p.name == Parameter::TUNABLES || p.label.as_ref().is_some_and(|l| l.contains(Parameter::TUNABLES_SEPARATOR))
+    };
+    match r.parameter.as_ref().is_some_and(tunables) {
+        true => Err(format!("its parameter is a user's kernel's sizes and tunables, not `{}`'s", r.label())),
+        false => Ok(()),
+    }
 }
 
 /// A device class's results as one: each configuration that any of them measured validly, at the median of
@@ -128,6 +192,7 @@ pub fn median_result<R: Borrow<RunResult>>(results: &[R]) -> Option<RunResult> {
             results.len()
         )],
         pace: None,
+        user_kernels: Vec::new(), // figures of a class, not a run of any kernel
         ..first.clone()
     };
     median.environment.long_tasks = None;

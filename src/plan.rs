@@ -1,10 +1,12 @@
 //! What a run or a tuning measures: which kernels, at which workgroup shapes, problem sizes and shader
 //! checks, and how; and the configurations that makes on a device.
 
+use crate::bounds::MAX_USER_KERNELS;
 use crate::gpu::ComputeLimits;
 use crate::kernel::{Configuration, Family, Kernel, KernelId, ShaderChecks, shapes};
 use crate::kernels;
 use crate::measure::MeasureOptions;
+use crate::spec::KernelText;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -139,7 +141,25 @@ impl Plan {
                  parameter values or workgroup sizes"
             ));
         }
+        let users = self.users_kernels().len();
+        if users > MAX_USER_KERNELS {
+            return Err(format!(
+                "this run would hold {users} of your kernels, more than a result carries ({MAX_USER_KERNELS}): pick \
+                 fewer"
+            ));
+        }
         Ok(count)
+    }
+
+    /// The users' kernels this plan runs, as written, each once: what its result carries.
+    pub fn users_kernels(&self) -> Vec<KernelText> {
+        let mut written: Vec<KernelText> = Vec::new();
+        for kernel in self.kernels.iter().filter_map(|k| k.family.written()) {
+            if !written.contains(kernel) {
+                written.push(kernel.clone());
+            }
+        }
+        written
     }
 }
 

@@ -54,6 +54,7 @@ pub fn header(gpu: &Gpu, plan: &Plan, environment: Environment) -> RunResult {
         complete: false,
         peaks: Peaks::default(),
         pace: None,
+        user_kernels: plan.users_kernels(),
     }
 }
 

@@ -17,11 +17,12 @@ use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 
-use crate::bounds::LONGEST;
+use crate::bounds::{LONGEST, MAX_USER_KERNELS};
 use crate::host::zlib;
 use crate::kernel::ShaderChecks;
 use crate::measure::TimingSource;
 use crate::result::{ConfigResult, Outcome, ParameterValue, ReadError, RunResult, gb_per_s};
+use crate::spec::KernelText;
 use crate::{analysis, kernels};
 
 /// The version of the link format this wgsweep writes and the newest it reads.
@@ -39,9 +40,10 @@ pub const MAX_COMPARED: usize = 8;
 /// must not make the page allocate without bound.
 const MAX_PAYLOAD_BYTES: usize = 16 << 20;
 
-/// The most bytes a link's description of its run (device, environment, settings, notes: all but the rows)
-/// may take: its strings at their bounds (`bounds`) come to about 45 KB.
-const MAX_HEADER_BYTES: usize = 64 << 10;
+/// The most bytes a link's description of its run (device, environment, settings, notes and the users'
+/// kernels it ran: all but the rows) may take: its strings at their bounds (`bounds`) come to about 45 KB,
+/// and each kernel to at most `spec::MAX_SOURCE_BYTES` (as JSON, with room for its escapes).
+const MAX_HEADER_BYTES: usize = (64 << 10) + MAX_USER_KERNELS * 2 * crate::spec::MAX_SOURCE_BYTES;
 
 /// Why a link could not be opened. Every message says what is wrong in words a user can act on.
 #[derive(Debug, Clone, PartialEq)]
@@ -300,17 +302,10 @@ fn interval(r: &ConfigResult) -> Option<[u16; 2]> {
     Some([part(median - low), part(high - median)])
 }
 
-/// What a kernel's link carries: the WGSL and the specification, as the page's two fields hold them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SharedKernel {
-    pub source: String,
-    pub spec: String,
-}
-
 /// A link that opens a user's kernel in the page at `base`, ready to run; refused past
 /// `spec::MAX_SOURCE_BYTES` of WGSL and specification together.
-pub async fn kernel_link(base: &str, kernel: &SharedKernel) -> Result<String, String> {
-    let bytes = kernel.source.len() + kernel.spec.len();
+pub async fn kernel_link(base: &str, kernel: &KernelText) -> Result<String, String> {
+    let bytes = kernel.len();
     if bytes > crate::spec::MAX_SOURCE_BYTES {
         return Err(format!(
             "the WGSL and the specification take {bytes} bytes; a kernel's link carries at most {}",
@@ -321,10 +316,10 @@ pub async fn kernel_link(base: &str, kernel: &SharedKernel) -> Result<String, St
 }
 
 /// The kernel a `#kernel=` link carries.
-pub async fn decode_kernel(text: &str) -> Result<SharedKernel, ShareError> {
+pub async fn decode_kernel(text: &str) -> Result<KernelText, ShareError> {
     let value = fragment_value(text, KERNEL_KEY)?;
-    let kernel: SharedKernel = decoded(&payload(value, crate::spec::MAX_SOURCE_BYTES + 64).await?.1)?;
-    match kernel.source.len() + kernel.spec.len() {
+    let kernel: KernelText = decoded(&payload(value, crate::spec::MAX_SOURCE_BYTES + 64).await?.1)?;
+    match kernel.len() {
         bytes if bytes > crate::spec::MAX_SOURCE_BYTES => Err(ShareError::Unreadable(format!(
             "its kernel takes {bytes} bytes; a kernel may take {}",
             crate::spec::MAX_SOURCE_BYTES
@@ -517,7 +512,7 @@ pub mod blocking {
     use std::pin::pin;
     use std::task::{Context, Poll, Waker};
 
-    use super::{RunResult, ShareError, SharedKernel};
+    use super::{KernelText, RunResult, ShareError};
 
     /// `future`'s output: it never waits natively.
     fn ready<T>(future: impl Future<Output = T>) -> T {
@@ -555,11 +550,11 @@ pub mod blocking {
         ready(super::decode_any(text))
     }
 
-    pub fn kernel_link(base: &str, kernel: &SharedKernel) -> Result<String, String> {
+    pub fn kernel_link(base: &str, kernel: &KernelText) -> Result<String, String> {
         ready(super::kernel_link(base, kernel))
     }
 
-    pub fn decode_kernel(text: &str) -> Result<SharedKernel, ShareError> {
+    pub fn decode_kernel(text: &str) -> Result<KernelText, ShareError> {
         ready(super::decode_kernel(text))
     }
 }

@@ -2,6 +2,8 @@
 //! configuration with the spread, and how a run compares with that median.
 
 use wgsweep::gallery::{self, DeviceClass};
+use wgsweep::result::{ConfigResult, ParameterValue};
+use wgsweep::spec::UserKernel;
 use wgsweep::stats::Verdict;
 use wgsweep::{RunResult, compare};
 
@@ -147,4 +149,100 @@ fn a_preset_is_the_shape_best_in_the_most_results_and_ties_go_to_the_smaller() {
     // 256 and 128 once each: the fewer invocations.
     let tied = gallery::presets_of([&results[0][..1], &results[2][..1]].into_iter());
     assert_eq!((tied[0].shape.as_str(), tied[0].wins), ("128", 1));
+}
+
+/// A user's kernel's recorded result with the kernel it ran attached, as results carry it now: the WGSL
+/// (its specification in its leading comment) beside the result in docs/results/your-kernel/.
+fn users_triad() -> RunResult {
+    let dir = format!("{}/docs/results/your-kernel", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(format!("{dir}/triad_scalar.wgsl")).unwrap();
+    let mut result = recorded("your-kernel/h100-native-user-triad-1.json");
+    result.user_kernels = vec![UserKernel::read(&source, None).unwrap().written];
+    result
+}
+
+#[test]
+fn a_users_kernels_result_is_taken_only_with_the_kernel_its_digest_names() {
+    let result = users_triad();
+    gallery::check_kernels(&result).expect("the kernel it ran, as written");
+
+    let without = RunResult { user_kernels: Vec::new(), ..result.clone() };
+    let why = gallery::check_kernels(&without).unwrap_err();
+    assert!(why.contains("configuration 1 (triad_scalar/triad_scalar/de3303bd)"), "{why}");
+    assert!(why.contains("no kernel the result carries is `triad_scalar` of digest de3303bd"), "{why}");
+
+    // Another kernel's figures under this one's digest: its text no longer makes the digest.
+    let mut forged = result.clone();
+    forged.user_kernels[0].source =
+        forged.user_kernels[0].source.replace("a[i] + SCALAR * b[i]", "a[i] - SCALAR * b[i]");
+    assert_ne!(forged.user_kernels, result.user_kernels, "the test changes the kernel");
+    assert!(gallery::check_kernels(&forged).unwrap_err().contains("no kernel the result carries"));
+
+    let mut unknown = result.clone();
+    unknown.results[0].parameter.as_mut().unwrap().label = Some("n=64 · WG=3".into());
+    let why = gallery::check_kernels(&unknown).unwrap_err();
+    assert!(why.contains("not one of its kernel's combinations"), "{why}");
+
+    let mut idle = result.clone();
+    idle.user_kernels.push(idle.user_kernels[0].clone());
+    idle.user_kernels[1].spec = idle.user_kernels[1].spec.replacen("triad_scalar\"", "idle\"", 1);
+    let why = gallery::check_kernels(&idle).unwrap_err();
+    assert!(why.contains("user's kernel 2 is not what any configuration ran"), "{why}");
+
+    let mut broken = result;
+    broken.user_kernels[0].spec = "{".into();
+    let why = gallery::check_kernels(&broken).unwrap_err();
+    assert!(why.starts_with("its user's kernel 1 does not read: spec, line 1"), "{why}");
+}
+
+#[test]
+fn a_row_naming_a_built_in_kernel_must_be_that_kernel_with_its_own_parameter() {
+    let stream = recorded("h100-native-stream.json");
+    gallery::check_kernels(&stream).expect("a built-in run");
+    // A user's kernel's row under triad's name, its tunables in the parameter (the preset it made was
+    // "64 · T=2").
+    let mut claimed = stream.clone();
+    let users = &users_triad().results[0];
+    claimed.results[0] = ConfigResult {
+        family: "stream".into(),
+        kernel: "triad".into(),
+        variant: "scalar".into(),
+        parameter: Some(ParameterValue { name: "tunables".into(), value: 0, label: Some("n=64 · T=2".into()) }),
+        ..users.clone()
+    };
+    let why = gallery::check_kernels(&claimed).unwrap_err();
+    assert_eq!(
+        why,
+        "configuration 1 (stream/triad/scalar): its parameter is a user's kernel's sizes and tunables, not \
+         `triad/scalar`'s"
+    );
+    claimed.results[0].kernel = "triad_scalar".into();
+    let why = gallery::check_kernels(&claimed).unwrap_err();
+    assert!(why.ends_with("`stream` has no kernel `triad_scalar/scalar`"), "{why}");
+}
+
+/// Every recorded result of built-in kernels is taken as it is: the check refuses only what no run makes.
+#[test]
+fn every_recorded_result_of_built_in_kernels_is_taken() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/results");
+    let mut checked = 0;
+    let mut folders = vec![dir];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            let Some(result) = std::fs::read_to_string(&path).ok().and_then(|text| RunResult::from_json(&text).ok())
+            else {
+                continue;
+            };
+            if result.results.iter().all(|r| wgsweep::kernels::family(&r.family).is_some()) {
+                gallery::check_kernels(&result).unwrap_or_else(|why| panic!("{}: {why}", path.display()));
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 40, "{checked} results checked");
 }

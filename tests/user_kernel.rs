@@ -32,6 +32,9 @@ fn the_triad_starter_validates_at_every_combination_and_counts_what_the_built_in
     assert!(result.complete);
     assert_eq!(result.results.len(), 2 * 3);
     result.results.iter().for_each(assert_good);
+    let written = UserKernel::read(&source, Some(&spec)).unwrap().written;
+    assert_eq!(result.user_kernels, [written], "the result carries the kernel as written");
+    wgsweep::gallery::check_kernels(&result).expect("the gallery takes it");
     let built_in = kernels::select("triad/scalar").unwrap();
     let plan = quick_plan(built_in, n, Some(vec![256]));
     let triad = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| runner::Flow::Continue));

@@ -421,7 +421,7 @@ async fn the_browsers_zlib_round_trips_and_refuses_a_bomb_and_garbage() {
     // page's links natively too).
     let link = wgsweep::share::kernel_link(
         "https://example.org/",
-        &wgsweep::share::SharedKernel { source: "@compute @workgroup_size(1) fn main() {}".into(), spec: "{}".into() },
+        &wgsweep::spec::KernelText { source: "@compute @workgroup_size(1) fn main() {}".into(), spec: "{}".into() },
     )
     .await
     .unwrap();

@@ -218,6 +218,7 @@ pub fn prepare(body: &[u8], published: String) -> Result<(Stored, String), Refus
     if result.results.is_empty() {
         return Err(refuse(StatusCode::UNPROCESSABLE_ENTITY, "the result has no configurations"));
     }
+    gallery::check_kernels(&result).map_err(|why| refuse(StatusCode::UNPROCESSABLE_ENTITY, why))?;
     let label_chars = result.label.chars().count();
     if label_chars > gallery::MAX_LABEL_CHARS {
         let most = gallery::MAX_LABEL_CHARS;

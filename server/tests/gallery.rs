@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use serde_json::Value;
 use support::{Postgres, client, gallery, gallery_with, get, key_query, publish, recorded_h100, request, sqlite_url};
 use wgsweep::gallery::{self as core_gallery, DeviceClass};
+use wgsweep::spec::UserKernel;
 use wgsweep::{RunResult, analysis};
 use wgsweep_server::api::{self, Settings};
 use wgsweep_server::store::{Inserted, Store};
@@ -210,13 +211,24 @@ async fn presets_learned_from_the_recorded_h100_results(url: &str) {
 /// classes were made before each kernel's preset was kept apart gets them when the server starts.
 async fn a_kernel_is_answered_from_every_device_class(url: &str) {
     let (app, _dist) = gallery(url, 100).await;
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/results/your-kernel");
-    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let read = |name: &str| std::fs::read_to_string(root.join(name)).unwrap();
+    // Recorded before results carried their kernels: each with the kernel it ran attached, as runs now do.
+    let with_kernel = |result: &str, wgsl: &str| {
+        let mut result = RunResult::from_json(&read(result)).unwrap();
+        result.user_kernels = vec![UserKernel::read(&read(wgsl), None).unwrap().written];
+        result.to_json()
+    };
+    let triad = "docs/results/your-kernel/triad_scalar.wgsl";
     let sent = [
-        read("h100-native-user-triad-1.json"),
-        read("h100-chromium-user-triad.json"),
-        read("h100-chromium-matmul-exhaustive.json"),
+        with_kernel("docs/results/your-kernel/h100-native-user-triad-1.json", triad),
+        with_kernel("docs/results/your-kernel/h100-chromium-user-triad.json", triad),
+        with_kernel("docs/results/your-kernel/h100-chromium-matmul-exhaustive.json", "shaders/starters/matmul.wgsl"),
     ];
+    let bare = read("docs/results/your-kernel/h100-native-user-triad-1.json");
+    let refused = publish(&app, &bare).await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(refused.error().contains("a user's kernel's result carries its WGSL"), "{}", refused.error());
     for text in &sent {
         let answer = publish(&app, text).await;
         assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.error());

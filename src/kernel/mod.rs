@@ -357,6 +357,11 @@ pub trait Family: Sync {
         let _ = configuration;
         None
     }
+    /// A user's kernel's WGSL and specification as written, which a result of it carries; `None` for a
+    /// built-in family.
+    fn written(&self) -> Option<&crate::spec::KernelText> {
+        None
+    }
     /// A template kernel's text and what fills it at a configuration (`{{b_m}}`, `64`): the tunables that
     /// set no override, for a snippet to paste; empty where the WGSL is no template.
     fn template_filled(&self, configuration: &Configuration) -> Vec<(String, String)> {

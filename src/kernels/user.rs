@@ -28,6 +28,31 @@ fn keep(text: String) -> &'static str {
     Box::leak(text.into_boxed_str())
 }
 
+/// What its results name a user's kernel, after its family (the specification's name): its entry points and
+/// the start of its digest.
+pub fn names_in_results(kernel: &UserKernel) -> [String; 2] {
+    [NAME.clip(&kernel.entry_points()), kernel.digest[..8].into()]
+}
+
+/// Each combination's label, in order: the size, then the tunables ("n=16777216 · ELEMENTS=4"), as its
+/// results name it.
+pub fn combination_labels(kernel: &UserKernel) -> Vec<String> {
+    let axes = kernel.axes();
+    let lengths: Vec<usize> = axes.iter().map(|a| a.labels.len()).collect();
+    (0..kernel.combinations())
+        .map(|index| {
+            let at = spec::position(&lengths, index);
+            let tunables: Vec<&str> =
+                axes[1..].iter().zip(&at[1..]).map(|(axis, &i)| axis.labels[i].as_str()).collect();
+            let size = &axes[0].labels[at[0]];
+            PARAMETER.clip(&match tunables.is_empty() {
+                true => size.clone(),
+                false => format!("{size}{}{}", Parameter::TUNABLES_SEPARATOR, tunables.join(" ")),
+            })
+        })
+        .collect()
+}
+
 pub struct UserFamily {
     pub kernel: UserKernel,
     id: KernelId,
@@ -39,26 +64,10 @@ pub struct UserFamily {
 
 impl UserFamily {
     pub fn new(kernel: UserKernel) -> UserFamily {
-        let name = keep(kernel.spec.name.clone());
-        let id = KernelId {
-            family: name,
-            kernel: keep(NAME.clip(&kernel.entry_points())),
-            variant: keep(kernel.digest[..8].into()),
-        };
+        let [kernel_name, variant] = names_in_results(&kernel);
+        let id = KernelId { family: keep(kernel.spec.name.clone()), kernel: keep(kernel_name), variant: keep(variant) };
         let axes = kernel.axes();
-        let lengths: Vec<usize> = axes.iter().map(|a| a.labels.len()).collect();
-        let labels: Vec<&'static str> = (0..kernel.combinations())
-            .map(|index| {
-                let at = spec::position(&lengths, index);
-                let tunables: Vec<&str> =
-                    axes[1..].iter().zip(&at[1..]).map(|(axis, &i)| axis.labels[i].as_str()).collect();
-                let size = &axes[0].labels[at[0]];
-                keep(PARAMETER.clip(&match tunables.is_empty() {
-                    true => size.clone(),
-                    false => format!("{size}{}{}", Parameter::TUNABLES_SEPARATOR, tunables.join(" ")),
-                }))
-            })
-            .collect();
+        let labels: Vec<&'static str> = combination_labels(&kernel).into_iter().map(keep).collect();
         let contract_axes: Vec<Axis> =
             axes.iter().map(|a| Axis { name: keep(a.name.clone()), len: a.labels.len(), tuned: a.tuned }).collect();
         let validation = match &kernel.check {
@@ -147,6 +156,10 @@ impl Family for UserFamily {
 
     /// The tunables that set overrides, those of the workgroup's shape among them (the sizes, the constants
     /// and the tunables that fill a template alone, `template_filled`, aside).
+    fn written(&self) -> Option<&spec::KernelText> {
+        Some(&self.kernel.written)
+    }
+
     fn tunable_values(&self, configuration: &Configuration) -> Option<Vec<(String, i64)>> {
         let mut tunables = self.values(configuration).split_off(self.kernel.size_names.len());
         tunables.retain(|(name, _)| !self.kernel.templated.contains(name));

@@ -41,6 +41,10 @@ pub struct RunResult {
     /// Where the run's time went, and how much of it the GPU was busy (absent in results from before).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pace: Option<Pace>,
+    /// The users' kernels the run ran, as written: the gallery checks each one's digest against its rows'
+    /// variant (absent in results of built-ins and from before).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub user_kernels: Vec<crate::spec::KernelText>,
 }
 
 /// Where a run's wall time went, in seconds, and the GPU time of every pass it timed.
@@ -631,8 +635,7 @@ pub enum ReadError {
 pub const MAX_FILE_BYTES: usize = 128 << 20;
 
 impl RunResult {
-    /// Where the run's time went, and in the page how long the main thread was held: what a run shows
-    /// under its results.
+    /// Where the run's time went, and in the page how long the main thread was held (under its results).
     pub fn pace_text(&self) -> Option<String> {
         let mut text = self.pace.as_ref()?.summary();
         if let Some(long_tasks) = &self.environment.long_tasks {

@@ -3,9 +3,12 @@
 //! crafted link could otherwise show NaN times, a 0 × 0 × 0 workgroup or 10^14 GB/s as valid figures.
 
 use super::{ConfigResult, Outcome, RunResult};
-use crate::bounds::{DESCRIPTION, LABEL, MAX_FEATURES, MAX_NOTES, MESSAGE, NAME, NOTE, PARAMETER, TextBound};
+use crate::bounds::{
+    DESCRIPTION, LABEL, MAX_FEATURES, MAX_NOTES, MAX_USER_KERNELS, MESSAGE, NAME, NOTE, PARAMETER, TextBound,
+};
 use crate::gpu::ComputeLimits;
 use crate::kernels;
+use crate::spec::MAX_SOURCE_BYTES;
 
 /// Refuses more configurations than a result may hold (`kernels::max_configurations`), saying how many it
 /// may: a crafted link or file could otherwise hold hundreds of thousands of rows, which no page shows
@@ -178,6 +181,19 @@ fn check_strings(result: &RunResult) -> Result<(), String> {
     for config in &device.matrix_configs {
         field(NAME, "a subgroup-matrix configuration", &config.component)?;
         field(NAME, "a subgroup-matrix configuration", &config.result)?;
+    }
+    if result.user_kernels.len() > MAX_USER_KERNELS {
+        let count = result.user_kernels.len();
+        return Err(format!("it carries {count} users' kernels, more than the {MAX_USER_KERNELS} a result may"));
+    }
+    for (i, kernel) in result.user_kernels.iter().enumerate() {
+        if kernel.len() > MAX_SOURCE_BYTES {
+            let bytes = kernel.len();
+            return Err(format!(
+                "user's kernel {}: it takes {bytes} bytes, more than the {MAX_SOURCE_BYTES} a kernel may",
+                i + 1
+            ));
+        }
     }
     for (i, r) in result.results.iter().enumerate() {
         check_configuration_strings(r).map_err(|why| format!("configuration {}: {why}", i + 1))?;

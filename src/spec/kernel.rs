@@ -4,7 +4,7 @@
 use super::check::Checker;
 use super::expression::{Expression, Problem, Values};
 use super::schema::{Element, Scalar, Spec, TextureFill};
-use super::{MAX_SOURCE_BYTES, digest, split_leading_spec};
+use super::{KernelText, MAX_SOURCE_BYTES, digest, split_leading_spec};
 
 /// A buffer, checked.
 #[derive(Clone, Debug)]
@@ -339,6 +339,8 @@ pub enum Check {
 pub struct UserKernel {
     pub source: String,
     pub spec: Spec,
+    /// The WGSL and the specification as they were read: what its results carry.
+    pub written: KernelText,
     /// A digest of the source and the specification (16 hex digits): the kernel's identity in results,
     /// links and the gallery.
     pub digest: String,
@@ -405,7 +407,8 @@ impl UserKernel {
         let spec: Spec = serde_json::from_str(spec_text)
             .map_err(|e| vec![Problem::at(format!("spec, line {}, column {}", e.line(), e.column()), e.to_string())])?;
         let digest = digest(body, spec_text.trim());
-        Checker::default().check(source, spec, digest)
+        let written = KernelText { source: source.into(), spec: spec_text.into() };
+        Checker::default().check(source, spec, digest).map(|kernel| UserKernel { written, ..kernel })
     }
 
     /// The WGSL at a configuration: the source, its template filled in where it is one.

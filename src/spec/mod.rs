@@ -13,6 +13,8 @@
 //! specification, each returning what it read) and `kernel` (the kernel as checked, and what it says at each
 //! configuration).
 
+use serde::{Deserialize, Serialize};
+
 mod check;
 mod expression;
 mod kernel;
@@ -34,6 +36,25 @@ pub use wgsl::{Binding, Declarations, Member, Space, Type};
 
 /// The most WGSL and specification a kernel may have together, in bytes: a share link carries both.
 pub const MAX_SOURCE_BYTES: usize = 48 << 10;
+
+/// A user's kernel as written: the WGSL and the specification, as the page's two fields hold them. What a
+/// kernel's link carries, and a result of the kernel (so that a reader can check its digest and run it again).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct KernelText {
+    pub source: String,
+    pub spec: String,
+}
+
+impl KernelText {
+    /// Its bytes, WGSL and specification together (at most `MAX_SOURCE_BYTES`).
+    pub fn len(&self) -> usize {
+        self.source.len() + self.spec.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
 /// The most combinations of sizes and tunables (the workgroup shape aside) a kernel may have.
 pub const MAX_COMBINATIONS: usize = 4096;
 /// The problem size where the specification names none: 2^24 elements (64 MiB of f32).

@@ -13,7 +13,8 @@ use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::Kernel;
 use crate::kernels::{self, user::UserFamily};
 use crate::plan::Plan;
-use crate::share::{self, SharedKernel};
+use crate::share;
+use crate::spec::KernelText;
 use crate::spec::{self, Ordered, Problem, Size, Spec, UserKernel};
 
 /// The starting points, files in shaders/starters/ (beside the page in dist/): the WGSL with its
@@ -121,7 +122,7 @@ pub fn build(root: &Element) {
     });
     dom::on("tune-kernel", "click", |_| start(Start::Tune));
     dom::on("copy-kernel-link", "click", |_| {
-        let kernel = SharedKernel { source: field("kernel-wgsl").value(), spec: field("kernel-spec").value() };
+        let kernel = KernelText { source: field("kernel-wgsl").value(), spec: field("kernel-spec").value() };
         dom::spawn(async move {
             match share::kernel_link(&dom::page_address(), &kernel).await {
                 Ok(link) => dom::copy_link(link, "kernel-link", "your kernel").await,
@@ -162,7 +163,7 @@ pub fn set_busy(busy: bool, lost: bool) {
 }
 
 /// Opens a kernel from a link: in the fields, with the offer to run it on this device.
-pub fn open(kernel: SharedKernel) {
+pub fn open(kernel: KernelText) {
     field("kernel-wgsl").set_value(&kernel.source);
     field("kernel-spec").set_value(&kernel.spec);
     show_form();

@@ -1603,7 +1603,7 @@ fn a_published_users_kernel_is_answered_under_its_kernel_in_the_gallery() {
     let (spec, wgsl) = wgsweep::spec::split_leading_spec(&life).unwrap();
     let link = wgsweep::share::blocking::kernel_link(
         &format!("{}/index.html?samples=2", gallery.url()),
-        &wgsweep::share::SharedKernel { source: wgsl.to_string(), spec: spec.trim().to_string() },
+        &wgsweep::spec::KernelText { source: wgsl.to_string(), spec: spec.trim().to_string() },
     )
     .unwrap();
     // Someone opens the author's link and runs the kernel on their device, then publishes.

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use wgsweep::kernel::{Kernel, ShaderChecks};
 use wgsweep::kernels;
-use wgsweep::share::{self, SharedKernel};
+use wgsweep::share;
+use wgsweep::spec::KernelText;
 use wgsweep::spec::{self, Problem, UserKernel};
 
 use crate::plan_args::PlanArgs;
@@ -63,7 +64,7 @@ pub async fn user_kernel(args: KernelArgs) -> Result<ExitCode, String> {
         let leading = spec::split_leading_spec(&source);
         let body = leading.map_or(source.as_str(), |(_, rest)| rest).to_string();
         let spec = spec.as_deref().or(leading.map(|(text, _)| text)).unwrap_or_default().trim().to_string();
-        println!("{}", share::blocking::kernel_link(page, &SharedKernel { source: body, spec })?);
+        println!("{}", share::blocking::kernel_link(page, &KernelText { source: body, spec })?);
         return Ok(ExitCode::SUCCESS);
     }
     let family = kernels::register(kernel)?;

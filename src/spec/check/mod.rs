@@ -89,6 +89,7 @@ impl Checker {
         let mut kernel = UserKernel {
             source: source.into(),
             spec,
+            written: Default::default(), // `UserKernel::read` sets it
             digest,
             buffers,
             uniforms,

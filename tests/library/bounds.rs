@@ -3,9 +3,10 @@
 //! wgsweep records from others' words is clipped to the bounds.
 
 use wgsweep::bounds::{
-    DESCRIPTION, LABEL, MAX_FEATURES, MAX_NOTES, MESSAGE, NAME, NOTE, PARAMETER, TextBound, add_note,
+    DESCRIPTION, LABEL, MAX_FEATURES, MAX_NOTES, MAX_USER_KERNELS, MESSAGE, NAME, NOTE, PARAMETER, TextBound, add_note,
 };
 use wgsweep::result::{Outcome, ParameterValue, RunResult};
+use wgsweep::spec::{KernelText, MAX_SOURCE_BYTES};
 
 use crate::MINIMAL_V1;
 
@@ -127,4 +128,30 @@ fn a_file_at_its_bound_is_read_and_one_byte_past_it_is_refused_before_any_field(
     let error = RunResult::from_json(&(padded + " ")).unwrap_err().to_string();
     let said = format!("takes {} bytes, 1 more than the {MAX_FILE_BYTES} a result file may", MAX_FILE_BYTES + 1);
     assert!(error.contains(&said), "{error}");
+}
+
+/// The users' kernels a result carries: 16 at 48 KiB each are read from a file and from a link (whose JSON
+/// escapes make them longer), one more kernel or one byte more is refused.
+#[test]
+fn the_users_kernels_a_result_carries_are_bounded_in_number_and_bytes() {
+    let kernel = |i: usize| {
+        // Quotes and line breaks: each written as two bytes in the link's JSON.
+        let spec = format!("{{\"name\": \"k{i}\"}}");
+        let source = "\"\n".repeat((MAX_SOURCE_BYTES - spec.len()) / 2);
+        KernelText { source: source.clone() + &"a".repeat(MAX_SOURCE_BYTES - spec.len() - source.len()), spec }
+    };
+    let mut result = minimal();
+    result.user_kernels = (0..MAX_USER_KERNELS).map(kernel).collect();
+    assert_eq!(result.user_kernels[0].len(), MAX_SOURCE_BYTES);
+    assert!(RunResult::from_json(&result.to_json()).is_ok());
+    let link = wgsweep::share::blocking::encode(&result);
+    assert_eq!(wgsweep::share::blocking::decode(&link).unwrap().user_kernels, result.user_kernels);
+
+    result.user_kernels.push(kernel(MAX_USER_KERNELS));
+    let error = RunResult::from_json(&result.to_json()).unwrap_err().to_string();
+    assert!(error.contains("it carries 17 users' kernels, more than the 16 a result may"), "{error}");
+    result.user_kernels.truncate(1);
+    result.user_kernels[0].source.push('b');
+    let error = RunResult::from_json(&result.to_json()).unwrap_err().to_string();
+    assert!(error.contains("user's kernel 1: it takes 49153 bytes, more than the 49152 a kernel may"), "{error}");
 }

@@ -1,6 +1,9 @@
 //! What a plan runs: problem sizes per family.
 
+use wgsweep::bounds::MAX_USER_KERNELS;
+use wgsweep::kernel::Kernel;
 use wgsweep::kernels;
+use wgsweep::spec::UserKernel;
 
 use crate::limits;
 
@@ -33,4 +36,34 @@ fn bytes_per_buffer_size_the_families_with_buffers_and_leave_those_sized_by_time
             assert_eq!(sized, family.round_size((16 << 20) / family.unit_bytes()), "{}", family.name());
         }
     }
+}
+
+/// A result carries each user's kernel it ran: a plan of more than it may carry is refused before it runs,
+/// and one at the bound carries each once.
+#[test]
+fn a_plan_of_more_users_kernels_than_a_result_carries_is_refused() {
+    let source =
+        std::fs::read_to_string(format!("{}/shaders/starters/triad.wgsl", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let spec = wgsweep::spec::leading_spec(&source).unwrap();
+    let mut plan = wgsweep::plan::Plan {
+        kernels: Vec::new(),
+        problem_size: wgsweep::plan::ProblemSize::Default,
+        shapes: wgsweep::plan::Shapes::Sizes(vec![64]),
+        parameter_values: None,
+        shader_checks: vec![wgsweep::kernel::ShaderChecks::Default],
+        measure: Default::default(),
+        seed: 1,
+    };
+    for i in 0..=MAX_USER_KERNELS {
+        let named = spec.replacen("\"my_triad\"", &format!("\"plan_bound_{i}\""), 1);
+        let family = kernels::register(UserKernel::read(&source, Some(&named)).unwrap()).unwrap();
+        plan.kernels.extend(Kernel::all_of(family));
+    }
+    let why = plan.count(&kernels::LARGEST_WORKGROUPS).unwrap_err();
+    assert!(why.contains("17 of your kernels, more than a result carries (16)"), "{why}");
+    plan.kernels.pop();
+    let twice = plan.kernels[0];
+    plan.kernels.push(twice);
+    assert!(plan.count(&kernels::LARGEST_WORKGROUPS).is_ok());
+    assert_eq!(plan.users_kernels().len(), MAX_USER_KERNELS, "each kernel once");
 }

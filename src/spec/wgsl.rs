@@ -137,9 +137,10 @@ impl<'t> Reader<'t> {
         self.tokens.get(self.at + ahead).copied().unwrap_or("")
     }
 
+    /// The next token, "" past the end (where the reader stays, so that every slice from it holds).
     fn next(&mut self) -> &'t str {
         let token = self.peek(0);
-        self.at += 1;
+        self.at = (self.at + 1).min(self.tokens.len());
         token
     }
 

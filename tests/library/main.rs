@@ -10,6 +10,7 @@ mod plan;
 mod registry;
 mod result_format;
 mod shapes;
+mod spec_fuzz;
 mod spec_wgsl;
 mod stats;
 mod tune;

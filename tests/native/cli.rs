@@ -148,24 +148,40 @@ fn a_users_kernel_asked_to_run_without_wgpus_checks_is_refused_with_the_reason()
     }
 }
 
-/// A label or a kernel's name from a result that a stranger wrote is shown, never obeyed: its escape,
-/// bell and right-to-left-override characters are printed as escapes (they set the terminal's title,
-/// cleared its screen and reordered the line).
+/// A label or a kernel's name from a result that a stranger wrote is never obeyed: escape, bell and
+/// right-to-left-override characters (they set the terminal's title, cleared its screen and reordered the
+/// line) make the result refused, naming the field and the character, and nothing of them is printed.
 #[test]
-fn what_compare_prints_from_a_result_shows_control_characters_as_escapes() {
+fn a_result_whose_names_hold_control_characters_is_refused_and_none_is_printed() {
     let dir = tempfile::tempdir().unwrap();
     let json = small_copy_run(dir.path(), "64");
-    let mut result = wgsweep::RunResult::from_json(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    result.label = "mine\u{1b}]0;owned\u{7}\u{202e}gpj.exe".into();
-    result.results[0].kernel = "copy\u{1b}[2J".into();
-    std::fs::write(&json, result.to_json()).unwrap();
-    let output =
-        std::process::Command::new(env!("CARGO_BIN_EXE_wgsweep")).arg("compare").args([&json, &json]).output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
-    assert!(!stdout.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{stdout:?}");
-    assert!(stdout.contains("mine\\u{1b}]0;owned\\u{7}\\u{202e}gpj.exe"), "{stdout}");
-    assert!(stdout.contains("copy\\u{1b}[2J/scalar"), "{stdout}");
+    let result = wgsweep::RunResult::from_json(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let crafted = [
+        (wgsweep::RunResult { label: "mine\u{1b}]0;owned\u{7}".into(), ..result.clone() }, "the label", "U+001B"),
+        (wgsweep::RunResult { label: "mine\u{202e}gpj.exe".into(), ..result.clone() }, "the label", "U+202E"),
+        (
+            {
+                let mut named = result.clone();
+                named.results[0].kernel = "copy\u{1b}[2J".into();
+                named
+            },
+            "configuration 1: its kernel",
+            "U+001B",
+        ),
+    ];
+    for (crafted, field, character) in crafted {
+        std::fs::write(&json, crafted.to_json()).unwrap();
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_wgsweep"))
+            .arg("compare")
+            .args([&json, &json])
+            .output()
+            .unwrap();
+        let printed = [output.stdout, output.stderr].concat();
+        let printed = String::from_utf8_lossy(&printed);
+        assert!(!output.status.success(), "{printed}");
+        assert!(printed.contains(field) && printed.contains(character), "{printed}");
+        assert!(!printed.contains(['\u{1b}', '\u{7}', '\u{202e}']), "{printed:?}");
+    }
 }
 
 /// A link at the bound is longer than a command line may be: `compare` takes one kept in a file, or on

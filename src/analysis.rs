@@ -232,17 +232,16 @@ pub struct Headline {
 /// The sentences each family's `contrasts` call for, where this run measured both sides validly, in the
 /// order the families appear.
 pub fn headlines(results: &[ConfigResult]) -> Vec<Headline> {
-    let mut headlines = Vec::new();
-    for (family, mut of_family) in crate::stats::groups(results, |r| r.family.clone()) {
-        let Some(declared) = kernels::presentation(&family) else { continue };
-        of_family.retain(|r| r.is_good());
-        for contrast in declared.contrasts {
-            if let Some(text) = contrast_text(contrast, &of_family) {
-                headlines.push(Headline { family: family.to_string(), text });
-            }
-        }
-    }
-    headlines
+    let groups = crate::stats::groups(results, |r| r.family.clone());
+    groups.into_iter().flat_map(|(family, of_family)| family_headlines(&family, of_family)).collect()
+}
+
+/// One family's headlines, of its results alone.
+pub fn family_headlines(family: &str, mut of_family: Vec<&ConfigResult>) -> Vec<Headline> {
+    let Some(declared) = kernels::presentation(family) else { return Vec::new() };
+    of_family.retain(|r| r.is_good());
+    let texts = declared.contrasts.iter().filter_map(|contrast| contrast_text(contrast, &of_family));
+    texts.map(|text| Headline { family: family.to_string(), text }).collect()
 }
 
 /// The contrast's sentence with its ratio and both figures, if both sides have valid results.

@@ -65,6 +65,9 @@ fn unique<T: Eq + Hash + Clone>(items: impl Iterator<Item = T>) -> Vec<T> {
 /// The most charts a family draws: a real run draws at most 18 (transpose over three matrices); a result
 /// with more says how many it left out, and its table holds every row.
 pub const MAX_CHARTS_PER_FAMILY: usize = 24;
+/// The most kernels the roofline draws, each a series in its legend (the runs recorded in docs/results draw
+/// at most 16): a crafted result of thousands held the page's thread for most of a second.
+pub const MAX_ROOFLINE_KERNELS: usize = 32;
 
 /// The most points a line has: beyond it, neighbouring values share a point, the best of them (no run
 /// sweeps a parameter over more than a few dozen values; a crafted result may over thousands).
@@ -81,70 +84,85 @@ pub fn plan_and_count(results: &[ConfigResult], peaks: &Peaks) -> (Vec<ChartSpec
     let mut planned = Vec::new();
     let mut left_out = Vec::new();
     for (family, of_family) in groups(results, |r| r.family.clone()) {
-        let kind = kernels::presentation(&family).map_or(ChartKind::Lines, |p| p.chart);
-        let mut of_this = FamilyCharts::default();
-        // A user's kernel: its chart follows what its configurations vary, known from the results alone.
-        let users = of_family.iter().all(|r| r.size_and_tunables().is_some());
-        match kind {
-            _ if users => tunables_charts(&family, &of_family, &mut of_this),
-            ChartKind::Lines => {
-                // Kernels of different kinds of operation (the peaks' f32, f16, i32 and int8 chains) get charts
-                // of their own.
-                let kinds = unique(of_family.iter().map(|r| r.operations));
-                for ((x_name, kind), on_axis) in groups(of_family.iter().copied(), |r| (x_axis(r), r.operations)) {
-                    let of_kind = if kinds.len() > 1 { format!(" · {}", kind.name()) } else { String::new() };
-                    for (part, of_part) in few_lines(&on_axis) {
-                        // Nothing measured (kernels this device skips): no chart of empty lines.
-                        if !of_part.iter().any(|r| r.is_good()) {
-                            continue;
-                        }
-                        of_this.add(|| {
-                            let key = format!("{family} · {x_name}{of_kind}{part}");
-                            let config = line_config(&key, &x_name, &of_part);
-                            ChartSpec::of_family(key, config, &family)
-                        });
-                    }
-                }
-            }
-            ChartKind::Heatmap => {
-                // Colours compare the kernels of a family at the same parameter (a radius changes the work
-                // many times over, a matrix shape does not).
-                let mut best_at: HashMap<Option<u32>, f64> = HashMap::new();
-                for r in of_family.iter().filter(|r| r.is_good()) {
-                    let best = best_at.entry(r.parameter_value()).or_insert(0.0);
-                    *best = best.max(r.gbps.unwrap_or(0.0));
-                }
-                for (name, of_series) in groups(of_family.iter().copied(), heatmap_series) {
-                    let best = best_at.get(&of_series[0].parameter_value()).copied().unwrap_or(0.0);
-                    of_this.add(|| {
-                        let key = format!("{family} · {name}");
-                        let (config, cells) = heatmap_config(&key, &of_series, best);
-                        let family = Some(family.clone());
-                        ChartSpec { key, config, family, cells: Some(cells), point_text: true }
-                    });
-                }
-            }
-            ChartKind::Bars => {
-                for moved in [false, true] {
-                    of_this.add(|| {
-                        let key = format!("{family} · {}", if moved { "bytes moved" } else { "bytes used" });
-                        let config = bars_config(&key, &of_family, moved);
-                        ChartSpec::of_family(key, config, &family)
-                    });
-                }
-            }
+        let (charts, left) = family_charts(&family, &of_family);
+        if left > 0 {
+            left_out.push((family, left));
         }
-        if of_this.left_out > 0 {
-            left_out.push((family.clone(), of_this.left_out));
-        }
-        planned.extend(of_this.charts);
+        planned.extend(charts);
     }
-    if results.iter().any(|r| r.is_good() && r.intensity().is_some()) {
-        let key = "roofline".to_string();
-        let config = roofline_config(results, peaks);
-        planned.push(ChartSpec { config, key, family: None, cells: None, point_text: true });
-    }
+    let every: Vec<&ConfigResult> = results.iter().collect();
+    planned.extend(roofline(&every, peaks));
     (planned, left_out)
+}
+
+/// One family's charts (at most `MAX_CHARTS_PER_FAMILY`), and how many more it would have.
+pub fn family_charts(family: &str, of_family: &[&ConfigResult]) -> (Vec<ChartSpec>, usize) {
+    let kind = kernels::presentation(family).map_or(ChartKind::Lines, |p| p.chart);
+    let mut of_this = FamilyCharts::default();
+    // A user's kernel: its chart follows what its configurations vary, known from the results alone.
+    let users = of_family.iter().all(|r| r.size_and_tunables().is_some());
+    match kind {
+        _ if users => tunables_charts(family, of_family, &mut of_this),
+        ChartKind::Lines => {
+            // Kernels of different kinds of operation (the peaks' f32, f16, i32 and int8 chains) get charts
+            // of their own.
+            let kinds = unique(of_family.iter().map(|r| r.operations));
+            for ((x_name, kind), on_axis) in groups(of_family.iter().copied(), |r| (x_axis(r), r.operations)) {
+                let of_kind = if kinds.len() > 1 { format!(" · {}", kind.name()) } else { String::new() };
+                for (part, of_part) in few_lines(&on_axis) {
+                    // Nothing measured (kernels this device skips): no chart of empty lines.
+                    if !of_part.iter().any(|r| r.is_good()) {
+                        continue;
+                    }
+                    of_this.add(|| {
+                        let key = format!("{family} · {x_name}{of_kind}{part}");
+                        let config = line_config(&key, &x_name, &of_part);
+                        ChartSpec::of_family(key, config, family)
+                    });
+                }
+            }
+        }
+        ChartKind::Heatmap => {
+            // Colours compare the kernels of a family at the same parameter (a radius changes the work
+            // many times over, a matrix shape does not).
+            let mut best_at: HashMap<Option<u32>, f64> = HashMap::new();
+            for r in of_family.iter().filter(|r| r.is_good()) {
+                let best = best_at.entry(r.parameter_value()).or_insert(0.0);
+                *best = best.max(r.gbps.unwrap_or(0.0));
+            }
+            for (name, of_series) in groups(of_family.iter().copied(), heatmap_series) {
+                let best = best_at.get(&of_series[0].parameter_value()).copied().unwrap_or(0.0);
+                of_this.add(|| {
+                    let key = format!("{family} · {name}");
+                    let (config, cells) = heatmap_config(&key, &of_series, best);
+                    let family = Some(family.to_string());
+                    ChartSpec { key, config, family, cells: Some(cells), point_text: true }
+                });
+            }
+        }
+        ChartKind::Bars => {
+            for moved in [false, true] {
+                of_this.add(|| {
+                    let key = format!("{family} · {}", if moved { "bytes moved" } else { "bytes used" });
+                    let config = bars_config(&key, of_family, moved);
+                    ChartSpec::of_family(key, config, family)
+                });
+            }
+        }
+    }
+    (of_this.charts, of_this.left_out)
+}
+
+/// The roofline over every family's kernels that count flops, where any ran validly.
+pub fn roofline(results: &[&ConfigResult], peaks: &Peaks) -> Option<ChartSpec> {
+    let good = results.iter().any(|r| r.is_good() && r.intensity().is_some());
+    good.then(|| ChartSpec {
+        config: roofline_config(results, peaks),
+        key: "roofline".to_string(),
+        family: None,
+        cells: None,
+        point_text: true,
+    })
 }
 
 /// A user's kernel's charts, one per problem size: a line over the one thing its configurations vary
@@ -569,12 +587,20 @@ fn matrix_config(
 /// The roofline: every kernel that counts flops at its flops per byte (x) and GFLOP/s (y), the best
 /// workgroup size of each kernel variant and parameter value, under the run's ceilings: the copy's
 /// bandwidth (a diagonal, GFLOP/s = GB/s × flops per byte) and the FMA peak (a horizontal line).
-fn roofline_config(results: &[ConfigResult], peaks: &Peaks) -> Value {
-    let good: Vec<&ConfigResult> = results.iter().filter(|r| r.is_good() && r.intensity().is_some()).collect();
+fn roofline_config(results: &[&ConfigResult], peaks: &Peaks) -> Value {
+    let good: Vec<&ConfigResult> = results.iter().copied().filter(|r| r.is_good() && r.intensity().is_some()).collect();
     let point = |r: &ConfigResult| (r.label(), r.shader_checks, r.parameter.clone());
-    let mut datasets: Vec<Value> = groups(good.iter().copied(), series)
-        .iter()
-        .map(|(name, of_series)| {
+    // Grouped by what names a series, without writing its name: a crafted result holds tens of thousands.
+    fn series_key(r: &ConfigResult) -> (&str, &str, ShaderChecks) {
+        (&r.kernel, &r.variant, r.shader_checks)
+    }
+    let mut kernels = groups(good.iter().copied(), series_key);
+    let left_out = kernels.len().saturating_sub(MAX_ROOFLINE_KERNELS);
+    kernels.truncate(MAX_ROOFLINE_KERNELS);
+    let mut datasets: Vec<Value> = kernels
+        .into_iter()
+        .map(|(_, of_series)| {
+            let name = series(of_series[0]);
             let (data, intervals): (Vec<Value>, Vec<Option<[f64; 2]>>) = groups(of_series.iter().copied(), point)
                 .iter()
                 .filter_map(|(_, at_point)| {
@@ -616,7 +642,12 @@ fn roofline_config(results: &[ConfigResult], peaks: &Peaks) -> Value {
                           "borderWidth": 2 }));
     let heading = json!([
         "roofline: GFLOP/s against flops per byte (best workgroup size of each kernel and parameter)",
-        format!("ceilings of this run: {ceilings}; kernels that count no flops are not on it")
+        match left_out {
+            0 => format!("ceilings of this run: {ceilings}; kernels that count no flops are not on it"),
+            n => format!(
+                "ceilings of this run: {ceilings}; the first {MAX_ROOFLINE_KERNELS} kernels, {n} more not drawn"
+            ),
+        }
     ]);
     let mut options = common_options(heading, "flops per byte (arithmetic intensity)", &rate_axis("GFLOP/s"));
     options["scales"]["x"]["type"] = json!("logarithmic");

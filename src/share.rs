@@ -18,7 +18,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 
 use crate::bounds::{LONGEST, MAX_USER_KERNELS};
-use crate::host::zlib;
+use crate::host::{self, zlib};
 use crate::kernel::ShaderChecks;
 use crate::measure::TimingSource;
 use crate::result::{ConfigResult, Outcome, ParameterValue, ReadError, RunResult, gb_per_s};
@@ -257,6 +257,7 @@ pub async fn decode(text: &str) -> Result<RunResult, ShareError> {
         1 => decoded::<SharedV1>(&binary)?.into(),
         _ => decoded(&binary)?,
     })
+    .await
 }
 
 /// The results in a comparison link (`#compare=2.…`) or its value.
@@ -273,7 +274,11 @@ pub async fn decode_comparison(text: &str) -> Result<Vec<RunResult>, ShareError>
             MAX_COMPARED
         )));
     }
-    shared.into_iter().map(open).collect()
+    let mut results = Vec::with_capacity(shared.len());
+    for one in shared {
+        results.push(open(one).await?);
+    }
+    Ok(results)
 }
 
 /// What a link of either kind holds: one result (`#run=`) or a comparison (`#compare=`).
@@ -357,7 +362,11 @@ fn decoded<T: serde::de::DeserializeOwned>(binary: &[u8]) -> Result<T, ShareErro
 }
 
 /// The result a `Shared` holds, with the figures derived from others recomputed as the runner does.
-fn open(shared: Shared) -> Result<RunResult, ShareError> {
+/// The rows `open` makes between turns for the page (`host::yield_now`): a link at the bound holds tens of
+/// thousands, and the results of a comparison eight times as many.
+const ROWS_PER_TURN: usize = 8192;
+
+async fn open(shared: Shared) -> Result<RunResult, ShareError> {
     // Counted before a row is made: a crafted link may hold hundreds of thousands.
     let unbelievable = |why: String| ShareError::Unreadable(format!("not a believable result: {why}"));
     crate::result::check_count(shared.rows.len()).map_err(unbelievable)?;
@@ -376,7 +385,13 @@ fn open(shared: Shared) -> Result<RunResult, ShareError> {
         RunResult::from_json(&shared.header).map_err(|e: ReadError| ShareError::Unreadable(e.to_string()))?;
     let text =
         |i: u32| shared.strings.get(i as usize).cloned().ok_or_else(|| ShareError::Corrupt(format!("no string {i}")));
-    result.results = shared.rows.iter().map(|r| config_result(r, &text)).collect::<Result<_, _>>()?;
+    result.results = Vec::with_capacity(shared.rows.len());
+    for rows in shared.rows.chunks(ROWS_PER_TURN) {
+        for r in rows {
+            result.results.push(config_result(r, &text)?);
+        }
+        host::yield_now().await;
+    }
     for (r, interval) in result.results.iter_mut().zip(&shared.intervals) {
         r.median_interval_ns = match (interval, r.median_ns) {
             (Some([below, above]), Some(median)) => {
@@ -393,6 +408,7 @@ fn open(shared: Shared) -> Result<RunResult, ShareError> {
         };
     }
     result.check().map_err(unbelievable)?;
+    host::yield_now().await;
     analysis::derive(&mut result);
     Ok(result)
 }

@@ -189,6 +189,25 @@ fn families_that_count_flops_chart_gflops_and_the_roofline_sits_under_both_ceili
     assert_eq!((roof[1]["x"].as_f64(), roof[1]["y"].as_f64()), (Some(50.0), Some(50_000.0)));
 }
 
+/// The roofline draws the first `MAX_ROOFLINE_KERNELS` kernels, saying how many more there are: each is a
+/// series of its legend, and a crafted result of thousands held the page's thread for most of a second.
+#[test]
+fn the_roofline_draws_its_first_kernels_and_says_how_many_more() {
+    let more = 5;
+    let count = charts::MAX_ROOFLINE_KERNELS + more;
+    let results: Vec<ConfigResult> =
+        (0..count).map(|i| record("matmul", &format!("k{i}/v"), [64, 1, 1], 100, Some(1000))).collect();
+    let every: Vec<&ConfigResult> = results.iter().collect();
+    let roofline = charts::roofline(&every, &Peaks::default()).unwrap();
+    let drawn = labels(&roofline);
+    assert_eq!(drawn.len(), charts::MAX_ROOFLINE_KERNELS + 1, "the kernels and the roof");
+    assert_eq!((drawn[0].as_str(), drawn[charts::MAX_ROOFLINE_KERNELS - 1].as_str()), ("k0/v", "k31/v"));
+    let heading = roofline.config["options"]["plugins"]["title"]["text"].to_string();
+    assert!(heading.contains(&format!("the first 32 kernels, {more} more not drawn")), "{heading}");
+    let fewer = charts::roofline(&every[..3], &Peaks::default()).unwrap();
+    assert!(!fewer.config["options"]["plugins"]["title"]["text"].to_string().contains("not drawn"));
+}
+
 #[test]
 fn two_dimensional_families_chart_heatmaps_coloured_against_their_best_with_skips_marked() {
     let mut results = vec![

@@ -45,43 +45,49 @@ impl Drawn {
     }
 }
 
-/// The most charts the page draws in one of its tasks: Chart.js takes up to tens of milliseconds for one on
-/// a slow adapter, and a result may call for a hundred. The others wait for the page's next turns, their
-/// canvases marked `data-pending` meanwhile.
-const CHARTS_PER_TASK: usize = 3;
+/// The time the page gives drawing charts in one of its tasks, at least one chart: Chart.js takes from a few
+/// to over a hundred milliseconds for one on a slow adapter (a legend of many series), and a result may call
+/// for a hundred. The others wait for the page's next turns, their canvases marked `data-pending` meanwhile.
+const DRAWING_MS_PER_TASK: f64 = 40.0;
 
 thread_local! {
     /// Drawings waiting for a turn, oldest first.
     static WAITING: RefCell<Vec<Box<dyn FnOnce()>>> = RefCell::default();
-    /// Charts drawn in this task.
-    static DRAWN_NOW: Cell<usize> = const { Cell::new(0) };
+    /// When this task began drawing charts, where it has (and the turns after it have not yet drawn them
+    /// all).
+    static DRAWING_SINCE: Cell<Option<f64>> = const { Cell::new(None) };
 }
 
-/// Runs `draw` now where this task has drawn fewer than `CHARTS_PER_TASK` charts and none waits, else in a
-/// later turn, in the order asked.
+/// Runs `draw` now where this task's drawing is within `DRAWING_MS_PER_TASK` and none waits, else in a later
+/// turn, in the order asked.
 fn in_turn(draw: impl FnOnce() + 'static) {
-    if DRAWN_NOW.get() == 0 {
+    let now = super::dom::now_ms();
+    let since = DRAWING_SINCE.get();
+    if since.is_none() {
         super::dom::spawn(next_turns());
     }
-    if DRAWN_NOW.get() < CHARTS_PER_TASK && WAITING.with_borrow(Vec::is_empty) {
-        DRAWN_NOW.set(DRAWN_NOW.get() + 1);
+    if since.is_none_or(|since| now - since < DRAWING_MS_PER_TASK) && WAITING.with_borrow(Vec::is_empty) {
+        DRAWING_SINCE.set(Some(since.unwrap_or(now)));
         draw();
     } else {
         WAITING.with_borrow_mut(|waiting| waiting.push(Box::new(draw)));
     }
 }
 
-/// A turn at a time, the charts that wait, `CHARTS_PER_TASK` a turn, until none waits.
+/// A turn at a time, the charts that wait, for `DRAWING_MS_PER_TASK` a turn, until none waits.
 async fn next_turns() {
     loop {
         crate::host::yield_now().await;
-        let batch: Vec<Box<dyn FnOnce()>> =
-            WAITING.with_borrow_mut(|waiting| waiting.drain(..waiting.len().min(CHARTS_PER_TASK)).collect());
-        DRAWN_NOW.set(batch.len());
-        if batch.is_empty() {
-            return;
+        let started = super::dom::now_ms();
+        DRAWING_SINCE.set(Some(started));
+        while super::dom::now_ms() - started < DRAWING_MS_PER_TASK {
+            let next = WAITING.with_borrow_mut(|waiting| (!waiting.is_empty()).then(|| waiting.remove(0)));
+            let Some(draw) = next else {
+                DRAWING_SINCE.set(None);
+                return;
+            };
+            draw();
         }
-        batch.into_iter().for_each(|draw| draw());
     }
 }
 

@@ -5,13 +5,13 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, HtmlDetailsElement};
 
 use super::chart::Charts;
 use super::dom::{self, append, by_id};
 use super::table;
-use crate::analysis;
+use crate::analysis::{self, Headline};
 use crate::charts::{self, ChartSpec};
 use crate::kernels;
 use crate::result::{ConfigResult, Peaks};
@@ -41,66 +41,93 @@ struct Section {
 /// The most families a result's sections show: a run of every kernel makes 12, and a user's kernel one more.
 const MAX_FAMILIES: usize = 24;
 
-/// The families shown inside the container that `build` made.
-pub struct FamilyResults {
+/// The rows a turn adds to the tables of a result shown whole (some 20 ms of formatting on a slow machine).
+const ROWS_PER_TURN: usize = 4096;
+
+/// The families shown inside the container that `build` made: a handle that the page's state keeps and
+/// the turns showing a finished result share.
+#[derive(Clone)]
+pub struct FamilyResults(Rc<RefCell<Families>>);
+
+struct Families {
     id: String,
     sections: Vec<Section>,
     /// The roofline's own place, after every family.
     across: Option<Charts>,
+    /// How many results have been shown whole: turns still showing an earlier one stop.
+    shown: u64,
 }
 
 impl FamilyResults {
     pub fn new(id: &str) -> Self {
-        Self { id: id.to_string(), sections: Vec::new(), across: None }
+        let id = id.to_string();
+        Self(Rc::new(RefCell::new(Families { id, sections: Vec::new(), across: None, shown: 0 })))
     }
 
-    fn container(&self) -> Element {
-        by_id(&self.id)
+    /// Removes every family, and stops the turns of a result being shown.
+    pub fn clear(&self) {
+        self.0.borrow_mut().clear();
     }
 
-    /// Removes every family.
-    pub fn clear(&mut self) {
-        for section in &mut self.sections {
-            section.charts.clear();
+    /// Shows a finished result whole, a part a turn so that the page answers meanwhile: the tables
+    /// `ROWS_PER_TURN` rows at a time, then each family's headlines and charts, then the roofline; the
+    /// container is marked `data-building` until the last. Stops where the families are cleared or another
+    /// result is shown meanwhile. Of a result of more families than any run makes (a crafted one), the
+    /// first `MAX_FAMILIES`, saying how many more it holds.
+    pub async fn show_all(&self, results: &[ConfigResult], peaks: &Peaks) {
+        let turn = {
+            let mut families = self.0.borrow_mut();
+            families.clear();
+            families.container().set_attribute("data-building", "").ok();
+            families.shown
+        };
+        let current = || self.0.borrow().shown == turn;
+        let mut groups = crate::stats::groups(results, |r| r.family.clone());
+        if groups.len() > MAX_FAMILIES {
+            let left = groups.split_off(MAX_FAMILIES);
+            let rows: usize = left.iter().map(|(_, of_family)| of_family.len()).sum();
+            let text = format!(
+                "{} more families ({rows} configurations) are in this result and not shown here: the page \
+                 shows the first {MAX_FAMILIES}, more than any run makes.",
+                left.len()
+            );
+            let families = self.0.borrow();
+            append(&families.container(), "p", "note", &text).set_id(&format!("{}-left-out", families.id));
         }
-        self.across.as_mut().map(Charts::clear);
-        self.sections.clear();
-        self.across = None;
-        self.container().set_inner_html("");
-    }
-
-    /// Shows a finished result whole: its rows, charts and headlines; of a result of more families than
-    /// any run makes (a crafted one), the first `MAX_FAMILIES`, saying how many more it holds.
-    pub fn show_all(&mut self, results: &[ConfigResult], peaks: &Peaks) -> Result<(), wasm_bindgen::JsValue> {
-        self.clear();
-        let families = crate::stats::groups(results, |r| r.family.clone());
-        let shown = families.len().min(MAX_FAMILIES);
-        for (family, of_family) in &families[..shown] {
-            let section = self.section(family);
-            section.table.borrow_mut().extend(of_family.iter().copied());
-            for r in of_family {
-                section.count(r);
+        for (family, rows) in &groups {
+            for chunk in rows.chunks(ROWS_PER_TURN) {
+                crate::host::yield_now().await;
+                if !current() {
+                    return;
+                }
+                self.0.borrow_mut().add_rows(family, chunk);
             }
-            section.count_rows();
         }
-        if shown == families.len() {
-            return self.show(results, peaks);
+        for (family, rows) in &groups {
+            crate::host::yield_now().await;
+            if !current() {
+                return;
+            }
+            if let Err(e) = self.0.borrow_mut().show_family(family, rows) {
+                dom::show_message("error", &format!("The result's charts could not be drawn: {e:?}"));
+            }
         }
-        let left = families.len() - shown;
-        let rows: usize = families[shown..].iter().map(|(_, of_family)| of_family.len()).sum();
-        let text = format!(
-            "{left} more families ({rows} configurations) are in this result and not shown here: the page shows \
-             the first {MAX_FAMILIES}, more than any run makes."
-        );
-        append(&self.container(), "p", "note", &text).set_id(&format!("{}-left-out", self.id));
-        let shown: Vec<ConfigResult> =
-            families[..shown].iter().flat_map(|(_, of_family)| of_family.iter().map(|r| (*r).clone())).collect();
-        self.show(&shown, peaks)
+        crate::host::yield_now().await;
+        if !current() {
+            return;
+        }
+        let every: Vec<&ConfigResult> = groups.iter().flat_map(|(_, rows)| rows.iter().copied()).collect();
+        let mut shown = self.0.borrow_mut();
+        if let Err(e) = shown.draw_across(charts::roofline(&every, peaks).into_iter().collect()) {
+            dom::show_message("error", &format!("The roofline could not be drawn: {e:?}"));
+        }
+        shown.container().remove_attribute("data-building").ok();
     }
 
     /// Adds a configuration's row to its family's table.
-    pub fn add_row(&mut self, r: &ConfigResult) {
-        let section = self.section(&r.family);
+    pub fn add_row(&self, r: &ConfigResult) {
+        let mut families = self.0.borrow_mut();
+        let section = families.section(&r.family);
         section.table.borrow_mut().add(r);
         section.count(r);
         section.count_rows();
@@ -108,7 +135,45 @@ impl FamilyResults {
 
     /// Draws the charts and headlines `results` call for (rows are added by `add_row`); a chart whose data
     /// has not changed is left as it is.
-    pub fn show(&mut self, results: &[ConfigResult], peaks: &Peaks) -> Result<(), wasm_bindgen::JsValue> {
+    pub fn show(&self, results: &[ConfigResult], peaks: &Peaks) -> Result<(), JsValue> {
+        self.0.borrow_mut().show(results, peaks)
+    }
+}
+
+impl Families {
+    fn container(&self) -> Element {
+        by_id(&self.id)
+    }
+
+    fn clear(&mut self) {
+        for section in &mut self.sections {
+            section.charts.clear();
+        }
+        self.across.as_mut().map(Charts::clear);
+        self.sections.clear();
+        self.across = None;
+        self.shown += 1;
+        let container = self.container();
+        container.set_inner_html("");
+        container.remove_attribute("data-building").ok();
+    }
+
+    /// Adds rows of one family to its table at once.
+    fn add_rows(&mut self, family: &str, rows: &[&ConfigResult]) {
+        let section = self.section(family);
+        section.table.borrow_mut().extend(rows.iter().copied());
+        rows.iter().for_each(|r| section.count(r));
+        section.count_rows();
+    }
+
+    /// One family's headlines and charts, of its rows alone.
+    fn show_family(&mut self, family: &str, rows: &[&ConfigResult]) -> Result<(), JsValue> {
+        let headlines = analysis::family_headlines(family, rows.to_vec());
+        let (planned, left_out) = charts::family_charts(family, rows);
+        self.section(family).show(planned, left_out, &headlines)
+    }
+
+    fn show(&mut self, results: &[ConfigResult], peaks: &Peaks) -> Result<(), JsValue> {
         let headlines = analysis::headlines(results);
         // At most `MAX_FAMILIES` sections, each with at most `MAX_CHARTS_PER_FAMILY` charts: found in a scan.
         let (mut planned, left_out) = charts::plan_and_count(results, peaks);
@@ -116,21 +181,15 @@ impl FamilyResults {
             let (of_family, rest): (Vec<ChartSpec>, Vec<ChartSpec>) =
                 planned.into_iter().partition(|c| c.family.as_ref() == Some(&section.family));
             planned = rest;
-            section.charts.draw(of_family)?;
-            let left = left_out.iter().find(|(family, _)| *family == section.family).map(|(_, n)| *n);
-            let note = left.map(|n| {
-                format!(
-                    "{n} more charts are not drawn (at most {} a family); the table holds every row.",
-                    charts::MAX_CHARTS_PER_FAMILY
-                )
-            });
-            section.charts_left_out.set_text_content(note.as_deref());
-            section.headlines.set_inner_html("");
-            for headline in headlines.iter().filter(|h| h.family == section.family) {
-                append(&section.headlines, "li", "", &headline.text);
-            }
+            let left = left_out.iter().find(|(family, _)| *family == section.family).map_or(0, |(_, n)| *n);
+            section.show(of_family, left, &headlines)?;
         }
         // What is left draws every family: the roofline.
+        self.draw_across(planned)
+    }
+
+    /// Draws the charts of every family (the roofline) in their own place after the families.
+    fn draw_across(&mut self, planned: Vec<ChartSpec>) -> Result<(), JsValue> {
         if planned.is_empty() {
             return Ok(());
         }
@@ -166,6 +225,22 @@ impl FamilyResults {
 }
 
 impl Section {
+    /// Draws the family's charts, says how many it left out, and lists its headlines.
+    fn show(&mut self, planned: Vec<ChartSpec>, left_out: usize, headlines: &[Headline]) -> Result<(), JsValue> {
+        self.charts.draw(planned)?;
+        let note = (left_out > 0).then(|| {
+            format!(
+                "{left_out} more charts are not drawn (at most {} a family); the table holds every row.",
+                charts::MAX_CHARTS_PER_FAMILY
+            )
+        });
+        self.charts_left_out.set_text_content(note.as_deref());
+        self.headlines.set_inner_html("");
+        for headline in headlines.iter().filter(|h| h.family == self.family) {
+            append(&self.headlines, "li", "", &headline.text);
+        }
+        Ok(())
+    }
     /// Counts the table's rows, by what became of them, on its folded line; a failure or a suspect opens
     /// the table, as they are what a person must not miss.
     fn count_rows(&self) {

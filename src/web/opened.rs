@@ -136,12 +136,10 @@ pub fn show(result: &RunResult, title: &str) {
     }
     dom::set_hidden("run-again", !known);
     dom::set_hidden("shared", false);
-    let drawn = state::with(|app| {
+    let families = state::with(|app| {
         app.opened = Some(result.clone());
-        let families = app.opened_results.get_or_insert_with(|| FamilyResults::new("shared-families"));
-        families.show_all(&result.results, &result.peaks)
+        app.opened_results.get_or_insert_with(|| FamilyResults::new("shared-families")).clone()
     });
-    if let Err(e) = drawn {
-        dom::show_message("error", &format!("The result's charts could not be drawn: {e:?}"));
-    }
+    let result = result.clone();
+    dom::spawn(async move { families.show_all(&result.results, &result.peaks).await });
 }

@@ -192,7 +192,7 @@ fn clear_results() {
     dom::set_text("pace", "");
     dom::set_hidden("share-link", true);
     dom::set_text("share-link-status", "");
-    with_results(FamilyResults::clear);
+    with_results(|families| families.clear());
     dom::set_hidden("go-on", true);
     state::with(|app| app.resumable = None); // a new run leaves the last one's rest behind
 }
@@ -219,9 +219,8 @@ async fn show_finished(gpu: &Gpu, plan: Plan, mut result: RunResult, finishing: 
         append(&notes, "li", "", note);
     }
     host::yield_now().await;
-    if let Err(e) = with_results(|families| families.show_all(&result.results, &result.peaks)) {
-        dom::show_message("error", &format!("The chart could not be drawn: {e:?}"));
-    }
+    let families = with_results(|families| families.clone());
+    families.show_all(&result.results, &result.peaks).await;
     host::yield_now().await;
     // The long tasks of the run and of drawing its results (writing the file that records them aside).
     result.environment.long_tasks = long_tasks.map(dom::LongTaskWatch::finish);

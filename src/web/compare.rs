@@ -135,8 +135,8 @@ pub fn add(result: RunResult) {
 
 /// Replaces the comparison with these results (a comparison's link).
 pub fn open(results: Vec<RunResult>) {
+    render(&results);
     state::with(|app| app.compared = results);
-    show();
 }
 
 /// Adds the results of the link pasted in `field`, or says why they could not be.
@@ -174,7 +174,10 @@ fn add_quietly(result: RunResult) -> bool {
 }
 
 fn show() {
-    render(&state::with(|app| app.compared.clone()));
+    // Taken and put back rather than copied: eight results at the bound are 300 000 rows.
+    let results = state::with(|app| std::mem::take(&mut app.compared));
+    render(&results);
+    state::with(|app| app.compared = results);
 }
 
 fn render(results: &[RunResult]) {

@@ -131,11 +131,36 @@ fn figure(r: &ConfigResult) -> Option<f64> {
 /// Every configuration any result ran: kernels in the order the first result that ran them lists them,
 /// and within a kernel by parameter value, then workgroup invocations, then width.
 pub fn rows(results: &[RunResult]) -> Vec<Row> {
-    let mut rows: Vec<(&ConfigResult, Row)> = Vec::new();
-    let mut places = HashMap::new();
-    for (i, result) in results.iter().enumerate() {
+    let mut matching = Matching::new(results.len());
+    for result in results {
+        matching.add(result);
+    }
+    matching.finish()
+}
+
+/// `rows`, made a result at a time: the page gives its thread a turn between results at the bound.
+pub struct Matching<'a> {
+    compared: usize,
+    added: usize,
+    rows: Vec<(&'a ConfigResult, Row)>,
+    places: HashMap<Key<'a>, usize>,
+}
+
+/// What tells configurations apart (`ConfigResult::configuration_key`).
+type Key<'a> = (&'a str, &'a str, &'a str, ShaderChecks, [u32; 3], Option<u32>);
+
+impl<'a> Matching<'a> {
+    /// Rows for a comparison of `compared` results.
+    pub fn new(compared: usize) -> Self {
+        Self { compared, added: 0, rows: Vec::new(), places: HashMap::new() }
+    }
+
+    /// Adds the next result's figures.
+    pub fn add(&mut self, result: &'a RunResult) {
+        let (i, compared) = (self.added, self.compared);
         for r in &result.results {
-            let at = *places.entry(r.configuration_key()).or_insert_with(|| {
+            let rows = &mut self.rows;
+            let at = *self.places.entry(r.configuration_key()).or_insert_with(|| {
                 rows.push((
                     r,
                     Row {
@@ -145,35 +170,43 @@ pub fn rows(results: &[RunResult]) -> Vec<Row> {
                         workgroup: r.workgroup_text(),
                         parameter: r.parameter_text(),
                         unit: r.unit().name(),
-                        figures: vec![None; results.len()],
-                        ranges: vec![None; results.len()],
-                        measured: vec![None; results.len()],
+                        figures: vec![None; compared],
+                        ranges: vec![None; compared],
+                        measured: vec![None; compared],
                         changes: Vec::new(),
                     },
                 ));
                 rows.len() - 1
             });
             let figure = figure(r);
-            rows[at].1.figures[i] = figure;
-            rows[at].1.ranges[i] = figure.and(r.headline_range());
-            rows[at].1.measured[i] = figure.and_then(|_| Figures::of(r));
+            let row = &mut self.rows[at].1;
+            row.figures[i] = figure;
+            row.ranges[i] = figure.and(r.headline_range());
+            row.measured[i] = figure.and_then(|_| Figures::of(r));
         }
+        self.added += 1;
     }
-    // A kernel sorts where its first row stands: the order the first result that ran it lists it.
-    let mut first_of_kernel = HashMap::new();
-    for (at, (_, row)) in rows.iter().enumerate() {
-        first_of_kernel.entry((row.kernel.clone(), row.checks)).or_insert(at);
+
+    /// The rows, in order: kernels in the order the first result that ran them lists them.
+    pub fn finish(self) -> Vec<Row> {
+        let rows = self.rows;
+        // A kernel sorts where its first row stands: the order the first result that ran it lists it.
+        let mut first_of_kernel = HashMap::new();
+        for (at, (_, row)) in rows.iter().enumerate() {
+            first_of_kernel.entry((row.kernel.clone(), row.checks)).or_insert(at);
+        }
+        let keys: Vec<_> = rows
+            .iter()
+            .map(|(r, row)| {
+                let [x, y, z] = r.workgroup_size;
+                let first = first_of_kernel[&(row.kernel.clone(), row.checks)];
+                (first, r.parameter.as_ref().map(|p| p.value), x * y * z, x)
+            })
+            .collect();
+        let mut keyed: Vec<_> = keys.into_iter().zip(rows.into_iter().map(|(_, row)| row)).collect();
+        keyed.sort_by_key(|(key, _)| *key);
+        keyed.into_iter().map(|(_, row)| Row { changes: changes(&row.measured), ..row }).collect()
     }
-    let keys: Vec<_> = rows
-        .iter()
-        .map(|(r, row)| {
-            let [x, y, z] = r.workgroup_size;
-            (first_of_kernel[&(row.kernel.clone(), row.checks)], r.parameter.as_ref().map(|p| p.value), x * y * z, x)
-        })
-        .collect();
-    let mut keyed: Vec<_> = keys.into_iter().zip(rows.into_iter().map(|(_, row)| row)).collect();
-    keyed.sort_by_key(|(key, _)| *key);
-    keyed.into_iter().map(|(_, row)| Row { changes: changes(&row.measured), ..row }).collect()
 }
 
 /// Per kernel (and checks and parameter value), each result's best figure over every workgroup shape, and

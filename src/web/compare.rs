@@ -96,7 +96,7 @@ pub fn build(root: &Element) {
         dom::spawn(add_from_link(field));
     });
     dom::on("compare-clear", "click", |_| {
-        state::with(|app| app.compared.clear());
+        state::with(|app| app.compared = Rc::default());
         show();
     });
     dom::on("compare-copy", "click", |_| {
@@ -113,7 +113,7 @@ pub fn build(root: &Element) {
         };
         state::with(|app| {
             if index < app.compared.len() {
-                app.compared.remove(index);
+                Rc::make_mut(&mut app.compared).remove(index);
             }
         });
         show();
@@ -135,8 +135,8 @@ pub fn add(result: RunResult) {
 
 /// Replaces the comparison with these results (a comparison's link).
 pub fn open(results: Vec<RunResult>) {
-    render(&results);
-    state::with(|app| app.compared = results);
+    state::with(|app| app.compared = Rc::new(results));
+    show();
 }
 
 /// Adds the results of the link pasted in `field`, or says why they could not be.
@@ -168,22 +168,26 @@ fn add_quietly(result: RunResult) -> bool {
         if app.compared.len() >= share::MAX_COMPARED {
             return false;
         }
-        app.compared.push(result);
+        Rc::make_mut(&mut app.compared).push(result);
         true
     })
 }
 
+/// Shows the comparison: at once where it is small, in turns where its results are large (eight at the
+/// bound are 300 000 rows to match), a newer showing stopping an older one.
 fn show() {
-    // Taken and put back rather than copied: eight results at the bound are 300 000 rows.
-    let results = state::with(|app| std::mem::take(&mut app.compared));
-    render(&results);
-    state::with(|app| app.compared = results);
+    let showing = SHOWINGS.get() + 1;
+    SHOWINGS.set(showing);
+    dom::spawn(render(state::with(|app| app.compared.clone()), showing));
 }
 
-fn render(results: &[RunResult]) {
-    let names = compare::names(results);
+/// The rows matched before the page's thread gets a turn.
+const ROWS_PER_TURN: usize = 16384;
+
+async fn render(results: Rc<Vec<RunResult>>, showing: u64) {
+    let names = compare::names(&results);
     dom::set_hidden("compare", results.is_empty());
-    let heading = compare::engines_heading(results);
+    let heading = compare::engines_heading(&results);
     dom::set_text("compare-engines", heading.as_deref().unwrap_or(""));
     dom::set_hidden("compare-engines", heading.is_none());
     let devices: Element = by_id("compare-devices");
@@ -209,7 +213,20 @@ fn render(results: &[RunResult]) {
     };
     dom::set_text("compare-share-link-status", status);
 
-    let rows = compare::rows(results);
+    let mut matching = compare::Matching::new(results.len());
+    let mut since_turn = 0;
+    for result in results.iter() {
+        if since_turn >= ROWS_PER_TURN {
+            crate::host::yield_now().await;
+            since_turn = 0;
+            if SHOWINGS.get() != showing {
+                return;
+            }
+        }
+        matching.add(result);
+        since_turn += result.results.len();
+    }
+    let rows = matching.finish();
     let best = compare::best_rows(&rows);
     let verdicts: Element = by_id("compare-verdicts");
     verdicts.set_inner_html("");
@@ -221,15 +238,10 @@ fn render(results: &[RunResult]) {
     show_best();
     show_every();
     // Charts after the tables are painted: a comparison of results at the bound draws for a while.
-    let showing = SHOWINGS.get() + 1;
-    SHOWINGS.set(showing);
-    let compared = results.len();
-    dom::spawn(async move {
-        dom::after_paint().await;
-        if SHOWINGS.get() == showing {
-            draw_charts(compared);
-        }
-    });
+    dom::after_paint().await;
+    if SHOWINGS.get() == showing {
+        draw_charts(results.len());
+    }
 }
 
 /// A pager under the table just appended to `card`, whose buttons turn the pages that `paging` keeps,

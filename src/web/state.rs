@@ -26,8 +26,8 @@ pub struct App {
     pub resumable: Option<(crate::plan::Plan, RunResult)>,
     /// The result opened from a link, a file or the history.
     pub opened: Option<RunResult>,
-    /// The results being compared, the first the baseline.
-    pub compared: Vec<RunResult>,
+    /// The results being compared, the first the baseline: shared with the turns that show them.
+    pub compared: Rc<Vec<RunResult>>,
     /// The page is served by a results gallery (`server/`).
     pub gallery: bool,
     /// The gallery's device class shown (its key).

@@ -225,7 +225,7 @@ pub const KNOWN_RESULTS: &[KnownResult] = &[
 
 /// The fragment value (without `#run=`) that holds `result`.
 pub async fn encode(result: &RunResult) -> String {
-    pack(&shared(result)).await
+    pack(&shared(result).await).await
 }
 
 /// A whole link: `base` (the page's address) with the result in its fragment.
@@ -236,7 +236,11 @@ pub async fn link(base: &str, result: &RunResult) -> String {
 /// The fragment value (without `#compare=`) that holds every result of a comparison, in order; compressed
 /// together, so the second device's strings cost little.
 pub async fn encode_comparison(results: &[RunResult]) -> String {
-    pack(&results.iter().map(shared).collect::<Vec<_>>()).await
+    let mut all = Vec::with_capacity(results.len());
+    for result in results {
+        all.push(shared(result).await);
+    }
+    pack(&all).await
 }
 
 /// A whole link to a comparison.
@@ -289,9 +293,14 @@ pub async fn decode_any(text: &str) -> Result<Vec<RunResult>, ShareError> {
     }
 }
 
-fn shared(result: &RunResult) -> Shared {
+/// What a link of `result` carries, its rows made `ROWS_PER_TURN` a turn.
+async fn shared(result: &RunResult) -> Shared {
     let mut strings = Strings::default();
-    let rows = result.results.iter().map(|r| row(r, &mut strings)).collect();
+    let mut rows = Vec::with_capacity(result.results.len());
+    for chunk in result.results.chunks(ROWS_PER_TURN) {
+        rows.extend(chunk.iter().map(|r| row(r, &mut strings)));
+        host::yield_now().await;
+    }
     let header = RunResult { results: Vec::new(), ..result.clone() }.to_json();
     let intervals = result.results.iter().map(interval).collect();
     Shared { header, strings: strings.list, rows, intervals }
@@ -362,8 +371,8 @@ fn decoded<T: serde::de::DeserializeOwned>(binary: &[u8]) -> Result<T, ShareErro
 }
 
 /// The result a `Shared` holds, with the figures derived from others recomputed as the runner does.
-/// The rows `open` makes between turns for the page (`host::yield_now`): a link at the bound holds tens of
-/// thousands, and the results of a comparison eight times as many.
+/// The rows `open` and `shared` make between turns for the page (`host::yield_now`): a link at the bound
+/// holds tens of thousands, and the results of a comparison eight times as many.
 const ROWS_PER_TURN: usize = 8192;
 
 async fn open(shared: Shared) -> Result<RunResult, ShareError> {

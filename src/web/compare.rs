@@ -184,6 +184,7 @@ fn show() {
 /// The rows matched before the page's thread gets a turn.
 const ROWS_PER_TURN: usize = 16384;
 
+/// Shows `results` side by side, unless a newer showing than `showing` began meanwhile.
 async fn render(results: Rc<Vec<RunResult>>, showing: u64) {
     let names = compare::names(&results);
     dom::set_hidden("compare", results.is_empty());

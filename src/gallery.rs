@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 
 use crate::gpu::DeviceInfo;
-use crate::kernel::{Family, Parameter};
+use crate::kernel::Parameter;
 use crate::result::{ConfigResult, Environment, Outcome, ParameterValue, RunResult, shape_text};
 use crate::spec::UserKernel;
 use crate::{analysis, kernels};
@@ -68,10 +68,10 @@ pub fn for_publishing(result: &RunResult) -> RunResult {
 }
 
 /// Refuses a result whose rows are not what they claim to be, so that a kernel's presets come from its own
-/// results alone: a row of a built-in family must be one of its kernels, with its own parameter (a user's
-/// kernel's tunables under `triad/scalar` would become triad's preset), and a row of any other family a
-/// user's kernel the result carries (`RunResult::user_kernels`), whose digest is the variant the row names,
-/// with one of its combinations. Says which row, and why.
+/// results alone: a row of a built-in family must be one of its kernels, without a user's kernel's sizes and
+/// tunables for its parameter (filed under `triad/scalar`, they would become triad's preset), and a row of any
+/// other family a user's kernel the result carries (`RunResult::user_kernels`), whose digest is the variant
+/// the row names, with one of its combinations. Says which row, and why.
 pub fn check_kernels(result: &RunResult) -> Result<(), String> {
     let mut carried: Vec<(UserKernel, HashSet<String>)> = Vec::new();
     for (i, written) in result.user_kernels.iter().enumerate() {
@@ -82,11 +82,14 @@ pub fn check_kernels(result: &RunResult) -> Result<(), String> {
         let labels = kernels::user::combination_labels(&kernel).into_iter().collect();
         carried.push((kernel, labels));
     }
+    // Every built-in kernel, found once rather than row by row.
+    let built_in: HashSet<(&str, &str, &str)> =
+        kernels::all().iter().map(|k| (k.id.family, k.id.kernel, k.id.variant)).collect();
     let mut used = vec![false; carried.len()];
     for (i, r) in result.results.iter().enumerate() {
         let row = |why: String| format!("configuration {} ({}/{}): {why}", i + 1, r.family, r.label());
-        if let Some(family) = kernels::built_in().map(|(f, _)| f).find(|f| f.name() == r.family) {
-            built_in_row(family, r).map_err(row)?;
+        if kernels::FAMILIES.iter().any(|f| f.name() == r.family) {
+            built_in_row(&built_in, r).map_err(row)?;
             continue;
         }
         let Some(at) = carried.iter().position(|(kernel, _)| names(kernel, r)) else {
@@ -114,11 +117,12 @@ fn names(kernel: &UserKernel, r: &ConfigResult) -> bool {
     r.family == kernel.spec.name && kernels::user::names_in_results(kernel) == [r.kernel.as_str(), r.variant.as_str()]
 }
 
-/// Whether `r` is one of `family`'s kernels, without a user's kernel's sizes and tunables for its parameter
-/// (a family's parameters have changed over versions: older results name others, which stay welcome).
-fn built_in_row(family: &dyn Family, r: &ConfigResult) -> Result<(), String> {
-    if !family.kernels().iter().any(|id| id.kernel == r.kernel && id.variant == r.variant) {
-        return Err(format!("`{}` has no kernel `{}`", family.name(), r.label()));
+/// Whether `r`, of a built-in family, is one of its kernels (`built_in`), without a user's kernel's sizes and
+/// tunables for its parameter (a family's parameters have changed over versions: older results name others,
+/// which stay welcome).
+fn built_in_row(built_in: &HashSet<(&str, &str, &str)>, r: &ConfigResult) -> Result<(), String> {
+    if !built_in.contains(&(r.family.as_str(), r.kernel.as_str(), r.variant.as_str())) {
+        return Err(format!("`{}` has no kernel `{}`", r.family, r.label()));
     }
     let tunables = |p: &ParameterValue| {
         p.name == Parameter::TUNABLES || p.label.as_ref().is_some_and(|l| l.contains(Parameter::TUNABLES_SEPARATOR))

@@ -370,11 +370,11 @@ fn decoded<T: serde::de::DeserializeOwned>(binary: &[u8]) -> Result<T, ShareErro
     postcard::from_bytes(binary).map_err(|e| ShareError::Corrupt(format!("does not decode ({e})")))
 }
 
-/// The result a `Shared` holds, with the figures derived from others recomputed as the runner does.
 /// The rows `open` and `shared` make between turns for the page (`host::yield_now`): a link at the bound
 /// holds tens of thousands, and the results of a comparison eight times as many.
 const ROWS_PER_TURN: usize = 8192;
 
+/// The result a `Shared` holds, with the figures derived from others recomputed as the runner does.
 async fn open(shared: Shared) -> Result<RunResult, ShareError> {
     // Counted before a row is made: a crafted link may hold hundreds of thousands.
     let unbelievable = |why: String| ShareError::Unreadable(format!("not a believable result: {why}"));

@@ -7,8 +7,7 @@ use std::process::ExitCode;
 use wgsweep::kernel::{Kernel, ShaderChecks};
 use wgsweep::kernels;
 use wgsweep::share;
-use wgsweep::spec::KernelText;
-use wgsweep::spec::{self, Problem, UserKernel};
+use wgsweep::spec::{self, KernelText, Problem, UserKernel};
 
 use crate::plan_args::PlanArgs;
 

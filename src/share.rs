@@ -267,19 +267,23 @@ pub async fn decode(text: &str) -> Result<RunResult, ShareError> {
 /// The results in a comparison link (`#compare=2.…`) or its value.
 pub async fn decode_comparison(text: &str) -> Result<Vec<RunResult>, ShareError> {
     let (version, binary) = payload(fragment_value(text, COMPARE_KEY)?, MAX_PAYLOAD_BYTES).await?;
-    let shared: Vec<Shared> = match version {
-        1 => decoded::<Vec<SharedV1>>(&binary)?.into_iter().map(Into::into).collect(),
-        _ => decoded(&binary)?,
-    };
-    if shared.len() > MAX_COMPARED {
+    // A result at a time, each in a turn of its own: eight at the bound are 300 000 rows to decode. The
+    // count (postcard writes a sequence's length first) is checked before any.
+    let (count, mut rest) = taken::<usize>(&binary)?;
+    if count > MAX_COMPARED {
         return Err(ShareError::Unreadable(format!(
-            "it compares {} results; a comparison shows at most {}",
-            shared.len(),
-            MAX_COMPARED
+            "it compares {count} results; a comparison shows at most {MAX_COMPARED}"
         )));
     }
-    let mut results = Vec::with_capacity(shared.len());
-    for one in shared {
+    let mut results = Vec::with_capacity(count);
+    for _ in 0..count {
+        host::yield_now().await;
+        let shared = match version {
+            1 => taken::<SharedV1>(rest).map(|(one, after)| (one.into(), after)),
+            _ => taken::<Shared>(rest),
+        };
+        let (one, after) = shared?;
+        rest = after;
         results.push(open(one).await?);
     }
     Ok(results)
@@ -367,7 +371,12 @@ async fn payload(value: &str, limit: usize) -> Result<(u32, Vec<u8>), ShareError
 }
 
 fn decoded<T: serde::de::DeserializeOwned>(binary: &[u8]) -> Result<T, ShareError> {
-    postcard::from_bytes(binary).map_err(|e| ShareError::Corrupt(format!("does not decode ({e})")))
+    taken(binary).map(|(value, _)| value)
+}
+
+/// The value that `binary` starts with, and the bytes after it.
+fn taken<T: serde::de::DeserializeOwned>(binary: &[u8]) -> Result<(T, &[u8]), ShareError> {
+    postcard::take_from_bytes(binary).map_err(|e| ShareError::Corrupt(format!("does not decode ({e})")))
 }
 
 /// The rows `open` and `shared` make between turns for the page (`host::yield_now`): a link at the bound

@@ -9,7 +9,7 @@ use web_sys::Element;
 
 use super::dom::{self, append, by_id};
 use super::state::{self, Action};
-use super::{adapter, compare, controls, device, gallery, history, opened, run, summary, tuning, your_kernel};
+use super::{adapter, compare, controls, device, gallery, history, opened, run, storage, summary, tuning, your_kernel};
 use crate::{host, share};
 
 pub async fn main() {
@@ -62,7 +62,7 @@ fn build_page() {
 
 fn handle(action: Action) {
     match action {
-        Action::Open { result, title } => opened::show(&result, &title),
+        Action::Open { result, title } => opened::show(Rc::new(result), &title),
         Action::Compare(result) => compare::add(result),
         Action::Keep { id, result, payload } => dom::spawn(async move { history::keep(&id, &result, payload).await }),
         Action::Run => start(Task::Run, None),
@@ -146,16 +146,24 @@ fn set_busy(gpu: &crate::gpu::Gpu, busy: bool) {
 
 /// Shows the result in the page's `#run=` fragment, the comparison in its `#compare=` fragment, or the
 /// gallery's result in its `#published=` fragment, if there is one; a link that cannot be read gets a
-/// message that says why, and the page goes on as if it had none.
+/// message that says why, and the page goes on as if it had none. A link pasted over this page's address
+/// (only the fragment changes) opens in place of the result or message a link showed before: no reload,
+/// so a run going on and the comparison are kept, and the page need not start again.
 fn open_shared_link() {
     let Some(window) = web_sys::window() else { return };
-    // A link pasted over this page's address changes only the fragment: open it as a new page.
-    let reload = Closure::<dyn FnMut()>::new(|| {
-        web_sys::window().map(|w| w.location().reload());
+    let changed = Closure::<dyn FnMut()>::new(|| {
+        dom::set_hidden("message", true);
+        dom::set_hidden("shared", true);
+        open_fragment();
     });
-    window.set_onhashchange(Some(reload.as_ref().unchecked_ref()));
-    reload.forget();
-    let Ok(hash) = window.location().hash() else { return };
+    window.set_onhashchange(Some(changed.as_ref().unchecked_ref()));
+    changed.forget();
+    open_fragment();
+}
+
+/// Opens what the page's fragment holds (see `open_shared_link`).
+fn open_fragment() {
+    let Some(Ok(hash)) = web_sys::window().map(|window| window.location().hash()) else { return };
     if let Some(id) = hash.strip_prefix(&format!("#{}=", gallery::PUBLISHED_KEY)) {
         dom::spawn(gallery::open_published(id.to_string()));
         return;
@@ -175,9 +183,13 @@ fn open_shared_link() {
             match share::decode_comparison(&hash).await {
                 Ok(results) => {
                     host::yield_now().await;
-                    compare::open(results.clone());
-                    host::yield_now().await;
-                    results.iter().for_each(|result| opened::keep(result, None));
+                    // Shared with the comparison, not copied (eight at the bound took 0.2 s to copy), and
+                    // kept once shown: keeping encodes each result again, which would hold the tables back.
+                    let results = Rc::new(results);
+                    compare::open(results.clone()).await;
+                    for result in results.iter() {
+                        history::keep(&storage::id(result), result, None).await;
+                    }
                 }
                 Err(error) => {
                     dom::show_message("error", &format!("The shared comparison could not be opened: {error}"))
@@ -187,9 +199,11 @@ fn open_shared_link() {
             match share::decode(&hash).await {
                 Ok(result) => {
                     host::yield_now().await;
-                    opened::show(&result, "Shared result");
+                    let result = Rc::new(result);
+                    opened::show(result.clone(), "Shared result");
                     host::yield_now().await;
-                    opened::keep(&result, share::run_payload(&hash).map(String::from));
+                    // Kept as the link's payload: the result is not encoded, nor copied, again.
+                    history::keep(&storage::id(&result), &result, share::run_payload(&hash).map(String::from)).await;
                 }
                 Err(error) => dom::show_message("error", &format!("The shared result could not be opened: {error}")),
             }

@@ -133,10 +133,10 @@ pub fn add(result: RunResult) {
     }
 }
 
-/// Replaces the comparison with these results (a comparison's link).
-pub fn open(results: Vec<RunResult>) {
-    state::with(|app| app.compared = Rc::new(results));
-    show();
+/// Replaces the comparison with these results (a comparison's link), done once its tables are shown.
+pub async fn open(results: Rc<Vec<RunResult>>) {
+    state::with(|app| app.compared = results.clone());
+    render(results, next_showing()).await;
 }
 
 /// Adds the results of the link pasted in `field`, or says why they could not be.
@@ -176,9 +176,14 @@ fn add_quietly(result: RunResult) -> bool {
 /// Shows the comparison: at once where it is small, in turns where its results are large (eight at the
 /// bound are 300 000 rows to match), a newer showing stopping an older one.
 fn show() {
+    dom::spawn(render(state::with(|app| app.compared.clone()), next_showing()));
+}
+
+/// A new showing, which stops those before it.
+fn next_showing() -> u64 {
     let showing = SHOWINGS.get() + 1;
     SHOWINGS.set(showing);
-    dom::spawn(render(state::with(|app| app.compared.clone()), showing));
+    showing
 }
 
 /// The rows matched before the page's thread gets a turn.

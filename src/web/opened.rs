@@ -2,6 +2,8 @@
 //! table and charts, "Run the same on my device", and Compare. Result files open from a picker or by a
 //! drop anywhere on the page.
 
+use std::rc::Rc;
+
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 use web_sys::{Element, HtmlInputElement};
@@ -38,21 +40,20 @@ pub fn build(root: &Element) {
     family_results::build(&shared, "shared-families");
     dom::on("publish-opened", "click", |_| {
         if let Some(result) = state::with(|app| app.opened.clone()) {
-            state::dispatch(Action::Publish(result));
+            state::dispatch(Action::Publish(RunResult::clone(&result)));
         }
     });
     dom::on("compare-opened", "click", |_| {
         if let Some(result) = state::with(|app| app.opened.clone()) {
-            state::dispatch(Action::Compare(result));
+            state::dispatch(Action::Compare(RunResult::clone(&result)));
         }
     });
 }
 
-/// Keeps a result opened from a link or a file in the history, once however often it is opened (a run
-/// made here and opened from its own link is the same entry): as the link's `payload` where it came from
-/// one.
-pub fn keep(result: &RunResult, payload: Option<String>) {
-    state::dispatch(Action::Keep { id: storage::id(result), result: result.clone(), payload });
+/// Keeps a result opened from a file in the history, once however often it is opened (a run made here
+/// and opened from its own file is the same entry).
+fn keep(result: &RunResult) {
+    state::dispatch(Action::Keep { id: storage::id(result), result: result.clone(), payload: None });
 }
 
 /// Opens result files picked or dropped on the page.
@@ -92,16 +93,17 @@ async fn open_file(file: web_sys::File) {
     };
     match analysis::read_json(&text) {
         Ok(result) => {
-            keep(&result, None);
-            show(&result, &format!("Opened from {name}"));
+            keep(&result);
+            show(Rc::new(result), &format!("Opened from {name}"));
         }
         Err(error) => dom::show_message("error", &format!("{name} could not be opened: {error}")),
     }
 }
 
 /// Shows a result that was not run here (a share link, a file): its device, notes, table and charts, and a
-/// link to run the same kernels on this device. Replaces what was shown before.
-pub fn show(result: &RunResult, title: &str) {
+/// link to run the same kernels on this device. Replaces what was shown before. The result is shared with
+/// the turns that show it, not copied (one at the bound took tens of milliseconds to copy).
+pub fn show(result: Rc<RunResult>, title: &str) {
     dom::set_text("shared-title", title);
     for id in ["shared-facts", "shared-notes"] {
         by_id::<Element>(id).set_inner_html("");
@@ -140,6 +142,5 @@ pub fn show(result: &RunResult, title: &str) {
         app.opened = Some(result.clone());
         app.opened_results.get_or_insert_with(|| FamilyResults::new("shared-families")).clone()
     });
-    let result = result.clone();
     dom::spawn(async move { families.show_all(&result.results, &result.peaks).await });
 }

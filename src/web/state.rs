@@ -25,7 +25,7 @@ pub struct App {
     /// A run whose device was lost, and its plan: what going on with it takes.
     pub resumable: Option<(crate::plan::Plan, RunResult)>,
     /// The result opened from a link, a file or the history.
-    pub opened: Option<RunResult>,
+    pub opened: Option<Rc<RunResult>>,
     /// The results being compared, the first the baseline: shared with the turns that show them.
     pub compared: Rc<Vec<RunResult>>,
     /// The page is served by a results gallery (`server/`).

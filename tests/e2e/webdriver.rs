@@ -157,8 +157,14 @@ impl Browser {
     }
 
     /// Opens `url` and waits for its document. A link that differs from the page's address only in its
-    /// fragment is no new document to the browser; the page reloads itself for it, which is waited for too.
+    /// fragment is no new document: the page opens it in place, as a person pasting it would see.
     pub fn open(&self, url: &str) {
+        let here = self.eval("return location.href");
+        let base = |address: &str| address.split('#').next().unwrap_or(address).to_string();
+        if url.contains('#') && here.as_str().map(base) == Some(base(url)) {
+            self.call("POST", "/url", Some(&json!({ "url": url })));
+            return;
+        }
         self.eval("window.wgsweepLeftBehind = true; return true");
         self.call("POST", "/url", Some(&json!({ "url": url })));
         let fresh = "window.wgsweepLeftBehind === undefined && document.readyState === 'complete'";

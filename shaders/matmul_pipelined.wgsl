@@ -114,8 +114,8 @@ fn steps(acc: ptr<function, array<vec4<f32>, 16>>, k: u32, ty: u32, tx: u32) {
     }
 }
 
-// What one invocation loads of a step's tiles, `part` 0 or (for BK = 16) 1: A[m][k .. +3] and B[k][4n .. +3]
-// of the tiles, consecutive invocations along a row.
+// What one invocation of a workgroup of `invocations` loads of a step's tiles, `part` 0 or (for BK = 16, or
+// 128 invocations) 1: A[m][k .. +3] and B[k][4n .. +3] of the tiles, consecutive invocations along a row.
 struct Share {
     a_m: u32,
     a_k: u32,

@@ -503,10 +503,10 @@ impl MatmulWorkload {
     /// `matmul_pipelined`, whose module has no workgroup-size constants: each variant's shape is its design.
     fn prepare_pipelined(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let n = configuration.parameter.unwrap_or(0);
-        let (entry_point, workgroup) = pipelined_shape(configuration.kernel.variant);
-        if configuration.workgroup != workgroup {
-            let [x, y, _] = workgroup;
-            return Err(Skip::NotApplicable(format!("{} runs in {x} × {y} workgroups only", configuration.kernel.label())));
+        let (entry_point, [x, y, z]) = pipelined_shape(configuration.kernel.variant);
+        if configuration.workgroup != [x, y, z] {
+            let kernel = configuration.kernel.label();
+            return Err(Skip::NotApplicable(format!("{kernel} runs in {x} × {y} workgroups only")));
         }
         let bk = edge(configuration.kernel.variant);
         let constants = [

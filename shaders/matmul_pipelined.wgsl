@@ -10,6 +10,11 @@
 //                      values as 2 vec4s. The steps of k and the 64 FMAs of each are written out, not looped:
 //                      with wgpu's shader checks a loop gets a guard that can stop the compiler unrolling it,
 //                      and the accumulators would leave registers.
+//   matmul_pipelined_tall  (k8_16x8) the same tile in workgroups of 16 × 8, each invocation 16 × 8 outputs in
+//                      32 vec4 registers: rows 32·g + 4·ty .. +3 (g = 0…3), columns 4·tx .. +3 and 64 + 4·tx
+//                      .. +3; BK = 8 only. Half the invocations, each with twice the FMAs per value it reads
+//                      from workgroup memory: the shape CUDA found best on an H100 (docs/results/
+//                      matmul-tiles-h100.md).
 // Loads outside the matrices read 0 and stores outside them are dropped, so N need not be a multiple of the
 // tile; where N is not a multiple of 4 (ALIGNED false) rows do not start on a vec4 and every access is scalar.
 // A and B are arrays of `Input`, which the host declares before this file: vec4<f32>, or vec4<f16> (then
@@ -109,8 +114,8 @@ fn steps(acc: ptr<function, array<vec4<f32>, 16>>, k: u32, ty: u32, tx: u32) {
     }
 }
 
-// What one invocation loads of a step's tiles, `part` 0 or (for BK = 16) 1: A[m][k .. +3] and B[k][4n .. +3]
-// of the tiles, consecutive invocations along a row.
+// What one invocation of a workgroup of `invocations` loads of a step's tiles, `part` 0 or (for BK = 16, or
+// 128 invocations) 1: A[m][k .. +3] and B[k][4n .. +3] of the tiles, consecutive invocations along a row.
 struct Share {
     a_m: u32,
     a_k: u32,
@@ -118,8 +123,8 @@ struct Share {
     b_n: u32,
 }
 
-fn share(index: u32, part: u32) -> Share {
-    let at = index + 256u * part;
+fn share(index: u32, part: u32, invocations: u32) -> Share {
+    let at = index + invocations * part;
     let a_vec4s_a_row = BK / 4u;
     return Share(at / a_vec4s_a_row, (at % a_vec4s_a_row) * 4u, at / 32u, at % 32u);
 }
@@ -165,8 +170,8 @@ fn matmul_pipelined(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invoca
     let col0 = wid.x * 128u;
     let ty = lid.y;
     let tx = lid.x;
-    let first = share(index, 0u);
-    let second = share(index, 1u);
+    let first = share(index, 0u, 256u);
+    let second = share(index, 1u, 256u);
     let two = BK == 16u;
 
     stage(0u, first, fetch(first, row0, col0, 0u));
@@ -212,4 +217,123 @@ fn matmul_pipelined(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invoca
     store(bottom + 2u, right, acc[13]);
     store(bottom + 3u, left, acc[14]);
     store(bottom + 3u, right, acc[15]);
+}
+
+// matmul_pipelined_tall's one k (BK = 8): 16 values of A (4 vec4s, rows 32 apart), 8 of B, 128 FMAs.
+// acc[2i] and acc[2i + 1]: row i of the invocation's 16 (4 at 32·g + 4·ty), its columns at 4·tx and 64 + 4·tx.
+fn step_tall(acc: ptr<function, array<vec4<f32>, 32>>, k: u32, ty: u32, tx: u32) {
+    let a0 = tile_a[k * 32u + ty];
+    let a1 = tile_a[k * 32u + ty + 8u];
+    let a2 = tile_a[k * 32u + ty + 16u];
+    let a3 = tile_a[k * 32u + ty + 24u];
+    let b0 = tile_b[k * 32u + tx];
+    let b1 = tile_b[k * 32u + tx + 16u];
+    (*acc)[0] = fma(vec4(a0.x), b0, (*acc)[0]);
+    (*acc)[1] = fma(vec4(a0.x), b1, (*acc)[1]);
+    (*acc)[2] = fma(vec4(a0.y), b0, (*acc)[2]);
+    (*acc)[3] = fma(vec4(a0.y), b1, (*acc)[3]);
+    (*acc)[4] = fma(vec4(a0.z), b0, (*acc)[4]);
+    (*acc)[5] = fma(vec4(a0.z), b1, (*acc)[5]);
+    (*acc)[6] = fma(vec4(a0.w), b0, (*acc)[6]);
+    (*acc)[7] = fma(vec4(a0.w), b1, (*acc)[7]);
+    (*acc)[8] = fma(vec4(a1.x), b0, (*acc)[8]);
+    (*acc)[9] = fma(vec4(a1.x), b1, (*acc)[9]);
+    (*acc)[10] = fma(vec4(a1.y), b0, (*acc)[10]);
+    (*acc)[11] = fma(vec4(a1.y), b1, (*acc)[11]);
+    (*acc)[12] = fma(vec4(a1.z), b0, (*acc)[12]);
+    (*acc)[13] = fma(vec4(a1.z), b1, (*acc)[13]);
+    (*acc)[14] = fma(vec4(a1.w), b0, (*acc)[14]);
+    (*acc)[15] = fma(vec4(a1.w), b1, (*acc)[15]);
+    (*acc)[16] = fma(vec4(a2.x), b0, (*acc)[16]);
+    (*acc)[17] = fma(vec4(a2.x), b1, (*acc)[17]);
+    (*acc)[18] = fma(vec4(a2.y), b0, (*acc)[18]);
+    (*acc)[19] = fma(vec4(a2.y), b1, (*acc)[19]);
+    (*acc)[20] = fma(vec4(a2.z), b0, (*acc)[20]);
+    (*acc)[21] = fma(vec4(a2.z), b1, (*acc)[21]);
+    (*acc)[22] = fma(vec4(a2.w), b0, (*acc)[22]);
+    (*acc)[23] = fma(vec4(a2.w), b1, (*acc)[23]);
+    (*acc)[24] = fma(vec4(a3.x), b0, (*acc)[24]);
+    (*acc)[25] = fma(vec4(a3.x), b1, (*acc)[25]);
+    (*acc)[26] = fma(vec4(a3.y), b0, (*acc)[26]);
+    (*acc)[27] = fma(vec4(a3.y), b1, (*acc)[27]);
+    (*acc)[28] = fma(vec4(a3.z), b0, (*acc)[28]);
+    (*acc)[29] = fma(vec4(a3.z), b1, (*acc)[29]);
+    (*acc)[30] = fma(vec4(a3.w), b0, (*acc)[30]);
+    (*acc)[31] = fma(vec4(a3.w), b1, (*acc)[31]);
+}
+
+fn steps_tall(acc: ptr<function, array<vec4<f32>, 32>>, k: u32, ty: u32, tx: u32) {
+    step_tall(acc, k + 0u, ty, tx);
+    step_tall(acc, k + 1u, ty, tx);
+    step_tall(acc, k + 2u, ty, tx);
+    step_tall(acc, k + 3u, ty, tx);
+    step_tall(acc, k + 4u, ty, tx);
+    step_tall(acc, k + 5u, ty, tx);
+    step_tall(acc, k + 6u, ty, tx);
+    step_tall(acc, k + 7u, ty, tx);
+}
+
+@compute @workgroup_size(16, 8)
+fn matmul_pipelined_tall(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
+                         @builtin(local_invocation_index) index: u32) {
+    let row0 = wid.y * 128u;
+    let col0 = wid.x * 128u;
+    let ty = lid.y;
+    let tx = lid.x;
+    // 128 invocations load a step's 256 vec4s of A and of B in two parts.
+    let first = share(index, 0u, 128u);
+    let second = share(index, 1u, 128u);
+
+    stage(0u, first, fetch(first, row0, col0, 0u));
+    stage(0u, second, fetch(second, row0, col0, 0u));
+    workgroupBarrier();
+    var acc: array<vec4<f32>, 32>;
+    var buffer = 0u;
+    var k0 = 0u;
+    for (; k0 + BK < N; k0 += BK) {
+        let next = k0 + BK;
+        let fetched_first = fetch(first, row0, col0, next);
+        let fetched_second = fetch(second, row0, col0, next);
+        steps_tall(&acc, buffer * BK, ty, tx);
+        buffer = 1u - buffer;
+        stage(buffer, first, fetched_first);
+        stage(buffer, second, fetched_second);
+        workgroupBarrier();
+    }
+    steps_tall(&acc, buffer * BK, ty, tx);
+    let top = row0 + 4u * ty;
+    let left = col0 + 4u * tx;
+    let right = col0 + 64u + 4u * tx;
+    store(top, left, acc[0]);
+    store(top, right, acc[1]);
+    store(top + 1u, left, acc[2]);
+    store(top + 1u, right, acc[3]);
+    store(top + 2u, left, acc[4]);
+    store(top + 2u, right, acc[5]);
+    store(top + 3u, left, acc[6]);
+    store(top + 3u, right, acc[7]);
+    store(top + 32u, left, acc[8]);
+    store(top + 32u, right, acc[9]);
+    store(top + 33u, left, acc[10]);
+    store(top + 33u, right, acc[11]);
+    store(top + 34u, left, acc[12]);
+    store(top + 34u, right, acc[13]);
+    store(top + 35u, left, acc[14]);
+    store(top + 35u, right, acc[15]);
+    store(top + 64u, left, acc[16]);
+    store(top + 64u, right, acc[17]);
+    store(top + 65u, left, acc[18]);
+    store(top + 65u, right, acc[19]);
+    store(top + 66u, left, acc[20]);
+    store(top + 66u, right, acc[21]);
+    store(top + 67u, left, acc[22]);
+    store(top + 67u, right, acc[23]);
+    store(top + 96u, left, acc[24]);
+    store(top + 96u, right, acc[25]);
+    store(top + 97u, left, acc[26]);
+    store(top + 97u, right, acc[27]);
+    store(top + 98u, left, acc[28]);
+    store(top + 98u, right, acc[29]);
+    store(top + 99u, left, acc[30]);
+    store(top + 99u, right, acc[31]);
 }

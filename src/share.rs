@@ -36,9 +36,16 @@ pub const KERNEL_KEY: &str = "kernel";
 /// The most results one comparison holds (its link, and the page's comparison card): a table column and a
 /// chart line each, and a ratio column for each after the first.
 pub const MAX_COMPARED: usize = 8;
-/// Decompressed payloads larger than this are refused: no real run comes near it, and a crafted link
-/// must not make the page allocate without bound.
-const MAX_PAYLOAD_BYTES: usize = 16 << 20;
+/// The bytes a row of a result may take in a link, on average, for the payload's bound: a built-in kernel's
+/// row takes about 52 at the configuration bound.
+const ROW_PAYLOAD_BYTES: usize = 64;
+
+/// Decompressed payloads larger than this are refused, so that a crafted link cannot make the page allocate
+/// without bound: room for a comparison of `MAX_COMPARED` results at the configuration bound (20 MiB with
+/// 40 656 configurations), and never less than 16 MiB.
+pub fn max_payload_bytes() -> usize {
+    (MAX_COMPARED * kernels::max_configurations() * ROW_PAYLOAD_BYTES).max(16 << 20)
+}
 
 /// The most bytes a link's description of its run (device, environment, settings, notes and the users'
 /// kernels it ran: all but the rows) may take: its strings at their bounds (`bounds`) come to about 45 KB,
@@ -256,7 +263,7 @@ fn with_fragment(base: &str, key: &str, value: &str) -> String {
 
 /// The result in a link, a fragment (`#run=2.…`) or a fragment's value (`2.…`).
 pub async fn decode(text: &str) -> Result<RunResult, ShareError> {
-    let (version, binary) = payload(fragment_value(text, FRAGMENT_KEY)?, MAX_PAYLOAD_BYTES).await?;
+    let (version, binary) = payload(fragment_value(text, FRAGMENT_KEY)?, max_payload_bytes()).await?;
     open(match version {
         1 => decoded::<SharedV1>(&binary)?.into(),
         _ => decoded(&binary)?,
@@ -266,7 +273,7 @@ pub async fn decode(text: &str) -> Result<RunResult, ShareError> {
 
 /// The results in a comparison link (`#compare=2.…`) or its value.
 pub async fn decode_comparison(text: &str) -> Result<Vec<RunResult>, ShareError> {
-    let (version, binary) = payload(fragment_value(text, COMPARE_KEY)?, MAX_PAYLOAD_BYTES).await?;
+    let (version, binary) = payload(fragment_value(text, COMPARE_KEY)?, max_payload_bytes()).await?;
     // A result at a time, each in a turn of its own: eight at the bound are 300 000 rows to decode. The
     // count (postcard writes a sequence's length first) is checked before any.
     let (count, mut rest) = taken::<usize>(&binary)?;

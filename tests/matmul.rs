@@ -25,7 +25,7 @@ fn every_kernel_tile_and_block_multiplies_matrices_no_tile_divides() {
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     // naive: 4 shapes, tiled: 1 each, blocked: 2 each, pipelined: 1 each; each at both edges, with and
     // without checks.
-    assert_eq!(result.results.len(), (4 + 3 + 2 * 2 + 3) * 2 * 2);
+    assert_eq!(result.results.len(), (4 + 3 + 2 * 2 + 4) * 2 * 2);
     for r in &result.results {
         support::assert_good(r);
         let n = r.parameter.as_ref().unwrap().value as u64;
@@ -43,7 +43,7 @@ fn the_pipelined_kernel_multiplies_aligned_and_unaligned_matrices_over_several_t
     plan.parameter_values = Some(vec![130, 256, 257, 260]);
     plan.shader_checks = vec![ShaderChecks::Default, ShaderChecks::Unchecked];
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
-    assert_eq!(result.results.len(), 3 * 4 * 2, "k8, k16 and k8_f16, 4 edges, with and without checks");
+    assert_eq!(result.results.len(), 4 * 4 * 2, "k8, k16, k8_16x8 and k8_f16, 4 edges, with and without checks");
     result.results.iter().for_each(support::assert_good);
 }
 

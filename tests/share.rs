@@ -159,13 +159,14 @@ fn a_link_that_inflates_past_the_bound_is_refused_as_too_large() {
         let compressed = miniz_oxide::deflate::compress_to_vec_zlib(&vec![0u8; bytes], 10);
         base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(compressed)
     };
-    let bomb = packed(17 << 20);
+    let limit = share::max_payload_bytes();
+    let bomb = packed(limit + (1 << 20));
     assert!(bomb.len() < 40_000, "{} bytes", bomb.len());
     let error = share::blocking::decode(&format!("http://127.0.0.1:8080/#run=2.{bomb}")).unwrap_err();
-    assert_eq!(error, ShareError::TooLarge { limit: 16 << 20 });
+    assert_eq!(error, ShareError::TooLarge { limit });
     assert_eq!(
         error.to_string(),
-        "this link is too large: it holds more than 16777216 bytes once decompressed, the most a link may"
+        format!("this link is too large: it holds more than {limit} bytes once decompressed, the most a link may")
     );
     let kernel = share::blocking::decode_kernel(&format!("http://127.0.0.1:8080/#kernel=2.{}", packed(1 << 20)));
     assert!(matches!(kernel, Err(ShareError::TooLarge { .. })), "{kernel:?}");
@@ -407,6 +408,10 @@ fn a_result_at_the_configuration_bound_opens_and_one_past_it_is_refused_everywhe
     assert!(link.contains(&expected), "{link}");
     let file = RunResult::from_json(&past.to_json()).unwrap_err().to_string();
     assert!(file.contains(&expected), "{file}");
+    // The payload's bound leaves room for a whole comparison at the configuration bound.
+    let eight = share::blocking::encode_comparison(&vec![at_bound; share::MAX_COMPARED]);
+    let compared = share::blocking::decode_comparison(&eight).expect("eight results at the bound open");
+    assert_eq!(compared.len(), share::MAX_COMPARED);
     let comparison = share::blocking::encode_comparison(&vec![crafted::crafted(10); share::MAX_COMPARED + 1]);
     let refused = share::blocking::decode_comparison(&comparison).unwrap_err().to_string();
     assert!(refused.contains("it compares 9 results; a comparison shows at most 8"), "{refused}");

@@ -375,7 +375,7 @@ fn built_in_kernels_open_as_users_kernels_that_validate_and_count_as_the_built_i
             assert!(matched > 0, "{}", kernel.label());
         }
     }
-    assert_eq!(opened.len(), 80, "{opened:?}");
+    assert_eq!(opened.len(), 81, "{opened:?}");
     // Those of several passes among them, f32 sums within rounding's bound, and subgroup sums.
     let several = [
         "tree/u32",

@@ -56,9 +56,8 @@ fn reference(@builtin(global_invocation_id) id: vec3<u32>) {
     c[(row * N + col) / 4u] = sum;
 }
 ";
-/// (kernel, variant): the naive kernel's entry point is `matmul_naive_f32`; the tiled and blocked ones take
-/// their tile or block edge from the variant.
-pub const KERNELS: [(&str, &str); 13] = [
+/// (kernel, variant): the naive kernel's entry point is `matmul_naive_f32`; the others' sizes are in the variant.
+pub const KERNELS: [(&str, &str); 14] = [
     ("matmul_naive", "f32"),
     ("matmul_tiled", "8"),
     ("matmul_tiled", "16"),
@@ -67,6 +66,7 @@ pub const KERNELS: [(&str, &str); 13] = [
     ("matmul_blocked", "8x8"),
     ("matmul_pipelined", "k8"),
     ("matmul_pipelined", "k16"),
+    ("matmul_pipelined", "k8_16x8"),
     ("matmul_pipelined", "k8_f16"),
     ("matmul_subgroup_matrix", "u8_32x32"),
     ("matmul_subgroup_matrix", "u8_32x64"),
@@ -79,9 +79,15 @@ pub fn edges() -> Vec<u32> {
 }
 /// Elements of K each step of `matmul_blocked` stages (BK in matmul.wgsl).
 const BLOCKED_K: u64 = 8;
-/// `matmul_pipelined`'s workgroup and the tile of C it computes.
-const PIPELINED_WORKGROUP: [u32; 3] = [16, 16, 1];
+/// The tile of C a `matmul_pipelined` workgroup computes.
 const PIPELINED_TILE: u32 = 128;
+/// `matmul_pipelined/variant`'s entry point and workgroup (matmul_pipelined.wgsl).
+fn pipelined_shape(variant: &str) -> (&'static str, [u32; 3]) {
+    match variant {
+        "k8_16x8" => ("matmul_pipelined_tall", [16, 8, 1]),
+        _ => ("matmul_pipelined", [16, 16, 1]),
+    }
+}
 /// `matmul_subgroup_matrix`'s subgroups; its workgroups' shapes in subgroups (rows × columns of their
 /// blocks of C); the K of its configuration, which a step stages; and the bytes a staged row of A or column
 /// of B takes (matmul_subgroup_matrix.wgsl).
@@ -223,12 +229,9 @@ impl Family for Matmul {
 
     fn workgroup_shapes(&self, kernel: &KernelId, _: &ComputeLimits) -> Vec<[u32; 3]> {
         match kernel.kernel {
-            "matmul_tiled" => {
-                let t = edge(kernel.variant);
-                vec![[t, t, 1]]
-            }
+            "matmul_tiled" => vec![[edge(kernel.variant), edge(kernel.variant), 1]],
             "matmul_blocked" => vec![[8, 8, 1], [16, 16, 1]],
-            "matmul_pipelined" => vec![PIPELINED_WORKGROUP],
+            "matmul_pipelined" => vec![pipelined_shape(kernel.variant).1],
             "matmul_subgroup_matrix" => SUBGROUP_GRIDS
                 .map(|[rows, cols]| [SUBGROUP_SIZE * rows * cols, 1, 1])
                 .into_iter()
@@ -318,7 +321,11 @@ impl Family for Matmul {
         ];
         let shape = |x: &[u32], y: &[u32]| spec::Ordered::of(&[("WG_X", x), ("WG_Y", y)]);
         let square = |per: &str| vec![format!("ceil_div(n, {per})"); 2];
-        let entry_point = if kernel.kernel == "matmul_naive" { kernel.entry_point() } else { kernel.kernel.into() };
+        let entry_point = match kernel.kernel {
+            "matmul_naive" => kernel.entry_point(),
+            "matmul_pipelined" => pipelined_shape(kernel.variant).0.into(),
+            _ => kernel.kernel.into(),
+        };
         let mut spec = spec::Spec::new(kernel.label().replace('/', "_"), entry_point, buffers);
         let mut reference = Some(("matmul_naive_f32", spec::expressions(&["ceil_div(n, WG_X)", "ceil_div(n, WG_Y)"])));
         match kernel.kernel {
@@ -344,7 +351,8 @@ impl Family for Matmul {
                 spec.workgroup_memory = Some(format!("4 * {BLOCKED_K} * {e} * (WG_X + WG_Y)"));
             }
             "matmul_pipelined" => {
-                spec.workgroup_size = Some(vec![spec::Dimension::Size(16); 2]);
+                let [x, y, _] = pipelined_shape(kernel.variant).1;
+                spec.workgroup_size = Some(vec![spec::Dimension::Size(x), spec::Dimension::Size(y)]);
                 spec.constants = spec::Ordered::of(&[
                     ("N", "n"),
                     ("ALIGNED", "n % 4 == 0"),
@@ -492,11 +500,13 @@ impl Recipe for Product {
 }
 
 impl MatmulWorkload {
-    /// `matmul_pipelined`, whose module has no workgroup-size constants: its 16 × 16 shape is its design.
+    /// `matmul_pipelined`, whose module has no workgroup-size constants: each variant's shape is its design.
     fn prepare_pipelined(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let n = configuration.parameter.unwrap_or(0);
-        if configuration.workgroup != PIPELINED_WORKGROUP {
-            return Err(Skip::NotApplicable("matmul_pipelined runs in 16 × 16 workgroups only".into()));
+        let (entry_point, [x, y, z]) = pipelined_shape(configuration.kernel.variant);
+        if configuration.workgroup != [x, y, z] {
+            let kernel = configuration.kernel.label();
+            return Err(Skip::NotApplicable(format!("{kernel} runs in {x} × {y} workgroups only")));
         }
         let bk = edge(configuration.kernel.variant);
         let constants = [
@@ -512,7 +522,7 @@ impl MatmulWorkload {
             Inputs::F16 => (&self.pipelined_f16, self.halves(gpu).each_ref()),
             _ => (&self.pipelined, [&self.a, &self.b]),
         };
-        let pipeline = modules.pipeline(gpu, configuration.checks, "matmul_pipelined", &constants);
+        let pipeline = modules.pipeline(gpu, configuration.checks, entry_point, &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, a), (1, b), (2, &self.c)]);
         Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.c.handle(), Vec::new()))
     }

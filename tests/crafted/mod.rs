@@ -52,8 +52,8 @@ pub fn at_every_bound(strings: LongStrings) -> RunResult {
     result.notes = (0..MAX_NOTES).map(|i| filled(NOTE.bytes, i)).collect();
     result.device.driver_info = filled(DESCRIPTION.bytes, 0);
     result.environment.platform = filled(DESCRIPTION.bytes, 1);
-    // About 16 MiB of a link's payload, less the rows' own 80 bytes or so.
-    let per_row = ((16 << 20) / max - 100).min(NAME.bytes);
+    // As much of a link's payload as a row may have, less the rows' own 80 bytes or so.
+    let per_row = (wgsweep::share::max_payload_bytes() / max - 100).min(NAME.bytes);
     for (i, r) in result.results.iter_mut().enumerate() {
         match strings {
             LongStrings::Kernels => r.kernel = filled(per_row, i),

@@ -1,22 +1,24 @@
 // C = A·B on subgroup matrices (Chromium's chromium_experimental_subgroup_matrix: tensor cores underneath).
-// A is an n × n matrix of 8-bit integers stored row by row, B one stored column by column (as cuBLAS's int8
-// products want it), four to a word: each row of A and column of B runs along k. C is n × n of 32-bit
-// integers, row by row.
+// A is an n × n matrix stored row by row, B one stored column by column (as cuBLAS's int8 products want it),
+// so that each row of A and column of B runs along k: of 8-bit integers, four to a word, C of 32-bit integers
+// (matmul_subgroup_matrix); or of f16, C of f32 (matmul_subgroup_matrix_f16). C is stored row by row.
 //
 // Each subgroup of 32 computes a block of C of 2 × COLS tiles of 16 × 16 (the configuration's M × N; COLS is 2
-// or 4), adding to each a 16 × 32 by 32 × 16 product (K = 32) a step of k; a workgroup's SUBGROUP_ROWS ×
-// SUBGROUP_COLS subgroups compute a TILE_M × TILE_N block. Each step its invocations copy the next 32 bytes of
-// the block's rows of A and columns of B into workgroup memory (16 bytes an invocation a load), into the other
-// of two buffers while this step's products run.
+// or 4), adding to each a 16 × K by K × 16 product a step of k (K = 32 8-bit elements or 16 halves: 32 bytes
+// either way); a workgroup's SUBGROUP_ROWS × SUBGROUP_COLS subgroups compute a TILE_M × TILE_N block. Each
+// step its invocations copy the next 32 bytes of the block's rows of A and columns of B into workgroup memory
+// (16 bytes an invocation a load), into the other of two buffers while this step's products run.
 //
 // Written out, not looped: arrays of subgroup matrices indexed in loops ran at half the speed, and so did
 // 4 × 4 tiles a subgroup (registers, presumably). A subgroup finds its block by `subgroup_id`: Chromium holds
 // a subgroup-matrix store's offset to being uniform over the subgroup, which it can prove of `subgroup_id`
 // and not of anything computed from local_invocation_index (not even through subgroupBroadcastFirst).
 //
-// The host appends the types of the adapter's configuration, `Word` (the words C and the staged tiles hold:
-// u32, or i32 for i8), `Left`, `Right` and `Result` (its subgroup matrices), COLS, and the workgroup's shape in
-// subgroups: SUBGROUP_ROWS and SUBGROUP_COLS (1 × 1, 2 × 1, 2 × 2, or 4 × 2 where COLS is 4).
+// The host appends the types of the adapter's configuration: `Word` (what the staged tiles hold: u32, or i32
+// for i8, four elements to a word; or f16) and its WORD_BYTES and PER_WORD (elements a word), `Out` (C's
+// elements), K, `Left`, `Right` and `Result` (its subgroup matrices), `unpacked` (a loaded vec4 as the Words
+// it holds, 4 or 8, then zeros), COLS, and the workgroup's shape in subgroups: SUBGROUP_ROWS and SUBGROUP_COLS
+// (1 × 1, 2 × 1, 2 × 2, or 4 × 2 where COLS is 4).
 enable chromium_experimental_subgroup_matrix;
 enable subgroups;
 // The loads' offsets are uniform over each subgroup, not over the workgroup, which is all WGSL's analysis
@@ -26,9 +28,13 @@ diagnostic(off, chromium_experimental.subgroup_matrix_uniformity);
 override N: u32;
 const WORKGROUP = 32u * SUBGROUP_ROWS * SUBGROUP_COLS;
 /// Bytes a staged row of A or column of B takes: 16 more than the 32 it holds, so that the eight 16-byte rows
-/// a subgroup reads at once from workgroup memory fall in different banks.
-const ROW = 48u;
-const ROW_WORDS = ROW / 4u;
+/// a subgroup reads at once from workgroup memory fall in different banks; in words, and in elements.
+const ROW_BYTES = 48u;
+const ROW_WORDS = ROW_BYTES / WORD_BYTES;
+const ROW = ROW_WORDS * PER_WORD;
+/// The words a vec4 of A or B fills, and the elements it holds.
+const VEC4_WORDS = 16u / WORD_BYTES;
+const VEC4_ELEMENTS = VEC4_WORDS * PER_WORD;
 const BLOCK_N = COLS * 16u;
 const TILE_M = SUBGROUP_ROWS * 32u;
 const TILE_N = SUBGROUP_COLS * BLOCK_N;
@@ -45,28 +51,42 @@ const SPACING = WORKGROUP / 2u;
 
 @group(0) @binding(0) var<storage, read> a: array<vec4<u32>>;
 @group(0) @binding(1) var<storage, read> b: array<vec4<u32>>;
-@group(0) @binding(2) var<storage, read_write> c: array<Word>;
+@group(0) @binding(2) var<storage, read_write> c: array<Out>;
 
 var<workgroup> a_tiles: array<Word, 2 * A_WORDS>;
 var<workgroup> b_tiles: array<Word, 2 * B_WORDS>;
 
 /// Half `part` of line `line` (a row of A or column of B) of a step, into `buffer`.
 fn stage_a(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
-    let at = buffer * A_WORDS + line * ROW_WORDS + part * 4u;
-    a_tiles[at] = bitcast<Word>(v.x);
-    a_tiles[at + 1u] = bitcast<Word>(v.y);
-    a_tiles[at + 2u] = bitcast<Word>(v.z);
-    a_tiles[at + 3u] = bitcast<Word>(v.w);
+    let at = buffer * A_WORDS + line * ROW_WORDS + part * VEC4_WORDS;
+    let w = unpacked(v);
+    a_tiles[at] = w[0];
+    a_tiles[at + 1u] = w[1];
+    a_tiles[at + 2u] = w[2];
+    a_tiles[at + 3u] = w[3];
+    if VEC4_WORDS == 8u {
+        a_tiles[at + 4u] = w[4];
+        a_tiles[at + 5u] = w[5];
+        a_tiles[at + 6u] = w[6];
+        a_tiles[at + 7u] = w[7];
+    }
 }
 
 /// The same into B's tiles (one function for both would take a pointer, and the two arrays' types differ by
 /// their lengths).
 fn stage_b(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
-    let at = buffer * B_WORDS + line * ROW_WORDS + part * 4u;
-    b_tiles[at] = bitcast<Word>(v.x);
-    b_tiles[at + 1u] = bitcast<Word>(v.y);
-    b_tiles[at + 2u] = bitcast<Word>(v.z);
-    b_tiles[at + 3u] = bitcast<Word>(v.w);
+    let at = buffer * B_WORDS + line * ROW_WORDS + part * VEC4_WORDS;
+    let w = unpacked(v);
+    b_tiles[at] = w[0];
+    b_tiles[at + 1u] = w[1];
+    b_tiles[at + 2u] = w[2];
+    b_tiles[at + 3u] = w[3];
+    if VEC4_WORDS == 8u {
+        b_tiles[at + 4u] = w[4];
+        b_tiles[at + 5u] = w[5];
+        b_tiles[at + 6u] = w[6];
+        b_tiles[at + 7u] = w[7];
+    }
 }
 
 @compute @workgroup_size(WORKGROUP)
@@ -75,7 +95,7 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
                           @builtin(subgroup_id) subgroup: u32) {
     let row0 = group.y * TILE_M;
     let col0 = group.x * TILE_N;
-    let line_vec4s = N / 16u; // a row of A or a column of B
+    let line_vec4s = N / VEC4_ELEMENTS; // a row of A or a column of B
     // This invocation copies half `part` of lines `line`, `line + SPACING`, ... of A and of B: a0, a1 and
     // b0…b3 hold them from one step's loads to the next's stores.
     let line = local / 2u;
@@ -111,7 +131,7 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
     var c11 = Result();
     var c12 = Result();
     var c13 = Result();
-    let steps = N / 32u;
+    let steps = N / K;
     for (var step = 0u; step < steps; step++) {
         // Into this step's buffer what was loaded for it, then the next step's vec4s from memory.
         let here = step % 2u;
@@ -143,9 +163,9 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
                 b3 = b[b_at + 3u * spaced + k];
             }
         }
-        // Offsets and strides count 8-bit elements: A's tiles row by row, B's column by column.
-        let a_tile = here * A_WORDS * 4u + block_row * ROW;
-        let b_tile = here * B_WORDS * 4u + block_col * ROW;
+        // Offsets and strides count elements: A's tiles row by row, B's column by column.
+        let a_tile = here * A_WORDS * PER_WORD + block_row * ROW;
+        let b_tile = here * B_WORDS * PER_WORD + block_col * ROW;
         let l0 = subgroupMatrixLoad<Left>(&a_tiles, a_tile, false, ROW);
         let l1 = subgroupMatrixLoad<Left>(&a_tiles, a_tile + 16u * ROW, false, ROW);
         let r0 = subgroupMatrixLoad<Right>(&b_tiles, b_tile, true, ROW);

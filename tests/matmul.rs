@@ -21,7 +21,7 @@ fn every_kernel_tile_and_block_multiplies_matrices_no_tile_divides() {
     let mut plan = support::quick_plan(kernels::select("matmul").unwrap(), 129 * 129, None);
     plan.parameter_values = Some(EDGES.to_vec());
     plan.shader_checks = vec![ShaderChecks::Default, ShaderChecks::Unchecked];
-    plan.kernels.retain(|k| k.id.kernel != "matmul_subgroup_matrix");
+    plan.kernels.retain(|k| !k.id.kernel.starts_with("matmul_subgroup_matrix"));
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     // naive: 4 shapes, tiled: 1 each, blocked: 2 each, pipelined: 1 each; each at both edges, with and
     // without checks.
@@ -82,11 +82,12 @@ fn a_product_with_one_wrong_element_fails_validation() {
 #[test]
 fn subgroup_matrix_products_are_skipped_natively_with_the_reason() {
     let gpu = open_gpu();
-    let mut plan = support::quick_plan(kernels::select("matmul_subgroup_matrix").unwrap(), 256 * 256, None);
+    let selected = kernels::select("matmul_subgroup_matrix,matmul_subgroup_matrix_f16").unwrap();
+    let mut plan = support::quick_plan(selected, 256 * 256, None);
     plan.parameter_values = Some(vec![256]);
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
-    // u8 and i8: blocks of 32 × 32 in workgroups of 1, 2 and 4 subgroups, of 32 × 64 in 8 too.
-    assert_eq!(result.results.len(), 2 * 3 + 2 * 4);
+    // u8, i8 and f16: blocks of 32 × 32 in workgroups of 1, 2 and 4 subgroups, of 32 × 64 in 8 too.
+    assert_eq!(result.results.len(), 3 * (3 + 4));
     for r in &result.results {
         let skipped = r.skipped().unwrap_or_default();
         assert!(skipped.contains("chromium-experimental-subgroup-matrix"), "{}: {:?}", r.label(), r.outcome);
@@ -146,6 +147,43 @@ fn an_int8_product_with_one_wrong_element_fails_validation() {
         let error = check_both(&gpu, &*workload, &configuration, &prepared, &product).unwrap_err();
         assert_eq!((error.wrong, error.first[0].index), (1, 57 * n as u64 + 3), "{variant}: {error}");
     }
+}
+
+/// The n × n product of f16 inputs as the family fills them (`fill::random_f16`; A row by row, B column by
+/// column, or row by row if not `b_columns`), summed in f64, as C's f32s.
+fn f16_product(seed: u32, n: usize, b_columns: bool) -> Vec<u8> {
+    let a: Vec<f64> = (0..n * n).map(|i| fill::random_f16(i as u32, seed) as f64).collect();
+    let b: Vec<f64> = (0..n * n).map(|i| fill::random_f16(i as u32, seed.wrapping_add(1)) as f64).collect();
+    let mut c = Vec::with_capacity(n * n * 4);
+    for row in 0..n {
+        for col in 0..n {
+            let sum: f64 = (0..n).map(|k| a[row * n + k] * b[if b_columns { col * n + k } else { k * n + col }]).sum();
+            c.extend_from_slice(&(sum as f32).to_le_bytes());
+        }
+    }
+    c
+}
+
+#[test]
+fn an_f16_subgroup_matrix_product_is_checked_with_b_column_by_column() {
+    // The kernel does not run here; its checks, on the GPU and the CPU, do: B is read column by column, as
+    // the 8-bit products read it (and not row by row, as matmul_pipelined/k8_f16 does).
+    let gpu = open_gpu();
+    let (seed, n) = (fill::fresh_seed(), 96);
+    let (workload, prepared, naive) = with_c(&gpu, n, seed);
+    let kernel = kernels::select("matmul_subgroup_matrix_f16/32x64").unwrap()[0].id;
+    let configuration = Configuration { kernel, workgroup: [64, 1, 1], ..naive };
+    let mut product = f16_product(seed, n, true);
+    assert_eq!(check_both(&gpu, &*workload, &configuration, &prepared, &product), Ok(()));
+    let at = (57 * n + 3) * 4;
+    let wrong = f32::from_le_bytes(product[at..at + 4].try_into().unwrap()) + 0.25;
+    product[at..at + 4].copy_from_slice(&wrong.to_le_bytes());
+    let error = check_both(&gpu, &*workload, &configuration, &prepared, &product).unwrap_err();
+    assert_eq!((error.wrong, error.first[0].index), (1, 57 * n as u64 + 3), "{error}");
+    let rows = f16_product(seed, n, false);
+    assert!(check_both(&gpu, &*workload, &configuration, &prepared, &rows).is_err());
+    let pipelined = Configuration { kernel: kernels::select("matmul_pipelined/k8_f16").unwrap()[0].id, ..naive };
+    assert_eq!(check_both(&gpu, &*workload, &pipelined, &prepared, &rows), Ok(()));
 }
 
 #[test]

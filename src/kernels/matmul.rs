@@ -1,7 +1,7 @@
 //! Matrix multiply, f32: naive, workgroup-memory tiles of 8, 16 and 32, register blocks of 4 × 4 and 8 × 8
 //! outputs per invocation, and 8 × 8 blocks of a 128 × 128 tile with the next tiles loaded while this one's
-//! FMAs run (pipelined), over square matrices of 256 … 4096 (GFLOP/s); and 8-bit integers on subgroup
-//! matrices, where a browser offers them (GOP/s).
+//! FMAs run (pipelined), over square matrices of 256 … 4096 (GFLOP/s); and 8-bit integers and f16 on
+//! subgroup matrices, where a browser offers them (GOP/s, GFLOP/s: `subgroup_matrix`).
 
 use std::cell::OnceCell;
 use std::ops::Range;
@@ -9,7 +9,7 @@ use std::ops::Range;
 use serde::{Deserialize, Serialize};
 
 use crate::fill::{POISON, Pattern, hash_u32, random_f16, random_f32, random_word};
-use crate::gpu::{ComputeLimits, Gpu, MatrixConfig};
+use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
     Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
@@ -17,28 +17,14 @@ use crate::kernel::{
 };
 use crate::spec;
 
+mod subgroup_matrix;
+
 const WGSL: &str = shader!("matmul.wgsl");
 /// matmul_pipelined reads A and B as `Input`s, which the host declares: vec4<f32>, or vec4<f16> in a module
 /// of its own that compiles only where the device has shader-f16.
 const PIPELINED_WGSL: &str = shader!("matmul_pipelined.wgsl");
 const PIPELINED_F32: &str = "alias Input = vec4<f32>;\n";
 const PIPELINED_F16: &str = "enable f16;\nalias Input = vec4<f16>;\n";
-
-const SUBGROUP_MATRIX_WGSL: &str = shader!("matmul_subgroup_matrix.wgsl");
-
-/// matmul_subgroup_matrix for `inputs` (u8 or i8), subgroups' blocks of C `cols` tiles wide (2 or 4) and
-/// workgroups of `[rows, columns]` subgroups: the words C is stored in, the subgroup matrices of the one
-/// configuration it is written for (16 × 16 × 32) and the shape, after the module's directives, as
-/// constants (which the sizes of arrays must be).
-fn subgroup_matrix_wgsl(inputs: Inputs, cols: u32, [rows, columns]: [u32; 2]) -> String {
-    let [component, word] = inputs.matrix_types();
-    format!(
-        "{SUBGROUP_MATRIX_WGSL}alias Word = {word};\nalias Left = subgroup_matrix_left<{component}, 32, 16>;\n\
-         alias Right = subgroup_matrix_right<{component}, 16, 32>;\n\
-         alias Result = subgroup_matrix_result<{word}, 16, 16>;\nconst COLS = {cols}u;\n\
-         const SUBGROUP_ROWS = {rows}u;\nconst SUBGROUP_COLS = {columns}u;\n"
-    )
-}
 
 /// matmul_pipelined's product as a user's kernel validates it: four columns of C an invocation, k in order.
 const PIPELINED_REFERENCE: &str = "
@@ -57,7 +43,7 @@ fn reference(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 ";
 /// (kernel, variant): the naive kernel's entry point is `matmul_naive_f32`; the others' sizes are in the variant.
-pub const KERNELS: [(&str, &str); 14] = [
+pub const KERNELS: [(&str, &str); 16] = [
     ("matmul_naive", "f32"),
     ("matmul_tiled", "8"),
     ("matmul_tiled", "16"),
@@ -72,6 +58,8 @@ pub const KERNELS: [(&str, &str); 14] = [
     ("matmul_subgroup_matrix", "u8_32x64"),
     ("matmul_subgroup_matrix", "i8_32x32"),
     ("matmul_subgroup_matrix", "i8_32x64"),
+    ("matmul_subgroup_matrix_f16", "32x32"),
+    ("matmul_subgroup_matrix_f16", "32x64"),
 ];
 /// Matrix edges swept; those whose matrices are larger than the problem size are skipped.
 pub fn edges() -> Vec<u32> {
@@ -88,13 +76,6 @@ fn pipelined_shape(variant: &str) -> (&'static str, [u32; 3]) {
         _ => ("matmul_pipelined", [16, 16, 1]),
     }
 }
-/// `matmul_subgroup_matrix`'s subgroups; its workgroups' shapes in subgroups (rows × columns of their
-/// blocks of C); the K of its configuration, which a step stages; and the bytes a staged row of A or column
-/// of B takes (matmul_subgroup_matrix.wgsl).
-const SUBGROUP_SIZE: u32 = 32;
-const SUBGROUP_GRIDS: [[u32; 2]; 4] = [[1, 1], [2, 1], [2, 2], [4, 2]];
-const SUBGROUP_MATRIX_K: u32 = 32;
-const SUBGROUP_MATRIX_ROW: u64 = 48;
 /// The largest matrix swept, 4096 × 4096 (64 MiB).
 const DEFAULT_ELEMENTS: u64 = 4096 * 4096;
 /// Multiply-adds the CPU reference may spend per matrix edge: every element of small products, a sample
@@ -114,7 +95,7 @@ fn edge(variant: &str) -> u32 {
 enum Inputs {
     #[default]
     F32,
-    /// f16 (`matmul_pipelined/k8_f16`); products and sums stay f32.
+    /// f16 (`matmul_pipelined/k8_f16`, `matmul_subgroup_matrix_f16`); products and sums stay f32.
     F16,
     /// 8-bit integers, four to a word, whose products sum exactly in 32 bits (`matmul_subgroup_matrix`):
     /// unsigned, C of u32, or signed, C of i32.
@@ -127,14 +108,19 @@ impl Inputs {
         match kernel.variant {
             v if v.starts_with("u8") => Inputs::U8,
             v if v.starts_with("i8") => Inputs::I8,
-            v if v.ends_with("_f16") => Inputs::F16,
+            v if v.ends_with("_f16") || kernel.kernel.ends_with("_f16") => Inputs::F16,
             _ => Inputs::F32,
         }
     }
 
-    /// WGSL's names of the 8-bit kernels' matrix elements and of their results: u8 and u32, or i8 and i32.
+    /// WGSL's names of the subgroup-matrix kernels' elements and of their results: u8 and u32, i8 and i32,
+    /// or f16 and f32.
     fn matrix_types(self) -> [&'static str; 2] {
-        if self == Inputs::I8 { ["i8", "i32"] } else { ["u8", "u32"] }
+        match self {
+            Inputs::I8 => ["i8", "i32"],
+            Inputs::F16 => ["f16", "f32"],
+            _ => ["u8", "u32"],
+        }
     }
 
     fn bytes(self) -> u64 {
@@ -156,23 +142,6 @@ impl Inputs {
             }
         }
     }
-}
-
-/// The block of C (rows, columns) a `matmul_subgroup_matrix` subgroup computes: `variant`'s "32x32" or
-/// "32x64".
-fn subgroup_block(variant: &str) -> [u32; 2] {
-    if variant.ends_with("32x32") { [32, 32] } else { [32, 64] }
-}
-
-/// Which of `SUBGROUP_GRIDS` a `matmul_subgroup_matrix` workgroup of `invocations` is, and the block of C
-/// (rows, columns) it computes: where its invocations copy whole vec4s of each staged row of A and column
-/// of B (two each), so not 8 subgroups of 32 × 32 blocks.
-fn subgroup_tile(variant: &str, invocations: u32) -> Option<(usize, [u32; 2])> {
-    let shape = SUBGROUP_GRIDS.iter().position(|[rows, cols]| SUBGROUP_SIZE * rows * cols == invocations)?;
-    let [rows, cols] = SUBGROUP_GRIDS[shape];
-    let [m, n] = subgroup_block(variant);
-    let tile = [rows * m, cols * n];
-    tile.iter().all(|&lines| (2 * lines).is_multiple_of(invocations)).then_some((shape, tile))
 }
 
 /// What the page, the summary and `wgsweep describe` say about the family.
@@ -211,6 +180,7 @@ impl Family for Matmul {
     fn operations(&self, kernel: &str) -> kernel::Operations {
         match kernel {
             "matmul_subgroup_matrix" => kernel::Operations::Int8Ops,
+            "matmul_subgroup_matrix_f16" => kernel::Operations::HalfFlops,
             _ => kernel::Operations::Flops,
         }
     }
@@ -232,11 +202,9 @@ impl Family for Matmul {
             "matmul_tiled" => vec![[edge(kernel.variant), edge(kernel.variant), 1]],
             "matmul_blocked" => vec![[8, 8, 1], [16, 16, 1]],
             "matmul_pipelined" => vec![pipelined_shape(kernel.variant).1],
-            "matmul_subgroup_matrix" => SUBGROUP_GRIDS
-                .map(|[rows, cols]| [SUBGROUP_SIZE * rows * cols, 1, 1])
-                .into_iter()
-                .filter(|&[x, _, _]| subgroup_tile(kernel.variant, x).is_some())
-                .collect(),
+            "matmul_subgroup_matrix" | "matmul_subgroup_matrix_f16" => {
+                subgroup_matrix::workgroup_shapes(kernel.variant)
+            }
             _ => vec![[8, 8, 1], [16, 16, 1], [32, 8, 1], [64, 4, 1]],
         }
     }
@@ -252,9 +220,8 @@ impl Family for Matmul {
             "matmul_blocked" => 4 * BLOCKED_K * edge(kernel.variant) as u64 * (x as u64 + y as u64),
             // Two buffers, each a BK × 128 tile of A and one of B.
             "matmul_pipelined" => 2 * 2 * edge(kernel.variant) as u64 * PIPELINED_TILE as u64 * 4,
-            // Two buffers, each a step's padded rows of A and columns of B.
-            "matmul_subgroup_matrix" => {
-                subgroup_tile(kernel.variant, x).map_or(0, |(_, [m, n])| 2 * (m + n) as u64 * SUBGROUP_MATRIX_ROW)
+            "matmul_subgroup_matrix" | "matmul_subgroup_matrix_f16" => {
+                subgroup_matrix::workgroup_storage_bytes(kernel.variant, x)
             }
             _ => 0,
         }
@@ -272,16 +239,7 @@ impl Family for Matmul {
         let pipelined = ShaderModules::new("matmul_pipelined.wgsl", format!("{PIPELINED_F32}{PIPELINED_WGSL}"));
         let pipelined_f16 =
             ShaderModules::new("matmul_pipelined.wgsl (f16)", format!("{PIPELINED_F16}{PIPELINED_WGSL}"));
-        let subgroup_matrix = [Inputs::U8, Inputs::I8].map(|inputs| {
-            let label = if inputs == Inputs::I8 {
-                "matmul_subgroup_matrix.wgsl (i8)"
-            } else {
-                "matmul_subgroup_matrix.wgsl (u8)"
-            };
-            [2, 4].map(|cols| {
-                SUBGROUP_GRIDS.map(|grid| ShaderModules::new(label, subgroup_matrix_wgsl(inputs, cols, grid)))
-            })
-        });
+        let subgroup_matrix = subgroup_matrix::all_modules();
         Ok(Box::new(MatmulWorkload {
             elements: size,
             seeds,
@@ -302,7 +260,7 @@ impl Family for Matmul {
     /// by agreement between its shapes; matmul_pipelined, against a reference entry point added below it).
     fn as_user_kernel(&self, kernel: &KernelId, size: u64, _: &ComputeLimits) -> Option<String> {
         // A user's buffers hold no 8-bit elements, and nothing asks a browser for subgroup matrices for them.
-        if kernel.kernel == "matmul_subgroup_matrix" {
+        if kernel.kernel.starts_with("matmul_subgroup_matrix") {
             return None;
         }
         let e = edge(kernel.variant);
@@ -407,8 +365,8 @@ struct MatmulWorkload {
     modules: ShaderModules,
     pipelined: ShaderModules,
     pipelined_f16: ShaderModules,
-    /// `matmul_subgroup_matrix` on u8, then on i8; in blocks 2 and 4 tiles wide; in each of `SUBGROUP_GRIDS`.
-    subgroup_matrix: [[[ShaderModules; 4]; 2]; 2],
+    /// The subgroup-matrix kernels on u8, i8 and f16 (`subgroup_matrix::all_modules`).
+    subgroup_matrix: [subgroup_matrix::Modules; 3],
     /// The n × n matrices of each edge are the first n² elements, row by row.
     a: OwnedBuffer,
     b: OwnedBuffer,
@@ -420,19 +378,22 @@ struct MatmulWorkload {
     bytes: OnceCell<[OwnedBuffer; 2]>,
     /// The edge (and what A and B held) checked last, and C's reference: the sampled elements, and
     /// every other one written.
-    reference: KeptReference<(u32, Inputs)>,
+    reference: KeptReference<(u32, Inputs, bool)>,
 }
 
-/// Element (row, col) of the n × n product of the `inputs` of `seeds`, in f64 (exact for 8-bit integers, whose
-/// sums stay below 2^32), and the bound on an f32 dot product's rounding: n·ε·Σ|a||b| (Higham's γ_n, with
-/// room), or none for integers.
-fn expected(seeds: [u32; 2], n: u32, row: u32, col: u32, inputs: Inputs) -> Sampled {
+/// Whether `kernel` reads B column by column (the subgroup-matrix kernels), not row by row.
+fn b_columns(kernel: KernelId) -> bool {
+    kernel.kernel.starts_with("matmul_subgroup_matrix")
+}
+
+/// Element (row, col) of the n × n product of the `inputs` of `seeds`, B stored column by column if `columns`,
+/// in f64 (exact for 8-bit integers, whose sums stay below 2^32), and the bound on an f32 dot product's
+/// rounding: n·ε·Σ|a||b| (Higham's γ_n, with room), or none for integers.
+fn expected(seeds: [u32; 2], n: u32, [row, col]: [u32; 2], inputs: Inputs, columns: bool) -> Sampled {
     let (mut value, mut magnitude) = (0.0f64, 0.0f64);
-    // 8-bit B is stored column by column.
-    let bytes = matches!(inputs, Inputs::U8 | Inputs::I8);
     for k in 0..n {
         let x = inputs.element(row * n + k, seeds[0]);
-        let y = inputs.element(if bytes { col * n + k } else { k * n + col }, seeds[1]);
+        let y = inputs.element(if columns { col * n + k } else { k * n + col }, seeds[1]);
         value += x * y;
         magnitude += (x * y).abs();
     }
@@ -450,13 +411,17 @@ struct Product {
     n: u32,
     #[serde(default)]
     inputs: Inputs,
+    /// B stored column by column.
+    #[serde(default)]
+    b_columns: bool,
     /// The elements checked, by index, in order.
     sampled: Vec<u64>,
 }
 
 impl Product {
-    /// Sampled elements: all of them if the budget allows, else a spread sample that includes both corners.
-    fn new(seeds: [u32; 2], n: u32, inputs: Inputs) -> Self {
+    /// The product `kernel` makes of edge n, its sampled elements all of them if the budget allows, else a
+    /// spread sample that includes both corners.
+    fn new(seeds: [u32; 2], n: u32, kernel: KernelId) -> Self {
         let area = n as u64 * n as u64;
         let count = (REFERENCE_BUDGET / n as u64).min(area);
         let mut sampled: Vec<u64> = if count == area {
@@ -467,12 +432,13 @@ impl Product {
         };
         sampled.sort_unstable();
         sampled.dedup();
-        Product { seeds, n, inputs, sampled }
+        Product { seeds, n, inputs: Inputs::of(kernel), b_columns: b_columns(kernel), sampled }
     }
 
     fn element(&self, index: u64) -> Sampled {
         let n = self.n as u64;
-        expected(self.seeds, self.n, (index / n) as u32, (index % n) as u32, self.inputs)
+        let at = [(index / n) as u32, (index % n) as u32];
+        expected(self.seeds, self.n, at, self.inputs, self.b_columns)
     }
 }
 
@@ -523,58 +489,6 @@ impl MatmulWorkload {
             _ => (&self.pipelined, [&self.a, &self.b]),
         };
         let pipeline = modules.pipeline(gpu, configuration.checks, entry_point, &constants);
-        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, a), (1, b), (2, &self.c)]);
-        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.c.handle(), Vec::new()))
-    }
-
-    /// `matmul_subgroup_matrix`, where the browser offers subgroup matrices of its type at 16 × 16 × 32 and
-    /// subgroups of 32 only (its blocks of C are made of that many invocations).
-    fn prepare_subgroup_matrix(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
-        let n = configuration.parameter.unwrap_or(0);
-        let inputs = Inputs::of(configuration.kernel);
-        let [component, result] = inputs.matrix_types();
-        if !gpu.subgroup_matrices {
-            return Err(Skip::NotApplicable(if cfg!(target_arch = "wasm32") {
-                "needs subgroup matrices (chromium-experimental-subgroup-matrix), which this browser does not \
-                 offer for this adapter"
-                    .into()
-            } else {
-                "needs Chromium's subgroup matrices (chromium-experimental-subgroup-matrix): natively wgpu's \
-                 cooperative matrices take a WGSL of their own and have no 8-bit type"
-                    .into()
-            }));
-        }
-        let offered = |c: &MatrixConfig| {
-            c.component == component && c.result == result && [c.m, c.n, c.k] == [16, 16, SUBGROUP_MATRIX_K]
-        };
-        if !gpu.info.matrix_configs.iter().any(offered) {
-            return Err(Skip::NotApplicable(format!(
-                "needs {component} → {result} subgroup matrices of 16×16×{SUBGROUP_MATRIX_K}, which this adapter does \
-                 not offer"
-            )));
-        }
-        if gpu.info.subgroup_sizes != Some([SUBGROUP_SIZE; 2]) {
-            return Err(Skip::NotApplicable(format!(
-                "its blocks are made of subgroups of {SUBGROUP_SIZE}; this adapter's are {}",
-                gpu.info.subgroup_sizes.map_or("unknown".into(), |[low, high]| format!("{low} to {high}"))
-            )));
-        }
-        let [x, y, z] = configuration.workgroup;
-        let Some((shape, tile)) = subgroup_tile(configuration.kernel.variant, x).filter(|_| [y, z] == [1, 1]) else {
-            return Err(Skip::NotApplicable(format!(
-                "matmul_subgroup_matrix/{} runs in workgroups of {} subgroups of {SUBGROUP_SIZE}",
-                configuration.kernel.variant,
-                if subgroup_block(configuration.kernel.variant)[1] == 64 { "1, 2, 4 or 8" } else { "1, 2 or 4" }
-            )));
-        };
-        if !n.is_multiple_of(tile[0]) || !n.is_multiple_of(tile[1]) {
-            return Err(Skip::NotApplicable(format!("n = {n} is no multiple of the {} × {} block", tile[0], tile[1])));
-        }
-        let grid = kernel::plane_grid(gpu, [n, n], [tile[1], tile[0]])?;
-        let cols = subgroup_block(configuration.kernel.variant)[1] == 64;
-        let modules = &self.subgroup_matrix[(inputs == Inputs::I8) as usize][cols as usize][shape];
-        let pipeline = modules.pipeline(gpu, configuration.checks, "matmul_subgroup_matrix", &[("N", n as f64)]);
-        let [a, b] = self.bytes(gpu);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, a), (1, b), (2, &self.c)]);
         Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.c.handle(), Vec::new()))
     }
@@ -632,7 +546,9 @@ impl Workload for MatmulWorkload {
         }
         match kernel.kernel {
             "matmul_pipelined" => return self.prepare_pipelined(gpu, configuration),
-            "matmul_subgroup_matrix" => return self.prepare_subgroup_matrix(gpu, configuration),
+            "matmul_subgroup_matrix" | "matmul_subgroup_matrix_f16" => {
+                return self.prepare_subgroup_matrix(gpu, configuration);
+            }
             _ => {}
         }
         let [x, y, _] = workgroup;
@@ -665,8 +581,10 @@ impl Workload for MatmulWorkload {
         Box::pin(async move {
             let n = configuration.parameter.unwrap_or(0);
             let inputs = Inputs::of(configuration.kernel);
-            let c = Reference::build(gpu, "C", n as u64 * n as u64, Product::new(self.seeds, n, inputs));
-            Ok(Some(self.reference.get_or_build((n, inputs), c).await))
+            let product = Product::new(self.seeds, n, configuration.kernel);
+            let key = (n, inputs, product.b_columns);
+            let c = Reference::build(gpu, "C", n as u64 * n as u64, product);
+            Ok(Some(self.reference.get_or_build(key, c).await))
         })
     }
 
@@ -690,7 +608,7 @@ impl Workload for MatmulWorkload {
         for (i, &value) in got.iter().enumerate() {
             comparison.check(i as u64, value, 0.0, f64::MAX);
         }
-        let product = Product::new(self.seeds, n, inputs);
+        let product = Product::new(self.seeds, n, configuration.kernel);
         for &index in &product.sampled {
             let Sampled { value, tolerance } = product.element(index);
             comparison.check(index, got[index as usize], value, tolerance);

@@ -198,6 +198,18 @@ pub enum GpuError {
     RequestDevice(String),
 }
 
+/// wgpu's token for its experimental features (the cooperative matrices are one), where `wanted`.
+#[allow(unsafe_code)] // the crate's one unsafe call: wgpu asks its caller to accept the risk
+fn experimental_features(wanted: bool) -> wgpu::ExperimentalFeatures {
+    match wanted {
+        // SAFETY: wgpu warns that its experimental features may hold bugs up to undefined behaviour; only
+        // modules that declare `enable wgpu_cooperative_matrix;` reach the cooperative matrices, and every
+        // product they make is validated like any other.
+        true => unsafe { wgpu::ExperimentalFeatures::enabled() },
+        false => wgpu::ExperimentalFeatures::disabled(),
+    }
+}
+
 /// An open device with what wgsweep needs to know about it.
 pub struct Gpu {
     pub device: wgpu::Device,
@@ -213,6 +225,9 @@ pub struct Gpu {
     /// `chromium_experimental_subgroup_matrix`) are available and were enabled: in a browser that offers them
     /// (through patches/wgpu); never natively, where wgpu's cooperative matrices take a WGSL of naga's own.
     pub subgroup_matrices: bool,
+    /// wgpu's experimental cooperative matrices (naga's WGSL, `wgpu_cooperative_matrix`) are available and were
+    /// enabled: natively only, where the adapter offers them (Vulkan's VK_KHR_cooperative_matrix).
+    pub cooperative_matrices: bool,
     /// WGSL's packed 4×8-bit integer dot products compile (naga always has them; a browser says so in
     /// `navigator.gpu.wgslLanguageFeatures`).
     pub packed_dot: bool,
@@ -263,6 +278,9 @@ impl Gpu {
         let subgroup_matrices = cfg!(target_arch = "wasm32")
             && subgroups
             && adapter.features().contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX);
+        let cooperative_matrices = cfg!(not(target_arch = "wasm32"))
+            && subgroups
+            && adapter.features().contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX);
         // Natively naga compiles them on every backend (without opening another instance to ask).
         let packed_dot = cfg!(not(target_arch = "wasm32"))
             || instance().wgsl_language_features().contains(wgpu::WgslLanguageFeatures::Packed4x8IntegerDotProduct);
@@ -270,13 +288,15 @@ impl Gpu {
         required_features.set(wgpu::Features::TIMESTAMP_QUERY, timestamps);
         required_features.set(wgpu::Features::SUBGROUP, subgroups);
         required_features.set(wgpu::Features::SHADER_F16, shader_f16);
-        required_features.set(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX, subgroup_matrices);
+        required_features
+            .set(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX, subgroup_matrices || cooperative_matrices);
         let limits = adapter.limits();
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {
                 label: Some("wgsweep"),
                 required_features,
                 required_limits: limits.clone(),
+                experimental_features: experimental_features(cooperative_matrices),
                 ..Default::default()
             })
             .await
@@ -334,6 +354,7 @@ impl Gpu {
             subgroups,
             shader_f16,
             subgroup_matrices,
+            cooperative_matrices,
             packed_dot,
             wait_limit: GPU_WAIT_LIMIT,
             reports_late,

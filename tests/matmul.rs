@@ -21,7 +21,7 @@ fn every_kernel_tile_and_block_multiplies_matrices_no_tile_divides() {
     let mut plan = support::quick_plan(kernels::select("matmul").unwrap(), 129 * 129, None);
     plan.parameter_values = Some(EDGES.to_vec());
     plan.shader_checks = vec![ShaderChecks::Default, ShaderChecks::Unchecked];
-    plan.kernels.retain(|k| !k.id.kernel.starts_with("matmul_subgroup_matrix"));
+    plan.kernels.retain(|k| !k.id.kernel.contains("_matrix"));
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
     // naive: 4 shapes, tiled: 1 each, blocked: 2 each, pipelined: 1 each; each at both edges, with and
     // without checks.
@@ -82,15 +82,20 @@ fn a_product_with_one_wrong_element_fails_validation() {
 #[test]
 fn subgroup_matrix_products_are_skipped_natively_with_the_reason() {
     let gpu = open_gpu();
-    let selected = kernels::select("matmul_subgroup_matrix,matmul_subgroup_matrix_f16").unwrap();
-    let mut plan = support::quick_plan(selected, 256 * 256, None);
+    let selected = "matmul_subgroup_matrix,matmul_subgroup_matrix_f16,matmul_cooperative_matrix_f16";
+    let mut plan = support::quick_plan(kernels::select(selected).unwrap(), 256 * 256, None);
     plan.parameter_values = Some(vec![256]);
     let result = pollster::block_on(runner::run(&gpu, &plan, environment(&gpu), |_| Flow::Continue));
-    // u8, i8 and f16: blocks of 32 × 32 in workgroups of 1, 2 and 4 subgroups, of 32 × 64 in 8 too.
-    assert_eq!(result.results.len(), 3 * (3 + 4));
+    // u8, i8 and f16 on Chromium's, f16 on wgpu's cooperative matrices: blocks of 32 × 32 in workgroups of 1,
+    // 2 and 4 subgroups, of 32 × 64 in 8 too.
+    assert_eq!(result.results.len(), 4 * (3 + 4));
     for r in &result.results {
         let skipped = r.skipped().unwrap_or_default();
-        assert!(skipped.contains("chromium-experimental-subgroup-matrix"), "{}: {:?}", r.label(), r.outcome);
+        let reason = match r.kernel.as_str() {
+            "matmul_cooperative_matrix_f16" => "VK_KHR_cooperative_matrix",
+            _ => "chromium-experimental-subgroup-matrix",
+        };
+        assert!(skipped.contains(reason), "{}: {:?}", r.label(), r.outcome);
     }
 }
 

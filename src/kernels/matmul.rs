@@ -43,7 +43,7 @@ fn reference(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 ";
 /// (kernel, variant): the naive kernel's entry point is `matmul_naive_f32`; the others' sizes are in the variant.
-pub const KERNELS: [(&str, &str); 16] = [
+pub const KERNELS: [(&str, &str); 18] = [
     ("matmul_naive", "f32"),
     ("matmul_tiled", "8"),
     ("matmul_tiled", "16"),
@@ -60,6 +60,8 @@ pub const KERNELS: [(&str, &str); 16] = [
     ("matmul_subgroup_matrix", "i8_32x64"),
     ("matmul_subgroup_matrix_f16", "32x32"),
     ("matmul_subgroup_matrix_f16", "32x64"),
+    ("matmul_cooperative_matrix_f16", "32x32"),
+    ("matmul_cooperative_matrix_f16", "32x64"),
 ];
 /// Matrix edges swept; those whose matrices are larger than the problem size are skipped.
 pub fn edges() -> Vec<u32> {
@@ -180,7 +182,7 @@ impl Family for Matmul {
     fn operations(&self, kernel: &str) -> kernel::Operations {
         match kernel {
             "matmul_subgroup_matrix" => kernel::Operations::Int8Ops,
-            "matmul_subgroup_matrix_f16" => kernel::Operations::HalfFlops,
+            "matmul_subgroup_matrix_f16" | "matmul_cooperative_matrix_f16" => kernel::Operations::HalfFlops,
             _ => kernel::Operations::Flops,
         }
     }
@@ -202,9 +204,7 @@ impl Family for Matmul {
             "matmul_tiled" => vec![[edge(kernel.variant), edge(kernel.variant), 1]],
             "matmul_blocked" => vec![[8, 8, 1], [16, 16, 1]],
             "matmul_pipelined" => vec![pipelined_shape(kernel.variant).1],
-            "matmul_subgroup_matrix" | "matmul_subgroup_matrix_f16" => {
-                subgroup_matrix::workgroup_shapes(kernel.variant)
-            }
+            name if subgroup_matrix::is_one(name) => subgroup_matrix::workgroup_shapes(kernel.variant),
             _ => vec![[8, 8, 1], [16, 16, 1], [32, 8, 1], [64, 4, 1]],
         }
     }
@@ -220,9 +220,7 @@ impl Family for Matmul {
             "matmul_blocked" => 4 * BLOCKED_K * edge(kernel.variant) as u64 * (x as u64 + y as u64),
             // Two buffers, each a BK × 128 tile of A and one of B.
             "matmul_pipelined" => 2 * 2 * edge(kernel.variant) as u64 * PIPELINED_TILE as u64 * 4,
-            "matmul_subgroup_matrix" | "matmul_subgroup_matrix_f16" => {
-                subgroup_matrix::workgroup_storage_bytes(kernel.variant, x)
-            }
+            name if subgroup_matrix::is_one(name) => subgroup_matrix::workgroup_storage_bytes(kernel.variant, x),
             _ => 0,
         }
     }
@@ -260,7 +258,7 @@ impl Family for Matmul {
     /// by agreement between its shapes; matmul_pipelined, against a reference entry point added below it).
     fn as_user_kernel(&self, kernel: &KernelId, size: u64, _: &ComputeLimits) -> Option<String> {
         // A user's buffers hold no 8-bit elements, and nothing asks a browser for subgroup matrices for them.
-        if kernel.kernel.starts_with("matmul_subgroup_matrix") {
+        if b_columns(*kernel) {
             return None;
         }
         let e = edge(kernel.variant);
@@ -365,8 +363,8 @@ struct MatmulWorkload {
     modules: ShaderModules,
     pipelined: ShaderModules,
     pipelined_f16: ShaderModules,
-    /// The subgroup-matrix kernels on u8, i8 and f16 (`subgroup_matrix::all_modules`).
-    subgroup_matrix: [subgroup_matrix::Modules; 3],
+    /// The subgroup-matrix kernels on u8, i8 and f16, and the cooperative-matrix one (`subgroup_matrix::all_modules`).
+    subgroup_matrix: [subgroup_matrix::Modules; 4],
     /// The n × n matrices of each edge are the first n² elements, row by row.
     a: OwnedBuffer,
     b: OwnedBuffer,
@@ -381,9 +379,9 @@ struct MatmulWorkload {
     reference: KeptReference<(u32, Inputs, bool)>,
 }
 
-/// Whether `kernel` reads B column by column (the subgroup-matrix kernels), not row by row.
+/// Whether `kernel` reads B column by column (the subgroup- and cooperative-matrix kernels), not row by row.
 fn b_columns(kernel: KernelId) -> bool {
-    kernel.kernel.starts_with("matmul_subgroup_matrix")
+    subgroup_matrix::is_one(kernel.kernel)
 }
 
 /// Element (row, col) of the n × n product of the `inputs` of `seeds`, B stored column by column if `columns`,
@@ -546,7 +544,7 @@ impl Workload for MatmulWorkload {
         }
         match kernel.kernel {
             "matmul_pipelined" => return self.prepare_pipelined(gpu, configuration),
-            "matmul_subgroup_matrix" | "matmul_subgroup_matrix_f16" => {
+            name if subgroup_matrix::is_one(name) => {
                 return self.prepare_subgroup_matrix(gpu, configuration);
             }
             _ => {}

@@ -1,5 +1,6 @@
-//! `matmul_subgroup_matrix` (8-bit integers) and `matmul_subgroup_matrix_f16` (f16, summed in f32): C = A·B
-//! on a browser's subgroup matrices, tensor cores underneath, one WGSL for both (matmul_subgroup_matrix.wgsl).
+//! C = A·B on subgroup matrices, tensor cores underneath, one WGSL for all (matmul_subgroup_matrix.wgsl): on
+//! Chromium's, `matmul_subgroup_matrix` (8-bit integers) and `matmul_subgroup_matrix_f16` (f16, summed in
+//! f32); natively on wgpu's cooperative matrices, `matmul_cooperative_matrix_f16`.
 
 use super::{Inputs, MatmulWorkload};
 use crate::gpu::{Gpu, MatrixConfig};
@@ -14,15 +15,38 @@ const GRIDS: [[u32; 2]; 4] = [[1, 1], [2, 1], [2, 2], [4, 2]];
 /// The bytes a staged row of A or column of B takes: the 32 a step stages, and 16 of padding.
 const ROW_BYTES: u64 = 48;
 
-/// The kernels' inputs, in the order of `MatmulWorkload::subgroup_matrix`.
-const INPUTS: [Inputs; 3] = [Inputs::U8, Inputs::I8, Inputs::F16];
+/// Whose subgroup matrices a kernel is written for: Chromium's, in its WGSL, or natively wgpu's cooperative
+/// matrices, in naga's (no 8-bit types there).
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Dialect {
+    Chromium,
+    Naga,
+}
 
-/// The modules of one input type: in blocks 2 and 4 tiles wide, in each of `GRIDS`.
+/// The kernels, in the order of `MatmulWorkload::subgroup_matrix`.
+const KINDS: [(Inputs, Dialect); 4] = [
+    (Inputs::U8, Dialect::Chromium),
+    (Inputs::I8, Dialect::Chromium),
+    (Inputs::F16, Dialect::Chromium),
+    (Inputs::F16, Dialect::Naga),
+];
+
+/// Whether `kernel` is one of this module's.
+pub fn is_one(kernel: &str) -> bool {
+    ["matmul_subgroup_matrix", "matmul_subgroup_matrix_f16", "matmul_cooperative_matrix_f16"].contains(&kernel)
+}
+
+/// The dialect of the kernel `kernel` names (its inputs come from `Inputs::of`).
+fn dialect(kernel: &str) -> Dialect {
+    if kernel == "matmul_cooperative_matrix_f16" { Dialect::Naga } else { Dialect::Chromium }
+}
+
+/// The modules of one kernel: in blocks 2 and 4 tiles wide, in each of `GRIDS`.
 pub type Modules = [[ShaderModules; 4]; 2];
 
-/// The modules of every input type, in `INPUTS` order.
-pub fn all_modules() -> [Modules; 3] {
-    INPUTS.map(modules)
+/// The modules of every kernel, in `KINDS` order.
+pub fn all_modules() -> [Modules; 4] {
+    KINDS.map(|(inputs, dialect)| modules(inputs, dialect))
 }
 
 /// The configuration the kernel of `inputs` is written for, M × N × K: a step stages 32 bytes along k, 32
@@ -31,47 +55,79 @@ fn k(inputs: Inputs) -> u32 {
     32 / inputs.bytes() as u32
 }
 
-/// The WGSL of `inputs`, subgroups' blocks of C `cols` tiles wide (2 or 4) and workgroups of `[rows,
-/// columns]` subgroups: the words the staged tiles hold and how a loaded vec4 of A or B fills them, C's
-/// words, the subgroup matrices of the configuration, and the shape as constants (which the sizes of arrays
-/// must be), after the module's directives.
-fn wgsl(inputs: Inputs, cols: u32, [rows, columns]: [u32; 2]) -> String {
+/// The WGSL of `inputs` in `dialect`, subgroups' blocks of C `cols` tiles wide (2 or 4) and workgroups of
+/// `[rows, columns]` subgroups: the dialect's directives first, then the module, the words the staged tiles
+/// hold and how a loaded vec4 of A or B fills them, C's words, the shape as constants (which the sizes of
+/// arrays must be), and the dialect's subgroup matrices of the configuration with their loads, product and
+/// store.
+fn wgsl(inputs: Inputs, dialect: Dialect, cols: u32, [rows, columns]: [u32; 2]) -> String {
     let [component, out] = inputs.matrix_types();
-    let (head, word, word_bytes, unpacked) = match inputs {
+    let k = k(inputs);
+    let f16 = if inputs == Inputs::F16 { "enable f16;\n" } else { "" };
+    let (head, matrices) = match dialect {
+        // The loads' offsets are uniform over each subgroup, not over the workgroup, which is all WGSL's
+        // analysis proves.
+        Dialect::Chromium => (
+            "enable chromium_experimental_subgroup_matrix;\nenable subgroups;\n\
+             diagnostic(off, chromium_experimental.subgroup_matrix_uniformity);\n",
+            format!(
+                "alias Left = subgroup_matrix_left<{component}, {k}, 16>;\n\
+                 alias Right = subgroup_matrix_right<{component}, 16, {k}>;\n\
+                 alias Result = subgroup_matrix_result<{out}, 16, 16>;\n\
+                 fn left(at: u32) -> Left {{ return subgroupMatrixLoad<Left>(&a_tiles, at, false, ROW); }}\n\
+                 fn right(at: u32) -> Right {{ return subgroupMatrixLoad<Right>(&b_tiles, at, true, ROW); }}\n\
+                 fn product(l: Left, r: Right, sum: Result) -> Result {{ return \
+                 subgroupMatrixMultiplyAccumulate(l, r, sum); }}\n\
+                 fn store_c(at: u32, m: Result) {{ subgroupMatrixStore(&c, at, m, false, N); }}\n"
+            ),
+        ),
+        // naga's coopLoadT and coopStoreT read and write row by row, coopLoad column by column.
+        Dialect::Naga => (
+            "enable wgpu_cooperative_matrix;\nenable subgroups;\n",
+            format!(
+                "alias Left = coop_mat16x16<{component}, A>;\nalias Right = coop_mat16x16<{component}, B>;\n\
+                 alias Result = coop_mat16x16<{out}, C>;\n\
+                 fn left(at: u32) -> Left {{ return coopLoadT<Left>(&a_tiles[at], ROW); }}\n\
+                 fn right(at: u32) -> Right {{ return coopLoad<Right>(&b_tiles[at], ROW); }}\n\
+                 fn product(l: Left, r: Right, sum: Result) -> Result {{ return coopMultiplyAdd(l, r, sum); }}\n\
+                 fn store_c(at: u32, m: Result) {{ coopStoreT(m, &c[at], N); }}\n"
+            ),
+        ),
+    };
+    let (word, word_bytes, unpacked) = match inputs {
         Inputs::F16 => (
-            "enable f16;\n",
             "f16",
             2,
-            "let h = array(bitcast<vec2<f16>>(v.x), bitcast<vec2<f16>>(v.y), bitcast<vec2<f16>>(v.z), \
-             bitcast<vec2<f16>>(v.w));\nreturn array(h[0].x, h[0].y, h[1].x, h[1].y, h[2].x, h[2].y, h[3].x, h[3].y);",
+            // Through f32 (exactly): naga 30 mistypes a bitcast of u32 to vec2<f16> (and an array of an
+            // alias, hence `unpacked`'s type named as it is).
+            "let x = vec2<f16>(unpack2x16float(v.x));\nlet y = vec2<f16>(unpack2x16float(v.y));\n\
+             let z = vec2<f16>(unpack2x16float(v.z));\nlet w = vec2<f16>(unpack2x16float(v.w));\n\
+             return array(x.x, x.y, y.x, y.y, z.x, z.y, w.x, w.y);",
         ),
         _ => (
-            "",
             out,
             4,
             "return array(bitcast<Word>(v.x), bitcast<Word>(v.y), bitcast<Word>(v.z), bitcast<Word>(v.w), Word(), \
              Word(), Word(), Word());",
         ),
     };
-    let k = k(inputs);
     format!(
-        "{head}{WGSL}alias Word = {word};\nalias Out = {out};\nconst WORD_BYTES = {word_bytes}u;\n\
-         const PER_WORD = {per_word}u;\nconst K = {k}u;\nalias Left = subgroup_matrix_left<{component}, {k}, 16>;\n\
-         alias Right = subgroup_matrix_right<{component}, 16, {k}>;\nalias Result = subgroup_matrix_result<{out}, 16, \
-         16>;\nfn unpacked(v: vec4<u32>) -> array<Word, 8> {{\n{unpacked}\n}}\nconst COLS = {cols}u;\n\
-         const SUBGROUP_ROWS = {rows}u;\nconst SUBGROUP_COLS = {columns}u;\n",
+        "{f16}{head}{WGSL}alias Word = {word};\nalias Out = {out};\nconst WORD_BYTES = {word_bytes}u;\n\
+         const PER_WORD = {per_word}u;\nconst K = {k}u;\nfn unpacked(v: vec4<u32>) -> array<{word}, 8> {{\n{unpacked}\n}}\n\
+         const COLS = {cols}u;\nconst SUBGROUP_ROWS = {rows}u;\nconst SUBGROUP_COLS = {columns}u;\n{matrices}",
         per_word = word_bytes / inputs.bytes(),
     )
 }
 
-/// The modules of `inputs`.
-fn modules(inputs: Inputs) -> Modules {
-    let label = match inputs {
-        Inputs::I8 => "matmul_subgroup_matrix.wgsl (i8)",
-        Inputs::F16 => "matmul_subgroup_matrix.wgsl (f16)",
+/// The modules of `inputs` in `dialect`.
+fn modules(inputs: Inputs, dialect: Dialect) -> Modules {
+    let label = match (inputs, dialect) {
+        (Inputs::I8, _) => "matmul_subgroup_matrix.wgsl (i8)",
+        (Inputs::F16, Dialect::Chromium) => "matmul_subgroup_matrix.wgsl (f16)",
+        (Inputs::F16, Dialect::Naga) => "matmul_subgroup_matrix.wgsl (f16, cooperative matrices)",
         _ => "matmul_subgroup_matrix.wgsl (u8)",
     };
-    [2, 4].map(|cols| GRIDS.map(|grid| ShaderModules::new(label, wgsl(inputs, cols, grid))))
+    [2, 4].map(|cols| GRIDS.map(|grid| ShaderModules::new(label, wgsl(inputs, dialect, cols, grid))))
 }
 
 /// The block of C (rows, columns) a subgroup computes: `variant`'s "32x32" or "32x64".
@@ -102,23 +158,38 @@ pub fn workgroup_storage_bytes(variant: &str, invocations: u32) -> u64 {
 }
 
 impl MatmulWorkload {
-    /// Either kernel, where the browser offers subgroup matrices of its types at 16 × 16 × K and subgroups of
-    /// 32 only (its blocks of C are made of that many invocations).
+    /// Any of the kernels, where its dialect's subgroup matrices are offered at 16 × 16 × K for its types, and
+    /// subgroups of 32 only (its blocks of C are made of that many invocations).
     pub(super) fn prepare_subgroup_matrix(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let n = configuration.parameter.unwrap_or(0);
         let inputs = Inputs::of(configuration.kernel);
+        let dialect = dialect(configuration.kernel.kernel);
         let [component, result] = inputs.matrix_types();
         let k = k(inputs);
-        if !gpu.subgroup_matrices {
-            return Err(Skip::NotApplicable(if cfg!(target_arch = "wasm32") {
-                "needs subgroup matrices (chromium-experimental-subgroup-matrix), which this browser does not \
-                 offer for this adapter"
-                    .into()
-            } else {
+        let web = cfg!(target_arch = "wasm32");
+        let missing = match dialect {
+            Dialect::Chromium if gpu.subgroup_matrices => None,
+            Dialect::Chromium if web => Some(
+                "needs subgroup matrices (chromium-experimental-subgroup-matrix), which this browser does not offer \
+                 for this adapter",
+            ),
+            Dialect::Chromium => Some(
                 "needs Chromium's subgroup matrices (chromium-experimental-subgroup-matrix): natively wgpu's \
-                 cooperative matrices take a WGSL of their own and have no 8-bit type"
-                    .into()
-            }));
+                 cooperative matrices take a WGSL of their own and have no 8-bit type \
+                 (matmul_cooperative_matrix_f16 runs on them)",
+            ),
+            Dialect::Naga if gpu.cooperative_matrices => None,
+            Dialect::Naga if web => Some(
+                "runs natively, on wgpu's cooperative matrices; in a browser, matmul_subgroup_matrix_f16 runs on its \
+                 subgroup matrices",
+            ),
+            Dialect::Naga => Some(
+                "needs cooperative matrices (wgpu's experimental cooperative matrices; on Vulkan \
+                 VK_KHR_cooperative_matrix), which this adapter does not offer",
+            ),
+        };
+        if let Some(missing) = missing {
+            return Err(Skip::NotApplicable(missing.into()));
         }
         if inputs == Inputs::F16 && !gpu.shader_f16 {
             return Err(Skip::needs_f16());
@@ -149,8 +220,8 @@ impl MatmulWorkload {
             return Err(Skip::NotApplicable(format!("n = {n} is no multiple of the {} × {} block", tile[0], tile[1])));
         }
         let grid = kernel::plane_grid(gpu, [n, n], [tile[1], tile[0]])?;
-        let of_inputs = &self.subgroup_matrix[INPUTS.iter().position(|&i| i == inputs).unwrap_or(0)];
-        let modules = &of_inputs[(block(variant)[1] == 64) as usize];
+        let kind = KINDS.iter().position(|&kind| kind == (inputs, dialect)).unwrap_or(0);
+        let modules = &self.subgroup_matrix[kind][(block(variant)[1] == 64) as usize];
         let pipeline = modules[shape].pipeline(gpu, configuration.checks, "matmul_subgroup_matrix", &[("N", n as f64)]);
         let [a, b] = match inputs {
             Inputs::F16 => self.halves(gpu),
@@ -158,5 +229,40 @@ impl MatmulWorkload {
         };
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, a), (1, b), (2, &self.c)]);
         Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.c.handle(), Vec::new()))
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use wgpu::naga;
+
+    /// No adapter here offers cooperative matrices (lavapipe has none): naga compiles the kernel to SPIR-V
+    /// in each of its workgroup shapes, as wgpu would for a device that does.
+    #[test]
+    fn the_cooperative_matrix_kernel_compiles_to_spir_v_in_every_shape() {
+        for variant in ["32x32", "32x64"] {
+            for [invocations, _, _] in workgroup_shapes(variant) {
+                let (shape, _) = tile(variant, invocations).unwrap();
+                let source = wgsl(Inputs::F16, Dialect::Naga, block(variant)[1] / 16, GRIDS[shape]);
+                let source = kernel::for_this_compiler(&source);
+                let module = naga::front::wgsl::parse_str(&source)
+                    .unwrap_or_else(|e| panic!("{variant} in {invocations}: {}", e.emit_to_string(&source)));
+                let mut validator =
+                    naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all());
+                let info = validator.validate(&module).unwrap_or_else(|e| panic!("{variant} in {invocations}: {e:?}"));
+                let constants = [("N".to_string(), 256.0)].into_iter().collect();
+                let entry = (naga::ShaderStage::Compute, "matmul_subgroup_matrix");
+                let (module, info) =
+                    naga::back::pipeline_constants::process_overrides(&module, &info, Some(entry), &constants).unwrap();
+                let options = naga::back::spv::Options::default();
+                let pipeline = naga::back::spv::PipelineOptions {
+                    shader_stage: naga::ShaderStage::Compute,
+                    entry_point: entry.1.into(),
+                };
+                let words = naga::back::spv::write_vec(&module, &info, &options, Some(&pipeline));
+                assert!(words.is_ok_and(|words| words.len() > 100), "{variant} in {invocations}");
+            }
+        }
     }
 }

@@ -55,45 +55,14 @@ fn k(inputs: Inputs) -> u32 {
     32 / inputs.bytes() as u32
 }
 
-/// The WGSL of `inputs` in `dialect`, subgroups' blocks of C `cols` tiles wide (2 or 4) and workgroups of
-/// `[rows, columns]` subgroups: the dialect's directives first, then the module, the words the staged tiles
-/// hold and how a loaded vec4 of A or B fills them, C's words, the shape as constants (which the sizes of
-/// arrays must be), and the dialect's subgroup matrices of the configuration with their loads, product and
-/// store.
-fn wgsl(inputs: Inputs, dialect: Dialect, cols: u32, [rows, columns]: [u32; 2]) -> String {
+/// The WGSL of `inputs` in Chromium's dialect, subgroups' blocks of C `cols` tiles wide (2 or 4) and
+/// workgroups of `[rows, columns]` subgroups: the directives first, then the module, the words the staged
+/// tiles hold and how a loaded vec4 of A or B fills them, C's words, the shape as constants (which the sizes
+/// of arrays must be), and the subgroup matrices of the configuration.
+fn wgsl(inputs: Inputs, cols: u32, [rows, columns]: [u32; 2]) -> String {
     let [component, out] = inputs.matrix_types();
     let k = k(inputs);
     let f16 = if inputs == Inputs::F16 { "enable f16;\n" } else { "" };
-    let (head, matrices) = match dialect {
-        // The loads' offsets are uniform over each subgroup, not over the workgroup, which is all WGSL's
-        // analysis proves.
-        Dialect::Chromium => (
-            "enable chromium_experimental_subgroup_matrix;\nenable subgroups;\n\
-             diagnostic(off, chromium_experimental.subgroup_matrix_uniformity);\n",
-            format!(
-                "alias Left = subgroup_matrix_left<{component}, {k}, 16>;\n\
-                 alias Right = subgroup_matrix_right<{component}, 16, {k}>;\n\
-                 alias Result = subgroup_matrix_result<{out}, 16, 16>;\n\
-                 fn left(at: u32) -> Left {{ return subgroupMatrixLoad<Left>(&a_tiles, at, false, ROW); }}\n\
-                 fn right(at: u32) -> Right {{ return subgroupMatrixLoad<Right>(&b_tiles, at, true, ROW); }}\n\
-                 fn product(l: Left, r: Right, sum: Result) -> Result {{ return \
-                 subgroupMatrixMultiplyAccumulate(l, r, sum); }}\n\
-                 fn store_c(at: u32, m: Result) {{ subgroupMatrixStore(&c, at, m, false, N); }}\n"
-            ),
-        ),
-        // naga's coopLoadT and coopStoreT read and write row by row, coopLoad column by column.
-        Dialect::Naga => (
-            "enable wgpu_cooperative_matrix;\nenable subgroups;\n",
-            format!(
-                "alias Left = coop_mat16x16<{component}, A>;\nalias Right = coop_mat16x16<{component}, B>;\n\
-                 alias Result = coop_mat16x16<{out}, C>;\n\
-                 fn left(at: u32) -> Left {{ return coopLoadT<Left>(&a_tiles[at], ROW); }}\n\
-                 fn right(at: u32) -> Right {{ return coopLoad<Right>(&b_tiles[at], ROW); }}\n\
-                 fn product(l: Left, r: Right, sum: Result) -> Result {{ return coopMultiplyAdd(l, r, sum); }}\n\
-                 fn store_c(at: u32, m: Result) {{ coopStoreT(m, &c[at], N); }}\n"
-            ),
-        ),
-    };
     let (word, word_bytes, unpacked) = match inputs {
         Inputs::F16 => (
             "f16",
@@ -111,12 +80,52 @@ fn wgsl(inputs: Inputs, dialect: Dialect, cols: u32, [rows, columns]: [u32; 2]) 
              Word(), Word(), Word());",
         ),
     };
+    // The loads' offsets are uniform over each subgroup, not over the workgroup, which is all WGSL's analysis
+    // proves.
     format!(
-        "{f16}{head}{WGSL}alias Word = {word};\nalias Out = {out};\nconst WORD_BYTES = {word_bytes}u;\n\
-         const PER_WORD = {per_word}u;\nconst K = {k}u;\nfn unpacked(v: vec4<u32>) -> array<{word}, 8> {{\n{unpacked}\n}}\n\
-         const COLS = {cols}u;\nconst SUBGROUP_ROWS = {rows}u;\nconst SUBGROUP_COLS = {columns}u;\n{matrices}",
+        "{f16}enable chromium_experimental_subgroup_matrix;\nenable subgroups;\n\
+         diagnostic(off, chromium_experimental.subgroup_matrix_uniformity);\n{WGSL}alias Word = {word};\n\
+         alias Out = {out};\nconst WORD_BYTES = {word_bytes}u;\nconst PER_WORD = {per_word}u;\nconst K = {k}u;\n\
+         fn unpacked(v: vec4<u32>) -> array<{word}, 8> {{\n{unpacked}\n}}\nconst COLS = {cols}u;\n\
+         const SUBGROUP_ROWS = {rows}u;\nconst SUBGROUP_COLS = {columns}u;\n\
+         alias Left = subgroup_matrix_left<{component}, {k}, 16>;\n\
+         alias Right = subgroup_matrix_right<{component}, 16, {k}>;\n\
+         alias Result = subgroup_matrix_result<{out}, 16, 16>;\n",
         per_word = word_bytes / inputs.bytes(),
     )
+}
+
+/// `chromium`, the module in Chromium's dialect, in naga's for wgpu's cooperative matrices (f16 only): its
+/// directives, matrix types and calls rewritten. A call's arguments hold no commas or calls of their own.
+#[cfg(not(target_arch = "wasm32"))]
+fn in_naga_dialect(chromium: &str) -> String {
+    let (head, body) = chromium.split_at(chromium.find("diagnostic(off").unwrap_or(0));
+    let body = body.split_once('\n').map_or(body, |(_, rest)| rest);
+    let head = head.replace("chromium_experimental_subgroup_matrix", "wgpu_cooperative_matrix");
+    let mut text = format!("{head}{body}")
+        .replace("subgroup_matrix_left<f16, 16, 16>", "coop_mat16x16<f16, A>")
+        .replace("subgroup_matrix_right<f16, 16, 16>", "coop_mat16x16<f16, B>")
+        .replace("subgroup_matrix_result<f32, 16, 16>", "coop_mat16x16<f32, C>")
+        .replace("subgroupMatrixMultiplyAccumulate(", "coopMultiplyAdd(");
+    // naga's coopLoadT and coopStoreT read and write row by row, coopLoad column by column; they take a
+    // pointer to the first element.
+    for (call, naga) in [
+        ("subgroupMatrixLoad<Left>(", "coopLoadT<Left>"),
+        ("subgroupMatrixLoad<Right>(", "coopLoad<Right>"),
+        ("subgroupMatrixStore(", "coopStoreT"),
+    ] {
+        while let Some(at) = text.find(call) {
+            let start = at + call.len();
+            let end = start + text[start..].find(')').unwrap_or(0);
+            let rewritten = match text[start..end].split(", ").collect::<Vec<_>>()[..] {
+                [array, offset, matrix, _, stride] => format!("{naga}({matrix}, {array}[{offset}], {stride})"),
+                [array, offset, _, stride] => format!("{naga}({array}[{offset}], {stride})"),
+                ref other => unreachable!("a call of {} arguments: {other:?}", other.len()),
+            };
+            text.replace_range(at..=end, &rewritten);
+        }
+    }
+    text
 }
 
 /// The modules of `inputs` in `dialect`.
@@ -127,7 +136,19 @@ fn modules(inputs: Inputs, dialect: Dialect) -> Modules {
         (Inputs::F16, Dialect::Naga) => "matmul_subgroup_matrix.wgsl (f16, cooperative matrices)",
         _ => "matmul_subgroup_matrix.wgsl (u8)",
     };
-    [2, 4].map(|cols| GRIDS.map(|grid| ShaderModules::new(label, wgsl(inputs, dialect, cols, grid))))
+    [2, 4].map(|cols| GRIDS.map(|grid| ShaderModules::new(label, in_dialect(wgsl(inputs, cols, grid), dialect))))
+}
+
+/// The module `chromium` in `dialect`. A browser never compiles naga's (the kernel is skipped there), so the
+/// page holds no rewriting.
+fn in_dialect(chromium: String, dialect: Dialect) -> String {
+    match dialect {
+        Dialect::Chromium => chromium,
+        #[cfg(not(target_arch = "wasm32"))]
+        Dialect::Naga => in_naga_dialect(&chromium),
+        #[cfg(target_arch = "wasm32")]
+        Dialect::Naga => String::new(),
+    }
 }
 
 /// The block of C (rows, columns) a subgroup computes: `variant`'s "32x32" or "32x64".
@@ -244,7 +265,7 @@ mod tests {
         for variant in ["32x32", "32x64"] {
             for [invocations, _, _] in workgroup_shapes(variant) {
                 let (shape, _) = tile(variant, invocations).unwrap();
-                let source = wgsl(Inputs::F16, Dialect::Naga, block(variant)[1] / 16, GRIDS[shape]);
+                let source = in_naga_dialect(&wgsl(Inputs::F16, block(variant)[1] / 16, GRIDS[shape]));
                 let source = kernel::for_this_compiler(&source);
                 let module = naga::front::wgsl::parse_str(&source)
                     .unwrap_or_else(|e| panic!("{variant} in {invocations}: {}", e.emit_to_string(&source)));

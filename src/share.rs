@@ -41,8 +41,8 @@ pub const MAX_COMPARED: usize = 8;
 const ROW_PAYLOAD_BYTES: usize = 64;
 
 /// Decompressed payloads larger than this are refused, so that a crafted link cannot make the page allocate
-/// without bound: room for a comparison of `MAX_COMPARED` results at the configuration bound (20 MiB with
-/// 40 656 configurations), and never less than 16 MiB.
+/// without bound: room for a comparison of `MAX_COMPARED` results at the configuration bound (20.5 MiB with
+/// 41 976 configurations), and never less than 16 MiB.
 pub fn max_payload_bytes() -> usize {
     (MAX_COMPARED * kernels::max_configurations() * ROW_PAYLOAD_BYTES).max(16 << 20)
 }
@@ -383,7 +383,8 @@ fn decoded<T: serde::de::DeserializeOwned>(binary: &[u8]) -> Result<T, ShareErro
 
 /// The value that `binary` starts with, and the bytes after it.
 fn taken<T: serde::de::DeserializeOwned>(binary: &[u8]) -> Result<(T, &[u8]), ShareError> {
-    postcard::take_from_bytes(binary).map_err(|e| ShareError::Corrupt(format!("does not decode ({e})")))
+    // Its name, not its sentence: postcard's sentences would cost the page 0.4 KB.
+    postcard::take_from_bytes(binary).map_err(|e| ShareError::Corrupt(format!("does not decode ({e:?})")))
 }
 
 /// The rows `open` and `shared` make between turns for the page (`host::yield_now`): a link at the bound

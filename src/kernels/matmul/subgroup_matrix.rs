@@ -17,7 +17,7 @@ const ROW_BYTES: u64 = 48;
 
 /// Whose subgroup matrices a kernel is written for: Chromium's, in its WGSL, or natively wgpu's cooperative
 /// matrices, in naga's (no 8-bit types there).
-#[derive(Clone, Copy, PartialEq, Debug)]
+#[derive(Clone, Copy, PartialEq)]
 enum Dialect {
     Chromium,
     Naga,
@@ -133,7 +133,7 @@ fn modules(inputs: Inputs, dialect: Dialect) -> Modules {
     let label = match (inputs, dialect) {
         (Inputs::I8, _) => "matmul_subgroup_matrix.wgsl (i8)",
         (Inputs::F16, Dialect::Chromium) => "matmul_subgroup_matrix.wgsl (f16)",
-        (Inputs::F16, Dialect::Naga) => "matmul_subgroup_matrix.wgsl (f16, cooperative matrices)",
+        (Inputs::F16, Dialect::Naga) => "matmul_subgroup_matrix.wgsl (f16, naga)",
         _ => "matmul_subgroup_matrix.wgsl (u8)",
     };
     [2, 4].map(|cols| GRIDS.map(|grid| ShaderModules::new(label, in_dialect(wgsl(inputs, cols, grid), dialect))))
@@ -200,10 +200,7 @@ impl MatmulWorkload {
                  (matmul_cooperative_matrix_f16 runs on them)",
             ),
             Dialect::Naga if gpu.cooperative_matrices => None,
-            Dialect::Naga if web => Some(
-                "runs natively, on wgpu's cooperative matrices; in a browser, matmul_subgroup_matrix_f16 runs on its \
-                 subgroup matrices",
-            ),
+            Dialect::Naga if web => Some("runs natively only (matmul_subgroup_matrix_f16 is its browser twin)"),
             Dialect::Naga => Some(
                 "needs cooperative matrices (wgpu's experimental cooperative matrices; on Vulkan \
                  VK_KHR_cooperative_matrix), which this adapter does not offer",

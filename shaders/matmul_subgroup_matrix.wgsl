@@ -25,9 +25,12 @@
 
 override N: u32;
 const WORKGROUP = 32u * SUBGROUP_ROWS * SUBGROUP_COLS;
-/// Bytes a staged row of A or column of B takes: 16 more than the 32 it holds, so that the eight 16-byte rows
-/// a subgroup reads at once from workgroup memory fall in different banks; in words, and in elements.
-const ROW_BYTES = 48u;
+/// The K-chunks a step stages, the vec4s of a line (a row of A or column of B) that holds, and the bytes a
+/// staged line takes: 16 more than it holds, so that the eight 16-byte rows a subgroup reads at once from
+/// workgroup memory fall in different banks; in words, and in elements.
+const CHUNKS = 2u;
+const PARTS = 2u * CHUNKS;
+const ROW_BYTES = 16u * PARTS + 16u;
 const ROW_WORDS = ROW_BYTES / WORD_BYTES;
 const ROW = ROW_WORDS * PER_WORD;
 /// The words a vec4 of A or B fills, and the elements it holds.
@@ -39,13 +42,13 @@ const TILE_N = SUBGROUP_COLS * BLOCK_N;
 /// One step's staged A and B, in words.
 const A_WORDS = TILE_M * ROW_WORDS;
 const B_WORDS = TILE_N * ROW_WORDS;
-/// The vec4s of A and of B each invocation copies a step (two a row or column): at most 2 and 4.
-const A_LOADS = 2u * TILE_M / WORKGROUP;
-const B_LOADS = 2u * TILE_N / WORKGROUP;
-const_assert A_LOADS * WORKGROUP == 2u * TILE_M && B_LOADS * WORKGROUP == 2u * TILE_N;
-const_assert A_LOADS <= 2u && (B_LOADS <= 2u || B_LOADS == 4u);
+/// The vec4s of A and of B each invocation copies a step: at most 4.
+const A_LOADS = PARTS * TILE_M / WORKGROUP;
+const B_LOADS = PARTS * TILE_N / WORKGROUP;
+const_assert A_LOADS * WORKGROUP == PARTS * TILE_M && B_LOADS * WORKGROUP == PARTS * TILE_N;
+const_assert A_LOADS <= 4u && B_LOADS <= 4u;
 /// The lines (rows of A, columns of B) between an invocation's loads.
-const SPACING = WORKGROUP / 2u;
+const SPACING = WORKGROUP / PARTS;
 
 @group(0) @binding(0) var<storage, read> a: array<vec4<u32>>;
 @group(0) @binding(1) var<storage, read> b: array<vec4<u32>>;
@@ -96,19 +99,25 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
     let line_vec4s = N / VEC4_ELEMENTS; // a row of A or a column of B
     // This invocation copies half `part` of lines `line`, `line + SPACING`, ... of A and of B: a0, a1 and
     // b0…b3 hold them from one step's loads to the next's stores.
-    let line = local / 2u;
-    let part = local % 2u;
+    let line = local / PARTS;
+    let part = local % PARTS;
     let a_at = (row0 + line) * line_vec4s + part;
     let b_at = (col0 + line) * line_vec4s + part;
     let spaced = SPACING * line_vec4s;
     var a0 = a[a_at];
     var a1 = vec4(0u);
+    var a2 = vec4(0u);
+    var a3 = vec4(0u);
     var b0 = b[b_at];
     var b1 = vec4(0u);
     var b2 = vec4(0u);
     var b3 = vec4(0u);
     if A_LOADS > 1u {
         a1 = a[a_at + spaced];
+    }
+    if A_LOADS > 2u {
+        a2 = a[a_at + 2u * spaced];
+        a3 = a[a_at + 3u * spaced];
     }
     if B_LOADS > 1u {
         b1 = b[b_at + spaced];
@@ -129,7 +138,7 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
     var c11 = Result();
     var c12 = Result();
     var c13 = Result();
-    let steps = N / K;
+    let steps = N / (K * CHUNKS);
     for (var step = 0u; step < steps; step++) {
         // Into this step's buffer what was loaded for it, then the next step's vec4s from memory.
         let here = step % 2u;
@@ -137,6 +146,10 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
         stage_b(here, line, part, b0);
         if A_LOADS > 1u {
             stage_a(here, line + SPACING, part, a1);
+        }
+        if A_LOADS > 2u {
+            stage_a(here, line + 2u * SPACING, part, a2);
+            stage_a(here, line + 3u * SPACING, part, a3);
         }
         if B_LOADS > 1u {
             stage_b(here, line + SPACING, part, b1);
@@ -147,11 +160,15 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
         }
         workgroupBarrier();
         if step + 1u < steps {
-            let k = (step + 1u) * 2u;
+            let k = (step + 1u) * PARTS;
             a0 = a[a_at + k];
             b0 = b[b_at + k];
             if A_LOADS > 1u {
                 a1 = a[a_at + spaced + k];
+            }
+            if A_LOADS > 2u {
+                a2 = a[a_at + 2u * spaced + k];
+                a3 = a[a_at + 3u * spaced + k];
             }
             if B_LOADS > 1u {
                 b1 = b[b_at + spaced + k];
@@ -164,21 +181,25 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
         // Offsets count elements: A's tiles row by row, B's column by column.
         let a_tile = here * A_WORDS * PER_WORD + block_row * ROW;
         let b_tile = here * B_WORDS * PER_WORD + block_col * ROW;
-        let l0 = subgroupMatrixLoad<Left>(&a_tiles, a_tile, false, ROW);
-        let l1 = subgroupMatrixLoad<Left>(&a_tiles, a_tile + 16u * ROW, false, ROW);
-        let r0 = subgroupMatrixLoad<Right>(&b_tiles, b_tile, true, ROW);
-        let r1 = subgroupMatrixLoad<Right>(&b_tiles, b_tile + 16u * ROW, true, ROW);
-        c00 = subgroupMatrixMultiplyAccumulate(l0, r0, c00);
-        c01 = subgroupMatrixMultiplyAccumulate(l0, r1, c01);
-        c10 = subgroupMatrixMultiplyAccumulate(l1, r0, c10);
-        c11 = subgroupMatrixMultiplyAccumulate(l1, r1, c11);
-        if COLS == 4u {
-            let r2 = subgroupMatrixLoad<Right>(&b_tiles, b_tile + 32u * ROW, true, ROW);
-            let r3 = subgroupMatrixLoad<Right>(&b_tiles, b_tile + 48u * ROW, true, ROW);
-            c02 = subgroupMatrixMultiplyAccumulate(l0, r2, c02);
-            c03 = subgroupMatrixMultiplyAccumulate(l0, r3, c03);
-            c12 = subgroupMatrixMultiplyAccumulate(l1, r2, c12);
-            c13 = subgroupMatrixMultiplyAccumulate(l1, r3, c13);
+        for (var chunk = 0u; chunk < CHUNKS; chunk++) {
+            let a_chunk = a_tile + chunk * K;
+            let b_chunk = b_tile + chunk * K;
+            let l0 = subgroupMatrixLoad<Left>(&a_tiles, a_chunk, false, ROW);
+            let l1 = subgroupMatrixLoad<Left>(&a_tiles, a_chunk + 16u * ROW, false, ROW);
+            let r0 = subgroupMatrixLoad<Right>(&b_tiles, b_chunk, true, ROW);
+            let r1 = subgroupMatrixLoad<Right>(&b_tiles, b_chunk + 16u * ROW, true, ROW);
+            c00 = subgroupMatrixMultiplyAccumulate(l0, r0, c00);
+            c01 = subgroupMatrixMultiplyAccumulate(l0, r1, c01);
+            c10 = subgroupMatrixMultiplyAccumulate(l1, r0, c10);
+            c11 = subgroupMatrixMultiplyAccumulate(l1, r1, c11);
+            if COLS == 4u {
+                let r2 = subgroupMatrixLoad<Right>(&b_tiles, b_chunk + 32u * ROW, true, ROW);
+                let r3 = subgroupMatrixLoad<Right>(&b_tiles, b_chunk + 48u * ROW, true, ROW);
+                c02 = subgroupMatrixMultiplyAccumulate(l0, r2, c02);
+                c03 = subgroupMatrixMultiplyAccumulate(l0, r3, c03);
+                c12 = subgroupMatrixMultiplyAccumulate(l1, r2, c12);
+                c13 = subgroupMatrixMultiplyAccumulate(l1, r3, c13);
+            }
         }
     }
     let at = (row0 + block_row) * N + col0 + block_col;

@@ -12,8 +12,10 @@ const WGSL: &str = shader!("matmul_subgroup_matrix.wgsl");
 /// columns of their blocks of C).
 const SUBGROUP_SIZE: u32 = 32;
 const GRIDS: [[u32; 2]; 4] = [[1, 1], [2, 1], [2, 2], [4, 2]];
-/// The bytes a staged row of A or column of B takes: the 32 a step stages, and 16 of padding.
-const ROW_BYTES: u64 = 48;
+/// The vec4s of a row of A or column of B a step stages (two K-chunks of 32 bytes), and the bytes a staged
+/// one takes: those, and 16 of padding.
+const PARTS: u32 = 4;
+const ROW_BYTES: u64 = 16 * PARTS as u64 + 16;
 
 /// Whose subgroup matrices a kernel is written for: Chromium's, in its WGSL, or natively wgpu's cooperative
 /// matrices, in naga's (no 8-bit types there).
@@ -164,7 +166,8 @@ fn tile(variant: &str, invocations: u32) -> Option<(usize, [u32; 2])> {
     let [rows, cols] = GRIDS[shape];
     let [m, n] = block(variant);
     let tile = [rows * m, cols * n];
-    tile.iter().all(|&lines| (2 * lines).is_multiple_of(invocations)).then_some((shape, tile))
+    let loads = |lines: u32| (PARTS * lines).is_multiple_of(invocations) && PARTS * lines / invocations <= 4;
+    tile.iter().all(|&lines| loads(lines)).then_some((shape, tile))
 }
 
 /// The workgroups `variant` runs in.

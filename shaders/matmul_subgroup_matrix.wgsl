@@ -5,14 +5,17 @@
 // C of f32 (matmul_subgroup_matrix_f16, and matmul_cooperative_matrix_f16 natively). C is stored row by row.
 //
 // Each subgroup of 32 computes a block of C of 2 × COLS tiles of 16 × 16 (the configuration's M × N; COLS is 2
-// or 4), adding to each a 16 × K by K × 16 product a step of k (K = 32 8-bit elements or 16 halves: 32 bytes
+// or 4), adding to each a 16 × K by K × 16 product a chunk of k (K = 32 8-bit elements or 16 halves: 32 bytes
 // either way); a workgroup's SUBGROUP_ROWS × SUBGROUP_COLS subgroups compute a TILE_M × TILE_N block. Each
-// step its invocations copy the next 32 bytes of the block's rows of A and columns of B into workgroup memory
-// (16 bytes an invocation a load), into the other of two buffers while this step's products run.
+// step its invocations copy the next CHUNKS chunks (64 bytes) of the block's rows of A and columns of B into
+// workgroup memory (16 bytes an invocation a load, at most 4 loads of A and 4 of B), into the other of two
+// buffers while this step's products run: two chunks a barrier ran 1.13–1.31× as fast as one at 8 subgroups
+// on an H100 (three or four would not fit 48 KiB of workgroup memory at 128 × 128).
 //
 // Written out, not looped: arrays of subgroup matrices indexed in loops ran at half the speed, and so did
 // 4 × 4 tiles a subgroup (registers, presumably), and in Chromium so did the loads, products and stores
-// wrapped in functions of our own (0.68–0.85× at 4 and 8 subgroups). A subgroup finds its block by `subgroup_id`: Chromium holds
+// wrapped in functions of our own (0.68–0.85× at 4 and 8 subgroups); a loop over the chunks, the
+// accumulators named, did not. A subgroup finds its block by `subgroup_id`: Chromium holds
 // a subgroup-matrix store's offset to being uniform over the subgroup, which it can prove of `subgroup_id`
 // and not of anything computed from local_invocation_index (not even through subgroupBroadcastFirst).
 //

@@ -51,8 +51,8 @@ pub fn all_modules() -> [Modules; 4] {
     KINDS.map(|(inputs, dialect)| modules(inputs, dialect))
 }
 
-/// The configuration the kernel of `inputs` is written for, M × N × K: a step stages 32 bytes along k, 32
-/// 8-bit elements or 16 halves.
+/// The configuration the kernel of `inputs` is written for, M × N × K: a chunk of k is 32 bytes, 32 8-bit
+/// elements or 16 halves.
 fn k(inputs: Inputs) -> u32 {
     32 / inputs.bytes() as u32
 }
@@ -159,8 +159,8 @@ fn block(variant: &str) -> [u32; 2] {
 }
 
 /// Which of `GRIDS` a workgroup of `invocations` is, and the block of C (rows, columns) it computes: where
-/// its invocations copy whole vec4s of each staged row of A and column of B (two each), so not 8 subgroups
-/// of 32 × 32 blocks.
+/// its invocations copy whole vec4s of each staged row of A and column of B, at most 4 of each (so not one
+/// subgroup of a 32 × 64 block).
 fn tile(variant: &str, invocations: u32) -> Option<(usize, [u32; 2])> {
     let shape = GRIDS.iter().position(|[rows, cols]| SUBGROUP_SIZE * rows * cols == invocations)?;
     let [rows, cols] = GRIDS[shape];
@@ -234,7 +234,7 @@ impl MatmulWorkload {
             return Err(Skip::NotApplicable(format!(
                 "{} runs in workgroups of {} subgroups of {SUBGROUP_SIZE}",
                 configuration.kernel.label(),
-                if block(variant)[1] == 64 { "1, 2, 4 or 8" } else { "1, 2 or 4" }
+                if block(variant)[1] == 64 { "2, 4 or 8" } else { "1, 2, 4 or 8" }
             )));
         };
         if !n.is_multiple_of(tile[0]) || !n.is_multiple_of(tile[1]) {

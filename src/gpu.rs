@@ -274,13 +274,11 @@ impl Gpu {
         let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
         let subgroups = adapter.features().contains(wgpu::Features::SUBGROUP);
         let shader_f16 = adapter.features().contains(wgpu::Features::SHADER_F16);
-        // patches/wgpu maps the browser's feature to this one; it needs subgroups (their sizes) too.
-        let subgroup_matrices = cfg!(target_arch = "wasm32")
-            && subgroups
-            && adapter.features().contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX);
-        let cooperative_matrices = cfg!(not(target_arch = "wasm32"))
-            && subgroups
-            && adapter.features().contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX);
+        // One wgpu feature, either dialect: in a browser its subgroup matrices (patches/wgpu maps the browser's
+        // feature to it), natively naga's cooperative ones; either needs subgroups (their sizes) too.
+        let matrices = subgroups && adapter.features().contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX);
+        let subgroup_matrices = cfg!(target_arch = "wasm32") && matrices;
+        let cooperative_matrices = cfg!(not(target_arch = "wasm32")) && matrices;
         // Natively naga compiles them on every backend (without opening another instance to ask).
         let packed_dot = cfg!(not(target_arch = "wasm32"))
             || instance().wgsl_language_features().contains(wgpu::WgslLanguageFeatures::Packed4x8IntegerDotProduct);
@@ -288,8 +286,7 @@ impl Gpu {
         required_features.set(wgpu::Features::TIMESTAMP_QUERY, timestamps);
         required_features.set(wgpu::Features::SUBGROUP, subgroups);
         required_features.set(wgpu::Features::SHADER_F16, shader_f16);
-        required_features
-            .set(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX, subgroup_matrices || cooperative_matrices);
+        required_features.set(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX, matrices);
         let limits = adapter.limits();
         let (device, queue) = adapter
             .request_device(&wgpu::DeviceDescriptor {

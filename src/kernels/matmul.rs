@@ -258,7 +258,7 @@ impl Family for Matmul {
     /// by agreement between its shapes; matmul_pipelined, against a reference entry point added below it).
     fn as_user_kernel(&self, kernel: &KernelId, size: u64, _: &ComputeLimits) -> Option<String> {
         // A user's buffers hold no 8-bit elements, and nothing asks a browser for subgroup matrices for them.
-        if b_columns(*kernel) {
+        if subgroup_matrix::is_one(kernel.kernel) {
             return None;
         }
         let e = edge(kernel.variant);

@@ -330,7 +330,8 @@ impl<R: Recipe> Encoder for R {
     }
 
     fn json(&self) -> String {
-        serde_json::to_string(self).expect("a recipe is plain data")
+        // Pretty, as every JSON the page writes: one JSON writer in the page's download, not two.
+        serde_json::to_string_pretty(self).expect("a recipe is plain data")
     }
 }
 

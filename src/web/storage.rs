@@ -53,7 +53,8 @@ pub fn load() -> Vec<Entry> {
 
 fn store(entries: &[Entry]) -> Result<(), String> {
     let storage = storage().ok_or("this browser keeps no local storage for the page")?;
-    let text = serde_json::to_string(entries).expect("entries always serialize");
+    // Pretty, as every JSON the page writes: one JSON writer in its download, not two (a few bytes an entry).
+    let text = serde_json::to_string_pretty(entries).expect("entries always serialize");
     storage.set_item(KEY, &text).map_err(|_| "the browser's storage for this page is full".to_string())
 }
 

@@ -106,6 +106,7 @@ fn show(tunings: &[Tuning]) {
             append(&details, "pre", "snippet", &snippet);
         }
     }
-    dom::set_text("tuning-json", &serde_json::to_string(tunings).expect("tunings serialize"));
+    // Pretty, as every JSON the page writes: one JSON writer in its download, not two.
+    dom::set_text("tuning-json", &serde_json::to_string_pretty(tunings).expect("tunings serialize"));
     by_id::<Element>("tuning").set_attribute("data-done", "").ok();
 }

@@ -338,10 +338,12 @@ impl<R: Recipe> Encoder for R {
 /// The words of `range` of a recipe given as JSON, encoded as the GPU reads them: a Web Worker's work.
 pub fn recipe_bytes<R: Recipe>(recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
     let recipe: R = serde_json::from_str(recipe).map_err(|e| format!("not a {} reference: {e}", R::FAMILY))?;
-    // A loop, not `flat_map(Expected::encoded)`, which the page's size-optimized build runs a byte at a time.
-    let mut bytes = Vec::with_capacity(8 * (range.end - range.start) as usize);
-    for word in recipe.words(range) {
-        bytes.extend_from_slice(&word.encoded());
+    // Each word stored in its place, as one 8-byte store: the page's size-optimized build runs
+    // `flat_map(Expected::encoded)` a byte at a time, and `extend_from_slice` or `copy_from_slice` through calls
+    // of their own (`extend_from_slice` took half of a reference's time in a worker).
+    let mut bytes = vec![0; 8 * (range.end - range.start) as usize];
+    for (slot, word) in bytes.as_chunks_mut::<8>().0.iter_mut().zip(recipe.words(range)) {
+        *slot = word.encoded();
     }
     Ok(bytes)
 }
@@ -458,32 +460,29 @@ impl Reference {
     }
 }
 
-/// Page only: computes the words `range` of `part` in Web Workers and writes each chunk as it comes, from
-/// the worker's bytes straight into the GPU's queue. False where the workers cannot (none could start, or
-/// one failed): the caller computes the part itself, on the page's thread.
+/// Page only: computes the words `range` of `part` in Web Workers and puts each chunk in place as it comes,
+/// from the worker's bytes through a staging buffer (`staging`). False where the workers cannot (none could
+/// start, or one failed) or a chunk could not be put in place on a device that is not lost: the caller
+/// computes the part itself, on the page's thread.
 #[cfg(target_arch = "wasm32")]
 async fn in_workers(gpu: &Gpu, part: &wgpu::Buffer, range: Range<u64>, recipe: &dyn Encoder) -> bool {
-    let (Some(queue), Some(buffer)) = (gpu.queue.as_webgpu(), part.as_webgpu()) else { return false };
-    let (family, json) = (recipe.family(), recipe.json());
     let (first, words) = (range.start, range.end - range.start);
-    let (began, writing_s) = (web_time::Instant::now(), std::cell::Cell::new(0.0));
-    let write = |start: u64, bytes: js_sys::Uint8Array| {
-        let writing = web_time::Instant::now();
-        let written = queue
-            .write_buffer_with_f64_and_buffer_source(buffer, ((start - first) * 8) as f64, &bytes)
-            .map_err(|e| format!("the upload failed: {e:?}"));
-        writing_s.set(writing_s.get() + writing.elapsed().as_secs_f64());
-        written
-    };
-    match host::workers::compute(family, &json, range, REFERENCE_CHUNK * 4, write).await {
+    let chunk = REFERENCE_CHUNK * 4;
+    let staging = super::staging::Staging::new(gpu, chunk.min(words) * 8);
+    let (family, json) = (recipe.family(), recipe.json());
+    let began = web_time::Instant::now();
+    let write = |start: u64, bytes| staging.write(part, (start - first) * 8, bytes);
+    let computed = host::workers::compute(family, &json, range, chunk, write).await;
+    staging.finish().await;
+    match computed {
         Ok(()) => {
-            let (total_s, writing_s) = (began.elapsed().as_secs_f64(), writing_s.get());
-            log::debug!("{family} reference: {words} words in {total_s:.3} s, writing {writing_s:.3} s of it");
+            log::debug!("{family} reference: {words} words in {:.3} s", began.elapsed().as_secs_f64());
             true
         }
         Err(why) => {
             log::debug!("{family} reference computed on the page's thread: {why}");
-            false
+            // On a lost device nothing more reaches the GPU: the run stops as lost, without this part.
+            gpu.lost_reason().is_some()
         }
     }
 }

@@ -250,23 +250,39 @@ struct Copied {
     parameter: u32,
 }
 
+/// Where `dst[i]` is copied from, as `Copied::pattern` says: read once, not at every word of a reference.
+#[derive(Clone, Copy)]
+enum Source {
+    Same,
+    Rotated { shift: u32 },
+    Scrambled { seed: u32 },
+    After { offset: u32 },
+}
+
 impl Copied {
-    /// The element `dst[i]` is copied from.
-    fn source_index(&self, i: u32) -> u32 {
-        let n = (self.inputs.n / self.width) as u32;
+    fn source(&self) -> Source {
         match self.pattern.as_str() {
-            "strided" => rotate(i, self.parameter.trailing_zeros(), n),
-            "random" => scramble(i, self.inputs.permutation_seed(), n),
-            "misaligned" => i + self.parameter,
-            _ => i,
+            "strided" => Source::Rotated { shift: self.parameter.trailing_zeros() },
+            "random" => Source::Scrambled { seed: self.inputs.permutation_seed() },
+            "misaligned" => Source::After { offset: self.parameter },
+            _ => Source::Same,
         }
     }
 
-    /// The bits word `k` of `dst` holds after the copy: component k % width of the element it came from.
-    fn word(&self, k: u64) -> u32 {
-        let width = self.width as u32;
-        let (i, component) = (k as u32 / width, k as u32 % width);
-        random_f32(self.source_index(i) * width + component, self.inputs.seed).to_bits()
+    /// The bits of `dst`'s words, from word 0 on: component k % width of the element word k came from.
+    fn words(&self) -> impl Fn(u64) -> u32 + use<> {
+        let (n, width, seed, source) =
+            ((self.inputs.n / self.width) as u32, self.width as u32, self.inputs.seed, self.source());
+        move |k| {
+            let (i, component) = (k as u32 / width, k as u32 % width);
+            let from = match source {
+                Source::Same => i,
+                Source::Rotated { shift } => rotate(i, shift, n),
+                Source::Scrambled { seed } => scramble(i, seed, n),
+                Source::After { offset } => i + offset,
+            };
+            random_f32(from * width + component, seed).to_bits()
+        }
     }
 }
 
@@ -274,7 +290,8 @@ impl Recipe for Copied {
     const FAMILY: &'static str = "access";
 
     fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected> {
-        range.map(|k| Expected::Word(self.word(k)))
+        let word = Copied::words(self);
+        range.map(move |k| Expected::Word(word(k)))
     }
 }
 
@@ -356,9 +373,9 @@ impl Workload for AccessWorkload {
 
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let words = (self.inputs.copied(configuration) * width(&configuration.kernel)) as usize;
-        let (copied, mut comparison) = (self.inputs.copied_words(configuration), Comparison::new("dst"));
+        let (word, mut comparison) = (self.inputs.copied_words(configuration).words(), Comparison::new("dst"));
         for (k, got) in f32s(output).enumerate().take(words) {
-            let want = f32::from_bits(copied.word(k as u64));
+            let want = f32::from_bits(word(k as u64));
             comparison.check(k as u64, got as f64, want as f64, 0.0);
         }
         comparison.finish()

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# On the device machine, from the repository's root: the page's default suite in Chromium on the GPU, a
+# build before a change (.bench/dist-main) and after it (dist), alternately, twice each, nvidia-smi's clocks
+# beside; each run's result and a line of its pace. Carried: dist and .bench (dist-main: the build before).
+# The gpu-browser kit (../shared/gpu-browser/pack.sh's part1 and part2) no longer travels beside the tree in
+# two calls: staged first, in five calls straight after one another (the machine stays warm 30 s), each
+# carrying one piece of `tar -cf - part1 part2 | split -b 25000000 -d -a 1 - gbpiece.` (in
+# .gpu-browser/pieces/pN/) and running `mkdir -p /tmp/gbp && cp .gpu-browser/pieces/pN/* /tmp/gbp/`.
+set -u
+if ! bash /opt/gpu-browser/install.sh check > /dev/null 2>&1; then
+    cat /tmp/gbp/gbpiece.{0..4} > /tmp/gb.tar && mkdir -p /tmp/gbx && tar -xf /tmp/gb.tar -C /tmp/gbx && rm /tmp/gb.tar
+    bash /tmp/gbx/part1/install.sh part1 /tmp/gbx/part1 > /dev/null
+    bash /tmp/gbx/part2/install.sh part2 /tmp/gbx/part2 | tail -1
+fi
+nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu --format=csv -lms 500 > "$OUT/clocks.csv" &
+for run in before-1:.bench/dist-main after-1:dist before-2:.bench/dist-main after-2:dist; do
+    name=${run%%:*}
+    echo "$name $(date +%T.%N)" >> "$OUT/marks.txt"
+    python3 /opt/gpu-browser/run-page.py --serve "${run#*:}" --out "/tmp/$name" --timeout 300 --click '#run' \
+        --wait-selector '#results[data-done]' \
+        --eval 'JSON.parse(document.getElementById("result-json").textContent)' index.html | tail -1
+    python3 - "/tmp/$name/eval.json" "$OUT/h200-chromium-suite-$name.json" <<'PY'
+import json, sys
+result = json.load(open(sys.argv[1]))
+json.dump(result, open(sys.argv[2], "w"))
+pace, valid = result["pace"], sum(r.get("valid") is True for r in result["results"])
+print(f"{len(result['results'])} configurations, {valid} valid; wall {pace['wall_s']:.1f} s, GPU busy "
+      f"{pace['gpu_busy_s'] / pace['wall_s']:.0%}; references {pace['references_s']:.1f} s, validation "
+      f"{pace['validation_s']:.1f} s; long tasks {result['environment']['long_tasks']}")
+PY
+done
+echo "end $(date +%T.%N)" >> "$OUT/marks.txt"

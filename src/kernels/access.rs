@@ -270,7 +270,7 @@ impl Copied {
     }
 
     /// The bits of `dst`'s words, from word 0 on: component k % width of the element word k came from.
-    fn words(&self) -> impl Fn(u64) -> u32 + use<> {
+    fn word_bits(&self) -> impl Fn(u64) -> u32 + use<> {
         let (n, width, seed, source) =
             ((self.inputs.n / self.width) as u32, self.width as u32, self.inputs.seed, self.source());
         move |k| {
@@ -290,7 +290,7 @@ impl Recipe for Copied {
     const FAMILY: &'static str = "access";
 
     fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected> {
-        let word = Copied::words(self);
+        let word = self.word_bits();
         range.map(move |k| Expected::Word(word(k)))
     }
 }
@@ -373,7 +373,7 @@ impl Workload for AccessWorkload {
 
     fn check(&self, configuration: &Configuration, _: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let words = (self.inputs.copied(configuration) * width(&configuration.kernel)) as usize;
-        let (word, mut comparison) = (self.inputs.copied_words(configuration).words(), Comparison::new("dst"));
+        let (word, mut comparison) = (self.inputs.copied_words(configuration).word_bits(), Comparison::new("dst"));
         for (k, got) in f32s(output).enumerate().take(words) {
             let want = f32::from_bits(word(k as u64));
             comparison.check(k as u64, got as f64, want as f64, 0.0);

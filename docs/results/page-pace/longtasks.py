@@ -7,6 +7,7 @@ profiler's samples, the functions sampled inside it (self and the frames that ca
 """
 import collections
 import json
+import re
 import sys
 
 THRESHOLD_MS = float(sys.argv[2]) if len(sys.argv) > 2 else 50.0
@@ -99,7 +100,6 @@ NAMES = wasm_names(sys.argv[3]) if len(sys.argv) > 3 else {}
 
 def short(name):
     """A Rust path without its crate prefixes and hash."""
-    import re
     name = re.sub(r"::h[0-9a-f]{16}$", "", name)
     return name.replace("wgsweep::", "")
 

@@ -15,7 +15,9 @@ use wgsweep::tune::{self, TuneOptions};
 fn auto_tune_lands_near_the_exhaustive_best_in_fewer_measurements() {
     let gpu = support::open_gpu();
     let mut plan = support::quick_plan(kernels::select("copy/vec4").unwrap(), 1 << 22, None);
-    plan.measure = MeasureOptions { samples: 5, ..Default::default() };
+    // Every shape is measured however slow: wg=1 on lavapipe can take longer than a dispatch may on a busy
+    // machine, and an unmeasured shape would leave the exhaustive best unknown.
+    plan.measure = MeasureOptions { samples: 5, max_dispatch_ns: f64::INFINITY, ..Default::default() };
     let options = TuneOptions { exhaustive: Some(plan.measure.clone()), ..Default::default() };
     let tunings =
         pollster::block_on(tune::tune(&gpu, &plan, &options, &support::environment(&gpu), |_| Flow::Continue)).unwrap();

@@ -17,10 +17,15 @@ const SUSPECT_OVER_COPY: f64 = 1.1;
 /// Derives every figure that follows from the measured ones: suspects, shares of the family's baseline,
 /// the run's peaks and shares of the roof.
 pub fn derive(result: &mut RunResult) {
-    flag_suspects(&mut result.results);
-    relate_to_baselines(&mut result.results);
-    result.peaks = relate_to_peaks(&mut result.results);
+    DERIVE_PASSES.iter().for_each(|pass| pass(result));
 }
+
+/// `derive`'s passes over the configurations, in order: the page gives itself a turn between them.
+pub const DERIVE_PASSES: [fn(&mut RunResult); 3] = [
+    |result| flag_suspects(&mut result.results),
+    |result| relate_to_baselines(&mut result.results),
+    |result| result.peaks = relate_to_peaks(&mut result.results),
+];
 
 /// Reads a result file, deriving the peaks (and the shares of them) of a file written before runs
 /// recorded their peaks, as a run derives them.
@@ -32,21 +37,42 @@ pub fn read_json(text: &str) -> Result<RunResult, ReadError> {
     Ok(result)
 }
 
-/// What the result's family says of itself (its baseline, roles, contrasts).
-fn presentation_of(r: &ConfigResult) -> Option<Presentation> {
-    kernels::presentation(&r.family)
+/// What the family of the configuration looked at last says of itself: looked up by name (a scan of every
+/// family) only where the family changes, as a result's configurations come in runs of one family, and a
+/// result may hold tens of thousands.
+#[derive(Default)]
+struct Known {
+    family: String,
+    found: Option<(Option<Presentation>, bool)>,
 }
 
-/// The part the result's kernel plays, as its family declares it.
-fn role(r: &ConfigResult) -> Option<Role> {
-    presentation_of(r)?.role(&r.kernel)
+impl Known {
+    /// The configuration's family's presentation (its baseline, roles, contrasts), and whether its GB/s
+    /// counts device memory, which a copy bounds (not workgroup memory).
+    fn of(&mut self, r: &ConfigResult) -> (Option<Presentation>, bool) {
+        match self.found {
+            Some(found) if self.family == r.family => found,
+            _ => {
+                let device_memory = kernels::family(&r.family).is_none_or(|f| f.gbps_is_device_memory());
+                let found = (kernels::presentation(&r.family), device_memory);
+                (self.family, self.found) = (r.family.clone(), Some(found));
+                found
+            }
+        }
+    }
+
+    /// The part the configuration's kernel plays, as its family declares it.
+    fn role(&mut self, r: &ConfigResult) -> Option<Role> {
+        self.of(r).0?.role(&r.kernel)
+    }
 }
 
 /// The ceilings of these results: the best valid copy's GB/s, the best valid f32 FMA chain's GFLOP/s, and
 /// the best chains of each other kind of operation.
 pub fn peaks(results: &[ConfigResult]) -> Peaks {
+    let mut known = Known::default();
     let mut best: Vec<(Operations, f64)> = Vec::new();
-    for r in results.iter().filter(|r| r.is_good() && role(r) == Some(Role::ComputePeak)) {
+    for r in results.iter().filter(|r| r.is_good() && known.role(r) == Some(Role::ComputePeak)) {
         let Some(rate) = r.operation_rate() else { continue };
         match best.iter_mut().find(|(operations, _)| *operations == r.operations) {
             Some((_, kept)) => *kept = kept.max(rate),
@@ -56,7 +82,7 @@ pub fn peaks(results: &[ConfigResult]) -> Peaks {
     best.sort_by_key(|&(operations, _)| operations);
     let fma_gflops = best.iter().find(|(operations, _)| operations.is_flops()).map(|&(_, rate)| rate);
     best.retain(|(operations, _)| !operations.is_flops());
-    Peaks { copy_gbps: best_gbps(results, |r| role(r) == Some(Role::Copy)), fma_gflops, beyond_f32: best }
+    Peaks { copy_gbps: best_gbps(results, |r| known.role(r) == Some(Role::Copy)), fma_gflops, beyond_f32: best }
 }
 
 /// Finds the run's ceilings (`peaks`) and puts every valid figure in proportion to the roof above it: the
@@ -65,6 +91,7 @@ pub fn peaks(results: &[ConfigResult]) -> Peaks {
 /// workgroup memory.
 pub fn relate_to_peaks(results: &mut [ConfigResult]) -> Peaks {
     let peaks = peaks(results);
+    let mut known = Known::default();
     for r in results.iter_mut().filter(|r| r.is_good()) {
         let roof = match (r.intensity(), peaks.fma_gflops, peaks.copy_gbps) {
             (Some(intensity), Some(fma), Some(copy)) => Some(fma.min(intensity * copy)),
@@ -75,7 +102,7 @@ pub fn relate_to_peaks(results: &mut [ConfigResult]) -> Peaks {
             (Some(gflops), Some(roof), _, _) => Some(100.0 * gflops / roof),
             // Chains of f16 or integer operations: no roof of theirs, and their bytes are no point.
             _ if !r.operations.is_flops() => None,
-            (_, None, Some(gbps), Some(copy)) if in_device_memory(r) => Some(100.0 * gbps / copy),
+            (_, None, Some(gbps), Some(copy)) if known.of(r).1 => Some(100.0 * gbps / copy),
             _ => None,
         };
     }
@@ -86,9 +113,10 @@ pub fn relate_to_peaks(results: &mut [ConfigResult]) -> Peaks {
 /// at the same value of the parameter (transpose: the same matrix shape).
 pub fn relate_to_baselines(results: &mut [ConfigResult]) {
     // Each baseline's best, found in one pass: a result may hold thousands of configurations.
+    let mut known = Known::default();
     let mut best: HashMap<(String, Option<u32>), f64> = HashMap::new();
     for r in results.iter().filter(|r| r.is_good()) {
-        if presentation_of(r).and_then(|p| p.baseline) == Some(r.kernel.as_str())
+        if known.of(r).0.and_then(|p| p.baseline) == Some(r.kernel.as_str())
             && let Some(gbps) = r.gbps
         {
             let kept = best.entry((r.family.clone(), r.parameter_value())).or_insert(gbps);
@@ -96,7 +124,7 @@ pub fn relate_to_baselines(results: &mut [ConfigResult]) {
         }
     }
     for r in results.iter_mut().filter(|r| r.is_good()) {
-        if presentation_of(r).and_then(|p| p.baseline).is_none() {
+        if known.of(r).0.and_then(|p| p.baseline).is_none() {
             continue;
         }
         if let Some(&best) = best.get(&(r.family.clone(), r.parameter_value())).filter(|&&best| best > 0.0) {
@@ -106,19 +134,15 @@ pub fn relate_to_baselines(results: &mut [ConfigResult]) {
 }
 
 /// The highest figure among the valid results that `which` picks, if any.
-fn best_gbps(results: &[ConfigResult], which: impl Fn(&ConfigResult) -> bool) -> Option<f64> {
+fn best_gbps(results: &[ConfigResult], mut which: impl FnMut(&ConfigResult) -> bool) -> Option<f64> {
     results.iter().filter(|r| r.is_good() && which(r)).filter_map(|r| r.gbps).reduce(f64::max)
-}
-
-/// Whether a result's GB/s counts device memory, which a copy bounds (not workgroup memory).
-fn in_device_memory(r: &ConfigResult) -> bool {
-    kernels::family(&r.family).is_none_or(|f| f.gbps_is_device_memory())
 }
 
 /// Flags figures above the run's best copy: no kernel can move data faster than a plain copy does.
 pub fn flag_suspects(results: &mut [ConfigResult]) {
-    let Some(best_copy) = best_gbps(results, |r| role(r) == Some(Role::Copy)) else { return };
-    for r in results.iter_mut().filter(|r| r.is_good() && in_device_memory(r)) {
+    let mut known = Known::default();
+    let Some(best_copy) = best_gbps(results, |r| known.role(r) == Some(Role::Copy)) else { return };
+    for r in results.iter_mut().filter(|r| r.is_good() && known.of(r).1) {
         let gbps = r.gbps.expect("good results have a figure");
         if gbps > SUSPECT_OVER_COPY * best_copy {
             r.outcome = Outcome::Valid {

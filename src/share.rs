@@ -94,8 +94,8 @@ impl fmt::Display for ShareError {
 
 impl std::error::Error for ShareError {}
 
-/// What a link carries.
-#[derive(Serialize, Deserialize)]
+/// What a link carries (read back a part at a time: `read`).
+#[derive(Serialize)]
 struct Shared {
     /// The run without its rows, as JSON: the device's fingerprint and limits, the environment, the
     /// settings, notes, whether it completed (read with the result format's own rules).
@@ -105,20 +105,6 @@ struct Shared {
     rows: Vec<Row>,
     /// Each row's median interval (`interval`), in order: from link format 2 on.
     intervals: Vec<Option<[u16; 2]>>,
-}
-
-/// What a link of format 1 carries: rows without their medians' intervals.
-#[derive(Deserialize)]
-struct SharedV1 {
-    header: String,
-    strings: Vec<String>,
-    rows: Vec<Row>,
-}
-
-impl From<SharedV1> for Shared {
-    fn from(v1: SharedV1) -> Shared {
-        Shared { header: v1.header, strings: v1.strings, rows: v1.rows, intervals: Vec::new() }
-    }
 }
 
 /// One configuration: what it was, what it measured, and what became of it.
@@ -264,18 +250,14 @@ fn with_fragment(base: &str, key: &str, value: &str) -> String {
 /// The result in a link, a fragment (`#run=2.…`) or a fragment's value (`2.…`).
 pub async fn decode(text: &str) -> Result<RunResult, ShareError> {
     let (version, binary) = payload(fragment_value(text, FRAGMENT_KEY)?, max_payload_bytes()).await?;
-    open(match version {
-        1 => decoded::<SharedV1>(&binary)?.into(),
-        _ => decoded(&binary)?,
-    })
-    .await
+    read(&binary, version).await.map(|(result, _)| result)
 }
 
 /// The results in a comparison link (`#compare=2.…`) or its value.
 pub async fn decode_comparison(text: &str) -> Result<Vec<RunResult>, ShareError> {
     let (version, binary) = payload(fragment_value(text, COMPARE_KEY)?, max_payload_bytes()).await?;
-    // A result at a time, each in a turn of its own: eight at the bound are 300 000 rows to decode. The
-    // count (postcard writes a sequence's length first) is checked before any.
+    // Eight at the bound are 300 000 rows to read: the count (postcard writes a sequence's length first) is
+    // checked before any.
     let (count, mut rest) = taken::<usize>(&binary)?;
     if count > MAX_COMPARED {
         return Err(ShareError::Unreadable(format!(
@@ -284,14 +266,9 @@ pub async fn decode_comparison(text: &str) -> Result<Vec<RunResult>, ShareError>
     }
     let mut results = Vec::with_capacity(count);
     for _ in 0..count {
-        host::yield_now().await;
-        let shared = match version {
-            1 => taken::<SharedV1>(rest).map(|(one, after)| (one.into(), after)),
-            _ => taken::<Shared>(rest),
-        };
-        let (one, after) = shared?;
+        let (result, after) = read(rest, version).await?;
+        results.push(result);
         rest = after;
-        results.push(open(one).await?);
     }
     Ok(results)
 }
@@ -304,13 +281,13 @@ pub async fn decode_any(text: &str) -> Result<Vec<RunResult>, ShareError> {
     }
 }
 
-/// What a link of `result` carries, its rows made `ROWS_PER_TURN` a turn.
+/// What a link of `result` carries, its rows made with turns for the page between.
 async fn shared(result: &RunResult) -> Shared {
     let mut strings = Strings::default();
     let mut rows = Vec::with_capacity(result.results.len());
-    for chunk in result.results.chunks(ROWS_PER_TURN) {
-        rows.extend(chunk.iter().map(|r| row(r, &mut strings)));
-        host::yield_now().await;
+    for (i, r) in result.results.iter().enumerate() {
+        host::pause_if_due_at(i).await;
+        rows.push(row(r, &mut strings));
     }
     let header = RunResult { results: Vec::new(), ..result.clone() }.to_json();
     let intervals = result.results.iter().map(interval).collect();
@@ -387,17 +364,46 @@ fn taken<T: serde::de::DeserializeOwned>(binary: &[u8]) -> Result<(T, &[u8]), Sh
     postcard::take_from_bytes(binary).map_err(|e| ShareError::Corrupt(format!("does not decode ({e:?})")))
 }
 
-/// The rows `open` and `shared` make between turns for the page (`host::yield_now`): a link at the bound
-/// holds tens of thousands, and the results of a comparison eight times as many.
-const ROWS_PER_TURN: usize = 8192;
+/// The result at the start of `binary`, a payload of link format `version`, and the bytes after it: read a
+/// part at a time with turns for the page between (a link at the bound holds tens of thousands of rows, a
+/// comparison eight times as many), its rows counted before any is read.
+async fn read(binary: &[u8], version: u32) -> Result<(RunResult, &[u8]), ShareError> {
+    let (header, rest) = taken::<String>(binary)?;
+    let (count, rest) = taken::<usize>(rest)?;
+    let (strings, rest) = taken_many::<String>(rest, count).await?;
+    let (count, rest) = taken::<usize>(rest)?;
+    crate::result::check_count(count).map_err(unbelievable)?;
+    let (rows, rest) = taken_many::<Row>(rest, count).await?;
+    // Format 1 has no intervals.
+    let (intervals, rest) = if version == 1 { (Vec::new(), rest) } else { taken(rest)? };
+    Ok((open(Shared { header, strings, rows, intervals }).await?, rest))
+}
+
+/// `count` values one after another at the start of `binary`, and the bytes after them.
+async fn taken_many<T: serde::de::DeserializeOwned>(
+    mut binary: &[u8],
+    count: usize,
+) -> Result<(Vec<T>, &[u8]), ShareError> {
+    // Each takes a byte at least: a crafted count reserves no more than there are bytes.
+    let mut values = Vec::with_capacity(count.min(binary.len()));
+    for i in 0..count {
+        host::pause_if_due_at(i).await;
+        let (value, rest) = taken(binary)?;
+        values.push(value);
+        binary = rest;
+    }
+    Ok((values, binary))
+}
+
+fn unbelievable(why: String) -> ShareError {
+    ShareError::Unreadable(format!("not a believable result: {why}"))
+}
 
 /// The result a `Shared` holds, with the figures derived from others recomputed as the runner does.
 async fn open(shared: Shared) -> Result<RunResult, ShareError> {
-    // Counted before a row is made: a crafted link may hold hundreds of thousands.
-    let unbelievable = |why: String| ShareError::Unreadable(format!("not a believable result: {why}"));
-    crate::result::check_count(shared.rows.len()).map_err(unbelievable)?;
-    // And no string longer than any a result may hold, nor a header longer than its strings make.
-    for text in &shared.strings {
+    // No string longer than any a result may hold, nor a header longer than its strings make.
+    for (i, text) in shared.strings.iter().enumerate() {
+        host::pause_if_due_at(i).await;
         LONGEST.check(text).map_err(|why| unbelievable(format!("one of its strings: {why}")))?;
     }
     if shared.header.len() > MAX_HEADER_BYTES {
@@ -412,11 +418,9 @@ async fn open(shared: Shared) -> Result<RunResult, ShareError> {
     let text =
         |i: u32| shared.strings.get(i as usize).cloned().ok_or_else(|| ShareError::Corrupt(format!("no string {i}")));
     result.results = Vec::with_capacity(shared.rows.len());
-    for rows in shared.rows.chunks(ROWS_PER_TURN) {
-        for r in rows {
-            result.results.push(config_result(r, &text)?);
-        }
-        host::yield_now().await;
+    for (i, r) in shared.rows.iter().enumerate() {
+        host::pause_if_due_at(i).await;
+        result.results.push(config_result(r, &text)?);
     }
     for (r, interval) in result.results.iter_mut().zip(&shared.intervals) {
         r.median_interval_ns = match (interval, r.median_ns) {
@@ -433,9 +437,15 @@ async fn open(shared: Shared) -> Result<RunResult, ShareError> {
             _ => false,
         };
     }
-    result.check().map_err(unbelievable)?;
-    host::yield_now().await;
-    analysis::derive(&mut result);
+    result.check_description().map_err(unbelievable)?;
+    for i in 0..result.results.len() {
+        host::pause_if_due_at(i).await;
+        result.check_configuration(i).map_err(unbelievable)?;
+    }
+    for pass in analysis::DERIVE_PASSES {
+        host::yield_now().await;
+        pass(&mut result);
+    }
     Ok(result)
 }
 

@@ -35,6 +35,13 @@ impl RunResult {
     /// device limits, unless the configuration was skipped for them; rates within physics. Says what is
     /// wrong with the first configuration that fails.
     pub fn check(&self) -> Result<(), String> {
+        self.check_description()?;
+        (0..self.results.len()).try_for_each(|i| self.check_configuration(i))
+    }
+
+    /// The part of `check` that concerns the whole result: its count of configurations, its strings but
+    /// the configurations' own, the device's limits and name, the settings and the timer.
+    pub fn check_description(&self) -> Result<(), String> {
         check_count(self.results.len())?;
         check_strings(self)?;
         let limits = &self.device.limits;
@@ -53,16 +60,21 @@ impl RunResult {
         if !(timer.is_finite() && timer >= 0.0) {
             return Err(format!("the timer's quantum {timer} ns is not a time"));
         }
-        for (i, r) in self.results.iter().enumerate() {
-            check_configuration(r, limits).map_err(|why| {
-                format!("configuration {} ({} at workgroup {}): {why}", i + 1, r.label(), r.workgroup_text())
-            })?;
-        }
         Ok(())
+    }
+
+    /// The part of `check` that concerns configuration `i`: its strings within their bounds, its figures
+    /// ones a run could have recorded on the result's device.
+    pub fn check_configuration(&self, i: usize) -> Result<(), String> {
+        let r = &self.results[i];
+        check_configuration_strings(r).map_err(|why| format!("configuration {}: {why}", i + 1))?;
+        check_figures(r, &self.device.limits).map_err(|why| {
+            format!("configuration {} ({} at workgroup {}): {why}", i + 1, r.label(), r.workgroup_text())
+        })
     }
 }
 
-fn check_configuration(r: &ConfigResult, limits: &ComputeLimits) -> Result<(), String> {
+fn check_figures(r: &ConfigResult, limits: &ComputeLimits) -> Result<(), String> {
     let [x, y, z] = r.workgroup_size;
     if x == 0 || y == 0 || z == 0 {
         return Err("a workgroup has at least one invocation along each axis".into());
@@ -141,8 +153,8 @@ fn check_configuration(r: &ConfigResult, limits: &ComputeLimits) -> Result<(), S
     Ok(())
 }
 
-/// Checks every string of `result` against its bound, naming the field (and configuration) of the first
-/// that is not.
+/// Checks every string of `result` but its configurations' against its bound, naming the field of the
+/// first that is not.
 fn check_strings(result: &RunResult) -> Result<(), String> {
     let field = |bound: TextBound, name: &str, text: &str| bound.check(text).map_err(|why| format!("{name}: {why}"));
     field(LABEL, "the label", &result.label)?;
@@ -194,9 +206,6 @@ fn check_strings(result: &RunResult) -> Result<(), String> {
                 i + 1
             ));
         }
-    }
-    for (i, r) in result.results.iter().enumerate() {
-        check_configuration_strings(r).map_err(|why| format!("configuration {}: {why}", i + 1))?;
     }
     Ok(())
 }

@@ -46,9 +46,10 @@ impl Drawn {
 }
 
 /// The time the page gives drawing charts in one of its tasks, at least one chart: Chart.js takes from a few
-/// to over a hundred milliseconds for one on a slow adapter (a legend of many series), and a result may call
-/// for a hundred. The others wait for the page's next turns, their canvases marked `data-pending` meanwhile.
-const DRAWING_MS_PER_TASK: f64 = 40.0;
+/// to tens of milliseconds for one on a slow machine, and a result may call for a hundred. The others wait
+/// for the page's next turns, their canvases marked `data-pending` meanwhile. A chart begun near the end of
+/// the time runs past it, and the browser lays the page out after: well under the 50 ms of a long task.
+const DRAWING_MS_PER_TASK: f64 = 16.0;
 
 thread_local! {
     /// Drawings waiting for a turn, oldest first.

@@ -41,8 +41,9 @@ struct Section {
 /// The most families a result's sections show: a run of every kernel makes 12, and a user's kernel one more.
 const MAX_FAMILIES: usize = 24;
 
-/// The rows a turn adds to the tables of a result shown whole (some 20 ms of formatting on a slow machine).
-const ROWS_PER_TURN: usize = 4096;
+/// The rows added to a table of a result shown whole between looks at the clock (`host::pause_if_due`):
+/// some 20 µs of formatting each on a slow machine.
+const ROWS_AT_ONCE: usize = 64;
 
 /// The families shown inside the container that `build` made: a handle that the page's state keeps and
 /// the turns showing a finished result share.
@@ -70,7 +71,7 @@ impl FamilyResults {
     }
 
     /// Shows a finished result whole, a part a turn so that the page answers meanwhile: the tables
-    /// `ROWS_PER_TURN` rows at a time, then each family's headlines and charts, then the roofline; the
+    /// `ROWS_AT_ONCE` rows at a time, then each family's headlines and charts, then the roofline; the
     /// container is marked `data-building` until the last. Stops where the families are cleared or another
     /// result is shown meanwhile. Of a result of more families than any run makes (a crafted one), the
     /// first `MAX_FAMILIES`, saying how many more it holds.
@@ -82,6 +83,11 @@ impl FamilyResults {
             families.shown
         };
         let current = || self.0.borrow().shown == turn;
+        // Grouping tens of thousands of rows is a task of its own.
+        crate::host::yield_now().await;
+        if !current() {
+            return;
+        }
         let mut groups = crate::stats::groups(results, |r| r.family.clone());
         if groups.len() > MAX_FAMILIES {
             let left = groups.split_off(MAX_FAMILIES);
@@ -95,8 +101,8 @@ impl FamilyResults {
             append(&families.container(), "p", "note", &text).set_id(&format!("{}-left-out", families.id));
         }
         for (family, rows) in &groups {
-            for chunk in rows.chunks(ROWS_PER_TURN) {
-                crate::host::yield_now().await;
+            for chunk in rows.chunks(ROWS_AT_ONCE) {
+                crate::host::pause_if_due().await;
                 if !current() {
                     return;
                 }

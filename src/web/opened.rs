@@ -13,7 +13,7 @@ use super::family_results::{self, FamilyResults};
 use super::state::{self, Action};
 use super::storage;
 use crate::analysis;
-use crate::result::{ConfigResult, RunResult};
+use crate::result::RunResult;
 
 /// The file picker, inside `parent`.
 pub fn build_file_picker(parent: &Element) {
@@ -128,10 +128,22 @@ pub fn show(result: Rc<RunResult>, title: &str) {
     for note in &result.notes {
         append(&notes, "li", "", note);
     }
-    // The same kernels again, where they are kernels wgsweep has (a crafted result may name thousands).
-    let labels: Vec<String> =
-        crate::stats::groups(&result.results, ConfigResult::label).into_iter().map(|(l, _)| l).collect();
-    let known = labels.len() <= crate::kernels::all().len();
+    // The same kernels again, where they are kernels wgsweep has (a crafted result may name thousands: the
+    // count stops past what there are, and no label is made for a configuration of one already counted).
+    let most = crate::kernels::all().len();
+    let mut labels: Vec<String> = Vec::new();
+    for r in &result.results {
+        if labels.len() > most {
+            break;
+        }
+        let of = |label: &String| {
+            label.strip_prefix(r.kernel.as_str()).and_then(|rest| rest.strip_prefix('/')) == Some(r.variant.as_str())
+        };
+        if !labels.iter().any(of) {
+            labels.push(r.label());
+        }
+    }
+    let known = labels.len() <= most;
     if known {
         let again = format!("?kernels={}", String::from(js_sys::encode_uri_component(&labels.join(","))));
         by_id::<Element>("run-again").set_attribute("href", &again).ok();

@@ -162,11 +162,16 @@ impl Table {
         }
     }
 
-    /// Adds many rows at once and shows the page once (a result opened whole).
+    /// Adds many rows at once and shows the page once (a result opened whole, a few rows a turn).
     pub fn extend<'a>(&mut self, results: impl IntoIterator<Item = &'a ConfigResult>) {
         let start = self.rows.len();
         self.rows.extend(results.into_iter().map(row));
         self.order.extend(start..self.rows.len());
+        // Rows added after a full page in the order added land on later pages: only the pager changes.
+        if self.sorted.is_none() && self.body.child_element_count() as usize == PAGE_ROWS {
+            self.update_pager(&Filter::of(&self.scope_id));
+            return;
+        }
         self.sort_order();
         self.render();
     }

@@ -112,6 +112,11 @@ impl Browser {
                 if enabled {
                     args.push("--enable-unsafe-webgpu".into());
                 }
+                // More flags for a look inside a test's page, such as a trace of its main thread
+                // (docs/results/page-pace/longtasks.py names its long tasks).
+                if let Ok(flags) = std::env::var("WGSWEEP_E2E_CHROMIUM_FLAGS") {
+                    args.extend(flags.split_whitespace().map(String::from));
+                }
                 json!({"capabilities": {"alwaysMatch": {
                     "browserName": "chrome",
                     "goog:chromeOptions": {"binary": "/usr/bin/chromium", "args": args},

@@ -15,7 +15,7 @@ use wgpu::WriteOnly;
 
 /// Host time a computation holds the thread before it gives the page a turn: well under the 50 ms after
 /// which a browser counts a task as long.
-const SLICE_MS: f64 = 16.0;
+pub const SLICE_MS: f64 = 16.0;
 /// Items in the first chunk; chunks double while one takes under a millisecond, so that the clock is read
 /// rarely whether an item costs a nanosecond or a thousand.
 const FIRST_CHUNK: u64 = 256;

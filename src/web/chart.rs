@@ -48,8 +48,9 @@ impl Drawn {
 /// The time the page gives drawing charts in one of its tasks, at least one chart: Chart.js takes from a few
 /// to tens of milliseconds for one on a slow machine, and a result may call for a hundred. The others wait
 /// for the page's next turns, their canvases marked `data-pending` meanwhile. A chart begun near the end of
-/// the time runs past it, and the browser lays the page out after: well under the 50 ms of a long task.
-const DRAWING_MS_PER_TASK: f64 = 16.0;
+/// the time runs past it, and the browser lays the page out after: the slice the page's other long work
+/// takes before a turn, well under the 50 ms of a long task.
+const DRAWING_MS_PER_TASK: f64 = crate::host::SLICE_MS;
 
 thread_local! {
     /// Drawings waiting for a turn, oldest first.

@@ -254,10 +254,10 @@ fn a_person_runs_stream_and_sees_valid_rows_and_a_chart() {
     charts_drawn(&browser);
     let chart = browser.eval(
         "const c = Chart.getChart(document.querySelector('#run-families canvas')); \
-         return c ? c.data.datasets.map(d => d.data.filter(v => v !== null).length) : null",
+         return c ? c.data.datasets.map(d => [d.label, d.data.filter(v => v !== null).length]) : null",
     );
-    let points = chart.as_array().expect("a chart is drawn in #run-families");
-    assert_eq!(points.len(), 5, "fifteen kernel/variants are too many lines for one chart: one per variant");
+    let lines = chart.as_array().expect("a chart is drawn in #run-families");
+    assert_eq!(lines.len(), 5, "fifteen kernel/variants are too many lines for one chart: one per variant");
     let charts =
         browser.eval("return [...document.querySelectorAll('#run-families canvas')].map(c => c.dataset.chart)");
     // scale, add, triad and dot count flops: the roofline shows them (without peaks: no fma ran).
@@ -267,7 +267,14 @@ fn a_person_runs_stream_and_sees_valid_rows_and_a_chart() {
     let mut drawn: Vec<String> = variants.iter().map(|v| format!("{on_axis} · {v}")).collect();
     drawn.push("roofline".into());
     assert_eq!(charts, serde_json::json!(drawn));
-    assert!(points.iter().all(|p| p.as_u64() == Some(3)), "every line has its 3 points: {points:?}");
+    // A point for each measured row of its kernel/variant: 3 workgroup sizes, less any left unmeasured.
+    let is_measured = |r: &&Value| r[0] == "valid" || r[0] == "suspect";
+    for line in lines {
+        let measured = rows.iter().filter(is_measured).filter(|r| r[1] == line[0]).count();
+        assert_eq!(line[1].as_u64(), Some(measured as u64), "a point per measured row: {line} {rows:?}");
+    }
+    let points: u64 = lines.iter().map(|l| l[1].as_u64().unwrap()).sum();
+    assert!(points >= 10, "most of the 15 configurations are measured: {lines:?}");
     // The family's point in a sentence, under its name and in the summary.
     let headline = browser.text("section.family[data-family=stream] .headlines");
     assert!(headline.starts_with("Triad with vec4 loads is "), "{headline}");
@@ -299,10 +306,12 @@ fn a_person_runs_stream_and_sees_valid_rows_and_a_chart() {
     // last either way.
     let gbps =
         "return [...document.querySelectorAll('#run-families tbody tr')].map(r => r.cells[5].dataset.sort ?? null)";
+    let measured = rows.iter().filter(is_measured).count();
+    assert!(measured >= if f16 { 50 } else { 37 }, "most configurations are measured: {rows:?}");
     let sorted = || {
         let cells: Vec<Option<String>> = serde_json::from_value(browser.eval(gbps)).unwrap();
         let figures: Vec<f64> = cells.iter().map_while(|c| c.as_ref()?.parse().ok()).collect();
-        assert_eq!(figures.len(), if f16 { 60 } else { 45 }, "the measured rows first: {cells:?}");
+        assert_eq!(figures.len(), measured, "the measured rows first: {cells:?}");
         figures
     };
     browser.click("section.family[data-family=stream] th button[data-column='5']");
@@ -489,12 +498,14 @@ fn every_family_validates_with_its_reference_computed_in_web_workers() {
         "return [...document.querySelectorAll('#run-families tbody tr')].map(r => [r.className, r.cells[0].textContent])",
     );
     let rows = rows.as_array().expect("rows");
+    // "unmeasured": validated, one dispatch too slow to time (SwiftShader on a loaded 2-core machine).
+    let validated = ["valid", "suspect", "unmeasured"];
     for row in rows {
         // A value that does not apply to a kernel (an offset of 1024, 4 bins) is skipped with its reason.
-        assert!(["valid", "suspect", "skipped"].contains(&row[0].as_str().unwrap()), "{row}");
+        assert!(validated.contains(&row[0].as_str().unwrap()) || row[0] == "skipped", "{row}");
     }
     for kernel in kernels.split(',') {
-        let valid = |r: &&Value| r[0] == "valid" || r[0] == "suspect";
+        let valid = |r: &&Value| validated.contains(&r[0].as_str().unwrap());
         let ran = rows.iter().filter(valid).filter(|r| r[1].as_str().unwrap().starts_with(kernel)).count();
         assert!(ran >= 1, "{kernel} validates at least once: {rows:?}");
     }

@@ -59,6 +59,11 @@ impl KernelId {
     pub fn label(&self) -> String {
         format!("{}/{}", self.kernel, self.variant)
     }
+
+    /// Whether `label` is this kernel's, without writing the label out (the picker asks for every kernel).
+    pub fn is_labelled(&self, label: &str) -> bool {
+        label.split_once('/') == Some((self.kernel, self.variant))
+    }
 }
 
 /// A kernel as a plan holds it: its id and the family that runs it, so that no layer looks the family up by

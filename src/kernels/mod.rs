@@ -166,17 +166,19 @@ pub const DEFAULT_SUITE: &str = "copy/vec4,triad/scalar,triad/vec4,dot/vec4,coal
 /// that lists the known ones.
 pub fn select(selector: &str) -> Result<Vec<Kernel>, String> {
     let mut chosen: Vec<Kernel> = Vec::new();
+    let every = all();
     for name in selector.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let matching: Vec<Kernel> = match name {
-            "all" => all(),
+            "all" => every.clone(),
             "default" => select(DEFAULT_SUITE)?,
-            _ => all()
-                .into_iter()
-                .filter(|Kernel { id, .. }| id.family == name || id.kernel == name || id.label() == name)
+            _ => every
+                .iter()
+                .filter(|Kernel { id, .. }| id.family == name || id.kernel == name || id.is_labelled(name))
+                .copied()
                 .collect(),
         };
         if matching.is_empty() {
-            let known: Vec<String> = all().iter().map(|k| k.id.label()).collect();
+            let known: Vec<String> = every.iter().map(|k| k.id.label()).collect();
             return Err(format!("no kernel is called '{name}'; known: {}", known.join(", ")));
         }
         for k in matching {

@@ -13,7 +13,7 @@ use super::{adapter, compare, controls, device, gallery, history, opened, run, s
 use crate::{host, share};
 
 pub async fn main() {
-    build_page();
+    build_page().await;
     state::handle_with(handle);
     history::show();
     open_shared_link();
@@ -21,13 +21,15 @@ pub async fn main() {
     let (is_gallery, gpu) = futures_util::future::join(gallery::detect(), adapter::open_gpu()).await;
     match gpu {
         Ok((gpu, browser_features)) => {
+            let gpu = Rc::new(gpu);
+            state::with(|app| {
+                app.gpu = Some(gpu.clone());
+                app.browser_features = browser_features.clone();
+            });
             device::show(&gpu, &browser_features);
             controls::show(&gpu);
+            host::yield_now().await;
             your_kernel::show(&gpu);
-            state::with(|app| {
-                app.gpu = Some(Rc::new(gpu));
-                app.browser_features = browser_features;
-            });
             dom::set_hidden("loading", true);
             if is_gallery {
                 dom::spawn(gallery::recommend());
@@ -37,7 +39,9 @@ pub async fn main() {
     }
 }
 
-fn build_page() {
+/// Builds the views in page order, with a turn for the page after the first screen's: on a slow machine the
+/// whole page is more than one short task.
+async fn build_page() {
     let root: Element = by_id("app");
     append(&root, "p", "loading", "Looking for WebGPU…").set_id("loading");
     let message = append(&root, "section", "message", "");
@@ -50,6 +54,7 @@ fn build_page() {
     compare::build(&root);
     device::build(&root);
     controls::build(&root);
+    host::yield_now().await;
     your_kernel::build(&root);
     gallery::build_recommendations(&root);
     tuning::build(&root);

@@ -164,16 +164,17 @@ fn bytes(n: u64) -> String {
 fn tick(kernels: &[Kernel]) {
     let boxes = dom::document().query_selector_all("input.kernel-choice").expect("valid selector");
     for input in (0..boxes.length()).filter_map(|i| boxes.item(i)?.dyn_into::<HtmlInputElement>().ok()) {
-        input.set_checked(kernels.iter().any(|k| k.id.label() == input.value()));
+        let label = input.value();
+        input.set_checked(kernels.iter().any(|k| k.id.is_labelled(&label)));
     }
 }
 
 fn selected_kernels() -> Vec<Kernel> {
     let chosen = dom::document().query_selector_all("input.kernel-choice:checked").expect("valid selector");
+    let every = kernels::all();
     (0..chosen.length())
         .filter_map(|i| chosen.item(i)?.dyn_into::<HtmlInputElement>().ok())
-        .filter_map(|input| kernels::select(&input.value()).ok())
-        .flatten()
+        .filter_map(|input| every.iter().find(|k| k.id.is_labelled(&input.value())).copied())
         .collect()
 }
 

@@ -10,6 +10,7 @@ use super::dom::{self, append, by_id, hidden_card};
 use super::state::{self, Action};
 use super::storage;
 use crate::gpu::{ComputeLimits, Gpu};
+use crate::host;
 use crate::kernel::Kernel;
 use crate::kernels::{self, user::UserFamily};
 use crate::plan::Plan;
@@ -64,16 +65,10 @@ pub fn build(root: &Element) {
     for (index, (title, _)) in STARTERS.iter().enumerate() {
         append(&starters, "option", "", title).set_attribute("value", &index.to_string()).ok();
     }
-    // Built-in kernels, opened as your kernel: their WGSL and a specification that reproduces them.
-    let limits = device_limits();
+    // Built-in kernels, opened as your kernel: listed once the device is known (`list_built_in`).
     let built_in = append(&starters, "optgroup", "", "");
+    built_in.set_id("kernel-built-in");
     built_in.set_attribute("label", "A built-in kernel, as it runs").ok();
-    for family in kernels::FAMILIES {
-        for kernel in family.kernels().into_iter().filter(|k| kernels::as_user_kernel(k, &limits).is_some()) {
-            let option = append(&built_in, "option", "", &format!("{} ({})", kernel.label(), family.name()));
-            option.set_attribute("value", &format!("{BUILT_IN}{}", kernel.label())).ok();
-        }
-    }
     let editor = append(&card, "div", "kernel-editor", "");
     code_area(&editor, "kernel-wgsl", "WGSL");
     // Beside the WGSL: the common cases as a form, and the whole specification as JSON, kept in step.
@@ -152,6 +147,22 @@ pub fn show(gpu: &Gpu) {
     }
     dom::set_hidden("your-kernel", false);
     set_busy(false, gpu.lost_reason().is_some());
+    dom::spawn(list_built_in(gpu.info.limits.clone()));
+}
+
+/// Lists the built-in kernels a specification can say on a device of `limits` (their WGSL and a
+/// specification that reproduces them), with turns between: writing out every one takes a while.
+async fn list_built_in(limits: ComputeLimits) {
+    let list: Element = by_id("kernel-built-in");
+    for family in kernels::FAMILIES {
+        for kernel in family.kernels() {
+            if kernels::as_user_kernel(&kernel, &limits).is_some() {
+                let option = append(&list, "option", "", &format!("{} ({})", kernel.label(), family.name()));
+                option.set_attribute("value", &format!("{BUILT_IN}{}", kernel.label())).ok();
+            }
+            host::pause_if_due().await;
+        }
+    }
 }
 
 /// Disables Run and Auto-tune while the GPU is busy (or lost).

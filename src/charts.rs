@@ -589,7 +589,6 @@ fn matrix_config(
 /// bandwidth (a diagonal, GFLOP/s = GB/s × flops per byte) and the FMA peak (a horizontal line).
 fn roofline_config(results: &[&ConfigResult], peaks: &Peaks) -> Value {
     let good: Vec<&ConfigResult> = results.iter().copied().filter(|r| r.is_good() && r.intensity().is_some()).collect();
-    let point = |r: &ConfigResult| (r.label(), r.shader_checks, r.parameter.clone());
     // Grouped by what names a series, without writing its name: a crafted result holds tens of thousands.
     fn series_key(r: &ConfigResult) -> (&str, &str, ShaderChecks) {
         (&r.kernel, &r.variant, r.shader_checks)
@@ -601,6 +600,8 @@ fn roofline_config(results: &[&ConfigResult], peaks: &Peaks) -> Value {
         .into_iter()
         .map(|(_, of_series)| {
             let name = series(of_series[0]);
+            // A point per parameter value: the series names the rest.
+            let point = |r: &ConfigResult| r.parameter.clone();
             let (data, intervals): (Vec<Value>, Vec<Option<[f64; 2]>>) = groups(of_series.iter().copied(), point)
                 .iter()
                 .filter_map(|(_, at_point)| {

@@ -20,6 +20,10 @@ if (matchMedia("(prefers-color-scheme: dark)").matches) {
   Chart.defaults.borderColor = "#3a4252";
 }
 
+// The first Intl.NumberFormat loads the locale's data (tens of milliseconds): made while the page is idle,
+// not inside the first chart's task, whose tick labels Chart.js formats with one.
+(window.requestIdleCallback ?? setTimeout)(() => new Intl.NumberFormat(Chart.defaults.locale).format(1));
+
 // Whiskers for the 95 % intervals of the figures a chart draws: a dataset's `intervals` holds, point by
 // point, [low, high] in the value axis's unit, or null (src/charts.rs). Chart.js draws no error bars, and
 // chartjs-chart-error-bars would bring chart types of its own (and their data shape) for these few lines.

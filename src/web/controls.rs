@@ -174,7 +174,10 @@ fn selected_kernels() -> Vec<Kernel> {
     let every = kernels::all();
     (0..chosen.length())
         .filter_map(|i| chosen.item(i)?.dyn_into::<HtmlInputElement>().ok())
-        .filter_map(|input| every.iter().find(|k| k.id.is_labelled(&input.value())).copied())
+        .filter_map(|input| {
+            let label = input.value();
+            every.iter().find(|k| k.id.is_labelled(&label)).copied()
+        })
         .collect()
 }
 

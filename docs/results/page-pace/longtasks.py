@@ -7,8 +7,9 @@ profiler's samples, the functions sampled inside it (self and the frames that ca
 """
 import collections
 import json
-import re
 import sys
+
+from wasm_names import OURS, short, wasm_names
 
 THRESHOLD_MS = float(sys.argv[2]) if len(sys.argv) > 2 else 50.0
 
@@ -54,54 +55,7 @@ for e in events:
         profile_time[(e["pid"], e["id"])] = t
 
 
-def wasm_names(path):
-    """Function index -> name, from a wasm module's name section."""
-    b = open(path, "rb").read()
-
-    def leb(i):
-        r = shift = 0
-        while True:
-            x = b[i]
-            i += 1
-            r |= (x & 0x7F) << shift
-            shift += 7
-            if x < 0x80:
-                return r, i
-
-    i, names = 8, {}
-    while i < len(b):
-        sid = b[i]
-        size, i = leb(i + 1)
-        end = i + size
-        if sid == 0:
-            length, j = leb(i)
-            if b[j:j + length] == b"name":
-                j += length
-                while j < end:
-                    sub = b[j]
-                    sub_size, j = leb(j + 1)
-                    if sub == 1:
-                        count, k = leb(j)
-                        for _ in range(count):
-                            index, k = leb(k)
-                            length, k = leb(k)
-                            names[index] = b[k:k + length].decode(errors="replace")
-                            k += length
-                    j += sub_size
-        i = end
-    return names
-
-
-# The crate's top modules: a sampled stack's innermost frame from one of them names what the page did.
-OURS = {"analysis", "baseline", "bounds", "charts", "compare", "estimate", "fill", "gallery", "gpu", "grid", "host",
-        "kernel", "kernels", "measure", "plan", "result", "runner", "share", "spec", "stats", "tune", "web"}
 NAMES = wasm_names(sys.argv[3]) if len(sys.argv) > 3 else {}
-
-
-def short(name):
-    """A Rust path without its crate prefixes and hash."""
-    name = re.sub(r"::h[0-9a-f]{16}$", "", name)
-    return name.replace("wgsweep::", "")
 
 
 def frame_name(key):

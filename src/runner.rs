@@ -606,7 +606,9 @@ pub async fn check_output(
         return check.check(gpu, &prepared.output, &reference).await;
     }
     let output = crate::kernel::read_buffer(gpu, &prepared.output).await?;
-    workload.check(configuration, prepared, &output).map_err(|mismatch| format!("FAILED validation: {mismatch}"))
+    crate::kernel::check_on_cpu(workload, configuration, prepared, &output)
+        .await
+        .map_err(|mismatch| format!("FAILED validation: {mismatch}"))
 }
 
 /// Validates a configuration measured with `Validation::Later`: builds and runs it once more and checks

@@ -435,6 +435,33 @@ pub trait Workload {
     /// Compares a configuration's output with the CPU reference on the CPU (after `reference`): the check
     /// of outputs that are not compared word by word, and the cross-check of those that are in the tests.
     fn check(&self, configuration: &Configuration, prepared: &Prepared, output: &[u8]) -> Result<(), ValidationError>;
+    /// `check` as a future that gives the page turns, where it takes longer than a task should (a dot
+    /// product's partial sums, one a workgroup); the runner uses it in place of `check`. `None`: `check`.
+    fn check_in_turns<'a>(
+        &'a self,
+        _configuration: &'a Configuration,
+        _prepared: &'a Prepared,
+        _output: &'a [u8],
+    ) -> Option<CheckFuture<'a>> {
+        None
+    }
+}
+
+/// What `Workload::check_in_turns` makes, boxed so that `Workload` stays a trait object.
+pub type CheckFuture<'a> = Pin<Box<dyn Future<Output = Result<(), ValidationError>> + 'a>>;
+
+/// A configuration's output compared on the CPU: `Workload::check_in_turns` where a workload has it, else
+/// `Workload::check`.
+pub async fn check_on_cpu(
+    workload: &dyn Workload,
+    configuration: &Configuration,
+    prepared: &Prepared,
+    output: &[u8],
+) -> Result<(), ValidationError> {
+    match workload.check_in_turns(configuration, prepared, output) {
+        Some(check) => check.await,
+        None => workload.check(configuration, prepared, output),
+    }
 }
 
 /// What `Workload::reference` makes, boxed so that `Workload` stays a trait object.

@@ -12,9 +12,9 @@ use serde::{Deserialize, Serialize};
 use crate::fill::{random_f16, random_f32};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Prepared, Presentation,
-    Recipe, Reference, ReferenceFuture, Role, Roles, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
-    as_yours, f32s, family_text,
+    self, CheckFuture, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Prepared,
+    Presentation, Recipe, Reference, ReferenceFuture, Role, Roles, ShaderModules, Sizing, Skip, Step, ValidationError,
+    Workload, as_yours, f32s, family_text,
 };
 use crate::{host, spec};
 
@@ -360,24 +360,16 @@ impl StreamWorkload {
         host::sum(self.n, block, |(sum, abs), (s, a)| (sum + s, abs + a)).await
     }
 
+    /// Whether the partial sums' total `got` is the dot product, within what f32 rounding allows.
     fn check_dot(
         &self,
         kernel: &KernelId,
         workgroup: u32,
         prepared: &Prepared,
-        output: &[u8],
+        got: f64,
     ) -> Result<(), ValidationError> {
         let reference = if kernel.variant == "vec4_f16" { &self.half_dot_reference } else { &self.dot_reference };
         let (want, magnitude) = *reference.get().expect("`reference` computed the dot product");
-        // Eight running sums: with one, every add waits for the last, and at a workgroup of 1 there are as
-        // many partial sums as elements (a long task in the page).
-        let mut sums = [0.0f64; 8];
-        for words in output.chunks(32) {
-            for (sum, x) in sums.iter_mut().zip(f32s(words)) {
-                *sum += x as f64;
-            }
-        }
-        let got: f64 = sums.iter().sum();
         // Each invocation adds its terms in order, then the tree adds log2(WG) levels: f32 rounding grows
         // with that depth, relative to Σ|a·b| (the host adds the partial sums in f64).
         let [groups_x, groups_y, _] = prepared.grid;
@@ -473,7 +465,7 @@ impl Workload for StreamWorkload {
     fn check(&self, configuration: &Configuration, prepared: &Prepared, output: &[u8]) -> Result<(), ValidationError> {
         let Configuration { kernel, workgroup, .. } = configuration;
         if kernel.kernel == "dot" {
-            return self.check_dot(kernel, workgroup[0], prepared, output);
+            return self.check_dot(kernel, workgroup[0], prepared, total(output.as_chunks::<4>().0));
         }
         let mut comparison = Comparison::new("c");
         if kernel.variant == "vec4_f16" {
@@ -491,4 +483,39 @@ impl Workload for StreamWorkload {
         }
         comparison.finish()
     }
+
+    fn check_in_turns<'a>(
+        &'a self,
+        configuration: &'a Configuration,
+        prepared: &'a Prepared,
+        output: &'a [u8],
+    ) -> Option<CheckFuture<'a>> {
+        let Configuration { kernel, workgroup, .. } = configuration;
+        (kernel.kernel == "dot").then(|| -> CheckFuture<'a> {
+            Box::pin(async move {
+                // At a workgroup of 1 there are as many partial sums as elements: 2^26, added at once, took
+                // one 103 ms task in Chromium on an H200.
+                let mut got = 0.0;
+                for block in output.as_chunks::<4>().0.chunks(1 << 16) {
+                    got += total(block);
+                    host::pause_if_due().await;
+                }
+                self.check_dot(kernel, workgroup[0], prepared, got)
+            })
+        })
+    }
+}
+
+/// The sum, in f64, of f32 words.
+fn total(words: &[[u8; 4]]) -> f64 {
+    let value = |word: &[u8; 4]| f32::from_le_bytes(*word) as f64;
+    // Eight running sums: with one, every add waits for the last.
+    let mut sums = [0.0f64; 8];
+    let (groups, rest) = words.as_chunks::<8>();
+    for group in groups {
+        for (sum, word) in sums.iter_mut().zip(group) {
+            *sum += value(word);
+        }
+    }
+    sums.iter().sum::<f64>() + rest.iter().map(value).sum::<f64>()
 }

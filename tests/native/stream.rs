@@ -3,7 +3,7 @@
 
 use crate::support::{self, check_both, environment, open_gpu};
 use wgsweep::fill;
-use wgsweep::kernel::read_buffer;
+use wgsweep::kernel::{read_buffer, submit_once};
 use wgsweep::kernels;
 use wgsweep::runner::{self, Flow};
 
@@ -71,5 +71,26 @@ fn a_wrong_dot_partial_sum_fails_validation() {
     let first = f32::from_le_bytes(bytes[0..4].try_into().unwrap());
     bytes[0..4].copy_from_slice(&(first + 1.0).to_le_bytes());
     let error = check_both(&gpu, &*workload, &configuration(kernel, 32), &config, &bytes).unwrap_err();
+    assert!(error.to_string().starts_with("dot[0]"), "{error}");
+}
+
+#[test]
+fn a_dot_product_with_more_partial_sums_than_one_block_adds_every_one() {
+    // At a workgroup of 1 each element is a partial sum: 2^17 + 13 of them, added in blocks of 2^16 with a
+    // turn between (a page's task each) and eight running sums in a block.
+    let gpu = open_gpu();
+    let n = (1 << 17) + 13;
+    let workload = kernels::family("stream").unwrap().setup(&gpu, n, fill::fresh_seed()).unwrap();
+    let dot = configuration("dot/scalar", 1);
+    let prepared = workload.prepare(&gpu, &dot).unwrap();
+    submit_once(&gpu, &prepared);
+    let mut bytes = pollster::block_on(read_buffer(&gpu, &prepared.output)).unwrap();
+    assert_eq!(bytes.len() as u64, 4 * n, "a partial sum an element");
+    assert_eq!(check_both(&gpu, &*workload, &dot, &prepared, &bytes), Ok(()));
+    // One wrong partial sum in the last block, among the eight running sums' remainder.
+    let last = bytes.len() - 4;
+    let wrong = f32::from_le_bytes(bytes[last..].try_into().unwrap()) + 1.0;
+    bytes[last..].copy_from_slice(&wrong.to_le_bytes());
+    let error = check_both(&gpu, &*workload, &dot, &prepared, &bytes).unwrap_err();
     assert!(error.to_string().starts_with("dot[0]"), "{error}");
 }

@@ -5,6 +5,7 @@
 
 use std::cell::OnceCell;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
@@ -412,25 +413,35 @@ struct Product {
     /// B stored column by column.
     #[serde(default)]
     b_columns: bool,
-    /// The elements checked, by index, in order.
-    sampled: Vec<u64>,
+    /// The elements checked, by index, in order (`sampled`): made where they are first needed, from the
+    /// seeds, not sent with the recipe (in the page, up to 2^16 indices written out and posted to each worker
+    /// made tasks of 55-64 ms on an H200's host).
+    #[serde(skip)]
+    sampled: OnceLock<Vec<u64>>,
 }
 
 impl Product {
-    /// The product `kernel` makes of edge n, its sampled elements all of them if the budget allows, else a
-    /// spread sample that includes both corners.
+    /// The product `kernel` makes of edge n.
     fn new(seeds: [u32; 2], n: u32, kernel: KernelId) -> Self {
-        let area = n as u64 * n as u64;
-        let count = (REFERENCE_BUDGET / n as u64).min(area);
-        let mut sampled: Vec<u64> = if count == area {
-            (0..area).collect()
-        } else {
-            let sample = (0..count as u32 - 2).map(|k| hash_u32(k ^ seeds[0]) as u64 % area);
-            [0, area - 1].into_iter().chain(sample).collect()
-        };
-        sampled.sort_unstable();
-        sampled.dedup();
-        Product { seeds, n, inputs: Inputs::of(kernel), b_columns: b_columns(kernel), sampled }
+        Product { seeds, n, inputs: Inputs::of(kernel), b_columns: b_columns(kernel), sampled: OnceLock::new() }
+    }
+
+    /// The elements checked: all of them if the budget allows, else a spread sample that includes both
+    /// corners.
+    fn sampled(&self) -> &[u64] {
+        self.sampled.get_or_init(|| {
+            let area = self.n as u64 * self.n as u64;
+            let count = (REFERENCE_BUDGET / self.n as u64).min(area);
+            let mut sampled: Vec<u64> = if count == area {
+                (0..area).collect()
+            } else {
+                let sample = (0..count as u32 - 2).map(|k| hash_u32(k ^ self.seeds[0]) as u64 % area);
+                [0, area - 1].into_iter().chain(sample).collect()
+            };
+            sampled.sort_unstable();
+            sampled.dedup();
+            sampled
+        })
     }
 
     fn element(&self, index: u64) -> Sampled {
@@ -444,8 +455,9 @@ impl Recipe for Product {
     const FAMILY: &'static str = "matmul";
 
     fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected> {
-        let first = self.sampled.partition_point(|&index| index < range.start);
-        let mut next = self.sampled[first..].iter().peekable();
+        let sampled = self.sampled();
+        let first = sampled.partition_point(|&index| index < range.start);
+        let mut next = sampled[first..].iter().peekable();
         range.map(move |i| match next.next_if(|&&index| index == i) {
             Some(_) => {
                 let Sampled { value, tolerance } = self.element(i);
@@ -607,7 +619,7 @@ impl Workload for MatmulWorkload {
             comparison.check(i as u64, value, 0.0, f64::MAX);
         }
         let product = Product::new(self.seeds, n, configuration.kernel);
-        for &index in &product.sampled {
+        for &index in product.sampled() {
             let Sampled { value, tolerance } = product.element(index);
             comparison.check(index, got[index as usize], value, tolerance);
         }

@@ -5,6 +5,7 @@
 # ADDRESS is a path inside DIST ("index.html?kernels=..."). On the device machine run-page.py is the
 # gpu-browser kit's (staged as ab.sh says); here, add --cpu for SwiftShader. DIST's wasm should have its name
 # section (`-g` added to index.html's wasm-opt parameters), which names the sampled wasm functions.
+# PAGE_TIMEOUT bounds the page's load and each step (540 s unless given).
 set -u
 here=$(dirname "$0")
 dist=$1 name=$2
@@ -17,7 +18,7 @@ server=$!
 out=${OUT:-/tmp}
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu --format=csv -lms 500 > "$out/$name-clocks.csv" 2>/dev/null &
 clocks=$!
-python3 "$run_page" --out "/tmp/$name" --timeout 540 --wait-js "$(cat "$here/start-profiler.js")" "${@:1:$#-1}" \
+python3 "$run_page" --out "/tmp/$name" --timeout "${PAGE_TIMEOUT:-540}" --wait-js "$(cat "$here/start-profiler.js")" "${@:1:$#-1}" \
     --eval "$(cat "$here/stop-profiler.js")" "http://127.0.0.1:$port/${*: -1}" | tail -1
 kill $server $clocks 2>/dev/null
 cp "/tmp/$name/eval.json" "$out/$name.json"

@@ -3,19 +3,20 @@
 Self-Profiling API's samples (every 10 ms) and the browser's longtask and long-animation-frame entries.
 Where a Chromium trace is not written (on the device machine's GPU it was not), this still names them.
 
-    python3 profiled.py EVAL.json [NAMES.wasm]
+    python3 profiled.py EVAL.json[.gz] [NAMES.wasm]
 
 For each long task: its start (ms since the page's time origin), its length, the samples in it by the
 innermost frame of wgsweep's own code (wasm functions named from a build with its name section), and the
 long animation frame around it with the scripts it names (their entry point and source).
 """
 import collections
+import gzip
 import json
 import sys
 
 from wasm_names import OURS, short, wasm_names
 
-taken = json.load(open(sys.argv[1]))
+taken = json.load((gzip.open if sys.argv[1].endswith(".gz") else open)(sys.argv[1]))  # kept ones are gzipped
 if isinstance(taken, str):  # stop-profiler.js hands it back as text
     taken = json.loads(taken)
 names = wasm_names(sys.argv[2]) if len(sys.argv) > 2 else {}
@@ -26,8 +27,7 @@ frames, stacks = trace["frames"], trace["stacks"]
 def frame_name(index):
     frame = frames[index]
     name = frame.get("name") or "(anonymous)"
-    if name.startswith("$func") and names:
-        name = names.get(int(name[5:]), name)
+    # A build without its name section samples as wasm-function[i]: named from NAMES.wasm where given.
     if name.startswith("wasm-function[") and names:
         name = names.get(int(name[14:-1]), name)
     return short(name)

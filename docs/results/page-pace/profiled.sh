@@ -3,8 +3,10 @@
 # API, started before the steps and stopped after them), then its tasks over 50 ms named by profiled.py:
 #   bash docs/results/page-pace/profiled.sh DIST NAME [run-page.py's steps and options] ADDRESS
 # ADDRESS is a path inside DIST ("index.html?kernels=..."). On the device machine run-page.py is the
-# gpu-browser kit's (staged as ab.sh says); here, add --cpu for SwiftShader. DIST's wasm should have its name
-# section (`-g` added to index.html's wasm-opt parameters), which names the sampled wasm functions.
+# gpu-browser kit's (staged as ab.sh says); here, add --cpu for SwiftShader. NAMES is the same page's wasm
+# with its name section (`-g` added to index.html's wasm-opt parameters, then `trunk build --release`; its
+# code section is byte for byte the same), which names the sampled wasm functions: not DIST's own, whose
+# imports `cargo xtask dist` renames.
 # PAGE_TIMEOUT bounds the page's load and each step (540 s unless given).
 set -u
 here=$(dirname "$0")
@@ -23,5 +25,5 @@ python3 "$run_page" --out "/tmp/$name" --timeout "${PAGE_TIMEOUT:-540}" --wait-j
 kill $server $clocks 2>/dev/null
 cp "/tmp/$name/eval.json" "$out/$name.json"
 cp "/tmp/$name/screenshot.png" "$out/$name.png" 2>/dev/null
-python3 "$here/profiled.py" "$out/$name.json" "$dist/wgsweep_bg.wasm" > "$out/$name-tasks.txt"
+python3 "$here/profiled.py" "$out/$name.json" "${NAMES:-$dist/wgsweep_bg.wasm}" > "$out/$name-tasks.txt"
 cat "$out/$name-tasks.txt"

@@ -7,8 +7,10 @@
 pub mod workers;
 pub mod zlib;
 
-use std::cell::{Cell, OnceCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::ops::Range;
+
+use futures_channel::oneshot;
 
 use web_time::Instant;
 use wgpu::WriteOnly;
@@ -21,8 +23,10 @@ pub const SLICE_MS: f64 = 16.0;
 const FIRST_CHUNK: u64 = 256;
 
 /// Calls `work` on consecutive ranges that cover `0..count`, in order, giving the page a turn between
-/// ranges whenever the slice since its last turn is used up (time spent between calls counts too).
+/// ranges whenever the slice since its last turn is used up (time spent between calls counts too). Starts
+/// once no measurement is under way (`quiet`): the page's thread is the timer's meanwhile.
 pub async fn for_chunks(count: u64, mut work: impl FnMut(Range<u64>)) {
+    quiet().await;
     let mut chunk = FIRST_CHUNK;
     let mut start = 0;
     while start < count {
@@ -99,6 +103,47 @@ pub async fn once<T>(cell: &OnceCell<T>, make: impl Future<Output = T>) -> &T {
     }
     let made = make.await;
     cell.get_or_init(|| made)
+}
+
+thread_local! {
+    /// Whether the GPU is being measured (`Measuring`), and the futures waiting for it to end (`quiet`).
+    static MEASURING: Cell<bool> = const { Cell::new(false) };
+    static WAITING: RefCell<Vec<oneshot::Sender<()>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// While it lives, the GPU is being measured: work done meanwhile for what comes next (the page builds the
+/// next configuration's reference in its workers) waits in `quiet` before it uploads, submits or holds the
+/// page's thread, any of which would slow what is measured.
+pub struct Measuring(());
+
+/// Marks the GPU as measured until the guard is dropped.
+pub fn measuring() -> Measuring {
+    MEASURING.set(true);
+    Measuring(())
+}
+
+impl Drop for Measuring {
+    fn drop(&mut self) {
+        MEASURING.set(false);
+        for waiting in WAITING.take() {
+            let _ = waiting.send(());
+        }
+    }
+}
+
+/// Whether no measurement is under way.
+pub fn is_quiet() -> bool {
+    !MEASURING.get()
+}
+
+/// Resolves once no measurement is under way.
+pub async fn quiet() {
+    if is_quiet() {
+        return;
+    }
+    let (sender, receiver) = oneshot::channel();
+    WAITING.with_borrow_mut(|waiting| waiting.push(sender));
+    let _ = receiver.await;
 }
 
 thread_local! {

@@ -132,7 +132,9 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
         let mut record = match &workload {
             Some(w) => {
                 let bench = Bench { gpu, harness: &harness, family, workload: w.as_ref() };
-                measure_one(bench, configuration, &plan.measure, Validation::First, &mut pace).await
+                let next = configurations.get(index + 1).filter(|next| next.family.name() == family.name());
+                let ahead = next.map(|next| &next.configuration);
+                measure_one(bench, configuration, &plan.measure, Validation::First, ahead, &mut pace).await
             }
             None => {
                 let mut record = blank(family, configuration, 0, 0);
@@ -430,12 +432,14 @@ impl Course {
 }
 
 /// Builds and runs a configuration once, then follows its `Course`: checks and measures it, and records what
-/// came of it. Adds the time each step took to `pace`.
+/// came of it. Adds the time each step took to `pace`. In the page, `ahead` (the configuration measured next
+/// on the same inputs) has its reference built in the workers while this one is measured.
 pub(crate) async fn measure_one(
     bench: Bench<'_>,
     configuration: &Configuration,
     options: &MeasureOptions,
     validation: Validation,
+    ahead: Option<&Configuration>,
     pace: &mut Pace,
 ) -> ConfigResult {
     let Bench { gpu, harness, family, workload } = bench;
@@ -474,7 +478,24 @@ pub(crate) async fn measure_one(
     if course == Course::CheckThenMeasure {
         record.outcome = Outcome::Valid { suspect: None };
     }
-    if let Err(error) = time(bench, configuration, &prepared, options, &mut record, pace).await {
+    // Only once this configuration is checked: the workload keeps one reference, and the next may differ.
+    let ahead = ahead.filter(|_| cfg!(target_arch = "wasm32") && course == Course::CheckThenMeasure);
+    let measured = match ahead {
+        Some(next) => {
+            let started = Instant::now();
+            let timing = async {
+                let timed = time(bench, configuration, &prepared, options, &mut record, pace).await;
+                (timed, started.elapsed())
+            };
+            // An error is the next configuration's, said when it is checked.
+            let reference = async { workload.reference(gpu, next).await.map(drop).unwrap_or(()) };
+            let ((timed, timing), ()) = futures_util::future::join(timing, reference).await;
+            pace.references_s += (started.elapsed() - timing).as_secs_f64();
+            timed
+        }
+        None => time(bench, configuration, &prepared, options, &mut record, pace).await,
+    };
+    if let Err(error) = measured {
         match error {
             // Too slow to measure after all: valid (checked now where it was not yet), or failed.
             slow @ MeasureError::TooSlow(..) => {
@@ -546,7 +567,9 @@ async fn time(
     record: &mut ConfigResult,
     pace: &mut Pace,
 ) -> Result<(), MeasureError> {
+    let measuring = host::measuring();
     let measurement = bench.harness.timer.measure(bench.gpu, &prepared.steps, options).await?;
+    drop(measuring);
     pace.gpu_busy_s += measurement.busy_ns / 1e9;
     pace.calibration_s += measurement.calibration_ns / 1e9;
     pace.warm_up_s += measurement.warm_up_ns / 1e9;

@@ -119,15 +119,16 @@ pub fn count() -> usize {
 
 /// Computes `job` on `input` (JSON) over `range` in the workers, at most `chunk` items a request (fewer where
 /// that leaves each worker several requests), and hands each chunk's bytes to `take(start of its range,
-/// bytes)` as they come, in any order, giving the page a turn between them. An error where the workers
-/// cannot do it (none could start, one failed, or they are busy with another job): the caller then does
-/// the work itself.
-pub async fn compute(
+/// bytes)` as they come, in any order, giving the page a turn between them; a worker asks for its next
+/// chunk once `take` has finished with its last. An error where the workers cannot do it (none could start,
+/// one failed, or they are busy with another job): the caller then does the work itself; or where `take`
+/// failed, which leaves the workers ready for the next job.
+pub async fn compute<Taken: Future<Output = Result<(), String>>>(
     job: &str,
     input: &str,
     range: Range<u64>,
     chunk: u64,
-    take: impl FnMut(u64, Uint8Array) -> Result<(), String>,
+    take: impl Fn(u64, Uint8Array) -> Taken,
 ) -> Result<(), String> {
     let pool = POOL.with(Rc::clone);
     let pool = super::once(&pool, start_pool()).await;
@@ -140,9 +141,9 @@ pub async fn compute(
         }
     };
     let chunk = chunk.min(((range.end - range.start) / (4 * workers.len() as u64)).max(MIN_CHUNK));
-    let (next, take) = (Cell::new(range.start), RefCell::new(take));
+    let (next, refused) = (Cell::new(range.start), RefCell::new(None));
     let each_worker = workers.iter().map(|worker| {
-        let (next, take, range) = (&next, &take, range.clone());
+        let (next, take, refused, range) = (&next, &take, &refused, range.clone());
         async move {
             loop {
                 let start = next.get();
@@ -165,13 +166,19 @@ pub async fn compute(
                     .ok()
                     .and_then(|bytes| bytes.dyn_into::<Uint8Array>().ok())
                     .ok_or("a worker answered without bytes")?;
-                take.borrow_mut()(start, bytes)?;
+                if let Err(why) = take(start, bytes).await {
+                    *refused.borrow_mut() = Some(why);
+                    return Ok(());
+                }
                 super::pause_if_due().await;
             }
         }
     });
     let done: Result<Vec<()>, String> = futures_util::future::join_all(each_worker).await.into_iter().collect();
     pool.busy.set(false);
+    if let Some(why) = refused.take() {
+        return Err(why);
+    }
     if let Err(why) = &done {
         log::warn!("host work goes back to the page's thread: {why}");
         pool.failed.set(true);

@@ -461,42 +461,37 @@ impl Reference {
     }
 }
 
-/// Page only: computes the words `range` of `part` in Web Workers and writes each chunk as it comes, from
-/// the worker's bytes straight into the GPU's queue. False where the workers cannot (none could start, or
-/// one failed): the caller computes the part itself, on the page's thread. (Staging buffers reused for the
-/// chunks upload three times as fast as `writeBuffer`, but gained the suite little and cost the page 1 KB:
-/// docs/results/page-pace-h200.md.)
+/// Page only: computes the words `range` of `part` in Web Workers and puts each chunk in place as it comes,
+/// from the worker's bytes through a staging buffer (`staging`). False where the workers cannot (none could
+/// start, or one failed) or a chunk could not be put in place on a device that is not lost: the caller
+/// computes the part itself, on the page's thread.
 #[cfg(target_arch = "wasm32")]
 async fn in_workers(gpu: &Gpu, part: &wgpu::Buffer, range: Range<u64>, recipe: &dyn Encoder) -> bool {
-    let (Some(queue), Some(buffer)) = (gpu.queue.as_webgpu(), part.as_webgpu()) else { return false };
-    let (family, json) = (recipe.family(), recipe.json());
     let (first, words) = (range.start, range.end - range.start);
-    let (began, writing_s) = (web_time::Instant::now(), std::cell::Cell::new(0.0));
-    let write = |start: u64, bytes: js_sys::Uint8Array| {
-        let writing = web_time::Instant::now();
-        let written = queue
-            .write_buffer_with_f64_and_buffer_source(buffer, ((start - first) * 8) as f64, &bytes)
-            .map_err(|e| format!("the upload failed: {e:?}"));
-        writing_s.set(writing_s.get() + writing.elapsed().as_secs_f64());
-        written
-    };
-    match host::workers::compute(family, &json, range, REFERENCE_CHUNK * 4, write).await {
+    let chunk = REFERENCE_CHUNK * 4;
+    let staging = super::staging::Staging::new(gpu, part, chunk.min(words) * 8);
+    let (family, json) = (recipe.family(), recipe.json());
+    let began = web_time::Instant::now();
+    let write = |start: u64, bytes| staging.write((start - first) * 8, bytes);
+    let computed = host::workers::compute(family, &json, range, chunk, write).await;
+    staging.finish().await;
+    match computed {
         Ok(()) => {
-            let (total_s, writing_s) = (began.elapsed().as_secs_f64(), writing_s.get());
-            log::debug!("{family} reference: {words} words in {total_s:.3} s, writing {writing_s:.3} s of it");
+            log::debug!("{family} reference: {words} words in {:.3} s", began.elapsed().as_secs_f64());
             true
         }
         Err(why) => {
             log::debug!("{family} reference computed on the page's thread: {why}");
-            false
+            // On a lost device nothing more reaches the GPU: the run stops as lost, without this part.
+            gpu.lost_reason().is_some()
         }
     }
 }
 
 /// The reference a workload kept, and what it was made for: families whose configurations share a
 /// reference (one per kernel, per matrix, per radius) keep the last one, since a sweep runs them together.
-/// (Building the next one in the page's workers while the GPU measures with this one was tried: the
-/// uploads then slowed the measurement, one figure to 0.68×; docs/results/pace-h100.md.)
+/// The page builds the next one while the GPU measures the last configuration checked with this one
+/// (`runner::measure_one`), its uploads held until the measurement ends (`staging`).
 pub struct KeptReference<K> {
     kept: RefCell<Option<(K, Rc<Reference>)>>,
 }

@@ -12,6 +12,8 @@ mod dispatch;
 mod readback;
 mod shaders;
 pub mod shapes;
+#[cfg(target_arch = "wasm32")]
+mod staging;
 
 use std::fmt;
 use std::ops::Range;

@@ -404,6 +404,8 @@ impl UserWorkload {
     /// The reference of `configuration`'s size: the reference entry point's output at the first
     /// combination of that size the device runs, or (by agreement) what this configuration wrote.
     async fn make_reference(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Rc<Reference>, String> {
+        // Made ahead, while the GPU measures another configuration, it would run on the GPU meanwhile.
+        crate::host::quiet().await;
         let kernel = self.kernel();
         let output = self.output_buffer().ok_or("the output was not made")?;
         let words = output.size() / 4;

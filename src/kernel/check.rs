@@ -474,8 +474,8 @@ async fn in_workers(gpu: &Gpu, part: &wgpu::Buffer, range: Range<u64>, recipe: &
     let began = web_time::Instant::now();
     let write = |start: u64, bytes| staging.write((start - first) * 8, bytes);
     let computed = host::workers::compute(family, &json, range, chunk, write).await;
-    staging.finish().await;
-    match computed {
+    let finished = staging.finish().await;
+    match computed.and(finished) {
         Ok(()) => {
             log::debug!("{family} reference: {words} words in {:.3} s", began.elapsed().as_secs_f64());
             true

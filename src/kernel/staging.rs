@@ -4,8 +4,9 @@
 //! for a `writeBuffer` a chunk, which goes through the GPU process's command stream
 //! (docs/results/page-pace-h200.md). Mapped through WebGPU itself: wgpu's mapped ranges are copies in the
 //! module's memory, which would copy each chunk twice more. While the GPU is measured (a reference built
-//! ahead), written chunks are held, mapped, and copied once the measurement is over: an upload meanwhile
-//! slowed what was measured (docs/results/pace-h100.md).
+//! ahead), chunks are held as the workers handed them over and written once the measurement is over: an
+//! upload meanwhile slowed what was measured (docs/results/pace-h100.md), and so did making and filling
+//! staging buffers (docs/results/page-pace-h200.md).
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -19,7 +20,7 @@ use crate::host;
 /// `GPUMapMode.WRITE`.
 const MAP_WRITE: u32 = 2;
 
-/// The most bytes held written while the GPU is measured: past it, the next chunk waits for the end.
+/// The most bytes held while the GPU is measured: past it, the next chunk waits for the end.
 const MOST_HELD: u64 = 512 << 20;
 
 /// Staging buffers of one size, made as chunks come faster than their copies finish, and reused.
@@ -32,8 +33,8 @@ pub struct Staging<'a> {
     /// Those no chunk holds now, the longest idle first, each with its mapping under way (none: mapped at
     /// creation).
     idle: RefCell<VecDeque<(wgpu::Buffer, Option<Promise<Undefined>>)>>,
-    /// Those written but not yet copied, still mapped: (buffer, offset in the target, bytes).
-    held: RefCell<Vec<(wgpu::Buffer, u64, u64)>>,
+    /// The chunks handed over while the GPU was measured, with their offsets in the target.
+    held: RefCell<Vec<(u64, Uint8Array)>>,
 }
 
 impl<'a> Staging<'a> {
@@ -42,12 +43,30 @@ impl<'a> Staging<'a> {
         Staging { gpu, target, size, idle: RefCell::default(), held: RefCell::default() }
     }
 
-    /// Puts `bytes` at `offset` of the target: written into an idle staging buffer (a new one where none is
-    /// idle), whose copy is submitted now, or once the GPU is no longer measured.
+    /// Puts `bytes` at `offset` of the target, now or, while the GPU is measured, once it is not.
     pub async fn write(&self, offset: u64, bytes: Uint8Array) -> Result<(), String> {
-        if self.held.borrow().len() as u64 * self.size >= MOST_HELD {
+        if !host::is_quiet() {
+            let held: u64 = self.held.borrow().iter().map(|(_, bytes)| bytes.byte_length() as u64).sum();
+            if held < MOST_HELD {
+                self.held.borrow_mut().push((offset, bytes));
+                return Ok(());
+            }
             host::quiet().await;
         }
+        self.upload_held().await?;
+        self.upload(offset, bytes).await
+    }
+
+    async fn upload_held(&self) -> Result<(), String> {
+        let held = self.held.take();
+        for (offset, bytes) in held {
+            self.upload(offset, bytes).await?;
+        }
+        Ok(())
+    }
+
+    /// Writes `bytes` into an idle staging buffer (a new one where none is idle) and submits its copy.
+    async fn upload(&self, offset: u64, bytes: Uint8Array) -> Result<(), String> {
         let failed = |_| "the upload failed".to_string();
         let taken = self.idle.borrow_mut().pop_front();
         let (buffer, mapping) = taken.unwrap_or_else(|| (self.new_buffer(), None));
@@ -57,28 +76,12 @@ impl<'a> Staging<'a> {
         let mapped = buffer.as_webgpu().ok_or("not on WebGPU")?;
         let range = mapped.get_mapped_range().map_err(failed)?;
         Uint8Array::new(&range).set(&bytes, 0);
-        self.held.borrow_mut().push((buffer, offset, bytes.byte_length() as u64));
-        if host::is_quiet() {
-            self.copy_held();
-        }
+        mapped.unmap();
+        let size = bytes.byte_length() as u64;
+        super::submit(self.gpu, |encoder| encoder.copy_buffer_to_buffer(&buffer, 0, self.target, offset, size));
+        let mapping = mapped.map_async_with_f64_and_f64(MAP_WRITE, 0.0, self.size as f64);
+        self.idle.borrow_mut().push_back((buffer, Some(mapping)));
         Ok(())
-    }
-
-    /// Submits the copies of the chunks held, and maps their buffers again for the next ones.
-    fn copy_held(&self) {
-        let held = self.held.take();
-        for (buffer, ..) in &held {
-            buffer.unmap();
-        }
-        super::submit(self.gpu, |encoder| {
-            for (buffer, offset, size) in &held {
-                encoder.copy_buffer_to_buffer(buffer, 0, self.target, *offset, *size);
-            }
-        });
-        for (buffer, ..) in held {
-            let mapping = buffer.as_webgpu().map(|b| b.map_async_with_f64_and_f64(MAP_WRITE, 0.0, self.size as f64));
-            self.idle.borrow_mut().push_back((buffer, mapping));
-        }
     }
 
     fn new_buffer(&self) -> wgpu::Buffer {
@@ -90,19 +93,18 @@ impl<'a> Staging<'a> {
         })
     }
 
-    /// Copies what is still held once the GPU is no longer measured, then frees the staging buffers once
+    /// Uploads what is still held once the GPU is no longer measured, then frees the staging buffers once
     /// their last copies are done (a buffer freed while it maps would leave its mapping's promise rejected
     /// with none to hear it).
-    pub async fn finish(self) {
-        if !self.held.borrow().is_empty() {
-            host::quiet().await;
-            self.copy_held();
-        }
+    pub async fn finish(self) -> Result<(), String> {
+        host::quiet().await;
+        let uploaded = self.upload_held().await;
         for (buffer, mapping) in self.idle.take() {
             if let Some(mapping) = mapping {
                 JsFuture::from(mapping).await.ok();
             }
             buffer.destroy();
         }
+        uploaded
     }
 }

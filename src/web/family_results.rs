@@ -139,10 +139,10 @@ impl FamilyResults {
         section.count_rows();
     }
 
-    /// Draws the charts and headlines `results` call for (rows are added by `add_row`); a chart whose data
-    /// has not changed is left as it is.
-    pub fn show(&self, results: &[ConfigResult], peaks: &Peaks) -> Result<(), JsValue> {
-        self.0.borrow_mut().show(results, peaks)
+    /// Draws one family's charts and headlines, of its `rows` (added by `add_row`); a chart whose data has
+    /// not changed is left as it is.
+    pub fn show_family(&self, family: &str, rows: &[&ConfigResult]) -> Result<(), JsValue> {
+        self.0.borrow_mut().show_family(family, rows)
     }
 }
 
@@ -177,21 +177,6 @@ impl Families {
         let headlines = analysis::family_headlines(family, rows.to_vec());
         let (planned, left_out) = charts::family_charts(family, rows);
         self.section(family).show(planned, left_out, &headlines)
-    }
-
-    fn show(&mut self, results: &[ConfigResult], peaks: &Peaks) -> Result<(), JsValue> {
-        let headlines = analysis::headlines(results);
-        // At most `MAX_FAMILIES` sections, each with at most `MAX_CHARTS_PER_FAMILY` charts: found in a scan.
-        let (mut planned, left_out) = charts::plan_and_count(results, peaks);
-        for section in &mut self.sections {
-            let (of_family, rest): (Vec<ChartSpec>, Vec<ChartSpec>) =
-                planned.into_iter().partition(|c| c.family.as_ref() == Some(&section.family));
-            planned = rest;
-            let left = left_out.iter().find(|(family, _)| *family == section.family).map_or(0, |(_, n)| *n);
-            section.show(of_family, left, &headlines)?;
-        }
-        // What is left draws every family: the roofline.
-        self.draw_across(planned)
     }
 
     /// Draws the charts of every family (the roofline) in their own place after the families.

@@ -12,7 +12,8 @@ if ! bash /opt/gpu-browser/install.sh check > /dev/null 2>&1; then
     bash /tmp/gbx/part1/install.sh part1 /tmp/gbx/part1 > /dev/null
     bash /tmp/gbx/part2/install.sh part2 /tmp/gbx/part2 | tail -1
 fi
-nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu --format=csv -lms 500 > "$OUT/clocks.csv" &
+nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu --format=csv -lms 500 > "$OUT/clocks.csv" 2>/dev/null &
+clocks=$!
 for run in before-1:.bench/dist-main after-1:dist before-2:.bench/dist-main after-2:dist; do
     name=${run%%:*}
     echo "$name $(date +%T.%N)" >> "$OUT/marks.txt"
@@ -30,3 +31,5 @@ print(f"{len(result['results'])} configurations, {valid} valid; wall {pace['wall
 PY
 done
 echo "end $(date +%T.%N)" >> "$OUT/marks.txt"
+# Left running, the clock logger would hold the call open to its limit.
+kill $clocks

@@ -115,7 +115,6 @@ fn with_results<R>(what: impl FnOnce(&mut FamilyResults) -> R) -> R {
     state::with(|app| what(app.run_results.get_or_insert_with(|| FamilyResults::new("run-families"))))
 }
 
-/// Draws the charts and headlines of `results` in the results card.
 /// Draws `family`'s headlines and charts of its rows among `results`.
 fn show_family(results: &[ConfigResult], family: &str) {
     let rows: Vec<&ConfigResult> = results.iter().filter(|r| r.family == family).collect();
@@ -133,6 +132,7 @@ struct Redraws {
     family_done: Option<String>,
     /// The summary of every configuration so far, due once a family is done.
     summary: bool,
+    /// When the running family's charts were last drawn (the page's clock).
     charts_drawn_ms: f64,
 }
 

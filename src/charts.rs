@@ -76,23 +76,13 @@ pub const MAX_POINTS: usize = 200;
 /// Every chart the results call for, family by family in the order they appear, at most
 /// `MAX_CHARTS_PER_FAMILY` each.
 pub fn plan(results: &[ConfigResult], peaks: &Peaks) -> Vec<ChartSpec> {
-    plan_and_count(results, peaks).0
-}
-
-/// `plan`'s charts, and how many charts each family left out, where it left some out.
-pub fn plan_and_count(results: &[ConfigResult], peaks: &Peaks) -> (Vec<ChartSpec>, Vec<(String, usize)>) {
     let mut planned = Vec::new();
-    let mut left_out = Vec::new();
     for (family, of_family) in groups(results, |r| r.family.clone()) {
-        let (charts, left) = family_charts(&family, &of_family);
-        if left > 0 {
-            left_out.push((family, left));
-        }
-        planned.extend(charts);
+        planned.extend(family_charts(&family, &of_family).0);
     }
     let every: Vec<&ConfigResult> = results.iter().collect();
     planned.extend(roofline(&every, peaks));
-    (planned, left_out)
+    planned
 }
 
 /// One family's charts (at most `MAX_CHARTS_PER_FAMILY`), and how many more it would have.

@@ -480,21 +480,20 @@ pub(crate) async fn measure_one(
     }
     // Only once this configuration is checked: the workload keeps one reference, and the next may differ.
     let ahead = ahead.filter(|_| cfg!(target_arch = "wasm32") && course == Course::CheckThenMeasure);
-    let measured = match ahead {
-        Some(next) => {
-            let started = Instant::now();
-            let timing = async {
-                let timed = time(bench, configuration, &prepared, options, &mut record, pace).await;
-                (timed, started.elapsed())
-            };
-            // An error is the next configuration's, said when it is checked.
-            let reference = async { workload.reference(gpu, next).await.map(drop).unwrap_or(()) };
-            let ((timed, timing), ()) = futures_util::future::join(timing, reference).await;
-            pace.references_s += (started.elapsed() - timing).as_secs_f64();
-            timed
-        }
-        None => time(bench, configuration, &prepared, options, &mut record, pace).await,
+    let started = Instant::now();
+    let timing = async {
+        let timed = time(bench, configuration, &prepared, options, &mut record, pace).await;
+        (timed, started.elapsed())
     };
+    let reference = async {
+        if let Some(next) = ahead {
+            // An error is the next configuration's, said when it is checked.
+            workload.reference(gpu, next).await.ok();
+        }
+    };
+    let ((measured, timing), ()) = futures_util::future::join(timing, reference).await;
+    // What building the next reference took beyond the measurement.
+    pace.references_s += (started.elapsed() - timing).as_secs_f64();
     if let Err(error) = measured {
         match error {
             // Too slow to measure after all: valid (checked now where it was not yet), or failed.

@@ -23,13 +23,13 @@ pub const SLICE_MS: f64 = 16.0;
 const FIRST_CHUNK: u64 = 256;
 
 /// Calls `work` on consecutive ranges that cover `0..count`, in order, giving the page a turn between
-/// ranges whenever the slice since its last turn is used up (time spent between calls counts too). Starts
-/// once no measurement is under way (`quiet`): the page's thread is the timer's meanwhile.
+/// ranges whenever the slice since its last turn is used up (time spent between calls counts too). Each
+/// range waits while a measurement is under way (`quiet`): the page's thread is the timer's meanwhile.
 pub async fn for_chunks(count: u64, mut work: impl FnMut(Range<u64>)) {
-    quiet().await;
     let mut chunk = FIRST_CHUNK;
     let mut start = 0;
     while start < count {
+        quiet().await;
         let end = count.min(start + chunk);
         let began = Instant::now();
         work(start..end);

@@ -1,8 +1,12 @@
 //! The one entry point both shells drive: sweep every selected kernel over every workgroup size, validate
 //! each configuration against its CPU reference, time it, and collect one `RunResult`.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::rc::Rc;
+use std::task::Poll;
+
+use futures_util::future::LocalBoxFuture;
 
 use web_time::Instant;
 
@@ -81,7 +85,22 @@ pub async fn go_on(gpu: &Gpu, plan: &Plan, mut earlier: RunResult, on_event: imp
 }
 
 /// Runs `plan`'s configurations from the first that `result` does not hold yet, adding to it.
-async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: impl FnMut(Event) -> Flow) -> RunResult {
+async fn run_from(gpu: &Gpu, plan: &Plan, result: RunResult, on_event: impl FnMut(Event) -> Flow) -> RunResult {
+    let ahead = Ahead::default();
+    let result = sweep(gpu, plan, result, on_event, &ahead).await;
+    // A run stopped early may leave a reference being built: its workers finish their requests first, so
+    // that the next run's find them free and answering their own.
+    ahead.settle().await;
+    result
+}
+
+async fn sweep<'a>(
+    gpu: &'a Gpu,
+    plan: &Plan,
+    mut result: RunResult,
+    mut on_event: impl FnMut(Event) -> Flow,
+    ahead: &Ahead<'a>,
+) -> RunResult {
     let started = Instant::now();
     let mut pace = Pace::default();
     // The listener's time (the page's tables and charts) is the run's time too.
@@ -98,7 +117,7 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
     // The inputs of the family being run; `prepared` names it even when preparing failed, so a failure
     // is reported once per family rather than once per configuration.
     let mut prepared: Option<&'static str> = None;
-    let mut workload: Option<Box<dyn Workload>> = None;
+    let mut workload: Option<Rc<dyn Workload>> = None;
     // Each record takes the time since the one before was recorded (`ConfigResult::took_s`).
     let mut since = Instant::now();
 
@@ -113,6 +132,7 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
         }
         if prepared != Some(kernel.family) {
             prepared = Some(kernel.family);
+            ahead.settle().await; // it holds the last family's inputs
             drop(workload.take()); // free the last family's buffers before making the next one's
             let (size, note) = problem_units(&gpu.info.limits, family, plan.problem_size);
             if let Some(note) = note {
@@ -123,18 +143,31 @@ async fn run_from(gpu: &Gpu, plan: &Plan, mut result: RunResult, mut on_event: i
                 return cancelled(result, index, total, pace, started);
             }
             let setting_up = Instant::now();
-            workload = inputs(gpu, plan, family, size, configuration, &mut result.notes).await;
+            workload = inputs(gpu, plan, family, size, configuration, &mut result.notes).await.map(Rc::from);
             pace.inputs_s += setting_up.elapsed().as_secs_f64();
         }
+        // Its reference, where it was being built ahead, is ready before it is checked.
+        let waiting = Instant::now();
+        ahead.wait_for(index).await;
+        pace.references_s += waiting.elapsed().as_secs_f64();
         if report(Event::Measuring { index, total, configuration }, &mut pace) == Flow::Stop {
             return cancelled(result, index, total, pace, started);
         }
         let mut record = match &workload {
             Some(w) => {
                 let bench = Bench { gpu, harness: &harness, family, workload: w.as_ref() };
-                let next = configurations.get(index + 1).filter(|next| next.family.name() == family.name());
-                let ahead = next.map(|next| &next.configuration);
-                measure_one(bench, configuration, &plan.measure, Validation::First, ahead, &mut pace).await
+                // Once this configuration is checked, the reference of the family's next configuration that
+                // needs a new one is built while the GPU measures: the page's workers compute it.
+                let start_ahead = || {
+                    let rest =
+                        configurations[index + 1..].iter().take_while(|next| next.family.name() == family.name());
+                    ahead.start(gpu, w.clone(), index, rest.map(|next| next.configuration).collect());
+                };
+                let start_ahead =
+                    (cfg!(target_arch = "wasm32") && w.reference_ahead()).then_some(&start_ahead as &dyn Fn());
+                let measured =
+                    measure_one(bench, configuration, &plan.measure, Validation::First, start_ahead, &mut pace);
+                ahead.beside(measured).await
             }
             None => {
                 let mut record = blank(family, configuration, 0, 0);
@@ -386,6 +419,70 @@ fn work(record: &ConfigResult) -> f64 {
     record.flops_per_dispatch.unwrap_or(record.bytes_per_dispatch) as f64
 }
 
+/// Page only: the reference of the family's next configuration that needs one it does not keep, built in
+/// the workers while the GPU measures the configurations checked with the one before (the workload keeps
+/// both, `KeptReference`), so that the GPU does not wait for it between kernels.
+#[derive(Default)]
+struct Ahead<'a> {
+    /// The configuration (its place in the run) whose reference is asked for, or was last.
+    at: Rc<Cell<Option<usize>>>,
+    building: RefCell<Option<LocalBoxFuture<'a, ()>>>,
+}
+
+impl<'a> Ahead<'a> {
+    /// Asks for the references of `rest`, the family's configurations after `index`, in turn, until one is
+    /// built rather than kept; unless a build is under way, or asked for past `index` already.
+    fn start(&self, gpu: &'a Gpu, workload: Rc<dyn Workload>, index: usize, rest: Vec<Configuration>) {
+        if self.building.borrow().is_some() || self.at.get().is_some_and(|at| at > index) {
+            return;
+        }
+        let at = self.at.clone();
+        let build = async move {
+            let built = crate::kernel::references_built();
+            for (next, configuration) in (index + 1..).zip(&rest) {
+                at.set(Some(next));
+                // An error is that configuration's, said when it is checked.
+                workload.reference(gpu, configuration).await.ok();
+                if crate::kernel::references_built() != built {
+                    return;
+                }
+            }
+        };
+        *self.building.borrow_mut() = Some(Box::pin(build));
+    }
+
+    /// Runs `work`, going on with the build meanwhile (it may start during `work`).
+    async fn beside<T>(&self, work: impl Future<Output = T>) -> T {
+        let mut work = std::pin::pin!(work);
+        std::future::poll_fn(|context| {
+            if let Poll::Ready(value) = work.as_mut().poll(context) {
+                return Poll::Ready(value);
+            }
+            let mut building = self.building.borrow_mut();
+            if building.as_mut().is_some_and(|build| build.as_mut().poll(context).is_ready()) {
+                *building = None;
+            }
+            Poll::Pending
+        })
+        .await
+    }
+
+    /// Finishes the build, where configuration `index` is the one it asked for.
+    async fn wait_for(&self, index: usize) {
+        if self.at.get() == Some(index) {
+            self.settle().await;
+        }
+    }
+
+    /// Finishes the build under way, if any.
+    async fn settle(&self) {
+        let building = self.building.borrow_mut().take();
+        if let Some(build) = building {
+            build.await;
+        }
+    }
+}
+
 /// Whether `measure_one` checks the output before measuring.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Validation {
@@ -432,14 +529,14 @@ impl Course {
 }
 
 /// Builds and runs a configuration once, then follows its `Course`: checks and measures it, and records what
-/// came of it. Adds the time each step took to `pace`. In the page, `ahead` (the configuration measured next
-/// on the same inputs) has its reference built in the workers while this one is measured.
+/// came of it. Adds the time each step took to `pace`. `start_ahead`, once the configuration is checked,
+/// starts building the next reference while it is measured (`Ahead`).
 pub(crate) async fn measure_one(
     bench: Bench<'_>,
     configuration: &Configuration,
     options: &MeasureOptions,
     validation: Validation,
-    ahead: Option<&Configuration>,
+    start_ahead: Option<&dyn Fn()>,
     pace: &mut Pace,
 ) -> ConfigResult {
     let Bench { gpu, harness, family, workload } = bench;
@@ -478,23 +575,12 @@ pub(crate) async fn measure_one(
     if course == Course::CheckThenMeasure {
         record.outcome = Outcome::Valid { suspect: None };
     }
-    // Only once this configuration is checked: the workload keeps one reference, and the next may differ.
-    let ahead = ahead.filter(|_| cfg!(target_arch = "wasm32") && course == Course::CheckThenMeasure);
-    let started = Instant::now();
-    let timing = async {
-        let timed = time(bench, configuration, &prepared, options, &mut record, pace).await;
-        (timed, started.elapsed())
-    };
-    let reference = async {
-        if let Some(next) = ahead {
-            // An error is the next configuration's, said when it is checked.
-            workload.reference(gpu, next).await.ok();
-        }
-    };
-    let ((measured, timing), ()) = futures_util::future::join(timing, reference).await;
-    // What building the next reference took beyond the measurement.
-    pace.references_s += (started.elapsed() - timing).as_secs_f64();
-    if let Err(error) = measured {
+    if let Some(start) = start_ahead
+        && course == Course::CheckThenMeasure
+    {
+        start();
+    }
+    if let Err(error) = time(bench, configuration, &prepared, options, &mut record, pace).await {
         match error {
             // Too slow to measure after all: valid (checked now where it was not yet), or failed.
             slow @ MeasureError::TooSlow(..) => {

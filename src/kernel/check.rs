@@ -488,12 +488,27 @@ async fn in_workers(gpu: &Gpu, part: &wgpu::Buffer, range: Range<u64>, recipe: &
     }
 }
 
-/// The reference a workload kept, and what it was made for: families whose configurations share a
+/// The references a workload kept, and what each was made for: families whose configurations share a
 /// reference (one per kernel, per matrix, per radius) keep the last one, since a sweep runs them together.
-/// The page builds the next one while the GPU measures the last configuration checked with this one
-/// (`runner::measure_one`), its uploads held until the measurement ends (`staging`).
+/// The page also keeps the one built ahead, in its workers, while configurations checked with the last one
+/// are still measured (`runner::Ahead`): two at most there, one natively.
 pub struct KeptReference<K> {
-    kept: RefCell<Option<(K, Rc<Reference>)>>,
+    /// The least recently asked for first.
+    kept: RefCell<Vec<(K, Rc<Reference>)>>,
+}
+
+/// References a workload keeps at most.
+const KEPT: usize = if cfg!(target_arch = "wasm32") { 2 } else { 1 };
+
+thread_local! {
+    /// References built so far (`KeptReference::get_or_build`): the runner's way to tell a reference built
+    /// ahead from one that was kept already.
+    static BUILT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many references `KeptReference`s have built so far.
+pub fn references_built() -> u64 {
+    BUILT.get()
 }
 
 impl<K: PartialEq> Default for KeptReference<K> {
@@ -503,16 +518,23 @@ impl<K: PartialEq> Default for KeptReference<K> {
 }
 
 impl<K: PartialEq> KeptReference<K> {
-    /// The reference kept for `key`, or the one `build` makes (after the last one is freed).
+    /// The reference kept for `key`, or the one `build` makes (after the least recently asked for is freed,
+    /// where as many as are kept at most are kept already).
     pub async fn get_or_build(&self, key: K, build: impl Future<Output = Reference>) -> Rc<Reference> {
-        if let Some((known, reference)) = self.kept.borrow().as_ref()
-            && *known == key
         {
-            return reference.clone();
+            let mut kept = self.kept.borrow_mut();
+            if let Some(at) = kept.iter().position(|(known, _)| *known == key) {
+                let found = kept.remove(at);
+                let reference = found.1.clone();
+                kept.push(found);
+                return reference;
+            }
+            let over = (kept.len() + 1).saturating_sub(KEPT);
+            kept.drain(..over);
         }
-        *self.kept.borrow_mut() = None;
+        BUILT.set(BUILT.get() + 1);
         let reference = Rc::new(build.await);
-        *self.kept.borrow_mut() = Some((key, reference.clone()));
+        self.kept.borrow_mut().push((key, reference.clone()));
         reference
     }
 }

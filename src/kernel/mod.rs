@@ -28,7 +28,7 @@ pub use buffers::{
 };
 pub use check::{
     Comparison, Expected, GpuCheck, KeptReference, Mismatch, Recipe, Reference, Summary, ValidationError, Words, f32s,
-    passes, recipe_bytes, u32s,
+    passes, recipe_bytes, references_built, u32s,
 };
 pub use dispatch::{Step, encode_steps, linear_grid, matrix_shape, plane_grid, submit, submit_once, submit_steps};
 pub use readback::{idle, map_read, read_buffer, read_range};
@@ -434,6 +434,11 @@ pub trait Workload {
     /// (sums, partial sums, counts) and `check` compares the read-back output on the CPU, with what this
     /// computed (in chunks that give the page a turn, `host::for_chunks`).
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a>;
+    /// Whether the page may ask for a configuration's reference before that configuration has run, while the
+    /// GPU measures others (`runner::Ahead`), keeping the last one (`KeptReference`) meanwhile.
+    fn reference_ahead(&self) -> bool {
+        true
+    }
     /// Compares a configuration's output with the CPU reference on the CPU (after `reference`): the check
     /// of outputs that are not compared word by word, and the cross-check of those that are in the tests.
     fn check(&self, configuration: &Configuration, prepared: &Prepared, output: &[u8]) -> Result<(), ValidationError>;

@@ -77,6 +77,8 @@ impl<'a> Staging<'a> {
         let range = mapped.get_mapped_range().map_err(failed)?;
         Uint8Array::new(&range).set(&bytes, 0);
         mapped.unmap();
+        // A measurement begun while the buffer mapped: its copy waits for the end.
+        host::quiet().await;
         let size = bytes.byte_length() as u64;
         super::submit(self.gpu, |encoder| encoder.copy_buffer_to_buffer(&buffer, 0, self.target, offset, size));
         let mapping = mapped.map_async_with_f64_and_f64(MAP_WRITE, 0.0, self.size as f64);

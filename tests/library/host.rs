@@ -30,3 +30,20 @@ fn work_started_while_the_gpu_is_measured_waits_for_the_measurement_to_end() {
     assert_eq!(covered.get(), 1000);
     assert!(host::is_quiet());
 }
+
+#[test]
+fn work_under_way_when_a_measurement_begins_waits_for_its_end() {
+    use futures_util::FutureExt;
+    let (covered, measuring) = (std::cell::Cell::new(0), std::cell::RefCell::new(None));
+    let mut chunks = Box::pin(host::for_chunks(1 << 20, |range| {
+        if range.start == 0 {
+            *measuring.borrow_mut() = Some(host::measuring());
+        }
+        covered.set(covered.get() + range.end - range.start);
+    }));
+    assert!(chunks.as_mut().now_or_never().is_none(), "the measurement began after the first chunk");
+    assert!(covered.get() < 1 << 20);
+    drop(measuring.take());
+    pollster::block_on(chunks);
+    assert_eq!(covered.get(), 1 << 20);
+}

@@ -431,21 +431,28 @@ struct Ahead<'a> {
 
 impl<'a> Ahead<'a> {
     /// Asks for the references of `rest`, the family's configurations after `index`, in turn, until one is
-    /// built rather than kept; unless a build is under way, or asked for past `index` already.
+    /// built rather than kept; unless a build is under way, or asked for past `index` already. One made on
+    /// the page's thread (sums, counts) is left for its configuration: it would not overlap the GPU's work,
+    /// only lengthen the gaps between measurements.
     fn start(&self, gpu: &'a Gpu, workload: Rc<dyn Workload>, index: usize, rest: Vec<Configuration>) {
         if self.building.borrow().is_some() || self.at.get().is_some_and(|at| at > index) {
             return;
         }
         let at = self.at.clone();
         let build = async move {
-            let built = crate::kernel::references_built();
             for (next, configuration) in (index + 1..).zip(&rest) {
                 at.set(Some(next));
-                // An error is that configuration's, said when it is checked.
-                workload.reference(gpu, configuration).await.ok();
-                if crate::kernel::references_built() != built {
-                    return;
+                let built = crate::kernel::references_built();
+                let mut asked = workload.reference(gpu, configuration);
+                let first = std::future::poll_fn(|context| Poll::Ready(asked.as_mut().poll(context))).await;
+                if first.is_ready() {
+                    continue; // kept already
                 }
+                if crate::kernel::references_built() != built {
+                    // An error is that configuration's, said when it is checked.
+                    asked.await.ok();
+                }
+                return;
             }
         };
         *self.building.borrow_mut() = Some(Box::pin(build));

@@ -312,6 +312,17 @@ async fn long_host_work_leaves_no_long_task_on_the_page() {
     assert!(long_tasks.longest_ms < 100.0, "{long_tasks:?} in {took} s of work");
 }
 
+#[wasm_bindgen_test]
+fn a_job_new_to_the_workers_starts_with_small_requests_and_a_known_one_does_not() {
+    use wgsweep::host::workers::request_sizes;
+    let chunk = 1 << 20;
+    let new: Vec<u64> = request_sizes(true, chunk).take(9).collect();
+    assert_eq!(new, [1 << 14, 1 << 15, 1 << 16, 1 << 17, 1 << 18, 1 << 19, chunk, chunk, chunk]);
+    assert!(request_sizes(false, chunk).take(4).all(|size| size == chunk));
+    // Chunks smaller than a first request are asked for whole.
+    assert!(request_sizes(true, 1 << 12).take(4).all(|size| size == 1 << 12));
+}
+
 /// Reads a user's kernel (its specification changed by `change`), checks that it compiles, and runs every
 /// configuration through WebGPU, validated.
 async fn run_users_kernel(source: &str, change: impl FnOnce(&mut serde_json::Value)) -> wgsweep::result::RunResult {

@@ -10,8 +10,9 @@ self.onmessage = async ({ data }) => {
       self.postMessage({ ready: true });
       return;
     }
+    const began = performance.now();
     const bytes = reference_words(data.job, data.input, data.start, data.end);
-    self.postMessage({ bytes }, [bytes.buffer]);
+    self.postMessage({ bytes, ms: performance.now() - began }, [bytes.buffer]);
   } catch (error) {
     self.postMessage({ error: String(error) });
   }

@@ -17,6 +17,10 @@ const SCRIPT: &str = "reference-worker.js";
 const MAX_WORKERS: usize = 16;
 /// Items a request asks for at least: a round trip to a worker costs about a millisecond.
 const MIN_CHUNK: u64 = 1 << 12;
+/// Items a worker's first request of a job new to the workers asks for, doubled each request after: in
+/// Chromium on an H200 a worker's first call of a family's reference code took 430–740 ms for 2^20 words,
+/// where its median call took 22–43 ms (docs/results/page-pace-h200.md).
+const FIRST_REQUEST: u64 = 1 << 14;
 
 /// One worker, and the answer the page waits for from it.
 struct Worker {
@@ -84,6 +88,8 @@ struct Pool {
     failed: Cell<bool>,
     /// Whether a job is under way: each worker takes one request at a time.
     busy: Cell<bool>,
+    /// The jobs the workers have done: a new one's first requests are small (`FIRST_REQUEST`).
+    done_jobs: RefCell<Vec<String>>,
 }
 
 thread_local! {
@@ -92,6 +98,7 @@ thread_local! {
 
 /// Starts the workers, each with the page's compiled module, and waits until every one is ready.
 async fn start_pool() -> Pool {
+    let began = web_time::Instant::now();
     let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency()) as usize;
     let module = Object::new();
     Reflect::set(&module, &"module".into(), &wasm_bindgen::module()).expect("an object takes a field");
@@ -104,10 +111,18 @@ async fn start_pool() -> Pool {
         Err(why) => Err(why),
     };
     match ready {
-        Ok(workers) => Pool { workers: Some(workers), failed: Cell::default(), busy: Cell::default() },
+        Ok(workers) => {
+            log::debug!("{} workers ready in {:.3} s", workers.len(), began.elapsed().as_secs_f64());
+            Pool {
+                workers: Some(workers),
+                failed: Cell::default(),
+                busy: Cell::default(),
+                done_jobs: RefCell::default(),
+            }
+        }
         Err(why) => {
             log::warn!("host work stays on the page's thread: {why}");
-            Pool { workers: None, failed: Cell::default(), busy: Cell::default() }
+            Pool { workers: None, failed: Cell::default(), busy: Cell::default(), done_jobs: RefCell::default() }
         }
     }
 }
@@ -117,12 +132,20 @@ pub fn count() -> usize {
     POOL.with(|pool| pool.get().filter(|p| !p.failed.get()).and_then(|p| p.workers.as_ref()).map_or(0, Vec::len))
 }
 
+/// The items each request of a worker asks for, in turn, for a job with requests of at most `chunk`: where the
+/// job is new to the workers, `FIRST_REQUEST`, then twice the last up to `chunk`; otherwise `chunk` from the
+/// first.
+pub fn request_sizes(new_job: bool, chunk: u64) -> impl Iterator<Item = u64> {
+    let first = if new_job { FIRST_REQUEST.min(chunk) } else { chunk };
+    std::iter::successors(Some(first), move |&size| Some((2 * size).min(chunk)))
+}
+
 /// Computes `job` on `input` (JSON) over `range` in the workers, at most `chunk` items a request (fewer where
-/// that leaves each worker several requests), and hands each chunk's bytes to `take(start of its range,
-/// bytes)` as they come, in any order, giving the page a turn between them; a worker asks for its next
-/// chunk once `take` has finished with its last. An error where the workers cannot do it (none could start,
-/// one failed, or they are busy with another job): the caller then does the work itself; or where `take`
-/// failed, which leaves the workers ready for the next job.
+/// that leaves each worker several requests, and fewer again at first for a job new to them), and hands each
+/// chunk's bytes to `take(start of its range, bytes)` as they come, in any order, giving the page a turn
+/// between them; a worker asks for its next chunk once `take` has finished with its last. An error where the
+/// workers cannot do it (none could start, one failed, or they are busy with another job): the caller then
+/// does the work itself; or where `take` failed, which leaves the workers ready for the next job.
 pub async fn compute<Taken: Future<Output = Result<(), String>>>(
     job: &str,
     input: &str,
@@ -141,16 +164,20 @@ pub async fn compute<Taken: Future<Output = Result<(), String>>>(
         }
     };
     let chunk = chunk.min(((range.end - range.start) / (4 * workers.len() as u64)).max(MIN_CHUNK));
+    let new_job = !pool.done_jobs.borrow().iter().any(|done| done == job);
     let (next, refused) = (Cell::new(range.start), RefCell::new(None));
-    let each_worker = workers.iter().map(|worker| {
+    let began = web_time::Instant::now();
+    let ms = move || began.elapsed().as_secs_f64() * 1e3;
+    let each_worker = workers.iter().enumerate().map(|(index, worker)| {
         let (next, take, refused, range) = (&next, &take, &refused, range.clone());
         async move {
+            let mut sizes = request_sizes(new_job, chunk);
             loop {
                 let start = next.get();
                 if start >= range.end {
                     return Ok(());
                 }
-                let end = range.end.min(start + chunk);
+                let end = range.end.min(start + sizes.next().expect("sizes without end"));
                 next.set(end);
                 let request = Object::new();
                 for (key, value) in [
@@ -161,7 +188,9 @@ pub async fn compute<Taken: Future<Output = Result<(), String>>>(
                 ] {
                     Reflect::set(&request, &key.into(), &value).expect("an object takes a field");
                 }
+                let asked = ms();
                 let answer = worker.ask(&request).await?;
+                let answered = ms();
                 let bytes = Reflect::get(&answer, &"bytes".into())
                     .ok()
                     .and_then(|bytes| bytes.dyn_into::<Uint8Array>().ok())
@@ -170,6 +199,13 @@ pub async fn compute<Taken: Future<Output = Result<(), String>>>(
                     *refused.borrow_mut() = Some(why);
                     return Ok(());
                 }
+                // Where a reference's time goes, chunk by chunk (`?log=trace`, a page built without `--release`).
+                let computing = Reflect::get(&answer, &"ms".into()).ok().and_then(|ms| ms.as_f64()).unwrap_or(f64::NAN);
+                log::trace!(
+                    "{job} chunk at {start}: worker {index} asked at {asked:.1} ms, computed in {computing:.1}, \
+                     answered at {answered:.1}, taken at {:.1}",
+                    ms()
+                );
                 super::pause_if_due().await;
             }
         }
@@ -182,6 +218,8 @@ pub async fn compute<Taken: Future<Output = Result<(), String>>>(
     if let Err(why) = &done {
         log::warn!("host work goes back to the page's thread: {why}");
         pool.failed.set(true);
+    } else if new_job {
+        pool.done_jobs.borrow_mut().push(job.to_string());
     }
     done.map(drop)
 }

@@ -43,8 +43,9 @@ pub fn start() {
             message.remove_attribute("hidden").ok();
         }
     }));
-    // `?log=debug` logs where a run's time goes, configuration by configuration, to the console: in a page
-    // built without `--release` (the release build keeps warnings and errors only, Cargo.toml).
+    // `?log=debug` logs where a run's time goes, configuration by configuration, to the console (`?log=trace`
+    // also each chunk a worker computes): in a page built without `--release` (the release build keeps
+    // warnings and errors only, Cargo.toml).
     let level = dom::query("log").and_then(|level| level.parse().ok()).unwrap_or(log::Level::Warn);
     let _ = console_log::init_with_level(level);
     // The browser tests load the same module; only a page with the app's root starts the app.

@@ -322,7 +322,6 @@ impl Timeline {
 /// A submitted sample whose results are not in yet.
 struct InFlight {
     slot: usize,
-    submitted: Instant,
     index: wgpu::SubmissionIndex,
     done: oneshot::Receiver<Result<(), String>>,
 }
@@ -418,9 +417,10 @@ impl Timer {
         Ok(measurement)
     }
 
-    /// Finds K, one sample at a time: the power of two of dispatches whose sample lasts at least
-    /// `min_sample_ns` and `quanta_per_sample` timer quanta, twice in a row. A single dispatch over
-    /// `max_dispatch_ns` is too slow to measure.
+    /// Finds K: the power of two of dispatches whose sample lasts at least `min_sample_ns` and
+    /// `quanta_per_sample` timer quanta, twice in a row. A single dispatch first (over `max_dispatch_ns` it is
+    /// too slow to measure); past it, the two samples at each K are submitted together: one round trip to the
+    /// GPU where there were two.
     async fn calibrate(
         &self,
         gpu: &Gpu,
@@ -431,25 +431,29 @@ impl Timer {
         let mut calibration = Calibration { dispatches: 1, sample_ns: 0.0, busy_ns: 0.0 };
         let mut confirming = false;
         loop {
-            let sample = self.submit(gpu, steps, calibration.dispatches, 0);
-            let submitted = sample.submitted;
-            let (ticks, done) = self.finish(gpu, sample).await?;
-            let sample_ns = match ticks {
-                Some([begin, end]) => self.ns_between(begin, end),
-                None => (done - submitted).as_nanos() as f64,
-            };
-            calibration.sample_ns = sample_ns;
-            calibration.busy_ns += sample_ns.max(0.0);
-            if calibration.dispatches == 1 && sample_ns > options.max_dispatch_ns {
-                return Err(MeasureError::TooSlow(sample_ns, options.max_dispatch_ns));
+            let together = if calibration.dispatches > 1 { 2 } else { 1 };
+            let mut timeline = Timeline { previous_done: Instant::now(), previous_end: None };
+            let samples: Vec<InFlight> =
+                (0..together).map(|slot| self.submit(gpu, steps, calibration.dispatches, slot)).collect();
+            let mut shortest_ns = f64::INFINITY;
+            for sample in samples {
+                let (ticks, done) = self.finish(gpu, sample).await?;
+                let (wall_ns, gpu_ns) = timeline.sample(ticks, done, |start, end| self.ns_between(start, end));
+                let sample_ns = gpu_ns.unwrap_or(wall_ns);
+                calibration.sample_ns = sample_ns;
+                calibration.busy_ns += sample_ns.max(0.0);
+                shortest_ns = shortest_ns.min(sample_ns);
+            }
+            if calibration.dispatches == 1 && shortest_ns > options.max_dispatch_ns {
+                return Err(MeasureError::TooSlow(shortest_ns, options.max_dispatch_ns));
             }
             if calibration.dispatches >= options.max_dispatches {
                 return Ok(calibration);
             }
-            if sample_ns >= target_ns {
-                // One more at this K before keeping it: a first sample slowed by the host or by clocks still
+            if shortest_ns >= target_ns {
+                // Twice at this K before keeping it: a first sample slowed by the host or by clocks still
                 // rising would leave the kept ones short (seen on lavapipe, 3× apart).
-                if confirming {
+                if confirming || together == 2 {
                     return Ok(calibration);
                 }
                 confirming = true;
@@ -457,7 +461,7 @@ impl Timer {
             }
             confirming = false;
             // Jump straight to the power of two the estimate asks for; a zero reading grows K sixteenfold.
-            let factor = if sample_ns > 0.0 { (target_ns / sample_ns).log2().ceil().clamp(1.0, 10.0) } else { 4.0 };
+            let factor = if shortest_ns > 0.0 { (target_ns / shortest_ns).log2().ceil().clamp(1.0, 10.0) } else { 4.0 };
             calibration.dispatches =
                 calibration.dispatches.saturating_mul(1 << factor as u32).min(options.max_dispatches);
         }
@@ -544,7 +548,6 @@ impl Timer {
             encoder.resolve_query_set(&t.set, 0..2, &t.resolve, 0);
             encoder.copy_buffer_to_buffer(&t.resolve, 0, &t.readback, 0, 16);
         }
-        let submitted = Instant::now();
         let index = gpu.queue.submit([encoder.finish()]);
         let (sender, done) = oneshot::channel();
         match timestamps {
@@ -555,7 +558,7 @@ impl Timer {
                 let _ = sender.send(Ok(()));
             }),
         }
-        InFlight { slot, submitted, index, done }
+        InFlight { slot, index, done }
     }
 
     /// Waits for a submitted sample; returns its pass's raw beginning and end timestamps (if any) and when

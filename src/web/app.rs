@@ -9,7 +9,9 @@ use web_sys::Element;
 
 use super::dom::{self, append, by_id};
 use super::state::{self, Action};
-use super::{adapter, compare, controls, device, gallery, history, opened, run, storage, summary, tuning, your_kernel};
+use super::{
+    adapter, chart, compare, controls, device, gallery, history, opened, run, storage, summary, tuning, your_kernel,
+};
 use crate::{host, share};
 
 pub async fn main() {
@@ -37,6 +39,7 @@ pub async fn main() {
         }
         Err(message) => dom::show_message("error", &message),
     }
+    chart::warm_up();
 }
 
 /// Builds the views in page order, with a turn for the page after the first screen's: on a slow machine the

@@ -199,13 +199,17 @@ pub async fn compute<Taken: Future<Output = Result<(), String>>>(
                     *refused.borrow_mut() = Some(why);
                     return Ok(());
                 }
-                // Where a reference's time goes, chunk by chunk (`?log=trace`, a page built without `--release`).
-                let computing = Reflect::get(&answer, &"ms".into()).ok().and_then(|ms| ms.as_f64()).unwrap_or(f64::NAN);
-                log::trace!(
-                    "{job} chunk at {start}: worker {index} asked at {asked:.1} ms, computed in {computing:.1}, \
-                     answered at {answered:.1}, taken at {:.1}",
-                    ms()
-                );
+                // Where a reference's time goes, chunk by chunk: `?log=trace` in a page built without `--release`
+                // (the released page compiles this out).
+                if log::log_enabled!(log::Level::Trace) {
+                    let computing = Reflect::get(&answer, &"ms".into()).ok().and_then(|ms| ms.as_f64());
+                    log::trace!(
+                        "{job} chunk at {start}: worker {index} asked at {asked:.1} ms, computed in {:.1}, \
+                         answered at {answered:.1}, taken at {:.1}",
+                        computing.unwrap_or(f64::NAN),
+                        ms()
+                    );
+                }
                 super::pause_if_due().await;
             }
         }

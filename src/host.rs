@@ -79,22 +79,24 @@ pub async fn fill<T: Copy + Send>(mut out: WriteOnly<'_, [T]>, work: impl Fn(Ran
 const PIECE: usize = 1 << 10;
 
 /// The sum of items `0..count`: `block(range)` sums the items of one block, on every core natively and in
-/// chunks in the page, as `fill`; `merge` adds up the blocks' sums, in order.
-pub async fn sum<S: Copy + Default + Send>(
+/// chunks in the page, as `fill`; `merge` adds up the blocks' sums, in order, to `zero`.
+pub async fn sum<S: Copy + Send>(
     count: u64,
+    zero: S,
     block: impl Fn(Range<u64>) -> S + Sync,
     merge: impl Fn(S, S) -> S,
 ) -> S {
-    let mut sums = vec![S::default(); count.div_ceil(SUM_BLOCK) as usize];
+    let mut sums = vec![zero; count.div_ceil(SUM_BLOCK) as usize];
     fill(WriteOnly::from_mut(sums.as_mut_slice()), |blocks, out| {
         out.write_iter(blocks.map(|b| block(b * SUM_BLOCK..count.min((b + 1) * SUM_BLOCK))));
     })
     .await;
-    sums.into_iter().fold(S::default(), merge)
+    sums.into_iter().fold(zero, merge)
 }
 
 /// Items summed as one block: a few tens of microseconds of work, so that a page's first chunk stays short.
-const SUM_BLOCK: u64 = 1 << 12;
+/// The page's workers sum the same blocks (`kernel::sums`).
+pub const SUM_BLOCK: u64 = 1 << 12;
 
 /// What `cell` holds, made by `make` (long host work, done in chunks) the first time it is asked for.
 pub async fn once<T>(cell: &OnceCell<T>, make: impl Future<Output = T>) -> &T {

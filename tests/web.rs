@@ -94,7 +94,7 @@ async fn stream_kernels_validate_through_webgpu() {
 #[wasm_bindgen_test]
 async fn the_next_kernels_reference_is_built_while_the_first_ones_configurations_are_measured() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
-    let plan = quick_plan("copy/vec4,triad/vec4", 1 << 16, Some(vec![64, 128, 256]));
+    let plan = quick_plan("copy/vec4,triad/vec4,dot/vec4", 1 << 16, Some(vec![64, 128, 256]));
     let before = wgsweep::kernel::references_built();
     let mut built_when_measured = Vec::new();
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |event| {
@@ -108,10 +108,11 @@ async fn the_next_kernels_reference_is_built_while_the_first_ones_configurations
     for r in &result.results {
         assert!(r.is_good(), "{} wg={}: {:?}", r.label(), r.workgroup_size[0], r.error());
     }
-    // copy's reference as its first configuration is checked, triad's while that one is measured; each once:
-    // copy's is kept while its other configurations run.
-    assert_eq!(built_when_measured, [0, 2, 2, 2, 2, 2]);
-    assert_eq!(wgsweep::kernel::references_built() - before, 2);
+    // copy's reference as its first configuration is checked, triad's while copy's second one is measured,
+    // dot's sum while triad's second one is; each once: a reference is kept while its kernel's other
+    // configurations run.
+    assert_eq!(built_when_measured, [0, 2, 2, 2, 3, 3, 3, 3, 3]);
+    assert_eq!(wgsweep::kernel::references_built() - before, 3);
 }
 
 #[wasm_bindgen_test]

@@ -1,7 +1,10 @@
 // A Web Worker that computes CPU references off the page's thread (src/host/workers.rs). The page sends
-// its compiled module first; then, one at a time, a job (a family and its reference's recipe as JSON) and a
-// range of words, and the worker answers with their bytes, whose memory it hands over rather than copies.
-import init, { reference_words } from "./wgsweep.js";
+// its compiled module first; then, one at a time, a job (a kind of work, a family and its recipe as JSON)
+// and a range of items, and the worker answers with their bytes, whose memory it hands over rather than
+// copies.
+import init, { block_sums, reference_words } from "./wgsweep.js";
+
+const works = { words: reference_words, sums: block_sums };
 
 self.onmessage = async ({ data }) => {
   try {
@@ -11,7 +14,7 @@ self.onmessage = async ({ data }) => {
       return;
     }
     const began = performance.now();
-    const bytes = reference_words(data.job, data.input, data.start, data.end);
+    const bytes = works[data.work](data.family, data.input, data.start, data.end);
     self.postMessage({ bytes, ms: performance.now() - began }, [bytes.buffer]);
   } catch (error) {
     self.postMessage({ error: String(error) });

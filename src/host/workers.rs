@@ -1,7 +1,7 @@
 //! Page only: long host work off the page's thread, in Web Workers that each run this same module
-//! (www/reference-worker.js, started with the page's compiled module). A job is a name and its input as
-//! JSON; a worker computes one range of it at a time and hands back bytes whose memory is transferred to
-//! the page, not copied.
+//! (www/reference-worker.js, started with the page's compiled module). A job is a kind of work (`Work`), a
+//! family and its input as JSON; a worker computes one range of it at a time and hands back bytes whose
+//! memory is transferred to the page, not copied.
 
 use std::cell::{Cell, OnceCell, RefCell};
 use std::ops::Range;
@@ -15,12 +15,32 @@ use wasm_bindgen::prelude::*;
 const SCRIPT: &str = "reference-worker.js";
 /// Workers at most: one per core, up to as many as a large desktop has.
 const MAX_WORKERS: usize = 16;
-/// Items a request asks for at least: a round trip to a worker costs about a millisecond.
-const MIN_CHUNK: u64 = 1 << 12;
+/// Items a request asks for at least, and what every request's size is a multiple of: a round trip to a
+/// worker costs about a millisecond; and a sum's block, so that each request starts at a block's start.
+const MIN_CHUNK: u64 = super::SUM_BLOCK;
 /// Items a worker's first request of a job new to the workers asks for, doubled each request after: in
 /// Chromium on an H200 a worker's first call of a family's reference code took 430–740 ms for 2^20 words,
 /// where its median call took 22–43 ms (docs/results/page-pace-h200.md).
 const FIRST_REQUEST: u64 = 1 << 14;
+
+/// What a worker computes of a family's recipe (www/reference-worker.js calls the module's function of
+/// that name).
+#[derive(Clone, Copy)]
+pub enum Work {
+    /// A reference's encoded words (`reference_words`).
+    Words,
+    /// The sums of each block of items (`block_sums`).
+    Sums,
+}
+
+impl Work {
+    fn name(self) -> &'static str {
+        match self {
+            Work::Words => "words",
+            Work::Sums => "sums",
+        }
+    }
+}
 
 /// One worker, and the answer the page waits for from it.
 struct Worker {
@@ -88,8 +108,9 @@ struct Pool {
     failed: Cell<bool>,
     /// Whether a job is under way: each worker takes one request at a time.
     busy: Cell<bool>,
-    /// The jobs the workers have done: a new one's first requests are small (`FIRST_REQUEST`).
-    done_jobs: RefCell<Vec<String>>,
+    /// The jobs the workers have done (work and family): a new one's first requests are small
+    /// (`FIRST_REQUEST`).
+    done_jobs: RefCell<Vec<(&'static str, String)>>,
 }
 
 thread_local! {
@@ -140,18 +161,24 @@ pub fn request_sizes(new_job: bool, chunk: u64) -> impl Iterator<Item = u64> {
     std::iter::successors(Some(first), move |&size| Some((2 * size).min(chunk)))
 }
 
-/// Computes `job` on `input` (JSON) over `range` in the workers, at most `chunk` items a request (fewer where
-/// that leaves each worker several requests, and fewer again at first for a job new to them), and hands each
+/// What `compute` hands a chunk to: done once the chunk is where it goes. Behind a reference, so that the
+/// page's download holds `compute` once for every caller.
+pub type Taken<'a> = futures_util::future::LocalBoxFuture<'a, Result<(), String>>;
+
+/// Computes `work` of `family`'s recipe `input` (JSON) over `range` in the workers, at most `chunk` items a
+/// request (fewer where that leaves each worker several requests, and fewer again at first for a job new to
+/// them; every request a multiple of `MIN_CHUNK` after `range.start` but the last), and hands each
 /// chunk's bytes to `take(start of its range, bytes)` as they come, in any order, giving the page a turn
 /// between them; a worker asks for its next chunk once `take` has finished with its last. An error where the
 /// workers cannot do it (none could start, one failed, or they are busy with another job): the caller then
 /// does the work itself; or where `take` failed, which leaves the workers ready for the next job.
-pub async fn compute<Taken: Future<Output = Result<(), String>>>(
-    job: &str,
+pub async fn compute<'a>(
+    work: Work,
+    family: &str,
     input: &str,
     range: Range<u64>,
     chunk: u64,
-    take: impl Fn(u64, Uint8Array) -> Taken,
+    take: &(dyn Fn(u64, Uint8Array) -> Taken<'a> + 'a),
 ) -> Result<(), String> {
     let pool = POOL.with(Rc::clone);
     let pool = super::once(&pool, start_pool()).await;
@@ -163,8 +190,10 @@ pub async fn compute<Taken: Future<Output = Result<(), String>>>(
             return Err("no workers".into());
         }
     };
-    let chunk = chunk.min(((range.end - range.start) / (4 * workers.len() as u64)).max(MIN_CHUNK));
-    let new_job = !pool.done_jobs.borrow().iter().any(|done| done == job);
+    let spread = (range.end - range.start) / (4 * workers.len() as u64);
+    let chunk = chunk.min(spread).max(MIN_CHUNK) / MIN_CHUNK * MIN_CHUNK;
+    let job = (work.name(), family.to_string());
+    let new_job = !pool.done_jobs.borrow().contains(&job);
     let (next, refused) = (Cell::new(range.start), RefCell::new(None));
     let began = web_time::Instant::now();
     let ms = move || began.elapsed().as_secs_f64() * 1e3;
@@ -181,7 +210,8 @@ pub async fn compute<Taken: Future<Output = Result<(), String>>>(
                 next.set(end);
                 let request = Object::new();
                 for (key, value) in [
-                    ("job", JsValue::from(job)),
+                    ("work", JsValue::from(work.name())),
+                    ("family", family.into()),
                     ("input", input.into()),
                     ("start", (start as f64).into()),
                     ("end", (end as f64).into()),
@@ -204,8 +234,9 @@ pub async fn compute<Taken: Future<Output = Result<(), String>>>(
                 if log::log_enabled!(log::Level::Trace) {
                     let computing = Reflect::get(&answer, &"ms".into()).ok().and_then(|ms| ms.as_f64());
                     log::trace!(
-                        "{job} chunk at {start}: worker {index} asked at {asked:.1} ms, computed in {:.1}, \
+                        "{family} {} chunk at {start}: worker {index} asked at {asked:.1} ms, computed in {:.1}, \
                          answered at {answered:.1}, taken at {:.1}",
+                        work.name(),
                         computing.unwrap_or(f64::NAN),
                         ms()
                     );
@@ -223,7 +254,7 @@ pub async fn compute<Taken: Future<Output = Result<(), String>>>(
         log::warn!("host work goes back to the page's thread: {why}");
         pool.failed.set(true);
     } else if new_job {
-        pool.done_jobs.borrow_mut().push(job.to_string());
+        pool.done_jobs.borrow_mut().push(job);
     }
     done.map(drop)
 }

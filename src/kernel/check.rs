@@ -472,8 +472,8 @@ async fn in_workers(gpu: &Gpu, part: &wgpu::Buffer, range: Range<u64>, recipe: &
     let staging = super::staging::Staging::new(gpu, part, chunk.min(words) * 8);
     let (family, json) = (recipe.family(), recipe.json());
     let began = web_time::Instant::now();
-    let write = |start: u64, bytes| staging.write((start - first) * 8, bytes);
-    let computed = host::workers::compute(family, &json, range, chunk, write).await;
+    let write = |start: u64, bytes| Box::pin(staging.write((start - first) * 8, bytes)) as host::workers::Taken;
+    let computed = host::workers::compute(host::workers::Work::Words, family, &json, range, chunk, &write).await;
     let finished = staging.finish().await;
     match computed.and(finished) {
         Ok(()) => {
@@ -501,14 +501,19 @@ pub struct KeptReference<K> {
 const KEPT: usize = if cfg!(target_arch = "wasm32") { 2 } else { 1 };
 
 thread_local! {
-    /// References built so far (`KeptReference::get_or_build`): the runner's way to tell a reference built
-    /// ahead from one that was kept already.
+    /// References built so far (`KeptReference::get_or_build`), sums included (`sums::sum`): the runner's
+    /// way to tell a reference built ahead from one that was kept already.
     static BUILT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-/// How many references `KeptReference`s have built so far.
+/// How many references `KeptReference`s have built so far, and sums `sums::sum` has added up.
 pub fn references_built() -> u64 {
     BUILT.get()
+}
+
+/// Counts one reference more as built.
+pub(super) fn count_built() {
+    BUILT.set(BUILT.get() + 1);
 }
 
 impl<K: PartialEq> Default for KeptReference<K> {
@@ -532,7 +537,7 @@ impl<K: PartialEq> KeptReference<K> {
             let over = (kept.len() + 1).saturating_sub(KEPT);
             kept.drain(..over);
         }
-        BUILT.set(BUILT.get() + 1);
+        count_built();
         let reference = Rc::new(build.await);
         self.kept.borrow_mut().push((key, reference.clone()));
         reference

@@ -14,6 +14,7 @@ mod shaders;
 pub mod shapes;
 #[cfg(target_arch = "wasm32")]
 mod staging;
+pub mod sums;
 
 use std::fmt;
 use std::ops::Range;
@@ -397,6 +398,12 @@ pub trait Family: Sync {
         let _ = (recipe, range);
         Err(format!("the {} family builds no reference", self.name()))
     }
+    /// The sums of each block of items in `range` of this family's sum recipe, given as JSON
+    /// (`block_sums_bytes` of its `SumRecipe`): what a Web Worker computes for the page.
+    fn block_sums(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
+        let _ = (recipe, range);
+        Err(format!("the {} family adds up no sum", self.name()))
+    }
 }
 
 /// The inputs of one problem, on the GPU, shared by every configuration run on them.
@@ -432,7 +439,8 @@ pub trait Workload {
     /// output is compared with on the GPU, word by word, without reading it back (built from a `Recipe`: on
     /// every core natively, in Web Workers in the page); or `None` where the check is not word by word
     /// (sums, partial sums, counts) and `check` compares the read-back output on the CPU, with what this
-    /// computed (in chunks that give the page a turn, `host::for_chunks`).
+    /// computed (sums as a `SumRecipe` says, where the reference's words are built; anything else in chunks
+    /// that give the page a turn, `host::for_chunks`).
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a>;
     /// Whether the page may ask for a configuration's reference before that configuration has run, while the
     /// GPU measures others (`runner::Ahead`), keeping the last one (`KeptReference`) meanwhile.

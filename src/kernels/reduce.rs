@@ -4,6 +4,8 @@
 use std::cell::OnceCell;
 use std::ops::Range;
 
+use serde::{Deserialize, Serialize};
+
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
@@ -11,6 +13,7 @@ use crate::kernel::{
     self, Before, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, Presentation, ReferenceFuture,
     ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours, family_text,
 };
+use crate::kernel::sums::{self, SumRecipe};
 use crate::spec;
 
 /// WGSL has no includes: the grid's index helpers, the input's bindings and the grid-stride loop go in front.
@@ -154,6 +157,10 @@ impl Family for Reduce {
         let subgroup_modules = ShaderModules::new("reduce_subgroup.wgsl", SUBGROUP_WGSL);
         Ok(Box::new(ReduceWorkload { n: size, seed, modules, subgroup_modules, src, sums: OnceCell::new() }))
     }
+
+    fn block_sums(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
+        sums::block_sums_bytes::<3, InputSums>(recipe, range)
+    }
 }
 
 /// The input's sums on the host: u32 wrapping, f32 in f64, and Σ|x| that the f32 tolerance scales with.
@@ -174,26 +181,33 @@ struct ReduceWorkload {
     sums: OnceCell<Sums>,
 }
 
+/// What the input's sums are: element i holds the bits of `random_f32(i, seed)`.
+#[derive(Serialize, Deserialize)]
+struct InputSums {
+    seed: u32,
+}
+
+impl SumRecipe<3> for InputSums {
+    const FAMILY: &'static str = "reduce";
+
+    /// The u32 sum (wrapped), the f32 sum and Σ|x|.
+    fn block(&self, range: Range<u64>) -> [f64; 3] {
+        let mut sums = Sums::default();
+        for i in range {
+            let x = random_f32(i as u32, self.seed);
+            sums.u32 = sums.u32.wrapping_add(x.to_bits());
+            sums.f32 += x as f64;
+            sums.magnitude += (x as f64).abs();
+        }
+        [sums.u32 as f64, sums.f32, sums.magnitude]
+    }
+}
+
 impl ReduceWorkload {
-    /// Sums the input, on every core natively, in chunks that give the page a turn.
+    /// Sums the input: in the page's workers, natively on every core.
     async fn sum_input(&self) -> Sums {
-        let seed = self.seed;
-        let block = |range: Range<u64>| {
-            let mut sums = Sums::default();
-            for i in range {
-                let x = random_f32(i as u32, seed);
-                sums.u32 = sums.u32.wrapping_add(x.to_bits());
-                sums.f32 += x as f64;
-                sums.magnitude += (x as f64).abs();
-            }
-            sums
-        };
-        let merge = |a: Sums, b: Sums| Sums {
-            u32: a.u32.wrapping_add(b.u32),
-            f32: a.f32 + b.f32,
-            magnitude: a.magnitude + b.magnitude,
-        };
-        host::sum(self.n, block, merge).await
+        let [u32, f32, magnitude] = sums::sum(&InputSums { seed: self.seed }, self.n).await;
+        Sums { u32: u32 as u64 as u32, f32, magnitude }
     }
 
     /// The input's sums (after `reference`).

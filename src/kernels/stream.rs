@@ -16,6 +16,7 @@ use crate::kernel::{
     Presentation, Recipe, Reference, ReferenceFuture, Role, Roles, ShaderModules, Sizing, Skip, Step, ValidationError,
     Workload, as_yours, f32s, family_text,
 };
+use crate::kernel::sums::{self, SumRecipe};
 use crate::{host, spec};
 
 /// WGSL has no includes: the grid's index helpers go in front.
@@ -112,6 +113,10 @@ impl Family for Stream {
 
     fn reference_words(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
         kernel::recipe_bytes::<Elementwise>(recipe, range)
+    }
+
+    fn block_sums(&self, recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
+        sums::block_sums_bytes::<2, DotProduct>(recipe, range)
     }
 
     /// The f32 kernels: the same module, arrays, workgroup sizes, grid and byte count; the elementwise ones
@@ -306,6 +311,26 @@ impl Recipe for Elementwise {
     }
 }
 
+/// Σ a·b and Σ |a·b| in f64 of the f32 or (`half`) the f16 arrays: what dot's partial sums add up to.
+#[derive(Serialize, Deserialize)]
+struct DotProduct {
+    inputs: Inputs,
+    half: bool,
+}
+
+impl SumRecipe<2> for DotProduct {
+    const FAMILY: &'static str = "stream";
+
+    fn block(&self, range: Range<u64>) -> [f64; 2] {
+        let (inputs, half) = (self.inputs, self.half);
+        let product = |i| match half {
+            true => inputs.a_half(i) as f64 * inputs.b_half(i) as f64,
+            false => inputs.a(i) as f64 * inputs.b(i) as f64,
+        };
+        range.map(product).fold([0.0, 0.0], |[sum, abs], p| [sum + p, abs + p.abs()])
+    }
+}
+
 impl StreamWorkload {
     /// Elements one invocation handles in the scalar and vec4 variants.
     fn items(&self, variant: &str) -> u64 {
@@ -343,21 +368,6 @@ impl StreamWorkload {
             "add" => |a, b| (a as f64 + b as f64, (a.abs() + b.abs()) as f64),
             _ => |a, b| (a as f64 + SCALAR as f64 * b as f64, (a.abs() + (SCALAR * b).abs()) as f64),
         }
-    }
-
-    /// Σ a·b and Σ |a·b| in f64 of the f32 or (`half`) the f16 arrays, on every core natively, in chunks
-    /// that give the page a turn.
-    async fn dot_product(&self, half: bool) -> (f64, f64) {
-        let inputs = self.inputs;
-        let block = |range: Range<u64>| {
-            let product = |i| match half {
-                true => inputs.a_half(i) as f64 * inputs.b_half(i) as f64,
-                false => inputs.a(i) as f64 * inputs.b(i) as f64,
-            };
-            let products = range.map(product);
-            products.fold((0.0, 0.0), |(sum, abs), p| (sum + p, abs + p.abs()))
-        };
-        host::sum(self.n, block, |(sum, abs), (s, a)| (sum + s, abs + a)).await
     }
 
     /// Whether the partial sums' total `got` is the dot product, within what f32 rounding allows.
@@ -451,7 +461,8 @@ impl Workload for StreamWorkload {
             let half = configuration.kernel.variant == "vec4_f16";
             if kernel == "dot" {
                 let reference = if half { &self.half_dot_reference } else { &self.dot_reference };
-                host::once(reference, self.dot_product(half)).await;
+                let dot = DotProduct { inputs: self.inputs, half };
+                host::once(reference, async { sums::sum(&dot, self.n).await.into() }).await;
                 return Ok(None);
             }
             let recipe = Elementwise { inputs: self.inputs, kernel: kernel.into(), half };

@@ -26,9 +26,9 @@ pub(super) struct Ahead<'a> {
 impl<'a> Ahead<'a> {
     /// In the page, where `workload` builds references ahead: asks for the references of the family's
     /// configurations after `configurations[index]`, in turn, until one is built rather than kept; unless a
-    /// build is under way, or asked for past `index` already. One made on the page's thread (sums, counts) is
-    /// left for its configuration: it would not overlap the GPU's work, only lengthen the gaps between
-    /// measurements.
+    /// build is under way, or asked for past `index` already. A reference or sum is built (`references_built`)
+    /// in the workers; one made on the page's thread otherwise (counts) is left for its configuration: it
+    /// would not overlap the GPU's work, only lengthen the gaps between measurements.
     pub(super) fn start(&self, gpu: &'a Gpu, workload: &Rc<dyn Workload>, configurations: &[Planned], index: usize) {
         let busy = self.building.borrow().is_some() || self.at.get().is_some_and(|at| at > index);
         if busy || !cfg!(target_arch = "wasm32") || !workload.reference_ahead() {

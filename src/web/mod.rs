@@ -58,7 +58,17 @@ pub fn start() {
 /// from its recipe as JSON.
 #[wasm_bindgen]
 pub fn reference_words(family: &str, recipe: &str, start: f64, end: f64) -> Result<Vec<u8>, JsError> {
-    let family =
-        crate::kernels::family(family).ok_or_else(|| JsError::new(&format!("no family is called {family}")))?;
-    family.reference_words(recipe, start as u64..end as u64).map_err(|why| JsError::new(&why))
+    named(family)?.reference_words(recipe, start as u64..end as u64).map_err(|why| JsError::new(&why))
+}
+
+/// A Web Worker's work (www/reference-worker.js): the sums of each block of items `start..end` of a family's
+/// sum, from its recipe as JSON.
+#[wasm_bindgen]
+pub fn block_sums(family: &str, recipe: &str, start: f64, end: f64) -> Result<Vec<u8>, JsError> {
+    named(family)?.block_sums(recipe, start as u64..end as u64).map_err(|why| JsError::new(&why))
+}
+
+/// The family a worker's job names.
+fn named(family: &str) -> Result<&'static dyn crate::kernel::Family, JsError> {
+    crate::kernels::family(family).ok_or_else(|| JsError::new(&format!("no family is called {family}")))
 }

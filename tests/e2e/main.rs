@@ -490,10 +490,11 @@ fn a_person_runs_the_layouts_and_sees_bars_of_bytes_used_and_moved() {
 #[ignore = "needs the built page and chromedriver: `cargo xtask test` runs it"]
 fn every_family_validates_with_its_reference_computed_in_web_workers() {
     // One or two configurations of each family that the other tests here do not run; the others'
-    // references go through the workers there.
-    let kernels = "strided/vec2,misaligned/vec4,random/f32,box_tiled,triad_by_size,global/skewed,tile_read/padded";
+    // references go through the workers there. Dot and a reduction are checked against sums the workers add
+    // up: a worker that failed them would leave none counted.
+    let kernels = "strided/vec2,misaligned/vec4,random/f32,box_tiled,triad_by_size,global/skewed,tile_read/padded,dot/vec4,grid/f32";
     // Small enough that no dispatch comes near the 250 ms a measured one may take on SwiftShader (banks'
-    // 16 Ki invocations take 50–100 ms there), large enough that every reference goes to the workers.
+    // 16 Ki invocations take 50–100 ms there), large enough that every reference and sum goes to the workers.
     let (_site, browser) = run_page(&format!("kernels={kernels}&size=16384&values=4,1024&wg=64&samples=1"));
     let rows = browser.eval(
         "return [...document.querySelectorAll('#run-families tbody tr')].map(r => [r.className, r.cells[0].textContent])",

@@ -10,8 +10,51 @@ fn host_fill_and_sum_cover_every_item_once_in_order() {
     let mut items = vec![u64::MAX; count];
     pollster::block_on(host::fill(WriteOnly::from_mut(items.as_mut_slice()), |range, out| out.write_iter(range)));
     assert!(items.iter().enumerate().all(|(i, &item)| item == i as u64));
-    let sum = pollster::block_on(host::sum(count as u64, |range| range.sum::<u64>(), |a, b| a + b));
+    let sum = pollster::block_on(host::sum(count as u64, 0, |range| range.sum::<u64>(), |a, b| a + b));
     assert_eq!(sum, (count as u64 - 1) * count as u64 / 2);
+}
+
+/// A family's block sums as the page's workers compute them (`Family::block_sums`), over `requests`, each
+/// block's sums read back as f64s.
+fn block_sums(family: &str, recipe: &str, requests: impl IntoIterator<Item = std::ops::Range<u64>>) -> Vec<f64> {
+    let family = wgsweep::kernels::family(family).expect("a built-in family");
+    let bytes = requests.into_iter().flat_map(|range| family.block_sums(recipe, range).expect("a sum recipe"));
+    let bytes: Vec<u8> = bytes.collect();
+    bytes.as_chunks::<8>().0.iter().map(|word| f64::from_le_bytes(*word)).collect()
+}
+
+#[test]
+fn workers_block_sums_cover_each_block_once_whatever_the_requests() {
+    // Not a multiple of a block: the last one is short.
+    let count = 100_003;
+    let seed = 7;
+    let block = host::SUM_BLOCK;
+    let whole = block_sums("reduce", &format!(r#"{{"seed":{seed}}}"#), std::iter::once(0..count));
+    let requests = [0..block, block..4 * block, 4 * block..count];
+    assert_eq!(block_sums("reduce", &format!(r#"{{"seed":{seed}}}"#), requests.clone()), whole);
+    assert_eq!(whole.len() as u64, 3 * count.div_ceil(block), "the u32 sum, the f32 sum and Σ|x| a block");
+    // The blocks' u32 sums, wrapped once more, are the input's bits added up.
+    let bits = (0..count).fold(0u32, |sum, i| sum.wrapping_add(wgsweep::fill::random_f32(i as u32, seed).to_bits()));
+    let blocks = whole.iter().step_by(3).fold(0u64, |sum, &block| sum + block as u64);
+    assert_eq!(blocks as u32, bits);
+    let magnitude: f64 = (0..count).map(|i| wgsweep::fill::random_f32(i as u32, seed).abs() as f64).sum();
+    let blocks: f64 = whole.iter().skip(2).step_by(3).sum();
+    assert!((blocks - magnitude).abs() <= 1e-9 * magnitude, "{blocks} against {magnitude}");
+    // Dot's: Σ a·b and Σ |a·b|, two a block.
+    let dot = block_sums("stream", &format!(r#"{{"inputs":{{"seed":{seed}}},"half":false}}"#), requests);
+    assert_eq!(dot.len() as u64, 2 * count.div_ceil(block));
+    let product = |i: u64| {
+        let [a, b] = [seed, seed + 1].map(|seed| wgsweep::fill::random_f32(i as u32, seed) as f64);
+        a * b
+    };
+    let (want, magnitude): (f64, f64) = ((0..count).map(product).sum(), (0..count).map(|i| product(i).abs()).sum());
+    let got: f64 = dot.iter().step_by(2).sum();
+    assert!((got - want).abs() <= 1e-9 * magnitude, "{got} against {want}");
+    let stream = wgsweep::kernels::family("stream").unwrap();
+    let refused = stream.block_sums("{}", 0..block).unwrap_err();
+    assert!(refused.starts_with("not a stream sum"), "{refused}");
+    let refused = wgsweep::kernels::family("transpose").unwrap().block_sums("{}", 0..block).unwrap_err();
+    assert_eq!(refused, "the transpose family adds up no sum");
 }
 
 #[test]

@@ -444,6 +444,10 @@ impl Timer {
                 calibration.busy_ns += sample_ns.max(0.0);
                 shortest_ns = shortest_ns.min(sample_ns);
             }
+            log::trace!(
+                "calibration: {together} × {} dispatches, the shortest {shortest_ns:.0} ns",
+                calibration.dispatches
+            );
             if calibration.dispatches == 1 && shortest_ns > options.max_dispatch_ns {
                 return Err(MeasureError::TooSlow(shortest_ns, options.max_dispatch_ns));
             }

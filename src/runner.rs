@@ -145,6 +145,7 @@ async fn sweep<'a>(
             pace.inputs_s += setting_up.elapsed().as_secs_f64();
         }
         ahead.wait_for(index, &mut pace).await;
+        log::trace!("{}: its reference built ahead is ready", crate::kernels::describe(configuration));
         if report(Event::Measuring { index, total, configuration }, &mut pace) == Flow::Stop {
             return cancelled(result, index, total, pace, started);
         }
@@ -166,6 +167,7 @@ async fn sweep<'a>(
         };
         // The browser reports a loss in a task of its own: it gets a turn first.
         host::yield_now().await;
+        log::trace!("{}: the page had its turn", crate::kernels::describe(configuration));
         record.took_s = Some(since.elapsed().as_secs_f64());
         since = Instant::now();
         if let Some(reason) = gpu.lost_reason() {
@@ -187,6 +189,7 @@ async fn sweep<'a>(
         if report(Event::Finished { index, total, record }, &mut pace) == Flow::Stop {
             return cancelled(result, index + 1, total, pace, started);
         }
+        log::trace!("{}: reported", crate::kernels::describe(configuration));
         // The page's listener may have drawn a chart, most of a task: the next configuration starts in a
         // task of its own (in Chromium on an H200, a family's first chart and the next one's start took 57 ms).
         host::pause_if_due().await;

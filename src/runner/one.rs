@@ -196,6 +196,7 @@ async fn run_once(
         .filter(|&ns| ns > options.max_dispatch_ns)
         .map(|ns| Skip::NotApplicable(too_slow(ns, options.max_dispatch_ns, true)));
     let mut prepared = prepare_and_run_once(gpu, workload, configuration, too_slow_ahead, pace).await;
+    log::trace!("{}: prepared and ran once, its error scope back", kernels::describe(configuration));
     let ran_once_ns = first_run_ns(gpu, started, pace.pipelines_s - before.0).await;
     // A first run that never finished gave the device up: nothing more can run on it.
     if let Some(reason) = gpu.lost_reason() {

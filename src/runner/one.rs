@@ -195,29 +195,17 @@ async fn run_once(
         .predicted_ns(configuration, record)
         .filter(|&ns| ns > options.max_dispatch_ns)
         .map(|ns| Skip::NotApplicable(too_slow(ns, options.max_dispatch_ns, true)));
-    let (prepared, rejected) = prepare_and_run_once(gpu, workload, configuration, too_slow_ahead, pace);
-    log::trace!("{}: prepared and submitted", kernels::describe(configuration));
+    let mut prepared = prepare_and_run_once(gpu, workload, configuration, too_slow_ahead, pace).await;
+    log::trace!("{}: prepared and ran once, its error scope back", kernels::describe(configuration));
     let ran_once_ns = first_run_ns(gpu, started, pace.pipelines_s - before.0).await;
-    // Checked while the device says whether it took the configuration: in the page each is a round trip
-    // to the GPU's process, and a check of a rejected configuration is dropped.
-    let check = Course::of(validation, prepared.is_ok(), ran_once_ns, options.max_dispatch_ns);
-    let checked = async {
-        match &prepared {
-            Ok(ready) if check == Course::CheckThenMeasure && gpu.lost_reason().is_none() => {
-                Some(check_output(gpu, &harness.check, workload, configuration, ready, pace).await)
-            }
-            _ => None,
-        }
-    };
-    let (rejected, checked) = futures_util::future::join(rejected, checked).await;
-    let mut prepared = accepted(gpu, prepared, rejected).await;
     // A first run that never finished gave the device up: nothing more can run on it.
     if let Some(reason) = gpu.lost_reason() {
         return (Course::CheckThenMeasure, Err(Failure::Error(reason)));
     }
     let course = Course::of(validation, prepared.is_ok(), ran_once_ns, options.max_dispatch_ns);
-    if prepared.is_ok()
-        && let Some(Err(error)) = checked
+    if course == Course::CheckThenMeasure
+        && let Ok(ready) = &prepared
+        && let Err(error) = check_output(gpu, &harness.check, workload, configuration, ready, pace).await
     {
         prepared = Err(Failure::Error(error));
     }
@@ -317,8 +305,7 @@ pub(crate) async fn validate(
     configuration: &Configuration,
     record: &mut ConfigResult,
 ) {
-    let (prepared, rejected) = prepare_and_run_once(gpu, workload, configuration, None, &mut Pace::default());
-    let outcome = match accepted(gpu, prepared, rejected.await).await {
+    let outcome = match prepare_and_run_once(gpu, workload, configuration, None, &mut Pace::default()).await {
         Ok(prepared) => {
             check_output(gpu, &harness.check, workload, configuration, &prepared, &mut Pace::default()).await
         }
@@ -337,16 +324,16 @@ enum Failure {
 }
 
 /// Prepares the configuration, poisons its output and runs it once, inside a validation error scope so a
-/// pipeline the device rejects becomes this configuration's error instead of the whole run's (`accepted`,
-/// once the scope's future is back). A configuration that can run but is known to be too slow (`too_slow`)
-/// is prepared only, to learn whether it applies at all, and skipped.
-fn prepare_and_run_once(
+/// pipeline the device rejects becomes this configuration's error instead of the whole run's. A
+/// configuration that can run but is known to be too slow (`too_slow`) is prepared only, to learn whether
+/// it applies at all, and skipped.
+async fn prepare_and_run_once(
     gpu: &Gpu,
     workload: &dyn Workload,
     configuration: &Configuration,
     too_slow: Option<Skip>,
     pace: &mut Pace,
-) -> (Result<Prepared, Skip>, impl Future<Output = Option<wgpu::Error>> + use<>) {
+) -> Result<Prepared, Failure> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let started = Instant::now();
     let prepared = workload.prepare(gpu, configuration);
@@ -358,21 +345,12 @@ fn prepare_and_run_once(
     if let Ok(prepared) = &prepared {
         crate::kernel::submit_once(gpu, prepared);
     }
-    (prepared, scope.pop())
-}
-
-/// The configuration `prepare_and_run_once` prepared, unless the device rejected it (`rejected`, its error
-/// scope's error) or it was skipped.
-async fn accepted(
-    gpu: &Gpu,
-    prepared: Result<Prepared, Skip>,
-    rejected: Option<wgpu::Error>,
-) -> Result<Prepared, Failure> {
-    if rejected.is_some() {
+    let error = scope.pop().await;
+    if error.is_some() {
         // A lost device rejects everything: the run then stops as lost rather than fail what is left.
         gpu.lost_reason_soon().await;
     }
-    match (prepared, rejected) {
+    match (prepared, error) {
         (_, Some(error)) => Err(Failure::Error(format!("the GPU rejected this configuration: {error}"))),
         (Err(skip), None) => Err(Failure::Skip(skip)),
         (Ok(prepared), None) => Ok(prepared),

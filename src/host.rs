@@ -149,6 +149,26 @@ pub async fn quiet() {
 }
 
 thread_local! {
+    /// The futures waiting for a measurement's samples to be queued (`queued`).
+    static WAITING_FOR_QUEUE: RefCell<Vec<oneshot::Sender<()>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Says that a measurement has queued its samples: the GPU has work ahead of it for a while, so work for
+/// the GPU's process that holds up the page's submissions (a pipeline's compilation) can go now.
+pub fn samples_queued() {
+    for waiting in WAITING_FOR_QUEUE.take() {
+        let _ = waiting.send(());
+    }
+}
+
+/// Resolves once a measurement that starts after this call has queued its samples (`samples_queued`).
+pub async fn queued() {
+    let (sender, receiver) = oneshot::channel();
+    WAITING_FOR_QUEUE.with_borrow_mut(|waiting| waiting.push(sender));
+    let _ = receiver.await;
+}
+
+thread_local! {
     /// When the page last had a turn.
     static LAST_TURN: Cell<Option<Instant>> = const { Cell::new(None) };
 }

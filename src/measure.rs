@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
 use crate::gpu::Gpu;
+use crate::host;
 use crate::kernel::{Step, encode_steps};
 
 /// How the runner should measure.
@@ -499,6 +500,9 @@ impl Timer {
                 let slot = submitted % self.slot_count();
                 in_flight.push_back(self.submit(gpu, steps, calibration.dispatches, slot));
                 submitted += 1;
+                if submitted == depth {
+                    host::samples_queued();
+                }
             }
             let Some(sample) = in_flight.pop_front() else { return Ok(warmed_at) };
             let (ticks, done) = self.finish(gpu, sample).await?;

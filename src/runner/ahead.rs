@@ -1,4 +1,4 @@
-//! Page only: the next reference built while the GPU measures.
+//! Page only: the next reference built, and the next configuration's pipelines made, while the GPU measures.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -9,7 +9,7 @@ use futures_util::future::LocalBoxFuture;
 use web_time::Instant;
 
 use crate::gpu::Gpu;
-use crate::kernel::{Configuration, Workload};
+use crate::kernel::{Configuration, Prepared, Workload};
 use crate::plan::Planned;
 use crate::result::Pace;
 
@@ -21,6 +21,11 @@ pub(super) struct Ahead<'a> {
     /// The configuration (its place in the run) whose reference is asked for, or was last.
     at: Rc<Cell<Option<usize>>>,
     building: RefCell<Option<LocalBoxFuture<'a, ()>>>,
+    /// The next configuration prepared while this one's samples are queued (`prepare_next`), and kept
+    /// until it is prepared for its own run: the GPU's process then finds its pipelines made (it keeps a
+    /// pipeline while one like it lives) instead of compiling them between two measurements.
+    preparing: RefCell<Option<LocalBoxFuture<'a, Option<Prepared>>>>,
+    prepared: RefCell<Option<Prepared>>,
 }
 
 impl<'a> Ahead<'a> {
@@ -30,6 +35,7 @@ impl<'a> Ahead<'a> {
     /// in the workers; one made on the page's thread otherwise (counts) is left for its configuration: it
     /// would not overlap the GPU's work, only lengthen the gaps between measurements.
     pub(super) fn start(&self, gpu: &'a Gpu, workload: &Rc<dyn Workload>, configurations: &[Planned], index: usize) {
+        self.prepare_next(gpu, workload, configurations, index);
         let busy = self.building.borrow().is_some() || self.at.get().is_some_and(|at| at > index);
         if busy || !cfg!(target_arch = "wasm32") || !workload.reference_ahead() {
             return;
@@ -58,7 +64,28 @@ impl<'a> Ahead<'a> {
         *self.building.borrow_mut() = Some(Box::pin(build));
     }
 
-    /// Runs `work`, going on with the build meanwhile (it may start during `work`).
+    /// In the page, where the family's next configuration is `configurations[index + 1]`: prepares it once
+    /// this one's samples are queued (`host::queued`), inside an error scope of its own (its errors are
+    /// said when it is prepared for its run), and keeps it. Lets go of the one prepared before.
+    fn prepare_next(&self, gpu: &'a Gpu, workload: &Rc<dyn Workload>, configurations: &[Planned], index: usize) {
+        self.prepared.take();
+        self.preparing.take();
+        let Some(next) = configurations.get(index + 1) else { return };
+        if !cfg!(target_arch = "wasm32") || next.family.name() != configurations[index].family.name() {
+            return;
+        }
+        let (workload, configuration) = (workload.clone(), next.configuration);
+        *self.preparing.borrow_mut() = Some(Box::pin(async move {
+            crate::host::queued().await;
+            let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+            let prepared = workload.prepare(gpu, &configuration).ok();
+            drop(scope.pop());
+            log::trace!("{}: prepared ahead", crate::kernels::describe(&configuration));
+            prepared
+        }));
+    }
+
+    /// Runs `work`, going on with the build and the preparing meanwhile (they may start during `work`).
     pub(super) async fn beside<T>(&self, work: impl Future<Output = T>) -> T {
         let mut work = std::pin::pin!(work);
         std::future::poll_fn(|context| {
@@ -68,6 +95,11 @@ impl<'a> Ahead<'a> {
             let mut building = self.building.borrow_mut();
             if building.as_mut().is_some_and(|build| build.as_mut().poll(context).is_ready()) {
                 *building = None;
+            }
+            let mut preparing = self.preparing.borrow_mut();
+            if let Some(Poll::Ready(prepared)) = preparing.as_mut().map(|prepare| prepare.as_mut().poll(context)) {
+                *preparing = None;
+                *self.prepared.borrow_mut() = prepared;
             }
             Poll::Pending
         })
@@ -84,8 +116,10 @@ impl<'a> Ahead<'a> {
         }
     }
 
-    /// Finishes the build under way, if any.
+    /// Finishes the build under way, if any, and lets go of a configuration prepared ahead.
     pub(super) async fn settle(&self) {
+        self.preparing.take();
+        self.prepared.take();
         let building = self.building.borrow_mut().take();
         if let Some(build) = building {
             build.await;

@@ -58,6 +58,16 @@ fn workers_block_sums_cover_each_block_once_whatever_the_requests() {
 }
 
 #[test]
+fn work_waiting_for_queued_samples_goes_on_once_a_measurement_has_queued_them() {
+    use futures_util::FutureExt;
+    host::samples_queued(); // one before the wait began does not count
+    let mut waiting = Box::pin(host::queued());
+    assert!(waiting.as_mut().now_or_never().is_none());
+    host::samples_queued();
+    assert!(waiting.now_or_never().is_some());
+}
+
+#[test]
 fn work_started_while_the_gpu_is_measured_waits_for_the_measurement_to_end() {
     use futures_util::FutureExt;
     let measuring = host::measuring();

@@ -12,7 +12,7 @@ import re
 import statistics
 import sys
 
-STEPS = ("its reference built ahead is ready", "prepared and submitted", "prepared and ran once, its error scope back",
+STEPS = ("its reference built ahead is ready", "prepared ahead", "prepared and submitted", "prepared and ran once, its error scope back",
          "reference ready", "run once and validated", "calibrated", "the page had its turn", "reported")
 
 lines = json.load(gzip.open(sys.argv[1]))

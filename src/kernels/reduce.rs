@@ -9,11 +9,11 @@ use serde::{Deserialize, Serialize};
 use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
+use crate::kernel::sums::{self, SumRecipe};
 use crate::kernel::{
     self, Before, Comparison, Configuration, Family, KernelId, OwnedBuffer, Prepared, Presentation, ReferenceFuture,
     ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError, Workload, as_yours, family_text,
 };
-use crate::kernel::sums::{self, SumRecipe};
 use crate::spec;
 
 /// WGSL has no includes: the grid's index helpers, the input's bindings and the grid-stride loop go in front.

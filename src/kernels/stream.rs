@@ -11,12 +11,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::fill::{random_f16, random_f32};
 use crate::gpu::{ComputeLimits, Gpu};
+use crate::kernel::sums::{self, SumRecipe};
 use crate::kernel::{
     self, CheckFuture, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Prepared,
     Presentation, Recipe, Reference, ReferenceFuture, Role, Roles, ShaderModules, Sizing, Skip, Step, ValidationError,
     Workload, as_yours, f32s, family_text,
 };
-use crate::kernel::sums::{self, SumRecipe};
 use crate::{host, spec};
 
 /// WGSL has no includes: the grid's index helpers go in front.

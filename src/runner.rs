@@ -167,7 +167,6 @@ async fn sweep<'a>(
         };
         // The browser reports a loss in a task of its own: it gets a turn first.
         host::yield_now().await;
-        log::trace!("{}: the page had its turn", crate::kernels::describe(configuration));
         record.took_s = Some(since.elapsed().as_secs_f64());
         since = Instant::now();
         if let Some(reason) = gpu.lost_reason() {
@@ -190,8 +189,7 @@ async fn sweep<'a>(
             return cancelled(result, index + 1, total, pace, started);
         }
         log::trace!("{}: reported", crate::kernels::describe(configuration));
-        // The page's listener may have drawn a chart, most of a task: the next configuration starts in a
-        // task of its own (in Chromium on an H200, a family's first chart and the next one's start took 57 ms).
+        // The listener may have drawn a chart: the next configuration starts in a task of its own (57 ms once).
         host::pause_if_due().await;
     }
     result.complete = true;

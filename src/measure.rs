@@ -320,6 +320,9 @@ impl Timeline {
     }
 }
 
+/// A configuration's first run, submitted (`Timer::submit_first_run`), its time not in yet.
+pub struct FirstRun(InFlight);
+
 /// A submitted sample whose results are not in yet.
 struct InFlight {
     slot: usize,
@@ -367,18 +370,19 @@ impl Timer {
     /// Calibrates K (`calibrate`), then warms up and samples (`warm_up_and_sample`) with enough submissions
     /// queued to keep the GPU busy for `options.in_flight_ns` whatever K is, so that it never waits for the
     /// host (which in a browser hears of a finished sample only every few milliseconds): an idle GPU lowers
-    /// its clocks.
+    /// its clocks. `first_run_ns`: how long the configuration's first run took on the GPU, where known.
     pub async fn measure(
         &self,
         gpu: &Gpu,
         steps: &[Step],
         options: &MeasureOptions,
+        first_run_ns: Option<f64>,
     ) -> Result<Measurement, MeasureError> {
         let start = Instant::now();
         // Settled samples end the warm-up early only on a GPU busy until just now: one that idled (while
         // the host compared an output, say) may time steadily at clocks that have yet to rise.
         let kept_busy = self.last_end.get().is_some_and(|end| (start - end).as_nanos() as f64 <= BUSY_GAP_NS);
-        let calibration = self.calibrate(gpu, steps, options).await;
+        let calibration = self.calibrate(gpu, steps, options, first_run_ns).await;
         let calibrated = Instant::now();
         if let Err(MeasureError::TooSlow(..)) = calibration {
             self.last_end.set(Some(calibrated));
@@ -420,35 +424,38 @@ impl Timer {
 
     /// Finds K: the power of two of dispatches whose sample lasts at least `min_sample_ns` and
     /// `quanta_per_sample` timer quanta, twice in a row. A single dispatch first (over `max_dispatch_ns` it is
-    /// too slow to measure); past it, the two samples at each K are submitted together: one round trip to the
-    /// GPU where there were two.
+    /// too slow to measure): the first run's, where its time is known and within that; past it, the two
+    /// samples at each K are submitted together: one round trip to the GPU where there were two.
     async fn calibrate(
         &self,
         gpu: &Gpu,
         steps: &[Step],
         options: &MeasureOptions,
+        first_run_ns: Option<f64>,
     ) -> Result<Calibration, MeasureError> {
         let target_ns = options.min_sample_ns.max(options.quanta_per_sample * self.quantum_ns);
         let mut calibration = Calibration { dispatches: 1, sample_ns: 0.0, busy_ns: 0.0 };
         let mut confirming = false;
+        // A first run that took longer than a dispatch may (a browser may compile its pipeline then) says
+        // nothing: a dispatch of its own decides.
+        let mut first_run_ns = first_run_ns.filter(|&ns| ns <= options.max_dispatch_ns);
         loop {
             let together = if calibration.dispatches > 1 { 2 } else { 1 };
-            let mut timeline = Timeline { previous_done: Instant::now(), previous_end: None };
-            let samples: Vec<InFlight> =
-                (0..together).map(|slot| self.submit(gpu, steps, calibration.dispatches, slot)).collect();
-            let mut shortest_ns = f64::INFINITY;
-            for sample in samples {
-                let (ticks, done) = self.finish(gpu, sample).await?;
-                let (wall_ns, gpu_ns) = timeline.sample(ticks, done, |start, end| self.ns_between(start, end));
-                let sample_ns = gpu_ns.unwrap_or(wall_ns);
-                calibration.sample_ns = sample_ns;
-                calibration.busy_ns += sample_ns.max(0.0);
-                shortest_ns = shortest_ns.min(sample_ns);
-            }
-            log::trace!(
-                "calibration: {together} × {} dispatches, the shortest {shortest_ns:.0} ns",
-                calibration.dispatches
-            );
+            let shortest_ns = match first_run_ns.take() {
+                Some(ns) => {
+                    log::trace!("calibration from the first run: 1 dispatch in {ns:.0} ns");
+                    calibration.sample_ns = ns;
+                    ns
+                }
+                None => {
+                    let shortest_ns = self.calibration_round(gpu, steps, &mut calibration, together).await?;
+                    log::trace!(
+                        "calibration: {together} × {} dispatches, the shortest {shortest_ns:.0} ns",
+                        calibration.dispatches
+                    );
+                    shortest_ns
+                }
+            };
             if calibration.dispatches == 1 && shortest_ns > options.max_dispatch_ns {
                 return Err(MeasureError::TooSlow(shortest_ns, options.max_dispatch_ns));
             }
@@ -470,6 +477,29 @@ impl Timer {
             calibration.dispatches =
                 calibration.dispatches.saturating_mul(1 << factor as u32).min(options.max_dispatches);
         }
+    }
+
+    /// One round of a calibration: `together` samples at its K, submitted at once; the shortest one's time.
+    async fn calibration_round(
+        &self,
+        gpu: &Gpu,
+        steps: &[Step],
+        calibration: &mut Calibration,
+        together: usize,
+    ) -> Result<f64, MeasureError> {
+        let mut timeline = Timeline { previous_done: Instant::now(), previous_end: None };
+        let samples: Vec<InFlight> =
+            (0..together).map(|slot| self.submit(gpu, steps, calibration.dispatches, slot)).collect();
+        let mut shortest_ns = f64::INFINITY;
+        for sample in samples {
+            let (ticks, done) = self.finish(gpu, sample).await?;
+            let (wall_ns, gpu_ns) = timeline.sample(ticks, done, |start, end| self.ns_between(start, end));
+            let sample_ns = gpu_ns.unwrap_or(wall_ns);
+            calibration.sample_ns = sample_ns;
+            calibration.busy_ns += sample_ns.max(0.0);
+            shortest_ns = shortest_ns.min(sample_ns);
+        }
+        Ok(shortest_ns)
     }
 
     /// Queues samples of K dispatches `in_flight_ns` ahead: they are warm-up until `warm_up` says the clocks
@@ -538,20 +568,31 @@ impl Timer {
 
     /// Records one sample (K dispatches in one pass between timestamps) and submits it.
     fn submit(&self, gpu: &Gpu, steps: &[Step], dispatches: u32, slot: usize) -> InFlight {
-        let timestamps = self.slots.get(slot);
-        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("sample") });
-        {
-            let timestamp_writes = timestamps.map(|t| wgpu::ComputePassTimestampWrites {
-                query_set: &t.set,
-                beginning_of_pass_write_index: Some(0),
-                end_of_pass_write_index: Some(1),
-            });
+        self.submit_timed(gpu, slot, |encoder, timestamp_writes| {
             let mut pass =
                 encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("sample"), timestamp_writes });
             for _ in 0..dispatches {
                 encode_steps(&mut pass, steps);
             }
-        }
+        })
+    }
+
+    /// Submits what `record` records, its one timed pass writing slot `slot`'s timestamps (where there are
+    /// any), with the commands that bring them back.
+    fn submit_timed(
+        &self,
+        gpu: &Gpu,
+        slot: usize,
+        record: impl FnOnce(&mut wgpu::CommandEncoder, Option<wgpu::ComputePassTimestampWrites<'_>>),
+    ) -> InFlight {
+        let timestamps = self.slots.get(slot);
+        let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("sample") });
+        let timestamp_writes = timestamps.map(|t| wgpu::ComputePassTimestampWrites {
+            query_set: &t.set,
+            beginning_of_pass_write_index: Some(0),
+            end_of_pass_write_index: Some(1),
+        });
+        record(&mut encoder, timestamp_writes);
         if let Some(t) = timestamps {
             encoder.resolve_query_set(&t.set, 0..2, &t.resolve, 0);
             encoder.copy_buffer_to_buffer(&t.resolve, 0, &t.readback, 0, 16);
@@ -567,6 +608,25 @@ impl Timer {
             }),
         }
         InFlight { slot, index, done }
+    }
+
+    /// Submits a configuration's first run, which `record` records (`kernel::encode_once`), its pass timed
+    /// where there are timestamps: its time (`first_run_ns`) is where a calibration starts, a round trip to
+    /// the GPU fewer than a dispatch of its own.
+    pub fn submit_first_run(
+        &self,
+        gpu: &Gpu,
+        record: impl FnOnce(&mut wgpu::CommandEncoder, Option<wgpu::ComputePassTimestampWrites<'_>>),
+    ) -> FirstRun {
+        FirstRun(self.submit_timed(gpu, 0, record))
+    }
+
+    /// How long a first run's timed pass took on the GPU, where there are timestamps and the run ended.
+    /// Always awaited: the timestamps' buffer is mapped until it is.
+    pub async fn first_run_ns(&self, gpu: &Gpu, run: FirstRun) -> Option<f64> {
+        let (ticks, _) = self.finish(gpu, run.0).await.ok()?;
+        let [begin, end] = ticks?;
+        Some(self.ns_between(begin, end)).filter(|&ns| ns > 0.0)
     }
 
     /// Waits for a submitted sample; returns its pass's raw beginning and end timestamps (if any) and when

@@ -48,38 +48,43 @@ pub fn submit_steps(gpu: &Gpu, steps: &[Step]) {
 /// Poisons the configuration's output (or writes its initial state), then runs its dispatches once: what
 /// the output holds afterwards is the kernel's work (copied there from its texture, where it writes one).
 pub fn submit_once(gpu: &Gpu, prepared: &Prepared) {
-    submit(gpu, |encoder| {
-        match prepared.before {
-            Before::Poison => gpu.filler().word(&gpu.device, encoder, &prepared.output, fill::POISON),
-            Before::Zero => gpu.filler().word(&gpu.device, encoder, &prepared.output, 0),
-            Before::Pattern(pattern, seed) => {
-                gpu.filler().pattern(&gpu.device, encoder, &prepared.output, pattern, seed)
-            }
-            // Poisoned first, so that a word the state leaves alone (a guard past the end) stays poison.
-            Before::State(_) => gpu.filler().word(&gpu.device, encoder, &prepared.output, fill::POISON),
+    submit(gpu, |encoder| encode_once(gpu, encoder, prepared, None));
+}
+
+/// `submit_once`'s commands, recorded into `encoder`: the configuration's dispatches in a pass of their own,
+/// which writes `timestamps` where given (its first run timed, as a calibration's first sample).
+pub fn encode_once(
+    gpu: &Gpu,
+    encoder: &mut wgpu::CommandEncoder,
+    prepared: &Prepared,
+    timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
+) {
+    match &prepared.before {
+        Before::Poison => gpu.filler().word(&gpu.device, encoder, &prepared.output, fill::POISON),
+        Before::Zero => gpu.filler().word(&gpu.device, encoder, &prepared.output, 0),
+        Before::Pattern(pattern, seed) => gpu.filler().pattern(&gpu.device, encoder, &prepared.output, *pattern, *seed),
+        // Poisoned first, so that a word the state leaves alone (a guard past the end) stays poison.
+        Before::State(steps) => {
+            gpu.filler().word(&gpu.device, encoder, &prepared.output, fill::POISON);
+            encode_steps(&mut encoder.begin_compute_pass(&Default::default()), steps);
         }
-        if let Some(texture) = &prepared.texture {
-            encoder.copy_buffer_to_texture(
-                texture.in_buffer(&prepared.output),
-                texture.texture.as_image_copy(),
-                texture.size(),
-            );
-        }
-        {
-            let mut pass = encoder.begin_compute_pass(&Default::default());
-            if let Before::State(steps) = &prepared.before {
-                encode_steps(&mut pass, steps);
-            }
-            encode_steps(&mut pass, &prepared.steps);
-        }
-        if let Some(texture) = &prepared.texture {
-            encoder.copy_texture_to_buffer(
-                texture.texture.as_image_copy(),
-                texture.in_buffer(&prepared.output),
-                texture.size(),
-            );
-        }
-    });
+    }
+    if let Some(texture) = &prepared.texture {
+        encoder.copy_buffer_to_texture(
+            texture.in_buffer(&prepared.output),
+            texture.texture.as_image_copy(),
+            texture.size(),
+        );
+    }
+    let run = wgpu::ComputePassDescriptor { label: Some("run once"), timestamp_writes: timestamps };
+    encode_steps(&mut encoder.begin_compute_pass(&run), &prepared.steps);
+    if let Some(texture) = &prepared.texture {
+        encoder.copy_texture_to_buffer(
+            texture.texture.as_image_copy(),
+            texture.in_buffer(&prepared.output),
+            texture.size(),
+        );
+    }
 }
 
 /// The grid of `groups` workgroups for a 1-D kernel (see `grid::dispatch_grid`), or why the device cannot

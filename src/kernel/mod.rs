@@ -31,7 +31,9 @@ pub use check::{
     Comparison, Expected, GpuCheck, KeptReference, Mismatch, Recipe, Reference, Summary, ValidationError, Words, f32s,
     passes, recipe_bytes, references_built, u32s,
 };
-pub use dispatch::{Step, encode_steps, linear_grid, matrix_shape, plane_grid, submit, submit_once, submit_steps};
+pub use dispatch::{
+    Step, encode_once, encode_steps, linear_grid, matrix_shape, plane_grid, submit, submit_once, submit_steps,
+};
 pub use readback::{idle, map_read, read_buffer, read_range};
 pub use shaders::{SHADER_FILES, ShaderChecks, ShaderModules, bare, for_this_compiler, with_comments};
 

@@ -122,11 +122,11 @@ pub(crate) async fn measure_one(
         record.outcome = Outcome::Skipped { reason: MESSAGE.clip(&skip.to_string()) };
         return record;
     }
-    let (course, prepared) = run_once(bench, configuration, &record, options, validation, pace).await;
-    let prepared = match (course, prepared) {
+    let (course, ran) = run_once(bench, configuration, &record, options, validation, pace).await;
+    let ran = match (course, ran) {
         // It ran once, far too slowly to measure: what it wrote is still checked, so that a slow kernel
         // that is also wrong fails.
-        (Course::TooSlow(ns), Ok(prepared)) => {
+        (Course::TooSlow(ns), Ok(Ran { prepared, .. })) => {
             let reason = too_slow(ns, options.max_dispatch_ns, false);
             record.outcome = match check_output(gpu, &harness.check, workload, configuration, &prepared, pace).await {
                 Ok(()) => Outcome::Unmeasured { reason },
@@ -134,7 +134,7 @@ pub(crate) async fn measure_one(
             };
             return record;
         }
-        (_, Ok(prepared)) => prepared,
+        (_, Ok(ran)) => ran,
         (_, Err(Failure::Skip(skip))) => {
             record.outcome = Outcome::Skipped { reason: MESSAGE.clip(&skip.to_string()) };
             return record;
@@ -144,7 +144,7 @@ pub(crate) async fn measure_one(
             return record;
         }
     };
-    record.dispatch = prepared.grid;
+    record.dispatch = ran.prepared.grid;
     if course == Course::CheckThenMeasure {
         record.outcome = Outcome::Valid { suspect: None };
     }
@@ -153,7 +153,7 @@ pub(crate) async fn measure_one(
     {
         start();
     }
-    if let Err(error) = time(bench, configuration, &prepared, options, &mut record, pace).await {
+    if let Err(error) = time(bench, configuration, &ran, options, &mut record, pace).await {
         match error {
             // Too slow to measure after all: valid (checked now where it was not yet), or failed.
             slow @ MeasureError::TooSlow(..) => {
@@ -186,7 +186,7 @@ async fn run_once(
     options: &MeasureOptions,
     validation: Validation,
     pace: &mut Pace,
-) -> (Course, Result<Prepared, Failure>) {
+) -> (Course, Result<Ran, Failure>) {
     let Bench { gpu, harness, workload, .. } = bench;
     let started = Instant::now();
     let before = (pace.pipelines_s, pace.references_s);
@@ -195,39 +195,41 @@ async fn run_once(
         .predicted_ns(configuration, record)
         .filter(|&ns| ns > options.max_dispatch_ns)
         .map(|ns| Skip::NotApplicable(too_slow(ns, options.max_dispatch_ns, true)));
-    let mut prepared = prepare_and_run_once(gpu, workload, configuration, too_slow_ahead, pace).await;
+    let timer = Some(&harness.timer);
+    let mut ran = prepare_and_run_once(gpu, workload, configuration, too_slow_ahead, timer, pace).await;
     log::trace!("{}: prepared and ran once, its error scope back", kernels::describe(configuration));
     let ran_once_ns = first_run_ns(gpu, started, pace.pipelines_s - before.0).await;
     // A first run that never finished gave the device up: nothing more can run on it.
     if let Some(reason) = gpu.lost_reason() {
         return (Course::CheckThenMeasure, Err(Failure::Error(reason)));
     }
-    let course = Course::of(validation, prepared.is_ok(), ran_once_ns, options.max_dispatch_ns);
+    let course = Course::of(validation, ran.is_ok(), ran_once_ns, options.max_dispatch_ns);
     if course == Course::CheckThenMeasure
-        && let Ok(ready) = &prepared
-        && let Err(error) = check_output(gpu, &harness.check, workload, configuration, ready, pace).await
+        && let Ok(ready) = &ran
+        && let Err(error) = check_output(gpu, &harness.check, workload, configuration, &ready.prepared, pace).await
     {
-        prepared = Err(Failure::Error(error));
+        ran = Err(Failure::Error(error));
     }
     let elsewhere = (pace.pipelines_s - before.0) + (pace.references_s - before.1);
     let validating_s = started.elapsed().as_secs_f64() - elsewhere;
     pace.validation_s += validating_s;
     log::debug!("{}: run once and validated in {validating_s:.3} s", kernels::describe(configuration));
-    (course, prepared)
+    (course, ran)
 }
 
-/// Measures a prepared configuration (`Timer::measure`) and puts its samples and their statistics in
-/// `record`, and the time each stage took in `pace`.
+/// Measures a configuration run once (`Timer::measure`, from its first run's time) and puts its samples
+/// and their statistics in `record`, and the time each stage took in `pace`.
 async fn time(
     bench: Bench<'_>,
     configuration: &Configuration,
-    prepared: &Prepared,
+    ran: &Ran,
     options: &MeasureOptions,
     record: &mut ConfigResult,
     pace: &mut Pace,
 ) -> Result<(), MeasureError> {
     let measuring = host::measuring();
-    let measurement = bench.harness.timer.measure(bench.gpu, &prepared.steps, options).await?;
+    let steps = &ran.prepared.steps;
+    let measurement = bench.harness.timer.measure(bench.gpu, steps, options, ran.first_run_ns).await?;
     drop(measuring);
     pace.gpu_busy_s += measurement.busy_ns / 1e9;
     pace.calibration_s += measurement.calibration_ns / 1e9;
@@ -305,8 +307,8 @@ pub(crate) async fn validate(
     configuration: &Configuration,
     record: &mut ConfigResult,
 ) {
-    let outcome = match prepare_and_run_once(gpu, workload, configuration, None, &mut Pace::default()).await {
-        Ok(prepared) => {
+    let outcome = match prepare_and_run_once(gpu, workload, configuration, None, None, &mut Pace::default()).await {
+        Ok(Ran { prepared, .. }) => {
             check_output(gpu, &harness.check, workload, configuration, &prepared, &mut Pace::default()).await
         }
         Err(Failure::Skip(skip)) => Err(skip.to_string()),
@@ -324,7 +326,8 @@ enum Failure {
 }
 
 /// Prepares the configuration, poisons its output and runs it once, inside a validation error scope so a
-/// pipeline the device rejects becomes this configuration's error instead of the whole run's. A
+/// pipeline the device rejects becomes this configuration's error instead of the whole run's; with `timer`,
+/// that run is timed (`Timer::submit_first_run`), and how long it took on the GPU comes back beside it. A
 /// configuration that can run but is known to be too slow (`too_slow`) is prepared only, to learn whether
 /// it applies at all, and skipped.
 async fn prepare_and_run_once(
@@ -332,8 +335,9 @@ async fn prepare_and_run_once(
     workload: &dyn Workload,
     configuration: &Configuration,
     too_slow: Option<Skip>,
+    timer: Option<&Timer>,
     pace: &mut Pace,
-) -> Result<Prepared, Failure> {
+) -> Result<Ran, Failure> {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let started = Instant::now();
     let prepared = workload.prepare(gpu, configuration);
@@ -342,10 +346,21 @@ async fn prepare_and_run_once(
         (Ok(_), Some(skip)) => Err(skip),
         (prepared, _) => prepared,
     };
-    if let Ok(prepared) = &prepared {
-        crate::kernel::submit_once(gpu, prepared);
-    }
+    let first_run = match (&prepared, timer) {
+        (Ok(prepared), Some(timer)) => Some(timer.submit_first_run(gpu, |encoder, timestamps| {
+            crate::kernel::encode_once(gpu, encoder, prepared, timestamps)
+        })),
+        (Ok(prepared), None) => {
+            crate::kernel::submit_once(gpu, prepared);
+            None
+        }
+        (Err(_), _) => None,
+    };
     let error = scope.pop().await;
+    let first_run_ns = match (timer, first_run) {
+        (Some(timer), Some(run)) => timer.first_run_ns(gpu, run).await,
+        _ => None,
+    };
     if error.is_some() {
         // A lost device rejects everything: the run then stops as lost rather than fail what is left.
         gpu.lost_reason_soon().await;
@@ -353,6 +368,12 @@ async fn prepare_and_run_once(
     match (prepared, error) {
         (_, Some(error)) => Err(Failure::Error(format!("the GPU rejected this configuration: {error}"))),
         (Err(skip), None) => Err(Failure::Skip(skip)),
-        (Ok(prepared), None) => Ok(prepared),
+        (Ok(prepared), None) => Ok(Ran { prepared, first_run_ns }),
     }
+}
+
+/// A configuration prepared and run once, and how long that run took on the GPU where it was timed.
+struct Ran {
+    prepared: Prepared,
+    first_run_ns: Option<f64>,
 }

@@ -39,7 +39,7 @@ fn the_warm_up_is_gpu_time_and_queued_work_covers_short_samples() {
         in_flight_ns: 5e6,
         ..Default::default()
     };
-    let m = pollster::block_on(timer.measure(&gpu, &prepared.steps, &options)).unwrap();
+    let m = pollster::block_on(timer.measure(&gpu, &prepared.steps, &options, None)).unwrap();
     assert_eq!(m.primary().len(), 3, "exactly the samples asked for are kept");
     let kept: f64 = m.primary().iter().sum();
     assert!(m.busy_ns >= options.warm_up_ns + kept, "warm-up GPU time {} short of 30 ms", m.busy_ns - kept);
@@ -54,11 +54,11 @@ fn a_configuration_slow_to_sample_keeps_fewer_samples_but_never_under_three() {
     // Every sample takes longer than the whole sampling may: the fewest samples are kept.
     let options =
         MeasureOptions { samples: 10, min_sample_ns: 2e5, warm_up_ns: 0.0, max_sampling_ns: 1.0, ..Default::default() };
-    let m = pollster::block_on(timer.measure(&gpu, &prepared.steps, &options)).unwrap();
+    let m = pollster::block_on(timer.measure(&gpu, &prepared.steps, &options, None)).unwrap();
     assert_eq!(m.primary().len(), MIN_SAMPLES as usize);
     // Fewer asked for are fewer kept.
-    let m =
-        pollster::block_on(timer.measure(&gpu, &prepared.steps, &MeasureOptions { samples: 2, ..options })).unwrap();
+    let m = pollster::block_on(timer.measure(&gpu, &prepared.steps, &MeasureOptions { samples: 2, ..options }, None))
+        .unwrap();
     assert_eq!(m.primary().len(), 2);
 }
 
@@ -87,4 +87,26 @@ fn sampling_for_precision_stops_at_the_minimum_when_steady_and_at_the_cap_marked
     assert!(link.results[0].noisy, "a link says so too");
     // Off: exactly the samples asked for.
     assert_eq!(run(0.0).results[0].samples_ns.len(), 8);
+}
+
+#[test]
+fn a_calibration_starts_from_the_first_runs_gpu_time_where_it_is_within_a_dispatchs_limit() {
+    let gpu = open_gpu();
+    let (_workload, prepared) = prepare(&gpu, "copy/vec4", 64);
+    let timer = wgsweep::measure::Timer::new(&gpu, 1000.0);
+    let run = timer.submit_first_run(&gpu, |encoder, timestamps| {
+        wgsweep::kernel::encode_once(&gpu, encoder, &prepared, timestamps)
+    });
+    let first_run_ns = pollster::block_on(timer.first_run_ns(&gpu, run));
+    assert_eq!(first_run_ns.is_some(), gpu.timestamps, "timed where there are timestamps: {first_run_ns:?}");
+    let options =
+        MeasureOptions { samples: 3, min_sample_ns: 2e5, warm_up_ns: 0.0, max_dispatches: 16, ..Default::default() };
+    // A first run said to take a nanosecond: K jumps from it straight to the most a sample may hold.
+    let m = pollster::block_on(timer.measure(&gpu, &prepared.steps, &options, Some(1.0))).unwrap();
+    assert_eq!((m.dispatches_per_sample, m.primary().len()), (16, 3));
+    // One said to take longer than a dispatch may is not believed: a dispatch of its own decides, and this
+    // one is measured.
+    let slow = Some(options.max_dispatch_ns * 10.0);
+    let m = pollster::block_on(timer.measure(&gpu, &prepared.steps, &options, slow)).unwrap();
+    assert_eq!(m.primary().len(), 3);
 }

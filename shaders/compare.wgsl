@@ -1,12 +1,12 @@
 // Validation on the GPU. A configuration's output (`found`, read as raw words) is compared, every element,
-// with the CPU reference uploaded once per input (`expected`: each element's value and tolerance), and only
-// a summary comes back to the host. Word i is held to element i % period of the reference (outputs that
-// repeat store one period). The rule is the CPU's (src/kernel/check.rs, `Expected::admits`): a tolerance of
-// -1 asks for the very bits (integers), -2 for nothing (padding), -3 for any bits but the expected word's
-// (the poison: an integer written but not checked by value); a tolerance word whose top 16 bits are all
-// set holds two f16 elements to the f16 tolerance in its low bits, each as a float; one whose top 16 bits
-// are 0xfffe holds four bytes (an rgba8unorm texel) each to the tolerance in its low bits, in 255ths;
-// otherwise, as `passes`:
+// with the CPU reference uploaded once per input (`expected`: each element's value and tolerance; or
+// `expected_words`, the words alone, where each must match bit for bit), and only a summary comes back to
+// the host. Word i is held to element i % period of the reference (outputs that repeat store one period).
+// The rule is the CPU's (src/kernel/check.rs, `Expected::admits`): a tolerance of -1 asks for the very bits
+// (integers), -2 for nothing (padding), -3 for any bits but the expected word's (the poison: an integer
+// written but not checked by value); a tolerance word whose top 16 bits are all set holds two f16 elements
+// to the f16 tolerance in its low bits, each as a float; one whose top 16 bits are 0xfffe holds four bytes
+// (an rgba8unorm texel) each to the tolerance in its low bits, in 255ths; otherwise, as `passes`:
 // NaN never passes; the very bits pass (and +0 against -0); with a tolerance of 0 nothing else does;
 // otherwise |found - expected| <= tolerance.
 // The summary: how many elements were wrong, the lowest wrong index (the host reads the first mismatches
@@ -89,54 +89,16 @@ var<workgroup> group_wrong: atomic<u32>;
 var<workgroup> group_first_wrong: atomic<u32>;
 var<workgroup> group_largest_error: atomic<u32>;
 
-@compute @workgroup_size(WG)
-fn compare(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
-           @builtin(local_invocation_index) lid: u32) {
+fn begin_group(lid: u32) {
     if lid == 0u {
         atomicStore(&group_wrong, 0u);
         atomicStore(&group_first_wrong, 0xffffffffu);
         atomicStore(&group_largest_error, 0u);
     }
     workgroupBarrier();
-    let i = invocation_index(wid, nwg, lid);
-    if i < span.count {
-        let found_bits = found[i];
-        let element = expected[i % span.period];
-        let want = bitcast<f32>(element.x);
-        let tolerance = bitcast<f32>(element.y);
-        var passes: bool;
-        var error_bits = 0u;
-        if (element.y & HALVES) == HALVES {
-            let result = halves(found_bits, element.x, unpack2x16float(element.y & 0xffffu).x);
-            passes = result.x == 1u;
-            error_bits = result.y;
-        } else if (element.y & HALVES) == BYTES {
-            let result = bytes(found_bits, element.x, element.y & 0xffu);
-            passes = result.x == 1u;
-            error_bits = result.y;
-        } else if tolerance == ANY {
-            passes = true;
-        } else if tolerance == WORD {
-            passes = found_bits == element.x;
-        } else if tolerance == UNPOISONED {
-            passes = found_bits != element.x;
-        } else if is_nan(found_bits) {
-            passes = false;
-            error_bits = QUIET_NAN;
-        } else if same(found_bits, element.x) {
-            passes = true;
-        } else {
-            let error = abs(bitcast<f32>(found_bits) - want);
-            passes = tolerance > 0.0 && error <= tolerance;
-            // inf - inf is NaN: a wrong infinity is the largest error there is.
-            error_bits = select(bitcast<u32>(error), QUIET_NAN, error != error);
-        }
-        atomicMax(&group_largest_error, error_bits);
-        if !passes {
-            atomicAdd(&group_wrong, 1u);
-            atomicMin(&group_first_wrong, span.first + i);
-        }
-    }
+}
+
+fn end_group(lid: u32) {
     workgroupBarrier();
     if lid == 0u {
         let wrong = atomicLoad(&group_wrong);
@@ -146,6 +108,71 @@ fn compare(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
         }
         atomicMax(&summary.largest_error, atomicLoad(&group_largest_error));
     }
+}
+
+// Holds word i of the output to `element` (its value's bits and its tolerance's or a tag, as above).
+fn judge(i: u32, element: vec2<u32>) {
+    let found_bits = found[i];
+    let want = bitcast<f32>(element.x);
+    let tolerance = bitcast<f32>(element.y);
+    var passes: bool;
+    var error_bits = 0u;
+    if (element.y & HALVES) == HALVES {
+        let result = halves(found_bits, element.x, unpack2x16float(element.y & 0xffffu).x);
+        passes = result.x == 1u;
+        error_bits = result.y;
+    } else if (element.y & HALVES) == BYTES {
+        let result = bytes(found_bits, element.x, element.y & 0xffu);
+        passes = result.x == 1u;
+        error_bits = result.y;
+    } else if tolerance == ANY {
+        passes = true;
+    } else if tolerance == WORD {
+        passes = found_bits == element.x;
+    } else if tolerance == UNPOISONED {
+        passes = found_bits != element.x;
+    } else if is_nan(found_bits) {
+        passes = false;
+        error_bits = QUIET_NAN;
+    } else if same(found_bits, element.x) {
+        passes = true;
+    } else {
+        let error = abs(bitcast<f32>(found_bits) - want);
+        passes = tolerance > 0.0 && error <= tolerance;
+        // inf - inf is NaN: a wrong infinity is the largest error there is.
+        error_bits = select(bitcast<u32>(error), QUIET_NAN, error != error);
+    }
+    atomicMax(&group_largest_error, error_bits);
+    if !passes {
+        atomicAdd(&group_wrong, 1u);
+        atomicMin(&group_first_wrong, span.first + i);
+    }
+}
+
+@compute @workgroup_size(WG)
+fn compare(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+           @builtin(local_invocation_index) lid: u32) {
+    begin_group(lid);
+    let i = invocation_index(wid, nwg, lid);
+    if i < span.count {
+        judge(i, expected[i % span.period]);
+    }
+    end_group(lid);
+}
+
+// A reference whose every element is a word to match bit for bit, stored as the words alone: half the
+// bytes of `expected`.
+@group(0) @binding(6) var<storage, read> expected_words: array<u32>;
+
+@compute @workgroup_size(WG)
+fn compare_words(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                 @builtin(local_invocation_index) lid: u32) {
+    begin_group(lid);
+    let i = invocation_index(wid, nwg, lid);
+    if i < span.count {
+        judge(i, vec2(expected_words[i % span.period], bitcast<u32>(WORD)));
+    }
+    end_group(lid);
 }
 
 // A reference made on the GPU from an output a trusted run wrote (a user's reference entry point, or the

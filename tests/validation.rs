@@ -285,3 +285,53 @@ fn a_reference_larger_than_one_binding_is_compared_part_by_part() {
     assert!(error.starts_with("FAILED validation: out[131072]: 9.5e0 (is) != "), "{error}");
     assert!(error.contains("3 of 300000 wrong"), "{error}");
 }
+
+/// A reference of words alone (`Recipe::words_only`), listed by a test.
+#[derive(Serialize, Deserialize)]
+struct ListedWords {
+    words: Vec<u32>,
+}
+
+impl Recipe for ListedWords {
+    const FAMILY: &'static str = "a test's";
+
+    fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected> {
+        self.words[range.start as usize..range.end as usize].iter().map(|&word| Expected::Word(word))
+    }
+
+    fn words_only(&self) -> bool {
+        true
+    }
+}
+
+#[test]
+fn a_reference_of_words_alone_holds_each_to_its_bits_part_by_part_and_repeating() {
+    let mut gpu = open_gpu();
+    // 1 MiB bindings: a part holds 2^17 words, so 300 000 take three parts.
+    gpu.info.limits.max_storage_buffer_binding_size = 1 << 20;
+    let n = 300_000usize;
+    let mut want: Vec<u32> = (0..n as u32).map(|i| fill::random_f32(i, 3).to_bits()).collect();
+    want[7] = 0x7fc0_0001; // an integer that reads as a NaN, which a float rule would refuse
+    let check = GpuCheck::new(&gpu);
+    let run = |found: &[u32], reference: &Reference| {
+        let output = kernel::storage_buffer(&gpu, "found", found.len() as u64 * 4);
+        gpu.queue.write_buffer(&output, 0, &found.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>());
+        pollster::block_on(check.check(&gpu, &output, reference))
+    };
+    let reference = pollster::block_on(Reference::build(&gpu, "out", n as u64, ListedWords { words: want.clone() }));
+    assert_eq!(run(&want, &reference), Ok(()));
+    let mut found = want.clone();
+    found[131_072] ^= 1;
+    found[299_999] = fill::POISON;
+    let error = run(&found, &reference).unwrap_err();
+    assert!(error.starts_with("FAILED validation: out[131072]: "), "{error}");
+    assert!(error.contains("diff 1e0 > tol 0e0") && error.contains("2 of 300000 wrong"), "{error}");
+    // 1000 words held to a period of 4.
+    let period = ListedWords { words: vec![0x7fc0_0001, 5, 7, 0] };
+    let reference = pollster::block_on(Reference::periodic(&gpu, "out", 1000, 4, period));
+    let mut found: Vec<u32> = (0..1000).map(|i| [0x7fc0_0001, 5, 7, 0][i % 4]).collect();
+    assert_eq!(run(&found, &reference), Ok(()));
+    found[998] = 6;
+    let error = run(&found, &reference).unwrap_err();
+    assert!(error.starts_with("FAILED validation: out[998]: 6e0 (is) != 7e0 (should)"), "{error}");
+}

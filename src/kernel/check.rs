@@ -287,10 +287,13 @@ pub enum Words {
 
 /// The expected output of one kernel on one input, on the GPU: what each word must hold. Made once per
 /// input and kept while configurations use it. At 8 bytes a word it is twice the output, so it is stored
-/// in parts that each fit one binding, and compared part by part.
+/// in parts that each fit one binding, and compared part by part; where every word is one to match bit
+/// for bit (`Recipe::words_only`), only the words are stored, 4 bytes each.
 pub struct Reference {
     what: &'static str,
     parts: Vec<OwnedBuffer>,
+    /// Whether the parts hold the words alone (`Recipe::words_only`), not `Expected::encode`'s pairs.
+    words_only: bool,
     /// Elements in each part but the last.
     part_len: u64,
     /// Words of output compared.
@@ -309,12 +312,19 @@ pub trait Recipe: Serialize + DeserializeOwned + Sync {
     /// What the words in `range` must hold, in order. Called on ranges that cover every word, on several
     /// threads or workers at once.
     fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected>;
+
+    /// Whether every word is an `Expected::Word`: the reference then holds the words alone, half the bytes
+    /// to compute, hand over and upload.
+    fn words_only(&self) -> bool {
+        false
+    }
 }
 
 /// A recipe as the reference builder uses it, through a reference: its words encoded, and what a Web Worker
 /// needs to compute them.
 trait Encoder: Sync {
     fn encode(&self, range: Range<u64>, out: WriteOnly<'_, [[u8; 8]]>);
+    fn words_only(&self) -> bool;
     #[cfg_attr(not(target_arch = "wasm32"), expect(dead_code, reason = "natively the host's threads compute it"))]
     fn family(&self) -> &'static str;
     #[cfg_attr(not(target_arch = "wasm32"), expect(dead_code, reason = "natively the host's threads compute it"))]
@@ -324,6 +334,10 @@ trait Encoder: Sync {
 impl<R: Recipe> Encoder for R {
     fn encode(&self, range: Range<u64>, out: WriteOnly<'_, [[u8; 8]]>) {
         out.write_iter(self.words(range).map(Expected::encoded));
+    }
+
+    fn words_only(&self) -> bool {
+        Recipe::words_only(self)
     }
 
     fn family(&self) -> &'static str {
@@ -336,7 +350,8 @@ impl<R: Recipe> Encoder for R {
     }
 }
 
-/// The words of `range` of a recipe given as JSON, encoded as the GPU reads them: a Web Worker's work.
+/// The words of `range` of a recipe given as JSON, encoded as the GPU reads them (the words alone where
+/// the recipe is `words_only`): a Web Worker's work.
 pub fn recipe_bytes<R: Recipe>(recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
     let recipe: R = serde_json::from_str(recipe).map_err(|e| format!("not a {} reference: {e}", R::FAMILY))?;
     // Each word stored in its place, as one 8-byte store: the page's size-optimized build runs
@@ -346,7 +361,30 @@ pub fn recipe_bytes<R: Recipe>(recipe: &str, range: Range<u64>) -> Result<Vec<u8
     for (slot, word) in bytes.as_chunks_mut::<8>().0.iter_mut().zip(recipe.words(range)) {
         *slot = word.encoded();
     }
-    Ok(bytes)
+    Ok(if recipe.words_only() { words_alone(&bytes) } else { bytes })
+}
+
+/// Of encoded words (`Expected::encoded`), the words alone: each pair's first 4 bytes. Once for every
+/// recipe, not once per recipe type: the page's download holds it once.
+fn words_alone(pairs: &[u8]) -> Vec<u8> {
+    let pairs = pairs.as_chunks::<8>().0;
+    let mut words = vec![0; 4 * pairs.len()];
+    for (word, pair) in words.as_chunks_mut::<4>().0.iter_mut().zip(pairs) {
+        *word = *pair.first_chunk().expect("8 bytes hold 4");
+    }
+    words
+}
+
+/// `Encoder::encode`'s words alone, where a recipe is `words_only`.
+fn encode_words(recipe: &dyn Encoder, range: Range<u64>, out: WriteOnly<'_, [[u8; 4]]>) {
+    let mut pairs = vec![[0; 8]; (range.end - range.start) as usize];
+    recipe.encode(range, (&mut pairs[..]).into());
+    out.write_iter(pairs.iter().map(|pair| *pair.first_chunk().expect("8 bytes hold 4")));
+}
+
+/// Bytes a reference stores a word in: its value and tolerance (`Expected::encode`), or the word alone.
+fn word_bytes(words_only: bool) -> u64 {
+    if words_only { 4 } else { 8 }
 }
 
 /// Elements of a reference uploaded at a time: the host never holds the whole of it. Natively each chunk is
@@ -376,10 +414,11 @@ impl Reference {
     async fn periodic_of(gpu: &Gpu, what: &'static str, count: u64, period: u64, recipe: &dyn Encoder) -> Self {
         let part_len = part_len(gpu);
         assert!(period == count || period <= part_len, "a repeating reference fits one binding");
-        let mut parts = Vec::new();
+        let (mut parts, words_only) = (Vec::new(), recipe.words_only());
+        let width = word_bytes(words_only);
         for part_start in (0..period.max(1)).step_by(part_len as usize) {
             let part_end = (part_start + part_len).min(period);
-            let part = storage_buffer(gpu, "reference", ((part_end - part_start) * 8).max(8));
+            let part = storage_buffer(gpu, "reference", ((part_end - part_start) * width).max(8));
             #[cfg(target_arch = "wasm32")]
             if part_end - part_start >= WORKER_MIN_WORDS && in_workers(gpu, &part, part_start..part_end, recipe).await {
                 parts.push(part);
@@ -387,20 +426,26 @@ impl Reference {
             }
             for start in (part_start..part_end).step_by(REFERENCE_CHUNK as usize) {
                 let end = (start + REFERENCE_CHUNK).min(part_end);
-                let size = wgpu::BufferSize::new((end - start) * 8).expect("a chunk holds a word");
+                let size = wgpu::BufferSize::new((end - start) * width).expect("a chunk holds a word");
                 // Written where wgpu stages the upload: natively no chunk is copied on the host.
                 let mut upload = gpu
                     .queue
-                    .write_buffer_with(&part, (start - part_start) * 8, size)
+                    .write_buffer_with(&part, (start - part_start) * width, size)
                     .expect("the chunk lies in its part");
-                let (chunk, _) = upload.slice(..).into_chunks::<8>();
-                host::fill(chunk, |range, out| recipe.encode(start + range.start..start + range.end, out)).await;
+                let at = |range: Range<u64>| start + range.start..start + range.end;
+                if words_only {
+                    let (chunk, _) = upload.slice(..).into_chunks::<4>();
+                    host::fill(chunk, |range, out| encode_words(recipe, at(range), out)).await;
+                } else {
+                    let (chunk, _) = upload.slice(..).into_chunks::<8>();
+                    host::fill(chunk, |range, out| recipe.encode(at(range), out)).await;
+                }
                 drop(upload);
                 host::pause_if_due().await; // the browser copies the chunk on this thread
             }
             parts.push(part);
         }
-        Reference { what, parts, part_len, count, period }
+        Reference { what, parts, words_only, part_len, count, period }
     }
 
     /// A reference made on the GPU from `raw`, the `count` words a trusted run wrote (a user's reference
@@ -448,7 +493,7 @@ impl Reference {
             parts.push(part);
         }
         readback::idle(gpu).await?;
-        Ok(Reference { what, parts, part_len, count, period: count })
+        Ok(Reference { what, parts, words_only: false, part_len, count, period: count })
     }
 
     /// The words each comparison pass covers: (first word, words, the part it reads).
@@ -468,11 +513,11 @@ impl Reference {
 #[cfg(target_arch = "wasm32")]
 async fn in_workers(gpu: &Gpu, part: &wgpu::Buffer, range: Range<u64>, recipe: &dyn Encoder) -> bool {
     let (first, words) = (range.start, range.end - range.start);
-    let chunk = REFERENCE_CHUNK * 4;
-    let staging = super::staging::Staging::new(gpu, part, chunk.min(words) * 8);
+    let (chunk, width) = (REFERENCE_CHUNK * 4, word_bytes(recipe.words_only()));
+    let staging = super::staging::Staging::new(gpu, part, chunk.min(words) * width);
     let (family, json) = (recipe.family(), recipe.json());
     let began = web_time::Instant::now();
-    let write = |start: u64, bytes| Box::pin(staging.write((start - first) * 8, bytes)) as host::workers::Taken;
+    let write = |start: u64, bytes| Box::pin(staging.write((start - first) * width, bytes)) as host::workers::Taken;
     let computed = host::workers::compute(host::workers::Work::Words, family, &json, range, chunk, &write).await;
     let finished = staging.finish().await;
     match computed.and(finished) {
@@ -555,9 +600,11 @@ pub struct Summary {
     pub largest_error: f32,
 }
 
-/// The comparison kernel's pipeline, built once per run.
+/// The comparison kernel's pipelines, built once per run: against pairs of value and tolerance, and (made
+/// where a reference needs it) against words alone.
 pub struct GpuCheck {
     pipeline: wgpu::ComputePipeline,
+    words_pipeline: std::cell::OnceCell<wgpu::ComputePipeline>,
 }
 
 /// Invocations per workgroup of the comparison kernel.
@@ -565,7 +612,8 @@ const CHECK_WORKGROUP: u32 = 256;
 /// WGSL has no includes: the grid's index helpers go in front. compare.wgsl comes bare (build.rs).
 const CHECK_WGSL: &str = concat!(shader!("grid.wgsl"), shader!("compare.wgsl"));
 
-/// The pipeline of compare.wgsl's `entry`: `compare`, or `encode`, which makes a reference of an output.
+/// The pipeline of compare.wgsl's `entry`: `compare` (`compare_words`, against words alone), or `encode`,
+/// which makes a reference of an output.
 fn check_pipeline(gpu: &Gpu, entry: &str) -> wgpu::ComputePipeline {
     let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some("compare.wgsl"),
@@ -598,7 +646,7 @@ fn part_len(gpu: &Gpu) -> u64 {
 
 impl GpuCheck {
     pub fn new(gpu: &Gpu) -> Self {
-        GpuCheck { pipeline: check_pipeline(gpu, "compare") }
+        GpuCheck { pipeline: check_pipeline(gpu, "compare"), words_pipeline: Default::default() }
     }
 
     /// Compares the first words of `output`, one per element of `reference`, with it on the GPU and reads
@@ -609,6 +657,10 @@ impl GpuCheck {
         let summary = storage_buffer(gpu, "comparison summary", 16);
         let start = [0, u32::MAX, 0, 0];
         gpu.queue.write_buffer(&summary, 0, &start.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
+        let (pipeline, binding) = match reference.words_only {
+            true => (self.words_pipeline.get_or_init(|| check_pipeline(gpu, "compare_words")), 6),
+            false => (&self.pipeline, 1),
+        };
         let mut passes = Vec::new();
         for (first, count, part) in reference.passes() {
             let period = reference.period.min(count);
@@ -620,10 +672,10 @@ impl GpuCheck {
             };
             let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("compare"),
-                layout: &self.pipeline.get_bind_group_layout(0),
+                layout: &pipeline.get_bind_group_layout(0),
                 entries: &[
                     wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::Buffer(found) },
-                    wgpu::BindGroupEntry { binding: 1, resource: part.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding, resource: part.as_entire_binding() },
                     wgpu::BindGroupEntry { binding: 2, resource: summary.as_entire_binding() },
                     wgpu::BindGroupEntry { binding: 3, resource: params.as_entire_binding() },
                 ],
@@ -634,7 +686,7 @@ impl GpuCheck {
         }
         super::submit(gpu, |encoder| {
             let mut pass = encoder.begin_compute_pass(&Default::default());
-            pass.set_pipeline(&self.pipeline);
+            pass.set_pipeline(pipeline);
             for (bind_group, [x, y, _]) in &passes {
                 pass.set_bind_group(0, bind_group, &[]);
                 pass.dispatch_workgroups(*x, *y, 1);
@@ -664,13 +716,17 @@ impl GpuCheck {
             (0, readback::read_buffer(gpu, &reference.parts[0]).await?)
         } else {
             let (part, at) = (first / reference.part_len, first % reference.part_len);
-            let part = &reference.parts[part as usize];
-            let window = window.min(part.size() / 8 - at);
-            (first, readback::read_range(gpu, part, at * 8, window * 8).await?)
+            let (part, width) = (&reference.parts[part as usize], word_bytes(reference.words_only));
+            let window = window.min(part.size() / width - at);
+            (first, readback::read_range(gpu, part, at * width, window * width).await?)
         };
         let word = |bytes: &[u8]| u32::from_le_bytes(bytes.try_into().expect("4 bytes"));
-        let expected: Vec<Expected> =
-            expected.chunks_exact(8).map(|pair| Expected::decode([word(&pair[..4]), word(&pair[4..])])).collect();
+        let expected: Vec<Expected> = match reference.words_only {
+            true => expected.chunks_exact(4).map(|bytes| Expected::Word(word(bytes))).collect(),
+            false => {
+                expected.chunks_exact(8).map(|pair| Expected::decode([word(&pair[..4]), word(&pair[4..])])).collect()
+            }
+        };
         let mut comparison = Comparison::new(reference.what);
         for (k, bytes) in found.chunks_exact(4).enumerate() {
             let index = first + k as u64;

@@ -293,6 +293,10 @@ impl Recipe for Copied {
         let word = self.word_bits();
         range.map(move |k| Expected::Word(word(k)))
     }
+
+    fn words_only(&self) -> bool {
+        true
+    }
 }
 
 impl AccessWorkload {

@@ -160,6 +160,10 @@ impl Recipe for Sums {
     fn words(&self, lids: Range<u64>) -> impl Iterator<Item = Expected> {
         lids.map(|lid| Expected::Word(sum(lid as u32, self.stride)))
     }
+
+    fn words_only(&self) -> bool {
+        true
+    }
 }
 
 impl Workload for BanksWorkload {

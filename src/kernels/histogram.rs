@@ -227,6 +227,10 @@ impl Recipe for Counts {
     fn words(&self, bins: Range<u64>) -> impl Iterator<Item = Expected> {
         self.counts[bins.start as usize..bins.end as usize].iter().map(|&count| Expected::Word(count))
     }
+
+    fn words_only(&self) -> bool {
+        true
+    }
 }
 
 impl Workload for HistogramWorkload {

@@ -125,6 +125,10 @@ impl Recipe for Grayscale {
     fn words(&self, pixels: Range<u64>) -> impl Iterator<Item = Expected> {
         pixels.map(|i| Expected::Word(grayscale_pixel(self.seed, i)))
     }
+
+    fn words_only(&self) -> bool {
+        true
+    }
 }
 
 impl Workload for ImageWorkload {

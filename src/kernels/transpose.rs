@@ -238,6 +238,11 @@ impl Recipe for Moved {
             Expected::Word(random_f32(self.matrix.source(self.copy, i, j) as u32, self.seed).to_bits())
         })
     }
+
+    /// Rows with no padding after them (which no kernel writes, and any word passes) hold words alone.
+    fn words_only(&self) -> bool {
+        self.matrix.dst_pitch as u64 == self.out_shape().1
+    }
 }
 
 impl Matrix {

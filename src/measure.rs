@@ -208,6 +208,30 @@ struct TimestampSlot {
     readback: wgpu::Buffer,
 }
 
+impl TimestampSlot {
+    fn new(gpu: &Gpu) -> Self {
+        TimestampSlot {
+            set: gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
+                label: Some("pass timestamps"),
+                ty: wgpu::QueryType::Timestamp,
+                count: 2,
+            }),
+            resolve: gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("timestamp resolve"),
+                size: 16,
+                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            }),
+            readback: gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("timestamp readback"),
+                size: 16,
+                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+                mapped_at_creation: false,
+            }),
+        }
+    }
+}
+
 /// Pass timestamps (when the device has them) and the clock's resolution, made once per run.
 pub struct Timer {
     slots: Vec<TimestampSlot>,
@@ -320,12 +344,15 @@ impl Timeline {
     }
 }
 
-/// A configuration's first run, submitted (`Timer::submit_first_run`), its time not in yet.
+/// A configuration's first run, submitted (`Timer::submit_first_run`), its time not in yet. It may be
+/// dropped unread: its timestamps are its own.
 pub struct FirstRun(InFlight);
 
 /// A submitted sample whose results are not in yet.
 struct InFlight {
     slot: usize,
+    /// Timestamps of its own instead of the slot's (a first run's).
+    own: Option<TimestampSlot>,
     index: wgpu::SubmissionIndex,
     done: oneshot::Receiver<Result<(), String>>,
 }
@@ -334,26 +361,8 @@ impl Timer {
     /// `quantum_ns` is the resolution of the clock that will be primary: the browser's timestamp
     /// quantization, or the wall clock's resolution when there are no timestamps.
     pub fn new(gpu: &Gpu, quantum_ns: f64) -> Self {
-        let slot = |_| TimestampSlot {
-            set: gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
-                label: Some("pass timestamps"),
-                ty: wgpu::QueryType::Timestamp,
-                count: 2,
-            }),
-            resolve: gpu.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("timestamp resolve"),
-                size: 16,
-                usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-                mapped_at_creation: false,
-            }),
-            readback: gpu.device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("timestamp readback"),
-                size: 16,
-                usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-                mapped_at_creation: false,
-            }),
-        };
-        let slots = if gpu.timestamps { (0..MAX_IN_FLIGHT).map(slot).collect() } else { Vec::new() };
+        let slots =
+            if gpu.timestamps { (0..MAX_IN_FLIGHT).map(|_| TimestampSlot::new(gpu)).collect() } else { Vec::new() };
         Self {
             slots,
             period_ns: gpu.queue.get_timestamp_period() as f64,
@@ -568,7 +577,7 @@ impl Timer {
 
     /// Records one sample (K dispatches in one pass between timestamps) and submits it.
     fn submit(&self, gpu: &Gpu, steps: &[Step], dispatches: u32, slot: usize) -> InFlight {
-        self.submit_timed(gpu, slot, |encoder, timestamp_writes| {
+        self.submit_timed(gpu, slot, None, |encoder, timestamp_writes| {
             let mut pass =
                 encoder.begin_compute_pass(&wgpu::ComputePassDescriptor { label: Some("sample"), timestamp_writes });
             for _ in 0..dispatches {
@@ -577,15 +586,16 @@ impl Timer {
         })
     }
 
-    /// Submits what `record` records, its one timed pass writing slot `slot`'s timestamps (where there are
-    /// any), with the commands that bring them back.
+    /// Submits what `record` records, its one timed pass writing the timestamps of `own` or else of slot
+    /// `slot` (where there are any), with the commands that bring them back.
     fn submit_timed(
         &self,
         gpu: &Gpu,
         slot: usize,
+        own: Option<TimestampSlot>,
         record: impl FnOnce(&mut wgpu::CommandEncoder, Option<wgpu::ComputePassTimestampWrites<'_>>),
     ) -> InFlight {
-        let timestamps = self.slots.get(slot);
+        let timestamps = own.as_ref().or(self.slots.get(slot));
         let mut encoder = gpu.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("sample") });
         let timestamp_writes = timestamps.map(|t| wgpu::ComputePassTimestampWrites {
             query_set: &t.set,
@@ -607,22 +617,22 @@ impl Timer {
                 let _ = sender.send(Ok(()));
             }),
         }
-        InFlight { slot, index, done }
+        InFlight { slot, own, index, done }
     }
 
     /// Submits a configuration's first run, which `record` records (`kernel::encode_once`), its pass timed
-    /// where there are timestamps: its time (`first_run_ns`) is where a calibration starts, a round trip to
-    /// the GPU fewer than a dispatch of its own.
+    /// where there are timestamps (its own: whether it is read, and when, is the caller's choice): its time
+    /// (`first_run_ns`) is where a calibration starts, a round trip to the GPU fewer than a dispatch of its own.
     pub fn submit_first_run(
         &self,
         gpu: &Gpu,
         record: impl FnOnce(&mut wgpu::CommandEncoder, Option<wgpu::ComputePassTimestampWrites<'_>>),
     ) -> FirstRun {
-        FirstRun(self.submit_timed(gpu, 0, record))
+        let own = (!self.slots.is_empty()).then(|| TimestampSlot::new(gpu));
+        FirstRun(self.submit_timed(gpu, 0, own, record))
     }
 
     /// How long a first run's timed pass took on the GPU, where there are timestamps and the run ended.
-    /// Always awaited: the timestamps' buffer is mapped until it is.
     pub async fn first_run_ns(&self, gpu: &Gpu, run: FirstRun) -> Option<f64> {
         let (ticks, _) = self.finish(gpu, run.0).await.ok()?;
         let [begin, end] = ticks?;
@@ -637,7 +647,7 @@ impl Timer {
         let done = gpu.wait(Some(sample.index), sample.done).await.map_err(MeasureError::Readback)?;
         done.map_err(MeasureError::Readback)?;
         let done = Instant::now();
-        let Some(t) = self.slots.get(sample.slot) else {
+        let Some(t) = sample.own.as_ref().or(self.slots.get(sample.slot)) else {
             return Ok((None, done));
         };
         let ticks: Vec<u64> = {

@@ -9,6 +9,7 @@ pub mod as_yours;
 mod buffers;
 mod check;
 mod dispatch;
+mod expected;
 mod readback;
 mod shaders;
 pub mod shapes;
@@ -28,12 +29,13 @@ pub use buffers::{
     storage_buffer,
 };
 pub use check::{
-    Comparison, Expected, GpuCheck, KeptReference, Mismatch, Recipe, Reference, Summary, ValidationError, Words, f32s,
-    passes, recipe_bytes, references_built, u32s,
+    Comparison, GpuCheck, KeptReference, Recipe, Reference, Summary, ValidationError, Words, f32s, recipe_bytes,
+    references_built, u32s,
 };
 pub use dispatch::{
     Step, encode_once, encode_steps, linear_grid, matrix_shape, plane_grid, submit, submit_once, submit_steps,
 };
+pub use expected::{Expected, Mismatch, passes};
 pub use readback::{idle, map_read, read_buffer, read_range};
 pub use shaders::{SHADER_FILES, ShaderChecks, ShaderModules, bare, for_this_compiler, with_comments};
 

@@ -9,7 +9,7 @@ use super::blank;
 use crate::bounds::MESSAGE;
 use crate::gpu::Gpu;
 use crate::kernel::{Configuration, Family, GpuCheck, KernelId, Prepared, ShaderChecks, Skip, Workload, shapes};
-use crate::measure::{MeasureError, MeasureOptions, Timer, too_slow};
+use crate::measure::{FirstRun, MeasureError, MeasureOptions, Timer, too_slow};
 use crate::result::{ConfigResult, Outcome, Pace, gb_per_s};
 use crate::{host, kernels, stats};
 
@@ -153,7 +153,7 @@ pub(crate) async fn measure_one(
     {
         start();
     }
-    if let Err(error) = time(bench, configuration, &ran, options, &mut record, pace).await {
+    if let Err(error) = time(bench, configuration, ran, options, &mut record, pace).await {
         match error {
             // Too slow to measure after all: valid (checked now where it was not yet), or failed.
             slow @ MeasureError::TooSlow(..) => {
@@ -222,14 +222,18 @@ async fn run_once(
 async fn time(
     bench: Bench<'_>,
     configuration: &Configuration,
-    ran: &Ran,
+    ran: Ran,
     options: &MeasureOptions,
     record: &mut ConfigResult,
     pace: &mut Pace,
 ) -> Result<(), MeasureError> {
+    let Bench { gpu, harness: Harness { timer, .. }, .. } = bench;
+    let first_run_ns = match ran.first_run {
+        Some(run) => timer.first_run_ns(gpu, run).await,
+        None => None,
+    };
     let measuring = host::measuring();
-    let steps = &ran.prepared.steps;
-    let measurement = bench.harness.timer.measure(bench.gpu, steps, options, ran.first_run_ns).await?;
+    let measurement = timer.measure(gpu, &ran.prepared.steps, options, first_run_ns).await?;
     drop(measuring);
     pace.gpu_busy_s += measurement.busy_ns / 1e9;
     pace.calibration_s += measurement.calibration_ns / 1e9;
@@ -327,7 +331,7 @@ enum Failure {
 
 /// Prepares the configuration, poisons its output and runs it once, inside a validation error scope so a
 /// pipeline the device rejects becomes this configuration's error instead of the whole run's; with `timer`,
-/// that run is timed (`Timer::submit_first_run`), and how long it took on the GPU comes back beside it. A
+/// that run is timed (`Timer::submit_first_run`). A
 /// configuration that can run but is known to be too slow (`too_slow`) is prepared only, to learn whether
 /// it applies at all, and skipped.
 async fn prepare_and_run_once(
@@ -357,10 +361,6 @@ async fn prepare_and_run_once(
         (Err(_), _) => None,
     };
     let error = scope.pop().await;
-    let first_run_ns = match (timer, first_run) {
-        (Some(timer), Some(run)) => timer.first_run_ns(gpu, run).await,
-        _ => None,
-    };
     if error.is_some() {
         // A lost device rejects everything: the run then stops as lost rather than fail what is left.
         gpu.lost_reason_soon().await;
@@ -368,12 +368,13 @@ async fn prepare_and_run_once(
     match (prepared, error) {
         (_, Some(error)) => Err(Failure::Error(format!("the GPU rejected this configuration: {error}"))),
         (Err(skip), None) => Err(Failure::Skip(skip)),
-        (Ok(prepared), None) => Ok(Ran { prepared, first_run_ns }),
+        (Ok(prepared), None) => Ok(Ran { prepared, first_run }),
     }
 }
 
-/// A configuration prepared and run once, and how long that run took on the GPU where it was timed.
+/// A configuration prepared and run once, and that run where it was timed: its time is read when the
+/// configuration is measured, by when it has long come back.
 struct Ran {
     prepared: Prepared,
-    first_run_ns: Option<f64>,
+    first_run: Option<FirstRun>,
 }

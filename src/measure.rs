@@ -17,89 +17,9 @@ use crate::gpu::Gpu;
 use crate::host;
 use crate::kernel::{Step, encode_steps};
 
-/// How the runner should measure.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MeasureOptions {
-    /// Samples kept after calibration and warm-up: at least these, and more until the median is as precise
-    /// as `precision` asks (up to `max_samples`).
-    pub samples: u32,
-    /// Sampling goes on until the median's 95 % interval reaches no further than this fraction of it to
-    /// either side (0: exactly `samples`); a configuration that cannot get there by `max_samples` (or the
-    /// sampling budget) is kept with the interval it reached, and tables call it noisy.
-    #[serde(default = "default_precision")]
-    pub precision: f64,
-    /// The most samples sampling for precision keeps.
-    #[serde(default = "default_max_samples")]
-    pub max_samples: u32,
-    /// The shortest a sample may be, whatever the timer's quantum.
-    pub min_sample_ns: f64,
-    /// A sample lasts at least this many timer quanta.
-    pub quanta_per_sample: f64,
-    /// The most dispatches one sample may hold.
-    pub max_dispatches: u32,
-    /// The most GPU time to spend before the kept samples: an idle GPU drops its clocks, and ramping them
-    /// back up takes far longer than one sample.
-    pub warm_up_ns: f64,
-    /// The least, on a GPU busy until just now (`BUSY_GAP_NS`): after it, the warm-up ends as soon as the
-    /// samples have settled (the last `SETTLE_WINDOW_NS` of them within `SETTLED` of the window before).
-    /// A CPU adapter's whole warm-up.
-    #[serde(default = "default_in_flight_ns")]
-    pub min_warm_up_ns: f64,
-    /// GPU work to keep queued while warming up and sampling, whatever a sample lasts.
-    #[serde(default = "default_in_flight_ns")]
-    pub in_flight_ns: f64,
-    /// The longest one dispatch may take for its configuration to be measured: a sweep of slower ones would
-    /// take minutes on a device that is slow for them (a CPU adapter, a large matrix).
-    #[serde(default = "default_max_dispatch_ns")]
-    pub max_dispatch_ns: f64,
-    /// The most GPU time a configuration's kept samples may take: where a device is slow at a kernel it keeps
-    /// fewer samples (never under `MIN_SAMPLES`) rather than spend minutes on it.
-    #[serde(default = "default_max_sampling_ns")]
-    pub max_sampling_ns: f64,
-}
+mod options;
 
-/// The fewest samples kept, however slow a configuration (unless fewer are asked for).
-pub const MIN_SAMPLES: u32 = 3;
-
-fn default_max_sampling_ns() -> f64 {
-    1e9
-}
-
-/// Off unless asked for (the CLI, and the page on a GPU, ask for 1 %): the tuner's trials keep exactly
-/// `samples`.
-fn default_precision() -> f64 {
-    0.0
-}
-
-fn default_max_samples() -> u32 {
-    50
-}
-
-fn default_in_flight_ns() -> f64 {
-    2e7
-}
-
-fn default_max_dispatch_ns() -> f64 {
-    2.5e8
-}
-
-impl Default for MeasureOptions {
-    fn default() -> Self {
-        Self {
-            samples: 10,
-            precision: default_precision(),
-            max_samples: default_max_samples(),
-            min_sample_ns: 1e6,
-            quanta_per_sample: 20.0,
-            max_dispatches: 4096,
-            warm_up_ns: 2e8,
-            min_warm_up_ns: default_in_flight_ns(),
-            in_flight_ns: default_in_flight_ns(),
-            max_dispatch_ns: default_max_dispatch_ns(),
-            max_sampling_ns: default_max_sampling_ns(),
-        }
-    }
-}
+pub use options::{MIN_SAMPLES, MeasureOptions};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -245,11 +165,22 @@ pub struct Timer {
     cpu_adapter: bool,
 }
 
-/// What calibration found: K, the last sample's time at that K, and the GPU time it spent.
+/// What calibration found: K, the last sample's time at that K (or, not yet `confirmed`, the time a sample
+/// at K should take by the last reading at fewer dispatches), and the GPU time it spent.
 struct Calibration {
     dispatches: u32,
     sample_ns: f64,
     busy_ns: f64,
+    /// Whether samples at K were seen to last long enough; if not, the warm-up's first two say so.
+    confirmed: bool,
+}
+
+/// How a warm-up and its samples ended.
+enum Sampled {
+    /// Sampled: when the warm-up ended, if it did.
+    Done(Option<Instant>),
+    /// The first two samples at an unconfirmed K were shorter than a sample must be: the shorter one's time.
+    Short(f64),
 }
 
 /// When a warm-up may end before `warm_up_ns` of GPU time, once it has lasted `min_warm_up_ns`.
@@ -391,70 +322,94 @@ impl Timer {
         // Settled samples end the warm-up early only on a GPU busy until just now: one that idled (while
         // the host compared an output, say) may time steadily at clocks that have yet to rise.
         let kept_busy = self.last_end.get().is_some_and(|end| (start - end).as_nanos() as f64 <= BUSY_GAP_NS);
-        let calibration = self.calibrate(gpu, steps, options, first_run_ns).await;
-        let calibrated = Instant::now();
-        if let Err(MeasureError::TooSlow(..)) = calibration {
-            self.last_end.set(Some(calibrated));
+        // A first run that took longer than a dispatch may (a browser may compile its pipeline then) says
+        // nothing: a dispatch of its own decides.
+        let mut reading = first_run_ns.filter(|&ns| ns <= options.max_dispatch_ns).map(|ns| (1, ns));
+        // Only timestamps time the warm-up's first samples as a calibration's (the wall clock would count the
+        // round trip to the GPU in them), and only a warm-up is sure to run two before any is kept.
+        let mut speculate = !self.slots.is_empty() && options.warm_up_ns > 0.0;
+        let mut busy_ns = 0.0;
+        loop {
+            let calibration = self.calibrate(gpu, steps, options, reading, speculate).await;
+            let calibrated = Instant::now();
+            if let Err(MeasureError::TooSlow(..)) = calibration {
+                self.last_end.set(Some(calibrated));
+            }
+            let calibration = calibration?;
+            let early_end = match (self.cpu_adapter, kept_busy) {
+                (true, _) => EarlyEnd::AtLeast,
+                (false, true) => EarlyEnd::Settled,
+                (false, false) => EarlyEnd::Never,
+            };
+            let warm_up = WarmUp {
+                samples: Vec::new(),
+                at_least_ns: options.min_warm_up_ns,
+                at_most_ns: options.warm_up_ns,
+                early_end,
+            };
+            let mut measurement = Measurement {
+                source: self.source(),
+                dispatches_per_sample: calibration.dispatches,
+                gpu_ns: Vec::new(),
+                wall_ns: Vec::new(),
+                discarded: 0,
+                busy_ns: busy_ns + calibration.busy_ns,
+                calibration_ns: (calibrated - start).as_nanos() as f64,
+                warm_up_ns: 0.0,
+                sampling_ns: 0.0,
+            };
+            let sampled = self.warm_up_and_sample(gpu, steps, options, &calibration, warm_up, &mut measurement).await?;
+            let warmed_at = match sampled {
+                Sampled::Done(warmed_at) => warmed_at,
+                Sampled::Short(shortest_ns) => {
+                    (reading, speculate, busy_ns) =
+                        (Some((calibration.dispatches, shortest_ns)), false, measurement.busy_ns);
+                    continue;
+                }
+            };
+            let end = Instant::now();
+            self.last_end.set(Some(end));
+            let warmed_at = warmed_at.unwrap_or(end);
+            measurement.warm_up_ns = (warmed_at - calibrated).as_nanos() as f64;
+            measurement.sampling_ns = (end - warmed_at).as_nanos() as f64;
+            if !self.slots.is_empty() && measurement.gpu_ns.is_empty() {
+                return Err(MeasureError::NoValidTimestamps(measurement.discarded));
+            }
+            return Ok(measurement);
         }
-        let calibration = calibration?;
-        let early_end = match (self.cpu_adapter, kept_busy) {
-            (true, _) => EarlyEnd::AtLeast,
-            (false, true) => EarlyEnd::Settled,
-            (false, false) => EarlyEnd::Never,
-        };
-        let warm_up = WarmUp {
-            samples: Vec::new(),
-            at_least_ns: options.min_warm_up_ns,
-            at_most_ns: options.warm_up_ns,
-            early_end,
-        };
-        let mut measurement = Measurement {
-            source: self.source(),
-            dispatches_per_sample: calibration.dispatches,
-            gpu_ns: Vec::new(),
-            wall_ns: Vec::new(),
-            discarded: 0,
-            busy_ns: calibration.busy_ns,
-            calibration_ns: (calibrated - start).as_nanos() as f64,
-            warm_up_ns: 0.0,
-            sampling_ns: 0.0,
-        };
-        let warmed_at = self.warm_up_and_sample(gpu, steps, options, &calibration, warm_up, &mut measurement).await?;
-        let end = Instant::now();
-        self.last_end.set(Some(end));
-        let warmed_at = warmed_at.unwrap_or(end);
-        measurement.warm_up_ns = (warmed_at - calibrated).as_nanos() as f64;
-        measurement.sampling_ns = (end - warmed_at).as_nanos() as f64;
-        if !self.slots.is_empty() && measurement.gpu_ns.is_empty() {
-            return Err(MeasureError::NoValidTimestamps(measurement.discarded));
-        }
-        Ok(measurement)
     }
 
     /// Finds K: the power of two of dispatches whose sample lasts at least `min_sample_ns` and
-    /// `quanta_per_sample` timer quanta, twice in a row. A single dispatch first (over `max_dispatch_ns` it is
-    /// too slow to measure): the first run's, where its time is known and within that; past it, the two
-    /// samples at each K are submitted together: one round trip to the GPU where there were two.
+    /// `quanta_per_sample` timer quanta, twice in a row. From `reading` where there is one (K and a sample's
+    /// time at it: the first run's, a single dispatch), else a single dispatch (over `max_dispatch_ns` it is
+    /// too slow to measure); past it, the two samples at each K are submitted together: one round trip to the
+    /// GPU where there were two. With `speculate`, the first K past one dispatch comes back unconfirmed, the
+    /// time a sample should take by the reading before: the warm-up's first two samples confirm it, with no
+    /// round trip of their own.
     async fn calibrate(
         &self,
         gpu: &Gpu,
         steps: &[Step],
         options: &MeasureOptions,
-        first_run_ns: Option<f64>,
+        mut reading: Option<(u32, f64)>,
+        speculate: bool,
     ) -> Result<Calibration, MeasureError> {
-        let target_ns = options.min_sample_ns.max(options.quanta_per_sample * self.quantum_ns);
-        let mut calibration = Calibration { dispatches: 1, sample_ns: 0.0, busy_ns: 0.0 };
-        let mut confirming = false;
-        // A first run that took longer than a dispatch may (a browser may compile its pipeline then) says
-        // nothing: a dispatch of its own decides.
-        let mut first_run_ns = first_run_ns.filter(|&ns| ns <= options.max_dispatch_ns);
+        let target_ns = self.target_ns(options);
+        let mut calibration = Calibration { dispatches: 1, sample_ns: 0.0, busy_ns: 0.0, confirmed: true };
+        let (mut confirming, mut read_at) = (false, 1);
         loop {
             let together = if calibration.dispatches > 1 { 2 } else { 1 };
-            let shortest_ns = match first_run_ns.take() {
-                Some(ns) => {
-                    log::trace!("calibration from the first run: 1 dispatch in {ns:.0} ns");
-                    calibration.sample_ns = ns;
+            let shortest_ns = match reading.take() {
+                Some((dispatches, ns)) => {
+                    log::trace!("calibration from a reading: {dispatches} dispatches in {ns:.0} ns");
+                    (calibration.dispatches, calibration.sample_ns, read_at) = (dispatches, ns, dispatches);
                     ns
+                }
+                None if speculate && together == 2 => {
+                    calibration.sample_ns *= calibration.dispatches as f64 / read_at as f64;
+                    calibration.confirmed = calibration.dispatches >= options.max_dispatches;
+                    log::trace!("calibration speculated: {} dispatches", calibration.dispatches);
+                    return Ok(calibration);
                 }
                 None => {
                     let shortest_ns = self.calibration_round(gpu, steps, &mut calibration, together).await?;
@@ -462,6 +417,7 @@ impl Timer {
                         "calibration: {together} × {} dispatches, the shortest {shortest_ns:.0} ns",
                         calibration.dispatches
                     );
+                    read_at = calibration.dispatches;
                     shortest_ns
                 }
             };
@@ -486,6 +442,11 @@ impl Timer {
             calibration.dispatches =
                 calibration.dispatches.saturating_mul(1 << factor as u32).min(options.max_dispatches);
         }
+    }
+
+    /// The least a sample may last: `min_sample_ns`, and `quanta_per_sample` of the timer's quanta.
+    fn target_ns(&self, options: &MeasureOptions) -> f64 {
+        options.min_sample_ns.max(options.quanta_per_sample * self.quantum_ns)
     }
 
     /// One round of a calibration: `together` samples at its K, submitted at once; the shortest one's time.
@@ -513,7 +474,8 @@ impl Timer {
 
     /// Queues samples of K dispatches `in_flight_ns` ahead: they are warm-up until `warm_up` says the clocks
     /// are up, and the samples queued behind them are kept with no gap between, as many as `SampleCount`
-    /// wants (more while sampling for precision). Returns when the warm-up ended, if it did.
+    /// wants (more while sampling for precision). Where K is not yet `confirmed`, the first two samples'
+    /// shorter one must last long enough (`target_ns`), else the rest are drained and it comes back (`Short`).
     async fn warm_up_and_sample(
         &self,
         gpu: &Gpu,
@@ -522,7 +484,7 @@ impl Timer {
         calibration: &Calibration,
         mut warm_up: WarmUp,
         measurement: &mut Measurement,
-    ) -> Result<Option<Instant>, MeasureError> {
+    ) -> Result<Sampled, MeasureError> {
         let sample_ns = calibration.sample_ns.max(1.0);
         // Enough samples queued that the GPU has `in_flight_ns` of work ahead of it, at least two.
         let depth = (options.in_flight_ns / sample_ns).ceil().clamp(2.0, MAX_IN_FLIGHT as f64) as usize;
@@ -532,6 +494,7 @@ impl Timer {
         let mut in_flight: VecDeque<InFlight> = VecDeque::new();
         let mut submitted = 0usize;
         let mut timeline = Timeline { previous_done: Instant::now(), previous_end: None };
+        let (mut unconfirmed, mut shortest_ns) = (if calibration.confirmed { 0 } else { 2 }, f64::INFINITY);
         loop {
             // Until warm, queue without end; then only as many as the samples still to keep.
             let wanted = |in_flight: usize, warm: bool| !warm || kept as usize + in_flight < count.target as usize;
@@ -543,11 +506,26 @@ impl Timer {
                     host::samples_queued();
                 }
             }
-            let Some(sample) = in_flight.pop_front() else { return Ok(warmed_at) };
+            let Some(sample) = in_flight.pop_front() else { return Ok(Sampled::Done(warmed_at)) };
             let (ticks, done) = self.finish(gpu, sample).await?;
             let (wall_ns, gpu_ns) = timeline.sample(ticks, done, |start, end| self.ns_between(start, end));
             let pass_ns = gpu_ns.unwrap_or(wall_ns).max(0.0);
             measurement.busy_ns += pass_ns;
+            if unconfirmed > 0 {
+                (unconfirmed, shortest_ns) = (unconfirmed - 1, shortest_ns.min(gpu_ns.unwrap_or(wall_ns)));
+                if unconfirmed == 0 && shortest_ns < self.target_ns(options) {
+                    log::trace!(
+                        "calibration: 2 × {} dispatches, the shortest {shortest_ns:.0} ns",
+                        calibration.dispatches
+                    );
+                    for sample in in_flight {
+                        let (ticks, done) = self.finish(gpu, sample).await?;
+                        let (wall_ns, gpu_ns) = timeline.sample(ticks, done, |start, end| self.ns_between(start, end));
+                        measurement.busy_ns += gpu_ns.unwrap_or(wall_ns).max(0.0);
+                    }
+                    return Ok(Sampled::Short(shortest_ns));
+                }
+            }
             if warmed_at.is_none() {
                 if warm_up.done_after(pass_ns) {
                     warmed_at = Some(done);

@@ -110,3 +110,26 @@ fn a_calibration_starts_from_the_first_runs_gpu_time_where_it_is_within_a_dispat
     let m = pollster::block_on(timer.measure(&gpu, &prepared.steps, &options, slow)).unwrap();
     assert_eq!(m.primary().len(), 3);
 }
+
+#[test]
+fn a_k_taken_from_a_reading_is_confirmed_by_the_first_samples_and_found_again_when_they_are_short() {
+    let gpu = open_gpu();
+    let (_workload, prepared) = prepare(&gpu, "copy/vec4", 64);
+    let timer = wgsweep::measure::Timer::new(&gpu, 1000.0);
+    let run = timer.submit_first_run(&gpu, |encoder, timestamps| {
+        wgsweep::kernel::encode_once(&gpu, encoder, &prepared, timestamps)
+    });
+    // A dispatch's time, whichever clock there is: the first run's, or a measurement of one dispatch.
+    let dispatch_ns = pollster::block_on(timer.first_run_ns(&gpu, run)).unwrap_or_else(|| {
+        let one = MeasureOptions { samples: 3, max_dispatches: 1, warm_up_ns: 0.0, ..Default::default() };
+        let m = pollster::block_on(timer.measure(&gpu, &prepared.steps, &one, None)).unwrap();
+        m.primary().iter().copied().fold(f64::INFINITY, f64::min)
+    });
+    // A sample must last six dispatches; the reading says one lasts most of that, so K = 2, whose samples
+    // are far too short: found short, and K found again from them (8 or more).
+    let target = 6.0 * dispatch_ns;
+    let options = MeasureOptions { samples: 3, min_sample_ns: target, warm_up_ns: 4.0 * target, ..Default::default() };
+    let m = pollster::block_on(timer.measure(&gpu, &prepared.steps, &options, Some(0.9 * target))).unwrap();
+    assert!(m.dispatches_per_sample >= 8, "K = {}, a dispatch {dispatch_ns} ns", m.dispatches_per_sample);
+    assert_eq!(m.primary().len(), 3);
+}

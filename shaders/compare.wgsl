@@ -215,22 +215,3 @@ fn encode(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: v
         }
     }
 }
-
-// After the comparison, in the same pass: the output's words from the first wrong one on, as many as
-// `window` holds, copied aside (from the words of this span) before a later run of the kernel can write
-// over them, for the host to list.
-@group(0) @binding(7) var<storage, read_write> window: array<u32>;
-
-@compute @workgroup_size(WG)
-fn snapshot(@builtin(local_invocation_index) lid: u32) {
-    let first = atomicLoad(&summary.first_wrong); // all ones where none is wrong
-    let end = span.first + span.count;
-    if first >= end {
-        return;
-    }
-    for (var k = lid; k < arrayLength(&window); k += WG) {
-        if first + k >= span.first && first + k < end {
-            window[k] = found[first + k - span.first];
-        }
-    }
-}

@@ -12,7 +12,6 @@ use std::fmt;
 use std::ops::Range;
 use std::rc::Rc;
 
-use futures_channel::oneshot;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use wgpu::WriteOnly;
@@ -441,8 +440,6 @@ pub struct Summary {
 pub struct GpuCheck {
     pipeline: wgpu::ComputePipeline,
     words_pipeline: std::cell::OnceCell<wgpu::ComputePipeline>,
-    /// Copies the output's words from the first wrong one on aside (`PendingCheck`).
-    snapshot: wgpu::ComputePipeline,
 }
 
 /// Invocations per workgroup of the comparison kernel.
@@ -482,142 +479,72 @@ fn part_len(gpu: &Gpu) -> u64 {
     (gpu.info.limits.max_binding_bytes() / 8 / 64 * 64).max(64)
 }
 
-/// Words of an output from the first wrong one on that a comparison keeps aside (`snapshot`) for its
-/// listing: a window a few times longer than the list finds its mismatches unless wrong words are sparse,
-/// and the count says how many there are.
-const WINDOW: u64 = 16 * LISTED_MISMATCHES as u64;
-
-/// A comparison submitted (`GpuCheck::submit`), whose summary, and the output's words from the first wrong
-/// one on, come back while the GPU goes on with other work (the configuration's measurement): those words
-/// were copied aside in the same submission, before any later run of the kernel could write over them.
-pub struct PendingCheck {
-    /// The summary's 16 bytes, then the window's words.
-    readback: wgpu::Buffer,
-    mapped: oneshot::Receiver<Result<(), wgpu::BufferAsyncError>>,
-}
-
 impl GpuCheck {
     pub fn new(gpu: &Gpu) -> Self {
-        let words_pipeline = Default::default();
-        GpuCheck { pipeline: check_pipeline(gpu, "compare"), words_pipeline, snapshot: check_pipeline(gpu, "snapshot") }
+        GpuCheck { pipeline: check_pipeline(gpu, "compare"), words_pipeline: Default::default() }
     }
 
     /// Compares the first words of `output`, one per element of `reference`, with it on the GPU and reads
     /// back the summary alone: how many elements are wrong, the first wrong one, the largest error.
     pub async fn summarize(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<Summary, String> {
-        Ok(self.submit(gpu, output, reference)?.read(gpu).await?.0)
-    }
-
-    /// Compares `output` with `reference` on the GPU; where elements are wrong, lists the first mismatches,
-    /// as the CPU check does.
-    pub async fn check(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<(), String> {
-        self.submit(gpu, output, reference)?.outcome(gpu, reference).await
-    }
-
-    /// Submits the comparison of `output` with `reference`, the summary's readback, and the window of words
-    /// from the first wrong one on copied aside; its outcome is read later (`PendingCheck::outcome`).
-    pub fn submit(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<PendingCheck, String> {
         let too_large = || "the output is too large to compare on the GPU".to_string();
         let words = |n: u64| u32::try_from(n).map_err(|_| too_large());
         let summary = storage_buffer(gpu, "comparison summary", 16);
-        let window = storage_buffer(gpu, "comparison window", WINDOW * 4);
         let start = [0, u32::MAX, 0, 0];
         gpu.queue.write_buffer(&summary, 0, &start.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
         let (pipeline, binding) = match reference.words_only {
             true => (self.words_pipeline.get_or_init(|| check_pipeline(gpu, "compare_words")), 6),
             false => (&self.pipeline, 1),
         };
-        let (mut passes, mut snapshots) = (Vec::new(), Vec::new());
+        let mut passes = Vec::new();
         for (first, count, part) in reference.passes() {
             let period = reference.period.min(count);
             let params = uniform_words(gpu, "comparison pass", [words(count)?, words(period)?, words(first)?, 0]);
-            let found = || {
-                wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                    buffer: output,
-                    offset: first * 4,
-                    size: wgpu::BufferSize::new(count.max(1) * 4),
-                })
+            let found = wgpu::BufferBinding {
+                buffer: output,
+                offset: first * 4,
+                size: wgpu::BufferSize::new(count.max(1) * 4),
             };
-            let bind_group = |label, pipeline: &wgpu::ComputePipeline, entries: &[wgpu::BindGroupEntry]| {
-                let layout = &pipeline.get_bind_group_layout(0);
-                gpu.device.create_bind_group(&wgpu::BindGroupDescriptor { label: Some(label), layout, entries })
-            };
-            passes.push(bind_group(
-                "compare",
-                pipeline,
-                &[
-                    wgpu::BindGroupEntry { binding: 0, resource: found() },
+            let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("compare"),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &[
+                    wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::Buffer(found) },
                     wgpu::BindGroupEntry { binding, resource: part.as_entire_binding() },
                     wgpu::BindGroupEntry { binding: 2, resource: summary.as_entire_binding() },
                     wgpu::BindGroupEntry { binding: 3, resource: params.as_entire_binding() },
                 ],
-            ));
-            snapshots.push(bind_group(
-                "snapshot",
-                &self.snapshot,
-                &[
-                    wgpu::BindGroupEntry { binding: 0, resource: found() },
-                    wgpu::BindGroupEntry { binding: 2, resource: summary.as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 3, resource: params.as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 7, resource: window.as_entire_binding() },
-                ],
-            ));
+            });
+            let groups = count.div_ceil(CHECK_WORKGROUP as u64);
+            let max = gpu.info.limits.max_workgroups_per_dimension;
+            passes.push((bind_group, grid::dispatch_grid(groups, max).ok_or_else(too_large)?));
         }
-        let max = gpu.info.limits.max_workgroups_per_dimension;
-        let groups = |count: &u64| count.div_ceil(CHECK_WORKGROUP as u64);
-        let grids = reference.passes().into_iter().map(|(_, count, _)| grid::dispatch_grid(groups(&count), max));
-        let grids: Vec<[u32; 3]> = grids.collect::<Option<_>>().ok_or_else(too_large)?;
-        let readback = gpu.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("comparison readback"),
-            size: 16 + WINDOW * 4,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
         super::submit(gpu, |encoder| {
             let mut pass = encoder.begin_compute_pass(&Default::default());
             pass.set_pipeline(pipeline);
-            for (bind_group, [x, y, _]) in passes.iter().zip(&grids) {
+            for (bind_group, [x, y, _]) in &passes {
                 pass.set_bind_group(0, bind_group, &[]);
                 pass.dispatch_workgroups(*x, *y, 1);
             }
-            pass.set_pipeline(&self.snapshot);
-            for bind_group in &snapshots {
-                pass.set_bind_group(0, bind_group, &[]);
-                pass.dispatch_workgroups(1, 1, 1);
-            }
-            drop(pass);
-            encoder.copy_buffer_to_buffer(&summary, 0, &readback, 0, 16);
-            encoder.copy_buffer_to_buffer(&window, 0, &readback, 16, WINDOW * 4);
         });
-        let (sender, mapped) = oneshot::channel();
-        readback.map_async(wgpu::MapMode::Read, .., move |result| {
-            let _ = sender.send(result);
-        });
-        Ok(PendingCheck { readback, mapped })
-    }
-}
-
-impl PendingCheck {
-    /// The summary, and the window's bytes.
-    async fn read(self, gpu: &Gpu) -> Result<(Summary, Vec<u8>), String> {
-        gpu.wait(None, self.mapped).await?.map_err(|e| e.to_string())?;
-        let bytes = self.readback.get_mapped_range(..).map_err(|e| e.to_string())?.to_vec();
-        self.readback.destroy();
+        let bytes = readback::read_buffer(gpu, &summary).await?;
         let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
-        let summary = Summary {
+        Ok(Summary {
             wrong: word(0) as u64,
             first_wrong: (word(0) > 0).then_some(word(1) as u64),
             largest_error: f32::from_bits(word(2)),
-        };
-        Ok((summary, bytes[16..].to_vec()))
+        })
     }
 
-    /// Where elements are wrong, the first mismatches (the output's words from the window, the reference's
-    /// read from where the first wrong one lies), as the CPU check lists them.
-    pub async fn outcome(self, gpu: &Gpu, reference: &Reference) -> Result<(), String> {
-        let (summary, found) = self.read(gpu).await?;
+    /// Compares `output` with `reference` on the GPU; where elements are wrong, reads the output and the
+    /// reference from the first wrong element on and lists the first mismatches, as the CPU check does.
+    pub async fn check(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<(), String> {
+        let summary = self.summarize(gpu, output, reference).await?;
         let Some(first) = summary.first_wrong else { return Ok(()) };
-        let window = (reference.count - first).min(WINDOW);
+        // The listed mismatches lie at or after the first wrong element; a window a few times longer than
+        // the list finds them unless wrong elements are sparse, and the count says how many there are.
+        let window = (reference.count - first).min(16 * LISTED_MISMATCHES as u64);
+        let found = readback::read_range(gpu, output, first * 4, window * 4).await?;
         // A periodic reference is short: read it whole rather than work out where it wraps. Otherwise the
         // window ends with the part that holds the first wrong element.
         let (from, expected) = if reference.period < reference.count {
@@ -636,7 +563,7 @@ impl PendingCheck {
             }
         };
         let mut comparison = Comparison::new(reference.what);
-        for (k, bytes) in found[..window as usize * 4].chunks_exact(4).enumerate() {
+        for (k, bytes) in found.chunks_exact(4).enumerate() {
             let index = first + k as u64;
             let Some(&want) = expected.get(((index % reference.period) - from) as usize) else { break };
             comparison.check_word(index, word(bytes), want);

@@ -2,16 +2,13 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
 
 use web_time::Instant;
 
 use super::blank;
 use crate::bounds::MESSAGE;
 use crate::gpu::Gpu;
-use crate::kernel::{
-    Configuration, Family, GpuCheck, KernelId, PendingCheck, Prepared, Reference, ShaderChecks, Skip, Workload, shapes,
-};
+use crate::kernel::{Configuration, Family, GpuCheck, KernelId, Prepared, ShaderChecks, Skip, Workload, shapes};
 use crate::measure::{FirstRun, MeasureError, MeasureOptions, Timer, too_slow};
 use crate::result::{ConfigResult, Outcome, Pace, gb_per_s};
 use crate::{host, kernels, stats};
@@ -147,9 +144,7 @@ pub(crate) async fn measure_one(
             return record;
         }
     };
-    let mut ran = ran;
     record.dispatch = ran.prepared.grid;
-    let (unmeasured, checking) = (record.clone(), ran.checking.take());
     if course == Course::CheckThenMeasure {
         record.outcome = Outcome::Valid { suspect: None };
     }
@@ -158,16 +153,7 @@ pub(crate) async fn measure_one(
     {
         start();
     }
-    let timed = time(bench, configuration, ran, options, &mut record, pace).await;
-    // Checked before it was measured, the outcome read now: a wrong output fails, whatever was measured.
-    if let Some(checking) = checking
-        && let Err(error) = checking.outcome(gpu).await
-    {
-        record = unmeasured;
-        record.outcome = Outcome::Failed { error: MESSAGE.clip(&error), validated: false };
-        return record;
-    }
-    if let Err(error) = timed {
+    if let Err(error) = time(bench, configuration, ran, options, &mut record, pace).await {
         match error {
             // Too slow to measure after all: valid (checked now where it was not yet), or failed.
             slow @ MeasureError::TooSlow(..) => {
@@ -218,14 +204,11 @@ async fn run_once(
         return (Course::CheckThenMeasure, Err(Failure::Error(reason)));
     }
     let course = Course::of(validation, ran.is_ok(), ran_once_ns, options.max_dispatch_ns);
-    // Its outcome is read once the configuration is measured: the summary comes back meanwhile.
     if course == Course::CheckThenMeasure
-        && let Ok(ready) = &mut ran
+        && let Ok(ready) = &ran
+        && let Err(error) = check_output(gpu, &harness.check, workload, configuration, &ready.prepared, pace).await
     {
-        match begin_check(gpu, &harness.check, workload, configuration, &ready.prepared, pace).await {
-            Ok(checking) => ready.checking = Some(checking),
-            Err(error) => ran = Err(Failure::Error(error)),
-        }
+        ran = Err(Failure::Error(error));
     }
     let elsewhere = (pace.pipelines_s - before.0) + (pace.references_s - before.1);
     let validating_s = started.elapsed().as_secs_f64() - elsewhere;
@@ -305,47 +288,18 @@ pub async fn check_output(
     prepared: &Prepared,
     pace: &mut Pace,
 ) -> Result<(), String> {
-    begin_check(gpu, check, workload, configuration, prepared, pace).await?.outcome(gpu).await
-}
-
-/// `check_output` begun: the reference made, and the comparison submitted on the GPU (its outcome read
-/// later: `Checking::outcome`) or done on the CPU.
-async fn begin_check(
-    gpu: &Gpu,
-    check: &GpuCheck,
-    workload: &dyn Workload,
-    configuration: &Configuration,
-    prepared: &Prepared,
-    pace: &mut Pace,
-) -> Result<Checking, String> {
     let started = Instant::now();
     let reference = workload.reference(gpu, configuration).await?;
     let referencing_s = started.elapsed().as_secs_f64();
     pace.references_s += referencing_s;
     log::debug!("{}: reference ready in {referencing_s:.3} s", kernels::describe(configuration));
     if let Some(reference) = reference {
-        return Ok(Checking::OnGpu(check.submit(gpu, &prepared.output, &reference)?, reference));
+        return check.check(gpu, &prepared.output, &reference).await;
     }
     let output = crate::kernel::read_buffer(gpu, &prepared.output).await?;
     crate::kernel::check_on_cpu(workload, configuration, prepared, &output)
         .await
-        .map_err(|mismatch| format!("FAILED validation: {mismatch}"))?;
-    Ok(Checking::Done)
-}
-
-/// A check begun (`begin_check`): done, or submitted on the GPU.
-enum Checking {
-    Done,
-    OnGpu(PendingCheck, Rc<Reference>),
-}
-
-impl Checking {
-    async fn outcome(self, gpu: &Gpu) -> Result<(), String> {
-        match self {
-            Checking::Done => Ok(()),
-            Checking::OnGpu(pending, reference) => pending.outcome(gpu, &reference).await,
-        }
-    }
+        .map_err(|mismatch| format!("FAILED validation: {mismatch}"))
 }
 
 /// Validates a configuration measured with `Validation::Later`: builds and runs it once more and checks
@@ -414,7 +368,7 @@ async fn prepare_and_run_once(
     match (prepared, error) {
         (_, Some(error)) => Err(Failure::Error(format!("the GPU rejected this configuration: {error}"))),
         (Err(skip), None) => Err(Failure::Skip(skip)),
-        (Ok(prepared), None) => Ok(Ran { prepared, first_run, checking: None }),
+        (Ok(prepared), None) => Ok(Ran { prepared, first_run }),
     }
 }
 
@@ -423,6 +377,4 @@ async fn prepare_and_run_once(
 struct Ran {
     prepared: Prepared,
     first_run: Option<FirstRun>,
-    /// Its check, where it was begun before it is measured.
-    checking: Option<Checking>,
 }

@@ -210,13 +210,6 @@ fn words_alone(pairs: &[u8]) -> Vec<u8> {
     words
 }
 
-/// `Encoder::encode`'s words alone, where a recipe is `words_only`.
-fn encode_words(recipe: &dyn Encoder, range: Range<u64>, out: WriteOnly<'_, [[u8; 4]]>) {
-    let mut pairs = vec![[0; 8]; (range.end - range.start) as usize];
-    recipe.encode(range, (&mut pairs[..]).into());
-    out.write_iter(pairs.iter().map(|pair| *pair.first_chunk().expect("8 bytes hold 4")));
-}
-
 /// Bytes a reference stores a word in: its value and tolerance (`Expected::encode`), or the word alone.
 fn word_bytes(words_only: bool) -> u64 {
     if words_only { 4 } else { 8 }
@@ -269,8 +262,10 @@ impl Reference {
                     .expect("the chunk lies in its part");
                 let at = |range: Range<u64>| start + range.start..start + range.end;
                 if words_only {
-                    let (chunk, _) = upload.slice(..).into_chunks::<4>();
-                    host::fill(chunk, |range, out| encode_words(recipe, at(range), out)).await;
+                    // Encoded as pairs, then the words alone: one encoder serves both in the page's download.
+                    let mut pairs = vec![[0; 8]; (end - start) as usize];
+                    host::fill((&mut pairs[..]).into(), |range, out| recipe.encode(at(range), out)).await;
+                    upload.copy_from_slice(&words_alone(pairs.as_flattened()));
                 } else {
                     let (chunk, _) = upload.slice(..).into_chunks::<8>();
                     host::fill(chunk, |range, out| recipe.encode(at(range), out)).await;

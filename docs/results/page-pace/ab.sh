@@ -3,12 +3,13 @@
 # build before a change (.bench/dist-main) and after it (dist), alternately, twice each, nvidia-smi's clocks
 # beside; each run's result and a line of its pace. Carried: dist and .bench (dist-main: the build before).
 # The gpu-browser kit (../shared/gpu-browser/pack.sh's part1 and part2) no longer travels beside the tree in
-# two calls: staged first, in five calls straight after one another (the machine stays warm 30 s), each
-# carrying one piece of `tar -cf - part1 part2 | split -b 25000000 -d -a 1 - gbpiece.` (in
-# .gpu-browser/pieces/pN/) and running `mkdir -p /tmp/gbp && cp .gpu-browser/pieces/pN/* /tmp/gbp/`.
+# two calls: staged first, in calls straight after one another (the machine stays warm 30 s), each
+# carrying one piece of `tar -cf - part1 part2 | split -b 18000000 -d -a 1 - gbpiece.` (in
+# .gpu-browser/small/sN/: with the tree's 42 MB, 25 MB pieces went over the 64 MiB a call carries) and
+# running `mkdir -p /tmp/gbp && cp .gpu-browser/small/sN/* /tmp/gbp/`; the last also joins and installs them.
 set -u
 if ! bash /opt/gpu-browser/install.sh check > /dev/null 2>&1; then
-    cat /tmp/gbp/gbpiece.{0..4} > /tmp/gb.tar && mkdir -p /tmp/gbx && tar -xf /tmp/gb.tar -C /tmp/gbx && rm /tmp/gb.tar
+    cat /tmp/gbp/gbpiece.* > /tmp/gb.tar && mkdir -p /tmp/gbx && tar -xf /tmp/gb.tar -C /tmp/gbx && rm /tmp/gb.tar
     bash /tmp/gbx/part1/install.sh part1 /tmp/gbx/part1 > /dev/null
     bash /tmp/gbx/part2/install.sh part2 /tmp/gbx/part2 | tail -1
 fi

@@ -255,7 +255,7 @@ impl Reference {
             for start in (part_start..part_end).step_by(REFERENCE_CHUNK as usize) {
                 let end = (start + REFERENCE_CHUNK).min(part_end);
                 let size = wgpu::BufferSize::new((end - start) * width).expect("a chunk holds a word");
-                // Written where wgpu stages the upload: natively no chunk is copied on the host.
+                // Written where wgpu stages the upload: natively no chunk of pairs is copied on the host.
                 let mut upload = gpu
                     .queue
                     .write_buffer_with(&part, (start - part_start) * width, size)

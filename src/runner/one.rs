@@ -331,9 +331,8 @@ enum Failure {
 
 /// Prepares the configuration, poisons its output and runs it once, inside a validation error scope so a
 /// pipeline the device rejects becomes this configuration's error instead of the whole run's; with `timer`,
-/// that run is timed (`Timer::submit_first_run`). A
-/// configuration that can run but is known to be too slow (`too_slow`) is prepared only, to learn whether
-/// it applies at all, and skipped.
+/// that run is timed (`Timer::submit_first_run`). A configuration that can run but is known to be too slow
+/// (`too_slow`) is prepared only, to learn whether it applies at all, and skipped.
 async fn prepare_and_run_once(
     gpu: &Gpu,
     workload: &dyn Workload,

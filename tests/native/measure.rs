@@ -2,9 +2,10 @@
 //! sampling for precision.
 
 use crate::support::{environment, open_gpu};
-use wgsweep::kernel::ShaderChecks;
+use wgsweep::gpu::Gpu;
+use wgsweep::kernel::{Prepared, ShaderChecks};
 use wgsweep::kernels;
-use wgsweep::measure::{MIN_SAMPLES, MeasureOptions};
+use wgsweep::measure::{MIN_SAMPLES, MeasureOptions, Timer};
 use wgsweep::runner::{self, Flow};
 
 use crate::{prepare, quick_plan, stream_kernel};
@@ -29,7 +30,7 @@ fn measurement_keeps_the_requested_samples_after_a_timed_warm_up() {
 fn the_warm_up_is_gpu_time_and_queued_work_covers_short_samples() {
     let gpu = open_gpu();
     let (_workload, prepared) = prepare(&gpu, "copy/vec4", 64);
-    let timer = wgsweep::measure::Timer::new(&gpu, 1000.0);
+    let timer = Timer::new(&gpu, 1000.0);
     // Samples of about 0.2 ms with 5 ms queued: many in flight at once, whatever the host does meanwhile.
     let options = MeasureOptions {
         samples: 3,
@@ -50,7 +51,7 @@ fn the_warm_up_is_gpu_time_and_queued_work_covers_short_samples() {
 fn a_configuration_slow_to_sample_keeps_fewer_samples_but_never_under_three() {
     let gpu = open_gpu();
     let (_workload, prepared) = prepare(&gpu, "copy/vec4", 64);
-    let timer = wgsweep::measure::Timer::new(&gpu, 1000.0);
+    let timer = Timer::new(&gpu, 1000.0);
     // Every sample takes longer than the whole sampling may: the fewest samples are kept.
     let options =
         MeasureOptions { samples: 10, min_sample_ns: 2e5, warm_up_ns: 0.0, max_sampling_ns: 1.0, ..Default::default() };
@@ -89,15 +90,19 @@ fn sampling_for_precision_stops_at_the_minimum_when_steady_and_at_the_cap_marked
     assert_eq!(run(0.0).results[0].samples_ns.len(), 8);
 }
 
+/// How long `prepared`'s first run took on the GPU, as the runner times it, where there are timestamps.
+fn timed_first_run(gpu: &Gpu, timer: &Timer, prepared: &Prepared) -> Option<f64> {
+    let run = timer
+        .submit_first_run(gpu, |encoder, timestamps| wgsweep::kernel::encode_once(gpu, encoder, prepared, timestamps));
+    pollster::block_on(timer.first_run_ns(gpu, run))
+}
+
 #[test]
 fn a_calibration_starts_from_the_first_runs_gpu_time_where_it_is_within_a_dispatchs_limit() {
     let gpu = open_gpu();
     let (_workload, prepared) = prepare(&gpu, "copy/vec4", 64);
-    let timer = wgsweep::measure::Timer::new(&gpu, 1000.0);
-    let run = timer.submit_first_run(&gpu, |encoder, timestamps| {
-        wgsweep::kernel::encode_once(&gpu, encoder, &prepared, timestamps)
-    });
-    let first_run_ns = pollster::block_on(timer.first_run_ns(&gpu, run));
+    let timer = Timer::new(&gpu, 1000.0);
+    let first_run_ns = timed_first_run(&gpu, &timer, &prepared);
     assert_eq!(first_run_ns.is_some(), gpu.timestamps, "timed where there are timestamps: {first_run_ns:?}");
     let options =
         MeasureOptions { samples: 3, min_sample_ns: 2e5, warm_up_ns: 0.0, max_dispatches: 16, ..Default::default() };
@@ -115,12 +120,9 @@ fn a_calibration_starts_from_the_first_runs_gpu_time_where_it_is_within_a_dispat
 fn a_k_taken_from_a_reading_is_confirmed_by_the_first_samples_and_found_again_when_they_are_short() {
     let gpu = open_gpu();
     let (_workload, prepared) = prepare(&gpu, "copy/vec4", 64);
-    let timer = wgsweep::measure::Timer::new(&gpu, 1000.0);
-    let run = timer.submit_first_run(&gpu, |encoder, timestamps| {
-        wgsweep::kernel::encode_once(&gpu, encoder, &prepared, timestamps)
-    });
+    let timer = Timer::new(&gpu, 1000.0);
     // A dispatch's time, whichever clock there is: the first run's, or a measurement of one dispatch.
-    let dispatch_ns = pollster::block_on(timer.first_run_ns(&gpu, run)).unwrap_or_else(|| {
+    let dispatch_ns = timed_first_run(&gpu, &timer, &prepared).unwrap_or_else(|| {
         let one = MeasureOptions { samples: 3, max_dispatches: 1, warm_up_ns: 0.0, ..Default::default() };
         let m = pollster::block_on(timer.measure(&gpu, &prepared.steps, &one, None)).unwrap();
         m.primary().iter().copied().fold(f64::INFINITY, f64::min)

@@ -1,26 +1,44 @@
-# The default suite natively (as `wgsweep run` runs it: with and without wgpu's checks) and in Chromium, each
-# configuration's time recorded, with the clocks; each run's estimate said before it starts is kept beside it.
-# $1 names the round (learn, check).
+#!/usr/bin/env bash
+# On the device machine, from the repository's root: the default suite natively (as `wgsweep run` runs it:
+# with and without wgpu's checks) and in Chromium on a fresh profile, each configuration's time recorded,
+# nvidia-smi's clocks beside; what each said it would take before it started is kept with it. $1 names the
+# round (learn: the runs `cargo xtask paces` learns from; check: a machine none of them came from, with the
+# learned table built in). Carried: .device-bin/wgsweep (the release binary), dist, .gl (the Vulkan loader).
+# The gpu-browser kit is staged first as page-pace/ab.sh says (its pieces under /tmp/gbp).
 set -u
 ROUND=${1:-learn}
-if [ ! -x /opt/gpu-browser/chromium/chromium ]; then
-  cat /tmp/gbp/gbpiece.0 /tmp/gbp/gbpiece.1 /tmp/gbp/gbpiece.2 /tmp/gbp/gbpiece.3 > /tmp/gb.tar && mkdir -p /tmp/gbx && tar -xf /tmp/gb.tar -C /tmp/gbx && rm /tmp/gb.tar
-  bash /tmp/gbx/part1/install.sh part1 /tmp/gbx/part1 2>&1 | tail -1
-  bash /tmp/gbx/part2/install.sh part2 /tmp/gbx/part2 2>&1 | tail -1
-  for f in .gl/*.deb; do dpkg -x $f /; done; ldconfig
+for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+if ! bash /opt/gpu-browser/install.sh check > /dev/null 2>&1; then
+    cat /tmp/gbp/gbpiece.* > /tmp/gb.tar && mkdir -p /tmp/gbx && tar -xf /tmp/gb.tar -C /tmp/gbx && rm /tmp/gb.tar
+    bash /tmp/gbx/part1/install.sh part1 /tmp/gbx/part1 > /dev/null
+    bash /tmp/gbx/part2/install.sh part2 /tmp/gbx/part2 | tail -1
 fi
-R=/tmp/paces-$ROUND; rm -rf $R; mkdir -p $R
-nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,pstate,utilization.gpu --format=csv -lms 250 >> $R/clocks.csv &
-CR="python3 /opt/gpu-browser/run-page.py --window 1280x2400"
-stamp() { echo "$1 $(date +%T.%N)" >> $R/marks.txt; }
+GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -o 'H[0-9]*' | tr H h)
+R=/tmp/paces-$ROUND; rm -rf "$R"; mkdir -p "$R"
+nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,pstate,utilization.gpu --format=csv -lms 250 \
+    > "$R/$GPU-$ROUND-clocks.csv" &
+clocks=$!
+stamp() { echo "$1 $(date +%T.%N)" >> "$R/$GPU-$ROUND-marks.txt"; }
 stamp native
-timeout 200 .device-bin/wgsweep run --label "native (Vulkan), default suite" --json $R/h100-native-default-suite.json > $R/native.txt 2>&1; echo "exit $?"
+timeout 300 .device-bin/wgsweep run --label "native (Vulkan), default suite, $ROUND" \
+    --json "$R/$GPU-native-default-suite-$ROUND.json" > "$R/$GPU-native-default-suite-$ROUND.txt" 2>&1
+echo "native: exit $?"
 stamp chromium
-timeout 200 $CR --serve dist --out $R/chromium --timeout 180 --wait-selector '#device:not([hidden])' \
-  --wait-js '(window.expectedText = document.getElementById("expected-duration").textContent).includes("expected")' \
-  --click '#run' --wait-selector '#results[data-done]' \
-  --eval '({expected: window.expectedText, result: document.getElementById("result-json").textContent})' "index.html" > $R/chromium.log 2>&1; echo "exit $?"
+timeout 300 python3 /opt/gpu-browser/run-page.py --window 1280x2400 --serve dist --out /tmp/chromium-$ROUND \
+    --timeout 240 --wait-selector '#device:not([hidden])' \
+    --wait-js '(window.expectedText = document.getElementById("expected-duration").textContent).includes("expected")' \
+    --click '#run' --wait-selector '#results[data-done]' \
+    --eval '({expected: window.expectedText, result: JSON.parse(document.getElementById("result-json").textContent)})' \
+    index.html | tail -1
+python3 - "/tmp/chromium-$ROUND/eval.json" "$R/$GPU-chromium-default-suite-$ROUND.json" <<'PY'
+import json, sys
+said = json.load(open(sys.argv[1]))
+json.dump(said["result"], open(sys.argv[2], "w"))
+pace = said["result"]["pace"]
+print(f"chromium: said {said['expected']!r}; took {pace['wall_s']:.1f} s, busy {pace['gpu_busy_s'] / pace['wall_s']:.0%}")
+PY
 stamp end
-kill %1
-tar czf $OUT/paces-$ROUND.tgz -C /tmp paces-$ROUND
-cat $R/marks.txt; grep -a "expected" $R/native.txt | head -2; tail -3 $R/native.txt; tail -2 $R/chromium.log
+kill $clocks
+grep -a "expected" "$R/$GPU-native-default-suite-$ROUND.txt" | head -1
+grep -a "^time:" "$R/$GPU-native-default-suite-$ROUND.txt"
+tar czf "$OUT/paces-$ROUND.tgz" -C /tmp "paces-$ROUND"

@@ -9,10 +9,9 @@
 // (an rgba8unorm texel) each to the tolerance in its low bits, in 255ths; otherwise, as `passes`:
 // NaN never passes; the very bits pass (and +0 against -0); with a tolerance of 0 nothing else does;
 // otherwise |found - expected| <= tolerance.
-// The summary: how many elements were wrong, the lowest wrong index, and the largest |found - expected| over
-// every element, as f32 bits (non-negative floats order like their bits; a NaN sorts above infinity); then
-// the output's words from the first wrong one on, copied there by a second dispatch of each span (`keep`)
-// before a later run of the kernel can write over them, for the host to list the first mismatches.
+// The summary: how many elements were wrong, the lowest wrong index (the host reads the first mismatches
+// from there), and the largest |found - expected| over every element, as f32 bits (non-negative floats
+// order like their bits; a NaN sorts above infinity).
 
 override WG: u32 = 256;
 
@@ -20,17 +19,14 @@ struct Summary {
     wrong: atomic<u32>,
     first_wrong: atomic<u32>,
     largest_error: atomic<u32>,
-    from_first_wrong: array<u32>,
 }
 
 // One span compares words first … first + count - 1 of the output (bound from `first` on) with one part of
-// the reference: a reference is twice its output and may need several bindings. Its second dispatch
-// (`keep` 1, one workgroup) copies its words from the first wrong one on into the summary.
+// the reference: a reference is twice its output and may need several bindings.
 struct Span {
     count: u32,
     period: u32,
     first: u32,
-    keep: u32,
 }
 
 @group(0) @binding(0) var<storage, read> found: array<u32>;
@@ -153,29 +149,9 @@ fn judge(i: u32, element: vec2<u32>) {
     }
 }
 
-// A span's second dispatch: its words from the first wrong one on (all ones where none is wrong), as many
-// as the summary holds.
-fn keep(lid: u32) {
-    let first = atomicLoad(&summary.first_wrong);
-    let end = span.first + span.count;
-    if first >= end {
-        return;
-    }
-    for (var k = lid; k < arrayLength(&summary.from_first_wrong); k += WG) {
-        let i = first + k;
-        if i >= span.first && i < end {
-            summary.from_first_wrong[k] = found[i - span.first];
-        }
-    }
-}
-
 @compute @workgroup_size(WG)
 fn compare(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
            @builtin(local_invocation_index) lid: u32) {
-    if span.keep == 1u {
-        keep(lid);
-        return;
-    }
     begin_group(lid);
     let i = invocation_index(wid, nwg, lid);
     if i < span.count {
@@ -191,10 +167,6 @@ fn compare(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: 
 @compute @workgroup_size(WG)
 fn compare_words(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
                  @builtin(local_invocation_index) lid: u32) {
-    if span.keep == 1u {
-        keep(lid);
-        return;
-    }
     begin_group(lid);
     let i = invocation_index(wid, nwg, lid);
     if i < span.count {

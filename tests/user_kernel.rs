@@ -97,8 +97,6 @@ fn one_wrong_element_fails_validation_against_the_reference_and_by_agreement() {
         let error = r.error().unwrap_or_else(|| panic!("{} {} passed", r.workgroup_text(), r.parameter_text()));
         assert!(error.starts_with("FAILED validation: output[77]: 1.5e0 (is) != "), "{error}");
         assert!(error.contains("1 of 4096 wrong"), "{error}");
-        // Its outcome came back after it was measured: what was measured is not kept.
-        assert!(r.samples_ns.is_empty() && r.median_ns.is_none(), "{:?}", r.samples_ns);
     }
 
     // By agreement: the first configuration is right, the second wrong at one element.

@@ -474,113 +474,72 @@ fn part_len(gpu: &Gpu) -> u64 {
     (gpu.info.limits.max_binding_bytes() / 8 / 64 * 64).max(64)
 }
 
-/// Words of an output from the first wrong one on that a comparison keeps in its summary for the listing: a
-/// window a few times longer than the list finds its mismatches unless wrong words are sparse, and the count
-/// says how many there are.
-const WINDOW: u64 = 16 * LISTED_MISMATCHES as u64;
-
-/// A comparison submitted (`GpuCheck::submit`), whose summary, with the output's words from the first wrong
-/// one on, is mapped while the GPU goes on with other work (the configuration's measurement): those words
-/// were kept in the same submission, before any later run of the kernel could write over them.
-pub struct PendingCheck {
-    /// The summary's three words, then the window's.
-    readback: wgpu::Buffer,
-    mapping: readback::Mapping,
-}
-
 impl GpuCheck {
     pub fn new(gpu: &Gpu) -> Self {
         GpuCheck { pipeline: check_pipeline(gpu, "compare"), words_pipeline: Default::default() }
     }
 
     /// Compares the first words of `output`, one per element of `reference`, with it on the GPU and reads
-    /// back the summary: how many elements are wrong, the first wrong one, the largest error.
+    /// back the summary alone: how many elements are wrong, the first wrong one, the largest error.
     pub async fn summarize(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<Summary, String> {
-        Ok(self.submit(gpu, output, reference)?.read(gpu).await?.0)
-    }
-
-    /// Compares `output` with `reference` on the GPU; where elements are wrong, lists the first mismatches,
-    /// as the CPU check does.
-    pub async fn check(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<(), String> {
-        self.submit(gpu, output, reference)?.outcome(gpu, reference).await
-    }
-
-    /// Submits the comparison of `output` with `reference`, each span's words from the first wrong one on
-    /// kept in the summary, and the summary's readback; its outcome is read later (`PendingCheck::outcome`).
-    pub fn submit(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<PendingCheck, String> {
         let too_large = || "the output is too large to compare on the GPU".to_string();
         let words = |n: u64| u32::try_from(n).map_err(|_| too_large());
-        let size = 12 + WINDOW * 4;
-        let summary = storage_buffer(gpu, "comparison summary", size);
-        gpu.queue.write_buffer(&summary, 0, &[0, 0, 0, 0, 255, 255, 255, 255]);
+        let summary = storage_buffer(gpu, "comparison summary", 16);
+        let start = [0, u32::MAX, 0, 0];
+        gpu.queue.write_buffer(&summary, 0, &start.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
         let (pipeline, binding) = match reference.words_only {
             true => (self.words_pipeline.get_or_init(|| check_pipeline(gpu, "compare_words")), 6),
             false => (&self.pipeline, 1),
         };
-        let max = gpu.info.limits.max_workgroups_per_dimension;
-        // Each span twice: compared, then (one workgroup, once every span is compared) its words kept.
-        let mut dispatches = Vec::new();
-        for keep in [0, 1] {
-            for (first, count, part) in reference.passes() {
-                let period = reference.period.min(count);
-                let params =
-                    uniform_words(gpu, "comparison pass", [words(count)?, words(period)?, words(first)?, keep]);
-                let found = wgpu::BufferBinding {
-                    buffer: output,
-                    offset: first * 4,
-                    size: wgpu::BufferSize::new(count.max(1) * 4),
-                };
-                let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("compare"),
-                    layout: &pipeline.get_bind_group_layout(0),
-                    entries: &[
-                        wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::Buffer(found) },
-                        wgpu::BindGroupEntry { binding, resource: part.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 2, resource: summary.as_entire_binding() },
-                        wgpu::BindGroupEntry { binding: 3, resource: params.as_entire_binding() },
-                    ],
-                });
-                let groups = if keep == 1 { 1 } else { count.div_ceil(CHECK_WORKGROUP as u64) };
-                dispatches.push((bind_group, grid::dispatch_grid(groups, max).ok_or_else(too_large)?));
-            }
+        let mut passes = Vec::new();
+        for (first, count, part) in reference.passes() {
+            let period = reference.period.min(count);
+            let params = uniform_words(gpu, "comparison pass", [words(count)?, words(period)?, words(first)?, 0]);
+            let found = wgpu::BufferBinding {
+                buffer: output,
+                offset: first * 4,
+                size: wgpu::BufferSize::new(count.max(1) * 4),
+            };
+            let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("compare"),
+                layout: &pipeline.get_bind_group_layout(0),
+                entries: &[
+                    wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::Buffer(found) },
+                    wgpu::BindGroupEntry { binding, resource: part.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 2, resource: summary.as_entire_binding() },
+                    wgpu::BindGroupEntry { binding: 3, resource: params.as_entire_binding() },
+                ],
+            });
+            let groups = count.div_ceil(CHECK_WORKGROUP as u64);
+            let max = gpu.info.limits.max_workgroups_per_dimension;
+            passes.push((bind_group, grid::dispatch_grid(groups, max).ok_or_else(too_large)?));
         }
-        let readback = readback::staging(gpu, size);
         super::submit(gpu, |encoder| {
             let mut pass = encoder.begin_compute_pass(&Default::default());
             pass.set_pipeline(pipeline);
-            for (bind_group, [x, y, _]) in &dispatches {
+            for (bind_group, [x, y, _]) in &passes {
                 pass.set_bind_group(0, bind_group, &[]);
                 pass.dispatch_workgroups(*x, *y, 1);
             }
-            drop(pass);
-            encoder.copy_buffer_to_buffer(&summary, 0, &readback, 0, size);
         });
-        let mapping = readback::map(&readback);
-        Ok(PendingCheck { readback, mapping })
-    }
-}
-
-impl PendingCheck {
-    /// The summary, and the window's bytes.
-    async fn read(self, gpu: &Gpu) -> Result<(Summary, Vec<u8>), String> {
-        let bytes = readback::mapped(gpu, &self.readback, self.mapping).await;
-        self.readback.destroy();
-        let bytes = bytes?;
+        let bytes = readback::read_buffer(gpu, &summary).await?;
         let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
-        let summary = Summary {
+        Ok(Summary {
             wrong: word(0) as u64,
             first_wrong: (word(0) > 0).then_some(word(1) as u64),
             largest_error: f32::from_bits(word(2)),
-        };
-        Ok((summary, bytes[12..].to_vec()))
+        })
     }
 
-    /// Where elements are wrong, the first mismatches (the output's words kept in the summary, the
-    /// reference's read from where the first wrong one lies), as the CPU check lists them.
-    pub async fn outcome(self, gpu: &Gpu, reference: &Reference) -> Result<(), String> {
-        let (summary, found) = self.read(gpu).await?;
+    /// Compares `output` with `reference` on the GPU; where elements are wrong, reads the output and the
+    /// reference from the first wrong element on and lists the first mismatches, as the CPU check does.
+    pub async fn check(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<(), String> {
+        let summary = self.summarize(gpu, output, reference).await?;
         let Some(first) = summary.first_wrong else { return Ok(()) };
-        let window = (reference.count - first).min(WINDOW);
+        // The listed mismatches lie at or after the first wrong element; a window a few times longer than
+        // the list finds them unless wrong elements are sparse, and the count says how many there are.
+        let window = (reference.count - first).min(16 * LISTED_MISMATCHES as u64);
+        let found = readback::read_range(gpu, output, first * 4, window * 4).await?;
         // A periodic reference is short: read it whole rather than work out where it wraps. Otherwise the
         // window ends with the part that holds the first wrong element.
         let (from, expected) = if reference.period < reference.count {
@@ -599,7 +558,7 @@ impl PendingCheck {
             }
         };
         let mut comparison = Comparison::new(reference.what);
-        for (k, bytes) in found[..window as usize * 4].chunks_exact(4).enumerate() {
+        for (k, bytes) in found.chunks_exact(4).enumerate() {
             let index = first + k as u64;
             let Some(&want) = expected.get(((index % reference.period) - from) as usize) else { break };
             comparison.check_word(index, word(bytes), want);

@@ -15,41 +15,17 @@ pub async fn idle(gpu: &Gpu) -> Result<(), String> {
     gpu.wait(None, receiver).await
 }
 
-/// A MAP_READ buffer's mapping, asked for (`map`): it resolves once the work submitted before it is done.
-pub type Mapping = oneshot::Receiver<Result<(), wgpu::BufferAsyncError>>;
-
-/// Asks for a MAP_READ buffer to be mapped once the work submitted so far is done with it, so that the
-/// host can go on meanwhile (`mapped` reads it).
-pub fn map(buffer: &wgpu::Buffer) -> Mapping {
+/// Maps a MAP_READ buffer, copies its bytes out and unmaps it.
+/// The web cannot block: the callback resolves the channel; natively `Gpu::wait` polls until it has.
+pub async fn map_read(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8>, String> {
     let (sender, receiver) = oneshot::channel();
     buffer.map_async(wgpu::MapMode::Read, .., move |result| {
         let _ = sender.send(result);
     });
-    receiver
-}
-
-/// Waits for `mapping` of `buffer`, copies its bytes out and unmaps it.
-/// The web cannot block: the callback resolves the channel; natively `Gpu::wait` polls until it has.
-pub async fn mapped(gpu: &Gpu, buffer: &wgpu::Buffer, mapping: Mapping) -> Result<Vec<u8>, String> {
-    gpu.wait(None, mapping).await?.map_err(|e| e.to_string())?;
+    gpu.wait(None, receiver).await?.map_err(|e| e.to_string())?;
     let bytes = buffer.get_mapped_range(..).map_err(|e| e.to_string())?.to_vec();
     buffer.unmap();
     Ok(bytes)
-}
-
-/// Maps a MAP_READ buffer, copies its bytes out and unmaps it.
-pub async fn map_read(gpu: &Gpu, buffer: &wgpu::Buffer) -> Result<Vec<u8>, String> {
-    mapped(gpu, buffer, map(buffer)).await
-}
-
-/// A buffer of `size` bytes to copy into and map for reading.
-pub fn staging(gpu: &Gpu, size: u64) -> wgpu::Buffer {
-    gpu.device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("readback"),
-        size,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    })
 }
 
 /// Bytes read back at a time: copying a mapped buffer out is one task of the page, which a large output
@@ -69,7 +45,12 @@ pub async fn read_buffer(gpu: &Gpu, source: &wgpu::Buffer) -> Result<Vec<u8>, St
 
 /// Reads `size` bytes of `source` from `offset` (both multiples of 4).
 pub async fn read_range(gpu: &Gpu, source: &wgpu::Buffer, offset: u64, size: u64) -> Result<Vec<u8>, String> {
-    let staging = staging(gpu, size);
+    let staging = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("readback"),
+        size,
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
     let mut encoder = gpu.device.create_command_encoder(&Default::default());
     encoder.copy_buffer_to_buffer(source, offset, &staging, 0, size);
     gpu.queue.submit([encoder.finish()]);

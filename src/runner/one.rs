@@ -2,16 +2,13 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
 
 use web_time::Instant;
 
 use super::blank;
 use crate::bounds::MESSAGE;
 use crate::gpu::Gpu;
-use crate::kernel::{
-    Configuration, Family, GpuCheck, KernelId, PendingCheck, Prepared, Reference, ShaderChecks, Skip, Workload, shapes,
-};
+use crate::kernel::{Configuration, Family, GpuCheck, KernelId, Prepared, ShaderChecks, Skip, Workload, shapes};
 use crate::measure::{FirstRun, MeasureError, MeasureOptions, Timer, too_slow};
 use crate::result::{ConfigResult, Outcome, Pace, gb_per_s};
 use crate::{host, kernels, stats};
@@ -126,7 +123,7 @@ pub(crate) async fn measure_one(
         return record;
     }
     let (course, ran) = run_once(bench, configuration, &record, options, validation, pace).await;
-    let mut ran = match (course, ran) {
+    let ran = match (course, ran) {
         // It ran once, far too slowly to measure: what it wrote is still checked, so that a slow kernel
         // that is also wrong fails.
         (Course::TooSlow(ns), Ok(Ran { prepared, .. })) => {
@@ -148,7 +145,6 @@ pub(crate) async fn measure_one(
         }
     };
     record.dispatch = ran.prepared.grid;
-    let (unmeasured, checking) = (record.clone(), ran.checking.take());
     if course == Course::CheckThenMeasure {
         record.outcome = Outcome::Valid { suspect: None };
     }
@@ -157,19 +153,7 @@ pub(crate) async fn measure_one(
     {
         start();
     }
-    let timed = time(bench, configuration, ran, options, &mut record, pace).await;
-    // Checked before it was measured, the outcome read now: a wrong output fails, whatever was measured.
-    if let Some((pending, reference)) = checking {
-        let reading = Instant::now();
-        let outcome = pending.outcome(gpu, &reference).await;
-        pace.validation_s += reading.elapsed().as_secs_f64();
-        if let Err(error) = outcome {
-            record = unmeasured;
-            record.outcome = Outcome::Failed { error: MESSAGE.clip(&error), validated: false };
-            return record;
-        }
-    }
-    if let Err(error) = timed {
+    if let Err(error) = time(bench, configuration, ran, options, &mut record, pace).await {
         match error {
             // Too slow to measure after all: valid (checked now where it was not yet), or failed.
             slow @ MeasureError::TooSlow(..) => {
@@ -220,14 +204,11 @@ async fn run_once(
         return (Course::CheckThenMeasure, Err(Failure::Error(reason)));
     }
     let course = Course::of(validation, ran.is_ok(), ran_once_ns, options.max_dispatch_ns);
-    // Its outcome is read once the configuration is measured: the summary comes back meanwhile.
     if course == Course::CheckThenMeasure
-        && let Ok(ready) = &mut ran
+        && let Ok(ready) = &ran
+        && let Err(error) = check_output(gpu, &harness.check, workload, configuration, &ready.prepared, pace).await
     {
-        match begin_check(gpu, &harness.check, workload, configuration, &ready.prepared, pace).await {
-            Ok(checking) => ready.checking = checking,
-            Err(error) => ran = Err(Failure::Error(error)),
-        }
+        ran = Err(Failure::Error(error));
     }
     let elsewhere = (pace.pipelines_s - before.0) + (pace.references_s - before.1);
     let validating_s = started.elapsed().as_secs_f64() - elsewhere;
@@ -307,39 +288,19 @@ pub async fn check_output(
     prepared: &Prepared,
     pace: &mut Pace,
 ) -> Result<(), String> {
-    match begin_check(gpu, check, workload, configuration, prepared, pace).await? {
-        Some((pending, reference)) => pending.outcome(gpu, &reference).await,
-        None => Ok(()),
-    }
-}
-
-/// `check_output` begun: the reference made, and the comparison submitted on the GPU (its outcome read
-/// later, `PendingCheck::outcome`, against the reference it hands back) or done on the CPU (`None`).
-async fn begin_check(
-    gpu: &Gpu,
-    check: &GpuCheck,
-    workload: &dyn Workload,
-    configuration: &Configuration,
-    prepared: &Prepared,
-    pace: &mut Pace,
-) -> Result<Option<Checking>, String> {
     let started = Instant::now();
     let reference = workload.reference(gpu, configuration).await?;
     let referencing_s = started.elapsed().as_secs_f64();
     pace.references_s += referencing_s;
     log::debug!("{}: reference ready in {referencing_s:.3} s", kernels::describe(configuration));
     if let Some(reference) = reference {
-        return Ok(Some((check.submit(gpu, &prepared.output, &reference)?, reference)));
+        return check.check(gpu, &prepared.output, &reference).await;
     }
     let output = crate::kernel::read_buffer(gpu, &prepared.output).await?;
     crate::kernel::check_on_cpu(workload, configuration, prepared, &output)
         .await
-        .map_err(|mismatch| format!("FAILED validation: {mismatch}"))?;
-    Ok(None)
+        .map_err(|mismatch| format!("FAILED validation: {mismatch}"))
 }
-
-/// A comparison submitted on the GPU, and the reference it compares with.
-type Checking = (PendingCheck, Rc<Reference>);
 
 /// Validates a configuration measured with `Validation::Later`: builds and runs it once more and checks
 /// its output. Marks `record` valid, or records why not.
@@ -406,7 +367,7 @@ async fn prepare_and_run_once(
     match (prepared, error) {
         (_, Some(error)) => Err(Failure::Error(format!("the GPU rejected this configuration: {error}"))),
         (Err(skip), None) => Err(Failure::Skip(skip)),
-        (Ok(prepared), None) => Ok(Ran { prepared, first_run, checking: None }),
+        (Ok(prepared), None) => Ok(Ran { prepared, first_run }),
     }
 }
 
@@ -415,6 +376,4 @@ async fn prepare_and_run_once(
 struct Ran {
     prepared: Prepared,
     first_run: Option<FirstRun>,
-    /// Its check, where it was begun before it is measured.
-    checking: Option<Checking>,
 }

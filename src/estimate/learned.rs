@@ -3,19 +3,19 @@
 use super::ClassPace;
 
 pub const PACES: &[ClassPace] = &[
-    // 2 recorded runs, 386 configurations.
+    // 3 recorded runs, 579 configurations.
     ClassPace {
         class: "chromium gpu",
-        ms_per_configuration: 248,
+        ms_per_configuration: 186,
         families: &[
-            ("access", 377),
-            ("banks", 139),
-            ("layout", 251),
-            ("matmul", 422),
-            ("peak", 153),
-            ("reduce", 188),
-            ("stream", 217),
-            ("transpose", 216),
+            ("access", 257),
+            ("banks", 142),
+            ("layout", 197),
+            ("matmul", 337),
+            ("peak", 152),
+            ("reduce", 149),
+            ("stream", 149),
+            ("transpose", 153),
         ],
     },
     // 1 recorded run, 386 configurations.
@@ -33,19 +33,19 @@ pub const PACES: &[ClassPace] = &[
             ("transpose", 1855),
         ],
     },
-    // 7 recorded runs, 833 configurations.
+    // 8 recorded runs, 1219 configurations.
     ClassPace {
         class: "native gpu",
-        ms_per_configuration: 161,
+        ms_per_configuration: 167,
         families: &[
-            ("access", 218),
-            ("banks", 113),
-            ("layout", 96),
-            ("matmul", 428),
-            ("peak", 423),
-            ("reduce", 124),
-            ("stream", 101),
-            ("transpose", 104),
+            ("access", 247),
+            ("banks", 119),
+            ("layout", 91),
+            ("matmul", 425),
+            ("peak", 392),
+            ("reduce", 118),
+            ("stream", 98),
+            ("transpose", 123),
         ],
     },
 ];

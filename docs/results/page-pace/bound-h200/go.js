@@ -1,0 +1,1 @@
+fetch("link.txt").then((r) => r.text()).then((link) => location.replace(link));

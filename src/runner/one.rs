@@ -196,28 +196,20 @@ async fn run_once(
         .filter(|&ns| ns > options.max_dispatch_ns)
         .map(|ns| Skip::NotApplicable(too_slow(ns, options.max_dispatch_ns, true)));
     let timer = Some(&harness.timer);
-    let (ran, rejected) = submit_first_run(gpu, workload, configuration, too_slow_ahead, timer, pace);
+    let mut ran = prepare_and_run_once(gpu, workload, configuration, too_slow_ahead, timer, pace).await;
+    log::trace!("{}: prepared and ran once, its error scope back", kernels::describe(configuration));
     let ran_once_ns = first_run_ns(gpu, started, pace.pipelines_s - before.0).await;
     // A first run that never finished gave the device up: nothing more can run on it.
-    let lost = || gpu.lost_reason().map(|reason| (Course::CheckThenMeasure, Err(Failure::Error(reason))));
-    if let Some(lost) = lost() {
-        return lost;
+    if let Some(reason) = gpu.lost_reason() {
+        return (Course::CheckThenMeasure, Err(Failure::Error(reason)));
     }
     let course = Course::of(validation, ran.is_ok(), ran_once_ns, options.max_dispatch_ns);
-    // Checked before the error scope is back, which comes back meanwhile: a round trip to the GPU fewer
-    // between measurements. What the scope says decides, whatever the check found.
-    let checked = match (&ran, course) {
-        (Ok(ready), Course::CheckThenMeasure) => {
-            check_output(gpu, &harness.check, workload, configuration, &ready.prepared, pace).await
-        }
-        _ => Ok(()),
-    };
-    let ran = accepted(gpu, ran, rejected.await).await;
-    log::trace!("{}: prepared and ran once, its error scope back", kernels::describe(configuration));
-    if let Some(lost) = lost() {
-        return lost;
+    if course == Course::CheckThenMeasure
+        && let Ok(ready) = &ran
+        && let Err(error) = check_output(gpu, &harness.check, workload, configuration, &ready.prepared, pace).await
+    {
+        ran = Err(Failure::Error(error));
     }
-    let ran = ran.and_then(|ran| checked.map(|()| ran).map_err(Failure::Error));
     let elsewhere = (pace.pipelines_s - before.0) + (pace.references_s - before.1);
     let validating_s = started.elapsed().as_secs_f64() - elsewhere;
     pace.validation_s += validating_s;
@@ -349,21 +341,6 @@ async fn prepare_and_run_once(
     timer: Option<&Timer>,
     pace: &mut Pace,
 ) -> Result<Ran, Failure> {
-    let (ran, rejected) = submit_first_run(gpu, workload, configuration, too_slow, timer, pace);
-    let error = rejected.await;
-    accepted(gpu, ran, error).await
-}
-
-/// Prepares a configuration and submits its first run inside an error scope, popped at once: what the GPU
-/// rejects comes back while the host goes on (`accepted` reads it).
-fn submit_first_run(
-    gpu: &Gpu,
-    workload: &dyn Workload,
-    configuration: &Configuration,
-    too_slow: Option<Skip>,
-    timer: Option<&Timer>,
-    pace: &mut Pace,
-) -> (Result<Ran, Skip>, impl Future<Output = Option<wgpu::Error>> + use<>) {
     let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let started = Instant::now();
     let prepared = workload.prepare(gpu, configuration);
@@ -382,17 +359,16 @@ fn submit_first_run(
         }
         (Err(_), _) => None,
     };
-    (prepared.map(|prepared| Ran { prepared, first_run }), scope.pop())
-}
-
-/// A first run as its error scope judged it (`submit_first_run`).
-async fn accepted(gpu: &Gpu, ran: Result<Ran, Skip>, error: Option<wgpu::Error>) -> Result<Ran, Failure> {
-    if let Some(error) = error {
+    let error = scope.pop().await;
+    if error.is_some() {
         // A lost device rejects everything: the run then stops as lost rather than fail what is left.
         gpu.lost_reason_soon().await;
-        return Err(Failure::Error(format!("the GPU rejected this configuration: {error}")));
     }
-    ran.map_err(Failure::Skip)
+    match (prepared, error) {
+        (_, Some(error)) => Err(Failure::Error(format!("the GPU rejected this configuration: {error}"))),
+        (Err(skip), None) => Err(Failure::Skip(skip)),
+        (Ok(prepared), None) => Ok(Ran { prepared, first_run }),
+    }
 }
 
 /// A configuration prepared and run once, and that run where it was timed: its time is read when the

@@ -9,6 +9,7 @@ pub mod zlib;
 
 use std::cell::{Cell, OnceCell, RefCell};
 use std::ops::Range;
+use std::thread::LocalKey;
 
 use futures_channel::oneshot;
 
@@ -107,10 +108,25 @@ pub async fn once<T>(cell: &OnceCell<T>, make: impl Future<Output = T>) -> &T {
     cell.get_or_init(|| made)
 }
 
+/// Futures waiting for a moment of the page's (`wait_in`), all woken when it comes (`wake_all`).
+type Waiters = RefCell<Vec<oneshot::Sender<()>>>;
+
+async fn wait_in(waiters: &'static LocalKey<Waiters>) {
+    let (sender, receiver) = oneshot::channel();
+    waiters.with_borrow_mut(|waiting| waiting.push(sender));
+    let _ = receiver.await;
+}
+
+fn wake_all(waiters: &'static LocalKey<Waiters>) {
+    for waiting in waiters.take() {
+        let _ = waiting.send(());
+    }
+}
+
 thread_local! {
     /// Whether the GPU is being measured (`Measuring`), and the futures waiting for it to end (`quiet`).
     static MEASURING: Cell<bool> = const { Cell::new(false) };
-    static WAITING: RefCell<Vec<oneshot::Sender<()>>> = const { RefCell::new(Vec::new()) };
+    static WAITING: Waiters = const { RefCell::new(Vec::new()) };
 }
 
 /// While it lives, the GPU is being measured: work done meanwhile for what comes next (the page builds the
@@ -127,9 +143,7 @@ pub fn measuring() -> Measuring {
 impl Drop for Measuring {
     fn drop(&mut self) {
         MEASURING.set(false);
-        for waiting in WAITING.take() {
-            let _ = waiting.send(());
-        }
+        wake_all(&WAITING);
     }
 }
 
@@ -140,32 +154,25 @@ pub fn is_quiet() -> bool {
 
 /// Resolves once no measurement is under way.
 pub async fn quiet() {
-    if is_quiet() {
-        return;
+    if !is_quiet() {
+        wait_in(&WAITING).await;
     }
-    let (sender, receiver) = oneshot::channel();
-    WAITING.with_borrow_mut(|waiting| waiting.push(sender));
-    let _ = receiver.await;
 }
 
 thread_local! {
     /// The futures waiting for a measurement's samples to be queued (`queued`).
-    static WAITING_FOR_QUEUE: RefCell<Vec<oneshot::Sender<()>>> = const { RefCell::new(Vec::new()) };
+    static WAITING_FOR_QUEUE: Waiters = const { RefCell::new(Vec::new()) };
 }
 
 /// Says that a measurement has queued its samples: the GPU has work ahead of it for a while, so work for
 /// the GPU's process that holds up the page's submissions (a pipeline's compilation) can go now.
 pub fn samples_queued() {
-    for waiting in WAITING_FOR_QUEUE.take() {
-        let _ = waiting.send(());
-    }
+    wake_all(&WAITING_FOR_QUEUE);
 }
 
 /// Resolves once a measurement that starts after this call has queued its samples (`samples_queued`).
 pub async fn queued() {
-    let (sender, receiver) = oneshot::channel();
-    WAITING_FOR_QUEUE.with_borrow_mut(|waiting| waiting.push(sender));
-    let _ = receiver.await;
+    wait_in(&WAITING_FOR_QUEUE).await;
 }
 
 thread_local! {

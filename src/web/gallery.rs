@@ -192,12 +192,7 @@ async fn show_kernel(kernel: String) {
     let classes = answer["classes"].as_array().cloned().unwrap_or_default();
     for class in &classes {
         let Some(preset) = preset(&class["preset"]) else { continue };
-        let row = append(&body, "tr", "", "");
-        let gain = preset.median_gain_over_64.map_or_else(|| "–".to_string(), |g| format!("{g:.2}×"));
-        let won = format!("{} of {}", preset.wins, preset.results);
-        for cell in [class["key"].as_str().unwrap_or_default(), &preset.parameter, &preset.shape, &won, &gain] {
-            append(&row, "td", "", cell);
-        }
+        preset_row(&body, class["key"].as_str().unwrap_or_default(), &preset);
     }
     let more = if answer["truncated"] == true { " (the first of more)" } else { "" };
     let status =
@@ -337,13 +332,18 @@ fn show_presets(parent: &Element, answer: &Value) {
     head(&table, &["kernel", "parameter", "best shape", "won in", "gain over 64"]);
     let body = append(&table, "tbody", "", "");
     for preset in &presets {
-        let row = append(&body, "tr", "", "");
-        append(&row, "td", "", &preset.kernel);
-        append(&row, "td", "", &preset.parameter);
-        append(&row, "td", "", &preset.shape);
-        append(&row, "td", "", &format!("{} of {}", preset.wins, preset.results));
-        let gain = preset.median_gain_over_64.map(|g| format!("{g:.2}×")).unwrap_or_else(|| "–".into());
-        append(&row, "td", "", &gain);
+        preset_row(&body, &preset.kernel, preset);
+    }
+}
+
+/// A preset's row of a table: `first` (its kernel, or its device class), its parameter, its best shape, the
+/// results it won in and its gain over 64 invocations.
+fn preset_row(body: &Element, first: &str, preset: &Preset) {
+    let row = append(body, "tr", "", "");
+    let won = format!("{} of {}", preset.wins, preset.results);
+    let gain = preset.median_gain_over_64.map_or_else(|| "–".to_string(), |g| format!("{g:.2}×"));
+    for cell in [first, &preset.parameter, &preset.shape, &won, &gain] {
+        append(&row, "td", "", cell);
     }
 }
 

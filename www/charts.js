@@ -45,11 +45,11 @@ const warmUps = [
 // then (`chartsWarmed`), each in a task of its own without waiting for idleness, and draws once they ran.
 let started = false;
 let hurried = false;
-let warmed;
-const done = new Promise((resolve) => { warmed = resolve; });
+let finish;
+const warmed = new Promise((resolve) => { finish = resolve; });
 const warmNext = () => {
   const warmUp = warmUps.shift();
-  if (!warmUp) return warmed();
+  if (!warmUp) return finish();
   // A step that waits for idleness runs within 200 ms all the same: a hurried chain waits no longer.
   (hurried ? setTimeout : idle)(() => { warmUp(); warmNext(); }, { timeout: 200 });
 };
@@ -57,7 +57,7 @@ const start = () => {
   if (!started) { started = true; warmNext(); }
 };
 window.warmCharts = start;
-window.chartsWarmed = () => { hurried = true; start(); return done; };
+window.chartsWarmed = () => { hurried = true; start(); return warmed; };
 
 // Whiskers for the 95 % intervals of the figures a chart draws: a dataset's `intervals` holds, point by
 // point, [low, high] in the value axis's unit, or null (src/charts.rs). Chart.js draws no error bars, and

@@ -8,11 +8,7 @@
 set -u
 ROUND=${1:-learn}
 for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
-if ! bash /opt/gpu-browser/install.sh check > /dev/null 2>&1; then
-    cat /tmp/gbp/gbpiece.* > /tmp/gb.tar && mkdir -p /tmp/gbx && tar -xf /tmp/gb.tar -C /tmp/gbx && rm /tmp/gb.tar
-    bash /tmp/gbx/part1/install.sh part1 /tmp/gbx/part1 > /dev/null
-    bash /tmp/gbx/part2/install.sh part2 /tmp/gbx/part2 | tail -1
-fi
+source docs/results/page-pace/install-kit.sh
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -o 'H[0-9]*' | tr H h)
 R=/tmp/paces-$ROUND; rm -rf "$R"; mkdir -p "$R"
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,pstate,utilization.gpu --format=csv -lms 250 \

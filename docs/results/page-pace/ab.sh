@@ -8,11 +8,7 @@
 # .gpu-browser/small/sN/: with the tree's 42 MB, 25 MB pieces went over the 64 MiB a call carries) and
 # running `mkdir -p /tmp/gbp && cp .gpu-browser/small/sN/* /tmp/gbp/`; the last also joins and installs them.
 set -u
-if ! bash /opt/gpu-browser/install.sh check > /dev/null 2>&1; then
-    cat /tmp/gbp/gbpiece.* > /tmp/gb.tar && mkdir -p /tmp/gbx && tar -xf /tmp/gb.tar -C /tmp/gbx && rm /tmp/gb.tar
-    bash /tmp/gbx/part1/install.sh part1 /tmp/gbx/part1 > /dev/null
-    bash /tmp/gbx/part2/install.sh part2 /tmp/gbx/part2 | tail -1
-fi
+source docs/results/page-pace/install-kit.sh
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu --format=csv -lms 500 > "$OUT/clocks.csv" 2>/dev/null &
 clocks=$!
 # A machine's first page run is its GPU driver's first compile of every pipeline (its cache outlives the

@@ -4,17 +4,13 @@
 #   TRACE_S=S bash docs/results/page-pace/traced.sh NAME [run-page.py's steps] ADDRESS
 # Chromium writes the trace S seconds after it starts (a trace still open when the driver ends Chromium is
 # lost): the page waits 20 s longer.
-# Before the first: the gpu-browser kit's five pieces staged in /tmp/gbp (README of the device tool);
+# Before the first: the gpu-browser kit's pieces staged in /tmp/gbp (ab.sh says how);
 # carried: dist, and .bench/names.wasm (the same page's wasm with its name section: `-g` added to index.html's
 # wasm-opt parameters, the code section byte for byte the same).
 set -u
 name=$1
 shift
-if ! bash /opt/gpu-browser/install.sh check > /dev/null 2>&1; then
-    cat /tmp/gbp/gbpiece.{0..4} > /tmp/gb.tar && mkdir -p /tmp/gbx && tar -xf /tmp/gb.tar -C /tmp/gbx && rm /tmp/gb.tar
-    bash /tmp/gbx/part1/install.sh part1 /tmp/gbx/part1 > /dev/null
-    bash /tmp/gbx/part2/install.sh part2 /tmp/gbx/part2 | tail -1
-fi
+source docs/results/page-pace/install-kit.sh
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu --format=csv -lms 500 > "$OUT/$name-clocks.csv" &
 clocks=$!
 categories=devtools.timeline,disabled-by-default-devtools.timeline,v8.execute,disabled-by-default-v8.cpu_profiler,toplevel,gpu.dawn

@@ -111,10 +111,14 @@ pub async fn once<T>(cell: &OnceCell<T>, make: impl Future<Output = T>) -> &T {
 /// Futures waiting for a moment of the page's (`wait_in`), all woken when it comes (`wake_all`).
 type Waiters = RefCell<Vec<oneshot::Sender<()>>>;
 
-async fn wait_in(waiters: &'static LocalKey<Waiters>) {
+/// Waits among `waiters` from the call on, not from the first poll: a moment that comes before the
+/// future is first polled is not missed.
+fn wait_in(waiters: &'static LocalKey<Waiters>) -> impl Future<Output = ()> {
     let (sender, receiver) = oneshot::channel();
     waiters.with_borrow_mut(|waiting| waiting.push(sender));
-    let _ = receiver.await;
+    async {
+        let _ = receiver.await;
+    }
 }
 
 fn wake_all(waiters: &'static LocalKey<Waiters>) {
@@ -170,9 +174,9 @@ pub fn samples_queued() {
     wake_all(&WAITING_FOR_QUEUE);
 }
 
-/// Resolves once a measurement that starts after this call has queued its samples (`samples_queued`).
-pub async fn queued() {
-    wait_in(&WAITING_FOR_QUEUE).await;
+/// Resolves once a measurement has queued its samples (`samples_queued`) after this call.
+pub fn queued() -> impl Future<Output = ()> {
+    wait_in(&WAITING_FOR_QUEUE)
 }
 
 thread_local! {

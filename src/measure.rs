@@ -502,9 +502,10 @@ impl Timer {
                 let slot = submitted % self.slot_count();
                 in_flight.push_back(self.submit(gpu, steps, calibration.dispatches, slot));
                 submitted += 1;
-                if submitted == depth {
-                    host::samples_queued();
-                }
+            }
+            // The first round queued: `depth` samples, or fewer where fewer are kept.
+            if in_flight.len() == submitted {
+                host::samples_queued();
             }
             let Some(sample) = in_flight.pop_front() else { return Ok(Sampled::Done(warmed_at)) };
             let (ticks, done) = self.finish(gpu, sample).await?;

@@ -87,7 +87,8 @@ pub async fn go_on(gpu: &Gpu, plan: &Plan, mut earlier: RunResult, on_event: imp
 
 /// Runs `plan`'s configurations from the first that `result` does not hold yet, adding to it.
 async fn run_from(gpu: &Gpu, plan: &Plan, result: RunResult, on_event: impl FnMut(Event) -> Flow) -> RunResult {
-    let ahead = Ahead::default();
+    let harness = Harness::new(gpu, result.environment.timer_quantum_ns);
+    let ahead = Ahead::new(gpu, &harness, plan.measure.max_dispatch_ns);
     let result = sweep(gpu, plan, result, on_event, &ahead).await;
     // A run stopped early may leave a reference being built: its workers finish their requests first, so
     // that the next run's find them free and answering their own.
@@ -111,7 +112,7 @@ async fn sweep<'a>(
         pace.reporting_s += reporting.elapsed().as_secs_f64();
         flow
     };
-    let harness = Harness::new(gpu, result.environment.timer_quantum_ns);
+    let harness = ahead.harness;
     let configurations = plan.configurations(&gpu.info.limits);
     let total = configurations.len();
     let from = result.results.len();
@@ -146,17 +147,19 @@ async fn sweep<'a>(
         }
         ahead.wait_for(index, &mut pace).await;
         log::trace!("{}: its reference built ahead is ready", crate::kernels::describe(configuration));
+        let readied = ahead.readied(index, &mut pace).await;
         if report(Event::Measuring { index, total, configuration }, &mut pace) == Flow::Stop {
             return cancelled(result, index, total, pace, started);
         }
         let mut record = match &workload {
             Some(w) => {
-                let bench = Bench { gpu, harness: &harness, family, workload: w.as_ref() };
+                let bench = Bench { gpu, harness, family, workload: w.as_ref() };
                 // Once this configuration is checked, the page's workers build the next reference the family
-                // needs while the GPU measures.
-                let start_ahead = || ahead.start(gpu, w, &configurations, index);
+                // needs, and the next configuration is readied, while the GPU measures.
+                let start_ahead = || ahead.start(w, &configurations, index);
+                let ahead_of_it = (readied, Some(&start_ahead as &dyn Fn()));
                 let measured =
-                    measure_one(bench, configuration, &plan.measure, Validation::First, Some(&start_ahead), &mut pace);
+                    measure_one(bench, configuration, &plan.measure, Validation::First, ahead_of_it, &mut pace);
                 ahead.beside(measured).await
             }
             None => {

@@ -350,7 +350,7 @@ impl Bench<'_> {
             return None;
         }
         let pace = &mut Default::default(); // a tuning keeps no account of its time but its seconds
-        Some(runner::measure_one(*self, &configuration, options, validation, None, pace).await)
+        Some(runner::measure_one(*self, &configuration, options, validation, (None, None), pace).await)
     }
 
     /// The search's trials, validated where reported, and its wall-clock seconds; `None` when stopped.

@@ -113,6 +113,10 @@ async fn the_next_kernels_reference_is_built_while_the_first_ones_configurations
     // configurations run.
     assert_eq!(built_when_measured, [0, 2, 2, 2, 3, 3, 3, 3, 3]);
     assert_eq!(wgsweep::kernel::references_built() - before, 3);
+    // Copy's second and third configurations, run once and checked while the one before was measured, and
+    // triad's (its first too, where its reference was built by then); never dot's, checked on the CPU.
+    let checked_ahead = result.pace.expect("a pace").checked_ahead;
+    assert!((4..=5).contains(&checked_ahead), "{checked_ahead} checked ahead");
 }
 
 #[wasm_bindgen_test]

@@ -430,6 +430,17 @@ pub struct Summary {
     pub largest_error: f32,
 }
 
+/// Reads back the summary a comparison wrote (`GpuCheck::submit`).
+pub async fn read_summary(gpu: &Gpu, summary: OwnedBuffer) -> Result<Summary, String> {
+    let bytes = readback::read_buffer(gpu, &summary).await?;
+    let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
+    Ok(Summary {
+        wrong: word(0) as u64,
+        first_wrong: (word(0) > 0).then_some(word(1) as u64),
+        largest_error: f32::from_bits(word(2)),
+    })
+}
+
 /// The comparison kernel's pipelines, built once per run: against pairs of value and tolerance, and (made
 /// where a reference needs it) against words alone.
 pub struct GpuCheck {
@@ -479,9 +490,10 @@ impl GpuCheck {
         GpuCheck { pipeline: check_pipeline(gpu, "compare"), words_pipeline: Default::default() }
     }
 
-    /// Compares the first words of `output`, one per element of `reference`, with it on the GPU and reads
-    /// back the summary alone: how many elements are wrong, the first wrong one, the largest error.
-    pub async fn summarize(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<Summary, String> {
+    /// Submits the comparison of the first words of `output`, one per element of `reference`, with it on
+    /// the GPU, and returns the buffer its summary is written to (`read_summary`): how many elements are
+    /// wrong, the first wrong one, the largest error.
+    pub fn submit(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<OwnedBuffer, String> {
         let too_large = || "the output is too large to compare on the GPU".to_string();
         let words = |n: u64| u32::try_from(n).map_err(|_| too_large());
         let summary = storage_buffer(gpu, "comparison summary", 16);
@@ -522,19 +534,13 @@ impl GpuCheck {
                 pass.dispatch_workgroups(*x, *y, 1);
             }
         });
-        let bytes = readback::read_buffer(gpu, &summary).await?;
-        let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
-        Ok(Summary {
-            wrong: word(0) as u64,
-            first_wrong: (word(0) > 0).then_some(word(1) as u64),
-            largest_error: f32::from_bits(word(2)),
-        })
+        Ok(summary)
     }
 
     /// Compares `output` with `reference` on the GPU; where elements are wrong, reads the output and the
     /// reference from the first wrong element on and lists the first mismatches, as the CPU check does.
     pub async fn check(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<(), String> {
-        let summary = self.summarize(gpu, output, reference).await?;
+        let summary = read_summary(gpu, self.submit(gpu, output, reference)?).await?;
         let Some(first) = summary.first_wrong else { return Ok(()) };
         // The listed mismatches lie at or after the first wrong element; a window a few times longer than
         // the list finds them unless wrong elements are sparse, and the count says how many there are.

@@ -29,8 +29,8 @@ pub use buffers::{
     storage_buffer,
 };
 pub use check::{
-    Comparison, GpuCheck, KeptReference, Recipe, Reference, Summary, ValidationError, Words, f32s, recipe_bytes,
-    references_built, u32s,
+    Comparison, GpuCheck, KeptReference, Recipe, Reference, Summary, ValidationError, Words, f32s, read_summary,
+    recipe_bytes, references_built, u32s,
 };
 pub use dispatch::{
     Step, encode_once, encode_steps, linear_grid, matrix_shape, plane_grid, submit, submit_once, submit_steps,

@@ -74,6 +74,10 @@ pub struct Pace {
     /// Reporting progress: the page's tables and charts, the CLI's progress bar.
     #[serde(default)]
     pub reporting_s: f64,
+    /// Configurations run once and checked while the one before them was measured (the page's; absent in
+    /// results from before).
+    #[serde(default)]
+    pub checked_ahead: u32,
 }
 
 impl Pace {

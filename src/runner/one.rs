@@ -2,13 +2,16 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use web_time::Instant;
 
 use super::blank;
 use crate::bounds::MESSAGE;
 use crate::gpu::Gpu;
-use crate::kernel::{Configuration, Family, GpuCheck, KernelId, Prepared, ShaderChecks, Skip, Workload, shapes};
+use crate::kernel::{
+    Configuration, Family, GpuCheck, KernelId, Prepared, Reference, ShaderChecks, Skip, Workload, shapes,
+};
 use crate::measure::{FirstRun, MeasureError, MeasureOptions, Timer, too_slow};
 use crate::result::{ConfigResult, Outcome, Pace, gb_per_s};
 use crate::{host, kernels, stats};
@@ -32,12 +35,13 @@ impl Harness {
         Harness { timer: Timer::new(gpu, quantum_ns), check: GpuCheck::new(gpu), rates: RefCell::default() }
     }
 
-    /// How long one dispatch of `record`'s configuration would take at its kernel's best rate at its shape
-    /// so far (a larger matrix, a wider blur).
-    fn predicted_ns(&self, configuration: &Configuration, record: &ConfigResult) -> Option<f64> {
+    /// How long one dispatch of `configuration` would take at its kernel's best rate at its shape so far
+    /// (a larger matrix, a wider blur).
+    fn predicted_ns(&self, workload: &dyn Workload, configuration: &Configuration) -> Option<f64> {
         let Configuration { kernel, checks, workgroup, .. } = *configuration;
         let rate = *self.rates.borrow().get(&(kernel, checks, workgroup))?;
-        Some(work(record) / rate)
+        let work = workload.flops_per_dispatch(configuration).unwrap_or(workload.bytes_per_dispatch(configuration));
+        Some(work as f64 / rate)
     }
 
     /// Records the rate of a measured configuration whose dispatch lasted long enough (1 ms) for its work,
@@ -101,15 +105,16 @@ impl Course {
     }
 }
 
-/// Builds and runs a configuration once, then follows its `Course`: checks and measures it, and records what
-/// came of it. Adds the time each step took to `pace`. `start_ahead`, once the configuration is checked,
-/// starts building the next reference while it is measured (`Ahead`).
+/// Builds and runs a configuration once (unless `readied` did, while the one before it was measured), then
+/// follows its `Course`: checks and measures it, and records what came of it. Adds the time each step took
+/// to `pace`. `start_ahead`, once the configuration is checked, starts building the next reference and
+/// readying the next configuration while it is measured (`Ahead`).
 pub(crate) async fn measure_one(
     bench: Bench<'_>,
     configuration: &Configuration,
     options: &MeasureOptions,
     validation: Validation,
-    start_ahead: Option<&dyn Fn()>,
+    (readied, start_ahead): (Option<Readied>, Option<&dyn Fn()>),
     pace: &mut Pace,
 ) -> ConfigResult {
     let Bench { gpu, harness, family, workload } = bench;
@@ -122,7 +127,19 @@ pub(crate) async fn measure_one(
         record.outcome = Outcome::Skipped { reason: MESSAGE.clip(&skip.to_string()) };
         return record;
     }
-    let (course, ran) = run_once(bench, configuration, &record, options, validation, pace).await;
+    let (course, ran) = match readied {
+        Some(Readied { prepared, valid_run: Some(run), .. }) if validation == Validation::First => {
+            log::trace!("{}: run once and checked ahead", kernels::describe(configuration));
+            pace.checked_ahead += 1;
+            (Course::CheckThenMeasure, Ok(Ran { prepared, first_run: Some(run) }))
+        }
+        // Prepared only: kept while it is prepared again, so that its pipelines are found made.
+        kept => {
+            let ran = run_once(bench, configuration, options, validation, pace).await;
+            drop(kept);
+            ran
+        }
+    };
     let ran = match (course, ran) {
         // It ran once, far too slowly to measure: what it wrote is still checked, so that a slow kernel
         // that is also wrong fails.
@@ -182,7 +199,6 @@ pub(crate) async fn measure_one(
 async fn run_once(
     bench: Bench<'_>,
     configuration: &Configuration,
-    record: &ConfigResult,
     options: &MeasureOptions,
     validation: Validation,
     pace: &mut Pace,
@@ -192,7 +208,7 @@ async fn run_once(
     let before = (pace.pipelines_s, pace.references_s);
     // A larger problem of a kernel already slow on this device (a larger matrix, a wider blur) is not run.
     let too_slow_ahead = harness
-        .predicted_ns(configuration, record)
+        .predicted_ns(workload, configuration)
         .filter(|&ns| ns > options.max_dispatch_ns)
         .map(|ns| Skip::NotApplicable(too_slow(ns, options.max_dispatch_ns, true)));
     let timer = Some(&harness.timer);
@@ -341,34 +357,111 @@ async fn prepare_and_run_once(
     timer: Option<&Timer>,
     pace: &mut Pace,
 ) -> Result<Ran, Failure> {
-    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
-    let started = Instant::now();
-    let prepared = workload.prepare(gpu, configuration);
-    pace.pipelines_s += started.elapsed().as_secs_f64();
-    let prepared = match (prepared, too_slow) {
-        (Ok(_), Some(skip)) => Err(skip),
-        (prepared, _) => prepared,
+    let once = match (&too_slow, timer) {
+        (Some(_), _) => Once::Not,
+        (None, Some(timer)) => Once::Timed(timer),
+        (None, None) => Once::Untimed,
     };
-    let first_run = match (&prepared, timer) {
-        (Ok(prepared), Some(timer)) => Some(timer.submit_first_run(gpu, |encoder, timestamps| {
-            crate::kernel::encode_once(gpu, encoder, prepared, timestamps)
-        })),
-        (Ok(prepared), None) => {
-            crate::kernel::submit_once(gpu, prepared);
-            None
-        }
-        (Err(_), _) => None,
-    };
-    let error = scope.pop().await;
+    let (prepared, first_run, error) = prepare_and_submit(gpu, workload, configuration, once, pace);
+    let error = error.await;
     if error.is_some() {
         // A lost device rejects everything: the run then stops as lost rather than fail what is left.
         gpu.lost_reason_soon().await;
     }
+    let prepared = match (prepared, too_slow) {
+        (Ok(_), Some(skip)) => Err(skip),
+        (prepared, _) => prepared,
+    };
     match (prepared, error) {
         (_, Some(error)) => Err(Failure::Error(format!("the GPU rejected this configuration: {error}"))),
         (Err(skip), None) => Err(Failure::Skip(skip)),
         (Ok(prepared), None) => Ok(Ran { prepared, first_run }),
     }
+}
+
+/// How `prepare_and_submit` runs a configuration once: timed, untimed, or not at all.
+enum Once<'a> {
+    Timed(&'a Timer),
+    Untimed,
+    Not,
+}
+
+/// Prepares the configuration inside a validation error scope and runs it `once`, its output poisoned
+/// first. Returns what it prepared, its first run where timed, and the scope's answer, to be awaited once
+/// whatever must follow that run at once is submitted.
+fn prepare_and_submit<'a>(
+    gpu: &'a Gpu,
+    workload: &dyn Workload,
+    configuration: &Configuration,
+    once: Once,
+    pace: &mut Pace,
+) -> (Result<Prepared, Skip>, Option<FirstRun>, impl Future<Output = Option<wgpu::Error>> + use<'a>) {
+    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let started = Instant::now();
+    let prepared = workload.prepare(gpu, configuration);
+    pace.pipelines_s += started.elapsed().as_secs_f64();
+    let first_run = match (&prepared, once) {
+        (Ok(prepared), Once::Timed(timer)) => Some(timer.submit_first_run(gpu, |encoder, timestamps| {
+            crate::kernel::encode_once(gpu, encoder, prepared, timestamps)
+        })),
+        (Ok(prepared), Once::Untimed) => {
+            crate::kernel::submit_once(gpu, prepared);
+            None
+        }
+        _ => None,
+    };
+    (prepared, first_run, scope.pop())
+}
+
+/// Page only: a configuration prepared while the one before it is measured, and kept until its own turn
+/// (the GPU's process keeps a pipeline while one made like it lives, so its pipelines are not compiled
+/// between two measurements); where its reference is at hand, also run once and checked then.
+pub(crate) struct Readied {
+    /// Its place in the run.
+    pub index: usize,
+    prepared: Prepared,
+    /// Its first run, timed, where its output was compared with its reference and found right.
+    valid_run: Option<FirstRun>,
+}
+
+/// Page only: prepares `configuration` (at `index` in the run) while `measured` is measured and, where
+/// `reference` is its reference and no rate says its dispatch is too slow to run, runs it once and compares
+/// its output with the reference on the GPU. The comparison is submitted with the run, so that nothing the
+/// GPU runs after them (the measurement, still sampling) writes over the output first. Anything amiss (an
+/// error, a wrong word) is left for its own turn, which does it all again and says why.
+pub(crate) async fn ready_ahead(
+    bench: Bench<'_>,
+    (index, configuration): (usize, &Configuration),
+    measured: &Configuration,
+    reference: Option<Rc<Reference>>,
+    max_dispatch_ns: f64,
+) -> Option<Readied> {
+    let Bench { gpu, harness, family, workload } = bench;
+    let storage = family.workgroup_storage_bytes(configuration);
+    shapes::check_workgroup(&gpu.info.limits, configuration.workgroup, storage).ok()?;
+    let shape = |c: &Configuration| (c.kernel, c.checks, c.workgroup);
+    let runs = match harness.predicted_ns(workload, configuration) {
+        Some(ns) => ns <= max_dispatch_ns,
+        // Its shape's first rate may come from the measurement under way (a smaller matrix).
+        None => shape(configuration) != shape(measured),
+    };
+    let reference = reference.filter(|_| runs);
+    let once = if reference.is_some() { Once::Timed(&harness.timer) } else { Once::Not };
+    let (prepared, run, error) = prepare_and_submit(gpu, workload, configuration, once, &mut Pace::default());
+    let prepared = prepared.ok()?;
+    let (Some(run), Some(reference)) = (run, reference) else {
+        return Some(Readied { index, prepared, valid_run: None });
+    };
+    // The comparison goes right behind the run: the measurement's samples would write over the output.
+    let summary = harness.check.submit(gpu, &prepared.output, &reference);
+    let error = error.await;
+    let summary = match summary {
+        Ok(summary) => crate::kernel::read_summary(gpu, summary).await,
+        Err(why) => Err(why),
+    };
+    let valid = error.is_none() && summary.is_ok_and(|summary| summary.first_wrong.is_none());
+    log::trace!("{}: readied ahead, valid: {valid}", kernels::describe(configuration));
+    Some(Readied { index, prepared, valid_run: valid.then_some(run) })
 }
 
 /// A configuration prepared and run once, and that run where it was timed: its time is read when the

@@ -112,7 +112,6 @@ async fn sweep<'a>(
         pace.reporting_s += reporting.elapsed().as_secs_f64();
         flow
     };
-    let harness = ahead.harness;
     let configurations = plan.configurations(&gpu.info.limits);
     let total = configurations.len();
     let from = result.results.len();
@@ -145,15 +144,14 @@ async fn sweep<'a>(
             workload = inputs(gpu, plan, family, size, configuration, &mut result.notes).await.map(Rc::from);
             pace.inputs_s += setting_up.elapsed().as_secs_f64();
         }
-        ahead.wait_for(index, &mut pace).await;
-        log::trace!("{}: its reference built ahead is ready", crate::kernels::describe(configuration));
-        let readied = ahead.readied(index, &mut pace).await;
+        let readied = ahead.ready_for(index, &mut pace).await;
+        log::trace!("{}: its reference built ahead and its readying done", crate::kernels::describe(configuration));
         if report(Event::Measuring { index, total, configuration }, &mut pace) == Flow::Stop {
             return cancelled(result, index, total, pace, started);
         }
         let mut record = match &workload {
             Some(w) => {
-                let bench = Bench { gpu, harness, family, workload: w.as_ref() };
+                let bench = Bench { gpu, harness: ahead.harness, family, workload: w.as_ref() };
                 // Once this configuration is checked, the page's workers build the next reference the family
                 // needs, and the next configuration is readied, while the GPU measures.
                 let start_ahead = || ahead.start(w, &configurations, index);

@@ -119,22 +119,6 @@ impl<'a> Ahead<'a> {
         }));
     }
 
-    /// What was readied for configuration `index` while the one before it was measured, waiting for what
-    /// the GPU still has to answer (added to `pace` as validation).
-    pub(super) async fn readied(&self, index: usize, pace: &mut Pace) -> Option<Readied> {
-        let readying = self.readying.take();
-        let readied = match readying {
-            Some(readying) if self.begun.get() => {
-                let waiting = Instant::now();
-                let readied = readying.await;
-                pace.validation_s += waiting.elapsed().as_secs_f64();
-                readied
-            }
-            _ => self.readied.take(),
-        };
-        readied.filter(|readied| readied.index == index)
-    }
-
     /// Runs `work`, going on with the build and the preparing meanwhile (they may start during `work`).
     pub(super) async fn beside<T>(&self, work: impl Future<Output = T>) -> T {
         let mut work = std::pin::pin!(work);
@@ -156,14 +140,26 @@ impl<'a> Ahead<'a> {
         .await
     }
 
-    /// Finishes the build, where configuration `index` is the one it asked for: its reference is ready
-    /// before it is checked. Adds the wait to `pace`.
-    pub(super) async fn wait_for(&self, index: usize, pace: &mut Pace) {
+    /// Makes ready for configuration `index`: finishes the build where `index` is the configuration it
+    /// asked for (its reference is ready before it is checked; the wait added to `pace` as references),
+    /// and returns what was readied for it while the one before it was measured, once the GPU has answered
+    /// (the wait added as validation).
+    pub(super) async fn ready_for(&self, index: usize, pace: &mut Pace) -> Option<Readied> {
+        let waiting = Instant::now();
         if self.at.get() == Some(index) {
-            let waiting = Instant::now();
             self.finish_build().await;
             pace.references_s += waiting.elapsed().as_secs_f64();
         }
+        let readied = match self.readying.take() {
+            Some(readying) if self.begun.get() => {
+                let waiting = Instant::now();
+                let readied = readying.await;
+                pace.validation_s += waiting.elapsed().as_secs_f64();
+                readied
+            }
+            _ => self.readied.take(),
+        };
+        readied.filter(|readied| readied.index == index)
     }
 
     /// Finishes the build under way, if any, and lets go of what it found and of a configuration readied.

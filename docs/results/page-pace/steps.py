@@ -12,8 +12,9 @@ import re
 import statistics
 import sys
 
-STEPS = ("its reference built ahead is ready", "prepared ahead", "prepared and submitted", "prepared and ran once, its error scope back",
-         "reference ready", "run once and validated", "calibrated", "the page had its turn", "reported")
+STEPS = ("its reference built ahead and its readying done", "readied ahead", "run once and checked ahead",
+         "prepared and submitted", "prepared and ran once, its error scope back", "reference ready", "run once and validated",
+         "calibrated", "the page had its turn", "reported")
 
 lines = json.load(gzip.open(sys.argv[1]))
 steps = []  # (ms, step, configuration)

@@ -79,7 +79,7 @@ pub fn peaks(results: &[ConfigResult]) -> Peaks {
             None => best.push((r.operations, rate)),
         }
     }
-    best.sort_by_key(|&(operations, _)| operations);
+    crate::sort::by_key(&mut best, |&(operations, _)| operations);
     let fma_gflops = best.iter().find(|(operations, _)| operations.is_flops()).map(|&(_, rate)| rate);
     best.retain(|(operations, _)| !operations.is_flops());
     Peaks { copy_gbps: best_gbps(results, |r| known.role(r) == Some(Role::Copy)), fma_gflops, beyond_f32: best }
@@ -280,7 +280,7 @@ fn contrast_text(contrast: &Contrast, results: &[&ConfigResult]) -> Option<Strin
     let swept = |side: &[&ConfigResult]| side.iter().any(|r| r.parameter.is_some());
     if contrast.kernel.1.is_none() && contrast.against.1.is_none() && swept(&first) && swept(&second) {
         let mut seconds: Vec<u32> = second.iter().filter_map(|r| r.parameter_value()).collect();
-        seconds.sort_unstable();
+        crate::sort::ascending(&mut seconds);
         let value =
             first.iter().filter_map(|r| r.parameter_value()).filter(|v| seconds.binary_search(v).is_ok()).max()?;
         first.retain(|r| r.parameter_value() == Some(value));

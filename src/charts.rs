@@ -417,7 +417,7 @@ fn rate(results: &[&ConfigResult]) -> (&'static str, fn(&ConfigResult) -> Option
 fn line_config(title: &str, x_name: &str, results: &[&ConfigResult]) -> Value {
     let (unit, figure) = rate(results);
     let mut xs: Vec<((u32, u32), String)> = unique(results.iter().map(|r| (x_value(r), x_label(r))));
-    xs.sort_unstable();
+    crate::sort::ascending(&mut xs);
     xs.dedup_by_key(|(x, _)| *x);
     // Neighbouring values share a point where there are too many to tell apart: each point is a span of
     // `per_point` values, labelled by its first and last.
@@ -509,8 +509,8 @@ fn viridis(t: f64) -> String {
 fn heatmap_config(title: &str, results: &[&ConfigResult], best: f64) -> (Value, (usize, usize)) {
     let mut xs: Vec<u32> = unique(results.iter().map(|r| r.workgroup_size[0]));
     let mut ys: Vec<u32> = unique(results.iter().map(|r| r.workgroup_size[1]));
-    xs.sort_unstable();
-    ys.sort_unstable(); // the category axis puts its first label at the bottom
+    crate::sort::ascending(&mut xs);
+    crate::sort::ascending(&mut ys); // the category axis puts its first label at the bottom
     let cells: Vec<Cell> = results
         .iter()
         .map(|r| {

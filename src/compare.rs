@@ -204,7 +204,7 @@ impl<'a> Matching<'a> {
             })
             .collect();
         let mut keyed: Vec<_> = keys.into_iter().zip(rows.into_iter().map(|(_, row)| row)).collect();
-        keyed.sort_by_key(|(key, _)| *key);
+        crate::sort::by_key(&mut keyed, |(key, _)| *key);
         keyed.into_iter().map(|(_, row)| Row { changes: changes(&row.measured), ..row }).collect()
     }
 }

@@ -340,6 +340,6 @@ pub fn presets_of<'a>(results: impl Iterator<Item = &'a [analysis::BestShape]>) 
             })
         })
         .collect();
-    presets.sort_by(|a, b| (place(&a.kernel), &a.parameter).cmp(&(place(&b.kernel), &b.parameter)));
+    crate::sort::by(&mut presets, |a, b| (place(&a.kernel), &a.parameter).cmp(&(place(&b.kernel), &b.parameter)));
     presets
 }

@@ -154,7 +154,7 @@ impl DeviceInfo {
     /// them differ here.
     pub fn signature(&self) -> String {
         let mut features = self.features.clone();
-        features.sort();
+        crate::sort::ascending(&mut features);
         let exposed = format!(
             "{} {} {} {:?} {features:?} {:?} {:?}",
             self.vendor_id, self.device_id, self.device_type, self.limits, self.subgroup_sizes, self.matrix_configs

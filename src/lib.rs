@@ -4,8 +4,8 @@
 //! The page (`web`) and the CLI (`src/bin/wgsweep/`) are thin shells over `runner::run`. The modules
 //! form layers, lowest first; a module imports only from the layers below its own (README, "Layout"):
 //!
-//! 1. `grid`, `stats`: pure arithmetic; `host`: long host work in chunks that leave the page responsive;
-//!    `bounds`: how much text a result may carry.
+//! 1. `grid`: pure arithmetic; `sort`: the one sort; `host`: long host work in chunks that leave the page
+//!    responsive; `bounds`: how much text a result may carry; then `stats` and `spec`: a user's kernel read.
 //! 2. `fill`, then `gpu`: the device, and the pipelines that write inputs and poison outputs.
 //! 3. `kernel`: the contract every family keeps, and the GPU helpers they share.
 //! 4. `kernels`: the families, and the registry above them.
@@ -40,6 +40,7 @@ pub mod plan;
 pub mod result;
 pub mod runner;
 pub mod share;
+pub mod sort;
 pub mod spec;
 pub mod stats;
 pub mod tune;

@@ -32,7 +32,7 @@ pub fn summarize(samples: &[f64]) -> Option<Summary> {
         return None;
     }
     let mut sorted = samples.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    crate::sort::by(&mut sorted, f64::total_cmp);
     let n = sorted.len();
     let median = if n % 2 == 1 { sorted[n / 2] } else { (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0 };
     let mean = sorted.iter().sum::<f64>() / n as f64;
@@ -151,7 +151,7 @@ const Z_95: f64 = 1.959_963_984_540_054;
 pub fn ratio_interval(before: &[f64], after: &[f64]) -> Option<Ratio> {
     let thin = |samples: &[f64]| {
         let mut sorted = samples.to_vec();
-        sorted.sort_by(f64::total_cmp);
+        crate::sort::by(&mut sorted, f64::total_cmp);
         let keep = (MOST_PAIRS as f64).sqrt() as usize;
         match sorted.len() > keep {
             true => (0..keep).map(|i| sorted[i * (sorted.len() - 1) / (keep - 1)]).collect(),
@@ -164,7 +164,7 @@ pub fn ratio_interval(before: &[f64], after: &[f64]) -> Option<Ratio> {
         return None;
     }
     let mut ratios: Vec<f64> = b.iter().flat_map(|y| a.iter().map(move |x| y / x)).collect();
-    ratios.sort_by(f64::total_cmp);
+    crate::sort::by(&mut ratios, f64::total_cmp);
     let pairs = ratios.len();
     let estimate = match pairs % 2 {
         1 => ratios[pairs / 2],

@@ -377,7 +377,9 @@ impl Bench<'_> {
         }
         // Only what is reported needs checking: the fastest trial that validates, and the default.
         let mut by_speed: Vec<usize> = (0..trials.len()).filter(|&i| trial_score(&trials[i]).is_some()).collect();
-        by_speed.sort_by(|&a, &b| trial_score(&trials[b]).partial_cmp(&trial_score(&trials[a])).expect("finite"));
+        crate::sort::by(&mut by_speed, |&a, &b| {
+            trial_score(&trials[b]).partial_cmp(&trial_score(&trials[a])).expect("finite")
+        });
         let validation_start = Instant::now();
         for i in by_speed {
             let candidate = (trials[i].workgroup_size, trials[i].parameter_value());
@@ -467,7 +469,7 @@ fn targets(gpu: &Gpu, plan: &Plan) -> Vec<Target> {
         // Each axis of the workgroup shape: the position of its size among the distinct sizes.
         for axis in (0..3).rev() {
             let mut sizes: Vec<u32> = target.candidates.iter().map(|(w, _)| w[axis]).collect();
-            sizes.sort_unstable();
+            crate::sort::ascending(&mut sizes);
             sizes.dedup();
             for ((w, _), position) in target.candidates.iter().zip(&mut target.positions) {
                 position.insert(0, sizes.iter().position(|&s| s == w[axis]).unwrap_or(0) as i32);
@@ -522,7 +524,7 @@ impl Search<[u32; 3]> {
     pub fn new(candidates: &[[u32; 3]], default: [u32; 3], min_gain: f64) -> Self {
         let position = |axis: usize, v: u32| {
             let mut values: Vec<u32> = candidates.iter().map(|w| w[axis]).collect();
-            values.sort_unstable();
+            crate::sort::ascending(&mut values);
             values.dedup();
             values.iter().position(|&x| x == v).unwrap_or(0) as i32
         };
@@ -646,7 +648,7 @@ impl<P: Shaped> Search<P> {
             .filter(|&i| !self.tried(self.points[i].0))
             .map(|i| (crate::fill::hash_u32(i as u32 ^ 0x9e37_79b9), self.points[i].0))
             .collect();
-        untried.sort_by_key(|&(hash, _)| hash);
+        crate::sort::by_key(&mut untried, |&(hash, _)| hash);
         untried.into_iter().take(self.points.len() / SAMPLE_SHARE).map(|(_, p)| p).collect()
     }
 

@@ -10,9 +10,10 @@ use std::path::{Path, PathBuf};
 const CRATE_LAYERS: &[(&str, u32)] = &[
     ("bounds", 0),
     ("grid", 0),
-    ("stats", 0),
+    ("sort", 0),
     ("host", 0),
-    ("spec", 0),
+    ("stats", 1),
+    ("spec", 1),
     ("fill", 1),
     ("gpu", 2),
     ("kernel", 3),

@@ -46,7 +46,8 @@ fn summarize_words(gpu: &Gpu, found: &[u32], expected: &[Expected], period: u64)
     let count = found.len() as u64;
     let listed = Listed { words: expected.to_vec() };
     let reference = pollster::block_on(Reference::periodic(gpu, "out", count, period, listed));
-    pollster::block_on(GpuCheck::new(gpu).summarize(gpu, &output, &reference)).unwrap()
+    let summary = GpuCheck::new(gpu).submit(gpu, &output, &reference).unwrap();
+    pollster::block_on(kernel::read_summary(gpu, summary)).unwrap()
 }
 
 /// What the CPU rule says of the same elements.

@@ -438,7 +438,7 @@ impl Product {
                 let sample = (0..count as u32 - 2).map(|k| hash_u32(k ^ self.seeds[0]) as u64 % area);
                 [0, area - 1].into_iter().chain(sample).collect()
             };
-            sampled.sort_unstable();
+            crate::sort::ascending(&mut sampled);
             sampled.dedup();
             sampled
         })

@@ -77,7 +77,7 @@ async fn adapter_identity(gpu_object: &JsValue) -> Result<(AdapterIdentity, Vec<
         let values = js_sys::try_iter(&set).ok().flatten();
         features.extend(values.into_iter().flatten().filter_map(|v| v.ok()?.as_string()));
     }
-    features.sort();
+    crate::sort::ascending(&mut features);
     Ok((identity, features, matrix_configs(&info)))
 }
 

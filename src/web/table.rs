@@ -180,8 +180,9 @@ impl Table {
     fn sort_order(&mut self) {
         if let Some((column, descending)) = self.sorted {
             let rows = &self.rows;
-            self.order
-                .sort_by(|&a, &b| SortKey::of(&rows[a], column).compare(&SortKey::of(&rows[b], column), descending));
+            crate::sort::by(&mut self.order, |&a, &b| {
+                SortKey::of(&rows[a], column).compare(&SortKey::of(&rows[b], column), descending)
+            });
         }
     }
 

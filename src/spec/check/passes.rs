@@ -101,7 +101,7 @@ impl Checker {
                 bound.push(binding);
             }
         }
-        bound.sort_by_key(|b| (b.group, b.binding));
+        crate::sort::by_key(&mut bound, |b| (b.group, b.binding));
         for (i, a) in bound.iter().enumerate() {
             if let Some(b) = bound[i + 1..].iter().find(|b| b.buffer == a.buffer && (a.read_write || b.read_write)) {
                 let message = format!(

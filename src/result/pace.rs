@@ -29,10 +29,15 @@ pub struct Pace {
     /// Reporting progress: the page's tables and charts, the CLI's progress bar.
     #[serde(default)]
     pub reporting_s: f64,
-    /// Configurations run once and checked while the one before them was measured (the page's; absent in
-    /// results from before).
-    #[serde(default)]
+    /// Configurations run once and checked while the one before them was measured (the page's; absent where
+    /// none was: natively, and in results from before).
+    #[serde(default, skip_serializing_if = "none")]
     pub checked_ahead: u32,
+}
+
+/// Whether a count is 0: then left out of the file, as natively (where nothing is checked ahead).
+fn none(count: &u32) -> bool {
+    *count == 0
 }
 
 impl Pace {

@@ -3,11 +3,13 @@
 # with and without wgpu's checks) and in Chromium on a fresh profile, each configuration's time recorded,
 # nvidia-smi's clocks beside; what each said it would take before it started is kept with it. $1 names the
 # round (learn: the runs `cargo xtask paces` learns from; check: a machine none of them came from, with the
-# learned table built in). Carried: .device-bin/wgsweep (the release binary), dist, .gl (the Vulkan loader).
-# The gpu-browser kit is staged first as page-pace/ab.sh says (its pieces under /tmp/gbp).
+# learned table built in); $2 `chromium` runs the page alone. Carried: .device-bin/wgsweep (the release
+# binary), dist, .gl (the Vulkan loader); dist alone for the page alone. The gpu-browser kit is staged first
+# as page-pace/ab.sh says (its pieces under /tmp/gbp).
 set -u
 ROUND=${1:-learn}
-for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+ENGINES=${2:-native chromium}
+[[ $ENGINES == *native* ]] && { for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig; }
 source docs/results/page-pace/install-kit.sh
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -o 'H[0-9]*' | tr H h)
 R=/tmp/paces-$ROUND; rm -rf "$R"; mkdir -p "$R"
@@ -15,10 +17,12 @@ nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,pstate,utilizat
     > "$R/$GPU-$ROUND-clocks.csv" &
 clocks=$!
 stamp() { echo "$1 $(date +%T.%N)" >> "$R/$GPU-$ROUND-marks.txt"; }
-stamp native
-timeout 300 .device-bin/wgsweep run --label "native (Vulkan), default suite, $ROUND" \
-    --json "$R/$GPU-native-default-suite-$ROUND.json" > "$R/$GPU-native-default-suite-$ROUND.txt" 2>&1
-echo "native: exit $?"
+if [[ $ENGINES == *native* ]]; then
+    stamp native
+    timeout 300 .device-bin/wgsweep run --label "native (Vulkan), default suite, $ROUND" \
+        --json "$R/$GPU-native-default-suite-$ROUND.json" > "$R/$GPU-native-default-suite-$ROUND.txt" 2>&1
+    echo "native: exit $?"
+fi
 stamp chromium
 timeout 300 python3 /opt/gpu-browser/run-page.py --window 1280x2400 --serve dist --out /tmp/chromium-$ROUND \
     --timeout 240 --wait-selector '#device:not([hidden])' \
@@ -35,6 +39,8 @@ print(f"chromium: said {said['expected']!r}; took {pace['wall_s']:.1f} s, busy {
 PY
 stamp end
 kill $clocks
-grep -a "expected" "$R/$GPU-native-default-suite-$ROUND.txt" | head -1
-grep -a "^time:" "$R/$GPU-native-default-suite-$ROUND.txt"
+if [[ $ENGINES == *native* ]]; then
+    grep -a "expected" "$R/$GPU-native-default-suite-$ROUND.txt" | head -1
+    grep -a "^time:" "$R/$GPU-native-default-suite-$ROUND.txt"
+fi
 tar czf "$OUT/paces-$ROUND.tgz" -C /tmp "paces-$ROUND"

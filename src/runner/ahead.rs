@@ -145,8 +145,8 @@ impl<'a> Ahead<'a> {
     /// and returns what was readied for it while the one before it was measured, once the GPU has answered
     /// (the wait added as validation).
     pub(super) async fn ready_for(&self, index: usize, pace: &mut Pace) -> Option<Readied> {
-        let waiting = Instant::now();
         if self.at.get() == Some(index) {
+            let waiting = Instant::now();
             self.finish_build().await;
             pace.references_s += waiting.elapsed().as_secs_f64();
         }

@@ -12,7 +12,7 @@ use crate::gpu::Gpu;
 use crate::kernel::{
     Configuration, Family, GpuCheck, KernelId, Prepared, Reference, ShaderChecks, Skip, Workload, shapes,
 };
-use crate::measure::{FirstRun, MeasureError, MeasureOptions, Timer, too_slow};
+use crate::measure::{FirstRun, MeasureError, MeasureOptions, Timer, TimingSource, too_slow};
 use crate::result::{ConfigResult, Outcome, Pace, gb_per_s};
 use crate::{host, kernels, stats};
 
@@ -425,10 +425,11 @@ pub(crate) struct Readied {
 }
 
 /// Page only: prepares `configuration` (at `index` in the run) while `measured` is measured and, where
-/// `reference` is its reference and no rate says its dispatch is too slow to run, runs it once and compares
-/// its output with the reference on the GPU. The comparison is submitted with the run, so that nothing the
-/// GPU runs after them (the measurement, still sampling) writes over the output first. Anything amiss (an
-/// error, a wrong word) is left for its own turn, which does it all again and says why.
+/// `reference` is its reference, no rate says its dispatch is too slow to run and samples are timed by
+/// timestamps, runs it once and compares its output with the reference on the GPU. The comparison is
+/// submitted with the run, so that nothing the GPU runs after them (the measurement, still sampling) writes
+/// over the output first. Anything amiss (an error, a wrong word) is left for its own turn, which does it
+/// all again and says why.
 pub(crate) async fn ready_ahead(
     bench: Bench<'_>,
     (index, configuration): (usize, &Configuration),
@@ -445,7 +446,9 @@ pub(crate) async fn ready_ahead(
         // Its shape's first rate may come from the measurement under way (a smaller matrix).
         None => shape(configuration) != shape(measured),
     };
-    let reference = reference.filter(|_| runs);
+    // Timed by the wall clock, a sample of the measurement under way would take in this run and check.
+    let timed = harness.timer.source() == TimingSource::Timestamp;
+    let reference = reference.filter(|_| runs && timed);
     let once = if reference.is_some() { Once::Timed(&harness.timer) } else { Once::Not };
     let (prepared, run, error) = prepare_and_submit(gpu, workload, configuration, once, &mut Pace::default());
     let prepared = prepared.ok()?;

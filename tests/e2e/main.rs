@@ -376,6 +376,9 @@ fn without_timestamp_query_the_page_times_with_the_wall_clock_and_says_so() {
     let facts = browser.text("#summary-facts");
     assert!(facts.contains("wall clock around each sample"), "{facts}");
     assert!(!facts.contains("GPU timestamps"), "{facts}");
+    // Nothing is run and checked ahead: on the wall clock it would lengthen a sample of the one measured.
+    let pace = browser.eval("return JSON.parse(document.getElementById('result-json').textContent).pace");
+    assert!(pace.get("wall_s").is_some() && pace.get("checked_ahead").is_none(), "{pace}");
 }
 
 #[test]

@@ -119,7 +119,7 @@ impl<'a> Ahead<'a> {
         }));
     }
 
-    /// Runs `work`, going on with the build and the preparing meanwhile (they may start during `work`).
+    /// Runs `work`, going on with the build and the readying meanwhile (they may start during `work`).
     pub(super) async fn beside<T>(&self, work: impl Future<Output = T>) -> T {
         let mut work = std::pin::pin!(work);
         std::future::poll_fn(|context| {

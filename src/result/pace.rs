@@ -31,12 +31,12 @@ pub struct Pace {
     pub reporting_s: f64,
     /// Configurations run once and checked while the one before them was measured (the page's; absent where
     /// none was: natively, and in results from before).
-    #[serde(default, skip_serializing_if = "none")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub checked_ahead: u32,
 }
 
 /// Whether a count is 0: then left out of the file, as natively (where nothing is checked ahead).
-fn none(count: &u32) -> bool {
+fn is_zero(count: &u32) -> bool {
     *count == 0
 }
 

@@ -6,17 +6,19 @@ pub const PACES: &[ClassPace] = &[
     // 3 recorded runs, 579 configurations.
     ClassPace {
         class: "chromium gpu",
-        ms_per_configuration: 186,
+        ms_per_configuration: 173,
         families: &[
-            ("access", 257),
-            ("banks", 142),
-            ("layout", 197),
-            ("matmul", 337),
-            ("peak", 152),
-            ("reduce", 149),
-            ("stream", 149),
-            ("transpose", 153),
+            ("access", 247),
+            ("banks", 114),
+            ("layout", 148),
+            ("matmul", 353),
+            ("peak", 125),
+            ("reduce", 156),
+            ("stream", 146),
+            ("transpose", 136),
         ],
+        host_probe_ms: 23.826,
+        host_exponent: 0.286,
     },
     // 1 recorded run, 386 configurations.
     ClassPace {
@@ -32,6 +34,8 @@ pub const PACES: &[ClassPace] = &[
             ("stream", 1596),
             ("transpose", 1855),
         ],
+        host_probe_ms: 0.000,
+        host_exponent: 0.000,
     },
     // 8 recorded runs, 1219 configurations.
     ClassPace {
@@ -47,5 +51,7 @@ pub const PACES: &[ClassPace] = &[
             ("stream", 98),
             ("transpose", 123),
         ],
+        host_probe_ms: 0.000,
+        host_exponent: 0.000,
     },
 ];

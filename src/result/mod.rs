@@ -118,6 +118,11 @@ pub struct Environment {
     /// where none could start or one failed, and the page's thread computed them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference_workers: Option<u32>,
+    /// The host's speed: milliseconds a fixed piece of CPU work took it, where the run's host work runs
+    /// (`estimate::probe`); the estimate scales the host's share of a run by it (absent in results from
+    /// before).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_probe_ms: Option<f64>,
 }
 
 /// Main-thread tasks that ran longer than 50 ms during a run in the page.
@@ -584,6 +589,9 @@ impl RunResult {
             Some(1) => text += "; CPU references in a Web Worker",
             Some(workers) => text += &format!("; CPU references in {workers} Web Workers"),
             None => {}
+        }
+        if let Some(ms) = self.environment.host_probe_ms {
+            text += &format!("; the host's probe {ms:.2} ms");
         }
         Some(text)
     }

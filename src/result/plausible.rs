@@ -60,6 +60,9 @@ impl RunResult {
         if !(timer.is_finite() && timer >= 0.0) {
             return Err(format!("the timer's quantum {timer} ns is not a time"));
         }
+        if let Some(ms) = self.environment.host_probe_ms.filter(|ms| !(ms.is_finite() && *ms > 0.0)) {
+            return Err(format!("the host's probe {ms} ms is not a positive time"));
+        }
         Ok(())
     }
 

@@ -117,5 +117,6 @@ pub fn environment(gpu: &Gpu) -> Environment {
         cross_origin_isolated: Some(isolated),
         long_tasks: None,
         reference_workers: None,
+        host_probe_ms: None,
     }
 }

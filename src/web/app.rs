@@ -12,15 +12,17 @@ use super::state::{self, Action};
 use super::{
     adapter, chart, compare, controls, device, gallery, history, opened, run, storage, summary, tuning, your_kernel,
 };
-use crate::{host, share};
+use crate::{estimate, host, share};
 
 pub async fn main() {
     build_page().await;
     state::handle_with(handle);
     history::show();
     open_shared_link();
-    // The gallery answers within milliseconds; the GPU may take a second.
-    let (is_gallery, gpu) = futures_util::future::join(gallery::detect(), adapter::open_gpu()).await;
+    // The gallery answers within milliseconds; the GPU may take a second, in which the host is probed.
+    let (is_gallery, gpu, host_probe_ms) =
+        futures_util::future::join3(gallery::detect(), adapter::open_gpu(), estimate::probe::host_ms()).await;
+    state::with(|app| app.host_probe_ms = Some(host_probe_ms));
     match gpu {
         Ok((gpu, browser_features)) => {
             let gpu = Rc::new(gpu);

@@ -219,7 +219,8 @@ pub fn show_expected(device: &DeviceInfo) {
             let configurations = plan.configurations(&device.limits);
             let earlier = storage::pace_on(&device.name());
             let class = estimate::class(Some(&dom::user_agent()), device);
-            let seconds = estimate::of_planned(&configurations, &class, earlier);
+            let host_probe_ms = state::with(|app| app.host_probe_ms);
+            let seconds = estimate::of_planned(&configurations, &class, earlier, host_probe_ms);
             let basis = if earlier.is_some() { "at this device's last run's pace" } else { "expected" };
             format!("{} configurations, {} {basis}", configurations.len(), estimate::about(seconds))
         }

@@ -245,6 +245,7 @@ async fn show_finished(gpu: &Gpu, plan: Plan, mut result: RunResult, finishing: 
     // The long tasks of the run and of drawing its results (writing the file that records them aside).
     result.environment.long_tasks = long_tasks.map(dom::LongTaskWatch::finish);
     result.environment.reference_workers = Some(host::workers::count() as u32);
+    result.environment.host_probe_ms = state::with(|app| app.host_probe_ms);
     if let Some(pace) = result.pace_text() {
         dom::set_text("pace", &pace);
     }

@@ -16,6 +16,8 @@ pub struct App {
     pub gpu: Option<Rc<Gpu>>,
     /// The browser's own feature names for the adapter (wgpu drops some, e.g. subgroups).
     pub browser_features: Vec<String>,
+    /// How quick this host is (`estimate::probe`), once measured: the estimates scale by it.
+    pub host_probe_ms: Option<f64>,
     /// A run or a tuning is going on.
     pub busy: bool,
     /// The person asked to stop what is going on after the configuration in progress.

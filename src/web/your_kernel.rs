@@ -513,7 +513,8 @@ fn start(start: Start) {
 fn long_run(gpu: &Gpu, plan: &Plan) -> Option<String> {
     let planned = plan.configurations(&gpu.info.limits);
     let class = crate::estimate::class(Some(&dom::user_agent()), &gpu.info);
-    let seconds = crate::estimate::of_planned(&planned, &class, storage::pace_on(&gpu.info.name()));
+    let host_probe_ms = state::with(|app| app.host_probe_ms);
+    let seconds = crate::estimate::of_planned(&planned, &class, storage::pace_on(&gpu.info.name()), host_probe_ms);
     let configurations = planned.len();
     if seconds <= LONG_RUN_S {
         return None;

@@ -247,6 +247,9 @@ fn a_person_runs_stream_and_sees_valid_rows_and_a_chart() {
     let workers = result["environment"]["reference_workers"].as_u64().expect("the result counts the workers");
     assert!(workers >= 1, "the CPU references are computed in Web Workers, off the page's thread");
     assert!(pace.contains(&format!("CPU references in {workers} Web Worker")), "{pace}");
+    // The host was probed for the estimate, and the result keeps what it found.
+    let probe = result["environment"]["host_probe_ms"].as_f64().expect("the result keeps the host's probe");
+    assert!(probe > 0.0 && pace.contains("the host's probe"), "{probe} {pace}");
     // The next run's estimate now goes at this one's pace.
     let expected = browser.text("#expected-duration");
     assert!(expected.ends_with("at this device's last run's pace"), "{expected}");

@@ -63,8 +63,12 @@ fn every_timed_recorded_run_of_the_default_suite_took_within_a_quarter_of_its_es
     let runs: Vec<_> = timed_runs().into_iter().filter(|(_, r)| r.complete && of_the_suite(r)).collect();
     assert!(runs.len() >= 4, "{} timed runs of the default suite", runs.len());
     for (path, run) in &runs {
-        let expected =
-            expected_duration_s(run.results.iter().map(|r| r.family.as_str()), &estimate::class_of(run), None);
+        let expected = expected_duration_s(
+            run.results.iter().map(|r| r.family.as_str()),
+            &estimate::class_of(run),
+            None,
+            run.environment.host_probe_ms,
+        );
         let took = run.pace.as_ref().unwrap().wall_s;
         assert!(
             (expected / took - 1.0).abs() <= 0.25,
@@ -94,17 +98,23 @@ fn a_runs_class_is_its_engine_and_its_adapters_kind() {
 fn each_configuration_takes_its_familys_pace_and_an_unrecorded_kind_the_nearest() {
     let native = estimate::recorded().iter().find(|p| p.class == "native gpu").unwrap();
     let (family, ms) = native.families[0];
-    assert_eq!(expected_duration_s([family, family], "native gpu", None), 2.0 * f64::from(ms) / 1000.0);
+    assert_eq!(expected_duration_s([family, family], "native gpu", None, None), 2.0 * f64::from(ms) / 1000.0);
     // A user's kernel has no family pace: its class's over all families.
-    assert_eq!(expected_duration_s(["user"], "native gpu", None), f64::from(native.ms_per_configuration) / 1000.0);
+    assert_eq!(
+        expected_duration_s(["user"], "native gpu", None, None),
+        f64::from(native.ms_per_configuration) / 1000.0
+    );
     // Safari was never recorded: Chromium's pace on the same kind of adapter.
     let chromium = estimate::recorded().iter().find(|p| p.class == "chromium gpu").unwrap();
-    assert_eq!(expected_duration_s(["user"], "safari gpu", None), f64::from(chromium.ms_per_configuration) / 1000.0);
-    // An earlier run on the device sets the pace; a pace that is no number does not.
-    assert_eq!(expected_duration_s([family; 10], "native cpu", Some(2.0)), 20.0);
     assert_eq!(
-        expected_duration_s([family; 10], "native cpu", Some(f64::NAN)),
-        expected_duration_s([family; 10], "native cpu", None)
+        expected_duration_s(["user"], "safari gpu", None, None),
+        f64::from(chromium.ms_per_configuration) / 1000.0
+    );
+    // An earlier run on the device sets the pace; a pace that is no number does not.
+    assert_eq!(expected_duration_s([family; 10], "native cpu", Some(2.0), None), 20.0);
+    assert_eq!(
+        expected_duration_s([family; 10], "native cpu", Some(f64::NAN), None),
+        expected_duration_s([family; 10], "native cpu", None, None)
     );
 }
 
@@ -114,4 +124,52 @@ fn estimates_read_in_seconds_then_minutes() {
     assert_eq!(about(180.0), "about 3 min");
     assert_eq!(about(200.0), "about 3 min 20 s");
     assert_eq!(about(-1.0), "about 0 s");
+}
+
+/// Two runs of the same configurations on hosts whose probes differ: how a run's time follows its host is
+/// learned from them, and the paces are a host's of the mean probe, so that the estimate gives each run back.
+#[test]
+fn a_slower_host_is_learned_as_the_power_of_its_probe_a_run_takes() {
+    let (_, run) = timed_runs().into_iter().find(|(_, r)| estimate::class_of(r) == "chromium gpu").unwrap();
+    let on_host = |probe_ms: f64, scale: f64| {
+        let mut run = run.clone();
+        run.environment.host_probe_ms = Some(probe_ms);
+        run.results.iter_mut().for_each(|r| r.took_s = r.took_s.map(|s| s * scale));
+        run
+    };
+    let took = |run: &RunResult| run.results.iter().filter_map(|r| r.took_s).sum::<f64>();
+    // Probes of 2 and 8 ms, half and twice their mean of 4; times 2^-0.5 and 2^0.5 of the middle host's.
+    let (quick, slow) = (on_host(2.0, 0.5f64.sqrt()), on_host(8.0, 2.0f64.sqrt()));
+    let [learned] = &learn([&quick, &slow])[..] else { panic!("one class") };
+    assert!((learned.host_probe_ms - 4.0).abs() < 1e-12, "{}", learned.host_probe_ms);
+    assert!((learned.host_exponent - 0.5).abs() < 1e-9, "{}", learned.host_exponent);
+    let per_configuration = 1000.0 * took(&run) / run.results.len() as f64;
+    assert_eq!(learned.ms_per_configuration, per_configuration.round() as u32);
+    // Probes within a few per cent of one another tell nothing: nothing is learned from them.
+    let [learned] = &learn([&on_host(3.0, 0.8), &on_host(3.1, 1.2)])[..] else { panic!("one class") };
+    assert_eq!(learned.host_exponent, 0.0);
+    // A run that recorded no probe counts at the mean host.
+    let mut unprobed = run.clone();
+    unprobed.environment.host_probe_ms = None;
+    let [learned] = &learn([&quick, &slow, &unprobed])[..] else { panic!("one class") };
+    assert!((learned.host_probe_ms - 4.0).abs() < 1e-12 && (learned.host_exponent - 0.5).abs() < 1e-9);
+}
+
+/// A host whose probe takes longer than the class's mean is expected to take longer, as the recorded runs
+/// of its class did; an absurd probe is bounded, and an unknown one changes nothing.
+#[test]
+fn the_estimate_follows_the_hosts_probe() {
+    let chromium = estimate::recorded().iter().find(|p| p.class == "chromium gpu").unwrap();
+    let suite = || ["stream"; 10];
+    let at = |probe: Option<f64>| expected_duration_s(suite(), "chromium gpu", None, probe);
+    let mean = chromium.host_probe_ms;
+    assert!(mean > 0.0 && chromium.host_exponent > 0.0, "the recorded Chromium runs probed their hosts");
+    let twice = at(Some(2.0 * mean)) / at(None);
+    assert!((twice - 2.0f64.powf(chromium.host_exponent)).abs() < 1e-9, "{twice}");
+    assert_eq!(at(Some(mean)), at(None));
+    assert!(at(Some(1e9 * mean)) <= 4.0 * at(None));
+    assert_eq!(at(Some(f64::NAN)), at(None));
+    assert_eq!(at(Some(-1.0)), at(None));
+    // An earlier run on the device sets the pace, whatever the probe.
+    assert_eq!(expected_duration_s(suite(), "chromium gpu", Some(2.0), Some(2.0 * mean)), 20.0);
 }

@@ -29,6 +29,7 @@ pub fn environment(gpu: &Gpu) -> Environment {
         cross_origin_isolated: None,
         long_tasks: None,
         reference_workers: None,
+        host_probe_ms: None,
     }
 }
 

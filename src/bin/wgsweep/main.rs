@@ -112,6 +112,7 @@ fn native_environment(gpu: &Gpu) -> Environment {
         cross_origin_isolated: None,
         long_tasks: None,
         reference_workers: None,
+        host_probe_ms: None,
     }
 }
 

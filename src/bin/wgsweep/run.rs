@@ -9,7 +9,7 @@ use wgsweep::estimate;
 use wgsweep::gpu::Gpu;
 use wgsweep::kernels;
 use wgsweep::plan::Plan;
-use wgsweep::result::RunResult;
+use wgsweep::result::{Environment, RunResult};
 use wgsweep::runner::{self, Event, Flow};
 
 use crate::plan_args::PlanArgs;
@@ -54,8 +54,9 @@ pub async fn sweep(
     lose_device_after: Option<u64>,
 ) -> Result<ExitCode, String> {
     let total = plan.count(&gpu.info.limits)? as u64;
-    let expected_s =
-        estimate::of_planned(&plan.configurations(&gpu.info.limits), &estimate::class(None, &gpu.info), None);
+    let host_probe_ms = estimate::probe::host_ms().await;
+    let class = estimate::class(None, &gpu.info);
+    let expected_s = estimate::of_planned(&plan.configurations(&gpu.info.limits), &class, None, Some(host_probe_ms));
     eprintln!("{total} configurations on {}: {} expected", gpu.info.name(), estimate::about(expected_s));
     let bar = ProgressBar::new(total).with_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} {msg} [{elapsed} elapsed, {eta} left]")
@@ -79,7 +80,8 @@ pub async fn sweep(
             Flow::Continue
         }
     };
-    let mut result = runner::run(&gpu, plan, crate::native_environment(&gpu), progress(gpu.device.clone())).await;
+    let environment = Environment { host_probe_ms: Some(host_probe_ms), ..crate::native_environment(&gpu) };
+    let mut result = runner::run(&gpu, plan, environment, progress(gpu.device.clone())).await;
     while gpu.given_up() && !result.complete {
         let done = result.results.len();
         bar.suspend(|| {

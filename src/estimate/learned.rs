@@ -37,21 +37,21 @@ pub const PACES: &[ClassPace] = &[
         host_probe_ms: 0.000,
         host_exponent: 0.000,
     },
-    // 8 recorded runs, 1219 configurations.
+    // 3 recorded runs, 1158 configurations.
     ClassPace {
         class: "native gpu",
-        ms_per_configuration: 167,
+        ms_per_configuration: 242,
         families: &[
-            ("access", 247),
-            ("banks", 119),
-            ("layout", 91),
-            ("matmul", 425),
-            ("peak", 392),
-            ("reduce", 118),
-            ("stream", 98),
-            ("transpose", 123),
+            ("access", 389),
+            ("banks", 143),
+            ("layout", 152),
+            ("matmul", 538),
+            ("peak", 483),
+            ("reduce", 165),
+            ("stream", 130),
+            ("transpose", 206),
         ],
-        host_probe_ms: 0.000,
-        host_exponent: 0.000,
+        host_probe_ms: 31.022,
+        host_exponent: 0.685,
     },
 ];

@@ -86,8 +86,12 @@ pub fn learn<'a>(runs: impl IntoIterator<Item = &'a RunResult>) -> Vec<Learned> 
 
 /// One class's pace: first each family's as the runs took them, then the host's exponent that explains how
 /// the runs that probed their hosts strayed from it, then each family's again with every run's time brought
-/// to a host of the mean probe.
+/// to a host of the mean probe. Where some runs probed their hosts only they count: a run that did not
+/// cannot be brought to the mean host (the runs recorded before the probe were on idle hosts, the mean of
+/// those recorded with it on busy ones too).
 fn learn_class(class: String, runs: &[&RunResult]) -> Learned {
+    let probed: Vec<&RunResult> = runs.iter().copied().filter(|r| r.environment.host_probe_ms.is_some()).collect();
+    let runs = if probed.is_empty() { runs } else { &probed };
     let logs: Vec<f64> = runs.iter().filter_map(|r| r.environment.host_probe_ms).map(f64::ln).collect();
     let mean_ms = if logs.is_empty() { 0.0 } else { (logs.iter().sum::<f64>() / logs.len() as f64).exp() };
     let as_taken = Paces::of(runs, |_| 1.0);

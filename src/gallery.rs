@@ -199,7 +199,9 @@ pub fn median_result<R: Borrow<RunResult>>(results: &[R]) -> Option<RunResult> {
         user_kernels: Vec::new(), // figures of a class, not a run of any kernel
         ..first.clone()
     };
+    // Not one run's: no run's long tasks, nor its host's probe.
     median.environment.long_tasks = None;
+    median.environment.host_probe_ms = None;
     analysis::derive(&mut median);
     Some(median)
 }

@@ -136,6 +136,18 @@ fn results_that_no_run_could_record_are_refused_with_what_is_wrong() {
     assert!(why.contains("beyond any device"), "{why}");
     let why = refused(&|r| r.device.named_by_person = Some("x".repeat(81)));
     assert!(why.contains("name given by its user is longer than 80 characters"), "{why}");
+    let why = refused(&|r| r.environment.host_probe_ms = Some(-3.0));
+    assert!(why.contains("the host's probe -3 ms is not a positive time"), "{why}");
+    // A host's probe is kept by a file and a link alike.
+    let mut probed = good.clone();
+    probed.environment.host_probe_ms = Some(11.635);
+    let from_link =
+        wgsweep::share::blocking::decode(&wgsweep::share::blocking::link("https://example.org/", &probed)).unwrap();
+    let from_file = RunResult::from_json(&probed.to_json()).unwrap();
+    assert_eq!(
+        (from_file.environment.host_probe_ms, from_link.environment.host_probe_ms),
+        (Some(11.635), Some(11.635))
+    );
     // A configuration skipped for a device limit names a shape over it: that is believable.
     let mut skipped = good.clone();
     skipped.results[0].workgroup_size = [4096, 1, 1];

@@ -19,10 +19,9 @@ pub async fn main() {
     state::handle_with(handle);
     history::show();
     open_shared_link();
-    // The gallery answers within milliseconds; the GPU may take a second, in which the host is probed.
-    let (is_gallery, gpu, host_probe_ms) =
-        futures_util::future::join3(gallery::detect(), adapter::open_gpu(), estimate::probe::host_ms()).await;
-    state::with(|app| app.host_probe_ms = Some(host_probe_ms));
+    dom::spawn(probe_host());
+    // The gallery answers within milliseconds; the GPU may take a second.
+    let (is_gallery, gpu) = futures_util::future::join(gallery::detect(), adapter::open_gpu()).await;
     match gpu {
         Ok((gpu, browser_features)) => {
             let gpu = Rc::new(gpu);
@@ -42,6 +41,19 @@ pub async fn main() {
         Err(message) => dom::show_message("error", &message),
     }
     chart::warm_up();
+}
+
+/// Probes the host for the estimates (`estimate::probe`, a few hundred milliseconds) while the GPU opens,
+/// without holding up the device card: then says the estimate again, at this host's speed.
+async fn probe_host() {
+    let ms = estimate::probe::host_ms().await;
+    let gpu = state::with(|app| {
+        app.host_probe_ms = Some(ms);
+        app.gpu.clone().filter(|_| !app.busy)
+    });
+    if let Some(gpu) = gpu {
+        controls::show_expected(&gpu.info);
+    }
 }
 
 /// Builds the views in page order, with a turn for the page after the first screen's: on a slow machine the

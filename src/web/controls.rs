@@ -221,6 +221,13 @@ pub fn show_expected(device: &DeviceInfo) {
             let class = estimate::class(Some(&dom::user_agent()), device);
             let host_probe_ms = state::with(|app| app.host_probe_ms);
             let seconds = estimate::of_planned(&configurations, &class, earlier, host_probe_ms);
+            // Where the estimate has taken the host's speed into account, it says so on hover; scripts that
+            // read the estimate wait for it.
+            let host = match host_probe_ms.filter(|_| earlier.is_none()) {
+                Some(ms) => format!("At this host's speed: a fixed piece of CPU work took it {ms:.1} ms"),
+                None => String::new(),
+            };
+            by_id::<Element>("expected-duration").set_attribute("title", &host).ok();
             let basis = if earlier.is_some() { "at this device's last run's pace" } else { "expected" };
             format!("{} configurations, {} {basis}", configurations.len(), estimate::about(seconds))
         }

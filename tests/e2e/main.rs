@@ -180,6 +180,12 @@ fn a_person_runs_stream_and_sees_valid_rows_and_a_chart() {
     // Before it starts, the run says how long it should take.
     let expected = browser.text("#expected-duration");
     assert!(expected.starts_with("60 configurations, about ") && expected.ends_with(" expected"), "{expected}");
+    // Once the host is probed, the estimate says on hover that it took the host's speed into account.
+    browser.wait_for(
+        "the estimate at the host's speed",
+        "document.getElementById('expected-duration').title.startsWith(\"At this host's speed: \")",
+        Duration::from_secs(30),
+    );
 
     browser.click("#run");
     // Progress moves: collect what the progress line says until the run is done.

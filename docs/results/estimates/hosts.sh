@@ -33,7 +33,7 @@ for engine in $ENGINES; do
         else
             timeout 400 python3 /opt/gpu-browser/run-page.py --window 1280x2400 --serve dist --out "/tmp/$name" \
                 --timeout 360 --wait-selector '#device:not([hidden])' \
-                --wait-js '(window.expectedText = document.getElementById("expected-duration").textContent).includes("expected")' \
+                --wait-js '(window.expectedText = document.getElementById("expected-duration").textContent).includes("expected") && document.getElementById("expected-duration").title !== ""' \
                 --click '#run' --wait-selector '#results[data-done]' \
                 --eval '({expected: window.expectedText, result: JSON.parse(document.getElementById("result-json").textContent)})' \
                 index.html | tail -1

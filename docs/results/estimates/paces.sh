@@ -26,7 +26,7 @@ fi
 stamp chromium
 timeout 300 python3 /opt/gpu-browser/run-page.py --window 1280x2400 --serve dist --out /tmp/chromium-$ROUND \
     --timeout 240 --wait-selector '#device:not([hidden])' \
-    --wait-js '(window.expectedText = document.getElementById("expected-duration").textContent).includes("expected")' \
+    --wait-js '(window.expectedText = document.getElementById("expected-duration").textContent).includes("expected") && document.getElementById("expected-duration").title !== ""' \
     --click '#run' --wait-selector '#results[data-done]' \
     --eval '({expected: window.expectedText, result: JSON.parse(document.getElementById("result-json").textContent)})' \
     index.html | tail -1

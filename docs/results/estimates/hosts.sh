@@ -9,7 +9,7 @@
 set -u
 ROUND=${1:-learn}
 ENGINES=${2:-chromium native}
-LOADS=${3:-0 12 24}
+LOADS=${3:-0 24 48}
 [[ $ENGINES == *native* ]] && { for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig; }
 [[ $ENGINES == *chromium* ]] && source docs/results/page-pace/install-kit.sh
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -o 'H[0-9]*' | tr H h)

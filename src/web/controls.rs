@@ -214,26 +214,27 @@ pub fn show_expected(device: &DeviceInfo) {
         _ => format!("{samples} samples per configuration"),
     };
     dom::set_text("settings-summary", &format!("Settings: {size}; {sampling}"));
-    let text = match planned() {
+    let earlier = storage::pace_on(&device.name());
+    let host_probe_ms = state::with(|app| app.host_probe_ms);
+    let plan = planned();
+    let text = match &plan {
         Some(plan) => {
             let configurations = plan.configurations(&device.limits);
-            let earlier = storage::pace_on(&device.name());
             let class = estimate::class(Some(&dom::user_agent()), device);
-            let host_probe_ms = state::with(|app| app.host_probe_ms);
             let seconds = estimate::of_planned(&configurations, &class, earlier, host_probe_ms);
-            // Where the estimate has taken the host's speed into account, it says so on hover; scripts that
-            // read the estimate wait for it.
-            let host = match host_probe_ms.filter(|_| earlier.is_none()) {
-                Some(ms) => format!("At this host's speed: a fixed piece of CPU work took it {ms:.1} ms"),
-                None => String::new(),
-            };
-            by_id::<Element>("expected-duration").set_attribute("title", &host).ok();
             let basis = if earlier.is_some() { "at this device's last run's pace" } else { "expected" };
             format!("{} configurations, {} {basis}", configurations.len(), estimate::about(seconds))
         }
         None => "No kernel picked".to_string(),
     };
     dom::set_text("expected-duration", &text);
+    // Where the estimate has taken the host's speed into account, it says so on hover; scripts that read the
+    // estimate wait for it.
+    let host = match host_probe_ms.filter(|_| earlier.is_none() && plan.is_some()) {
+        Some(ms) => format!("At this host's speed: a fixed piece of CPU work took it {ms:.1} ms"),
+        None => String::new(),
+    };
+    by_id::<Element>("expected-duration").set_attribute("title", &host).ok();
 }
 
 /// The precision the settings ask for, a fraction (0: keep exactly the samples asked for).

@@ -8,52 +8,38 @@ a pattern, and how many of them there are; with two builds, each side by side.
 """
 import sys
 
-from wasm_names import wasm_names
+from wasm_names import leb, sections, wasm_names
 
 
 def body_sizes(path):
     """(function index, bytes of its body) for every function the module defines."""
     b = open(path, "rb").read()
-
-    def leb(i):
-        r = shift = 0
-        while True:
-            x = b[i]
-            i += 1
-            r |= (x & 0x7F) << shift
-            shift += 7
-            if x < 0x80:
-                return r, i
-
-    i, imported, sizes = 8, 0, []
-    while i < len(b):
-        sid, (size, i) = b[i], leb(i + 1)
-        end = i + size
+    imported, sizes = 0, []
+    for sid, i, _ in sections(b):
         if sid == 2:  # imports: functions among them come first in the index space
-            n, j = leb(i)
+            n, j = leb(b, i)
             for _ in range(n):
                 for _ in range(2):  # module and field names
-                    length, j = leb(j)
+                    length, j = leb(b, j)
                     j += length
                 kind, j = b[j], j + 1
                 if kind == 0:
-                    _, j = leb(j)
+                    _, j = leb(b, j)
                     imported += 1
                 elif kind in (1, 2):  # a table's element type, then limits; a memory's limits
                     j += kind == 1
-                    flags, j = leb(j)
-                    _, j = leb(j)
+                    flags, j = leb(b, j)
+                    _, j = leb(b, j)
                     if flags & 1:
-                        _, j = leb(j)
+                        _, j = leb(b, j)
                 else:  # a global's type and mutability; a tag's
                     j += 2
         elif sid == 10:
-            n, j = leb(i)
+            n, j = leb(b, i)
             for k in range(n):
-                length, start = leb(j)
+                length, start = leb(b, j)
                 sizes.append((imported + k, start - j + length))
                 j = start + length
-        i = end
     return sizes
 
 

@@ -1,43 +1,50 @@
-"""What longtasks.py and profiled.py share: wasm function names from a build's name section, and which
+"""What longtasks.py, profiled.py and code_sizes.py share: wasm function names from a build's name section, and which
 of them are wgsweep's own."""
 import re
+
+
+def leb(b, i):
+    """The unsigned LEB128 number at b[i], and the index after it."""
+    r = shift = 0
+    while True:
+        x = b[i]
+        i += 1
+        r |= (x & 0x7F) << shift
+        shift += 7
+        if x < 0x80:
+            return r, i
+
+
+def sections(b):
+    """(id, start of contents, end) of each section of wasm module bytes b."""
+    i = 8
+    while i < len(b):
+        sid = b[i]
+        size, i = leb(b, i + 1)
+        yield sid, i, i + size
+        i += size
 
 
 def wasm_names(path):
     """Function index -> name, from a wasm module's name section."""
     b = open(path, "rb").read()
-
-    def leb(i):
-        r = shift = 0
-        while True:
-            x = b[i]
-            i += 1
-            r |= (x & 0x7F) << shift
-            shift += 7
-            if x < 0x80:
-                return r, i
-
-    i, names = 8, {}
-    while i < len(b):
-        sid = b[i]
-        size, i = leb(i + 1)
-        end = i + size
+    names = {}
+    for sid, i, end in sections(b):
         if sid == 0:
-            length, j = leb(i)
+            length, j = leb(b, i)
             if b[j:j + length] == b"name":
                 j += length
                 while j < end:
                     sub = b[j]
-                    sub_size, j = leb(j + 1)
+                    sub_size, j = leb(b, j + 1)
                     if sub == 1:
-                        count, k = leb(j)
+                        count, k = leb(b, j)
                         for _ in range(count):
-                            index, k = leb(k)
-                            length, k = leb(k)
+                            index, k = leb(b, k)
+                            length, k = leb(b, k)
                             names[index] = b[k:k + length].decode(errors="replace")
                             k += length
                     j += sub_size
-        i = end
     return names
 
 

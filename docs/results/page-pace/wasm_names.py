@@ -50,7 +50,7 @@ def wasm_names(path):
 
 # The crate's top modules: a sampled stack's innermost frame from one of them names what the page did.
 OURS = {"analysis", "baseline", "bounds", "charts", "compare", "estimate", "fill", "gallery", "gpu", "grid", "host",
-        "kernel", "kernels", "measure", "plan", "result", "runner", "share", "spec", "stats", "tune", "web"}
+        "kernel", "kernels", "measure", "plan", "result", "runner", "share", "sort", "spec", "stats", "tune", "web"}
 
 
 def short(name):

@@ -40,24 +40,23 @@ impl Harness {
     fn predicted_ns(&self, workload: &dyn Workload, configuration: &Configuration) -> Option<f64> {
         let Configuration { kernel, checks, workgroup, .. } = *configuration;
         let rate = *self.rates.borrow().get(&(kernel, checks, workgroup))?;
-        let work = workload.flops_per_dispatch(configuration).unwrap_or(workload.bytes_per_dispatch(configuration));
-        Some(work as f64 / rate)
+        Some(work(workload, configuration) / rate)
     }
 
     /// Records the rate of a measured configuration whose dispatch lasted long enough (1 ms) for its work,
     /// not the launch, to set its time.
-    fn learn(&self, configuration: &Configuration, record: &ConfigResult) {
+    fn learn(&self, workload: &dyn Workload, configuration: &Configuration, record: &ConfigResult) {
         let Some(ns) = record.median_ns.filter(|&ns| ns >= 1e6) else { return };
         let Configuration { kernel, checks, workgroup, .. } = *configuration;
         let mut rates = self.rates.borrow_mut();
         let rate = rates.entry((kernel, checks, workgroup)).or_insert(0.0);
-        *rate = rate.max(work(record) / ns);
+        *rate = rate.max(work(workload, configuration) / ns);
     }
 }
 
 /// What a dispatch does, for comparing its configurations: flops where the family counts them, else bytes.
-fn work(record: &ConfigResult) -> f64 {
-    record.flops_per_dispatch.unwrap_or(record.bytes_per_dispatch) as f64
+fn work(workload: &dyn Workload, configuration: &Configuration) -> f64 {
+    workload.flops_per_dispatch(configuration).unwrap_or(workload.bytes_per_dispatch(configuration)) as f64
 }
 
 /// Whether `measure_one` checks the output before measuring.
@@ -185,7 +184,7 @@ pub(crate) async fn measure_one(
         }
         return record;
     }
-    harness.learn(configuration, &record);
+    harness.learn(workload, configuration, &record);
     if course == Course::MeasureThenCheck {
         let checking = Instant::now();
         validate(gpu, harness, workload, configuration, &mut record).await;

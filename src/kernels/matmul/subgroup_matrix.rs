@@ -271,7 +271,9 @@ mod tests {
                     .unwrap_or_else(|e| panic!("{variant} in {invocations}: {}", e.emit_to_string(&source)));
                 let mut validator =
                     naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all());
-                let info = validator.validate(&module).unwrap_or_else(|e| panic!("{variant} in {invocations}: {e:?}"));
+                let info = validator
+                    .validate(&module)
+                    .unwrap_or_else(|e| panic!("{variant} in {invocations}: {}", e.emit_to_string(&source)));
                 let constants = [("N".to_string(), 256.0)].into_iter().collect();
                 let entry = (naga::ShaderStage::Compute, "matmul_subgroup_matrix");
                 let (module, info) =

@@ -1,7 +1,7 @@
 // Validation on the GPU. A configuration's output (`found`, read as raw words) is compared, every element,
 // with the CPU reference uploaded once per input (`expected`: each element's value and tolerance; or
 // `expected_words`, the words alone, where each must match bit for bit), and only a summary comes back to
-// the host. Word i is held to element i % period of the reference (outputs that repeat store one period).
+// the host; or, where each word must match bit for bit, its digest is (`digest_words`). Word i is held to element i % period of the reference (outputs that repeat store one period).
 // The rule is the CPU's (src/kernel/check.rs, `Expected::admits`): a tolerance of -1 asks for the very bits
 // (integers), -2 for nothing (padding), -3 for any bits but the expected word's (the poison: an integer
 // written but not checked by value); a tolerance word whose top 16 bits are all set holds two f16 elements
@@ -173,6 +173,47 @@ fn compare_words(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups)
         judge(i, vec2(expected_words[i % span.period], bitcast<u32>(WORD)));
     }
     end_group(lid);
+}
+
+// The digest of a span of the output, added to the two sums in `digest` (src/kernel/digest.rs, whose
+// `mix` is this one's twin): each word mixed with its index, once per lane, the terms added up modulo 2^32.
+// Compared with the CPU's digest of a reference of words alone, which is then never uploaded.
+struct Digest {
+    lanes: array<atomic<u32>, 2>,
+}
+
+@group(0) @binding(7) var<storage, read_write> digest: Digest;
+var<workgroup> group_lanes: array<atomic<u32>, 2>;
+
+// MurmurHash3's 32-bit finalizer: a bijection of words.
+fn mix(word: u32) -> u32 {
+    var x = word ^ (word >> 16u);
+    x *= 0x85ebca6bu;
+    x ^= x >> 13u;
+    x *= 0xc2b2ae35u;
+    return x ^ (x >> 16u);
+}
+
+const LANE_KEYS = array(0x9e3779b9u, 0x7f4a7c15u);
+
+@compute @workgroup_size(WG)
+fn digest_words(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+    if lid < 2u {
+        atomicStore(&group_lanes[lid], 0u);
+    }
+    workgroupBarrier();
+    let i = invocation_index(wid, nwg, lid);
+    if i < span.count {
+        let word = found[i];
+        let index = span.first + i;
+        atomicAdd(&group_lanes[0], mix(word ^ mix(index ^ LANE_KEYS[0])));
+        atomicAdd(&group_lanes[1], mix(word ^ mix(index ^ LANE_KEYS[1])));
+    }
+    workgroupBarrier();
+    if lid < 2u {
+        atomicAdd(&digest.lanes[lid], atomicLoad(&group_lanes[lid]));
+    }
 }
 
 // A reference made on the GPU from an output a trusted run wrote (a user's reference entry point, or the

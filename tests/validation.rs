@@ -327,6 +327,12 @@ fn a_reference_of_words_alone_holds_each_to_its_bits_part_by_part_and_repeating(
     let error = run(&found, &reference).unwrap_err();
     assert!(error.starts_with("FAILED validation: out[131072]: "), "{error}");
     assert!(error.contains("diff 1e0 > tol 0e0") && error.contains("2 of 300000 wrong"), "{error}");
+    // Kept as a digest of its words (each mixed with its index): two words swapped in different parts, every
+    // word still in the output, are two wrong words.
+    let mut found = want.clone();
+    found.swap(5, 200_000);
+    let error = run(&found, &reference).unwrap_err();
+    assert!(error.starts_with("FAILED validation: out[5]: ") && error.contains("2 of 300000 wrong"), "{error}");
     // 1000 words held to a period of 4.
     let period = ListedWords { words: vec![0x7fc0_0001, 5, 7, 0] };
     let reference = pollster::block_on(Reference::periodic(&gpu, "out", 1000, 4, period));

@@ -31,6 +31,8 @@ pub enum Work {
     Words,
     /// The sums of each block of items (`block_sums`).
     Sums,
+    /// The digest of a reference's words (`reference_digest`).
+    Digest,
 }
 
 impl Work {
@@ -38,6 +40,7 @@ impl Work {
         match self {
             Work::Words => "words",
             Work::Sums => "sums",
+            Work::Digest => "digest",
         }
     }
 }

@@ -5,7 +5,7 @@
 //! per input and `GpuCheck` compares every word of each configuration's output with it
 //! (shaders/compare.wgsl), so that only a summary crosses the bus; the first mismatches are read back
 //! from where the summary says the first one is. Both sides keep one rule, `Expected::admits` (for floats,
-//! `passes`).
+//! `passes`). A reference of words alone is kept as their digest (`digest`) until an output fails it.
 
 use std::cell::RefCell;
 use std::fmt;
@@ -17,6 +17,7 @@ use serde::de::DeserializeOwned;
 use wgpu::WriteOnly;
 
 use super::buffers::{OwnedBuffer, storage_buffer};
+use super::digest;
 use super::expected::{Expected, Mismatch};
 use super::readback;
 use crate::gpu::Gpu;
@@ -123,7 +124,8 @@ pub enum Words {
 /// The expected output of one kernel on one input, on the GPU: what each word must hold. Made once per
 /// input and kept while configurations use it. At 8 bytes a word it is twice the output, so it is stored
 /// in parts that each fit one binding, and compared part by part; where every word is one to match bit
-/// for bit (`Recipe::words_only`), only the words are stored, 4 bytes each.
+/// for bit (`Recipe::words_only`), only their digest is kept (none is stored), or where the output
+/// repeats, only the words, 4 bytes each.
 pub struct Reference {
     what: &'static str,
     parts: Vec<OwnedBuffer>,
@@ -135,6 +137,15 @@ pub struct Reference {
     count: u64,
     /// Word i must hold element i % period: outputs that repeat (one chain's sums per lane) store one period.
     period: u64,
+    /// Where the reference is kept as a digest of its words, none of them stored.
+    digest: Option<Digest>,
+}
+
+/// A reference's digest (`digest`), and the recipe its words are built from in full where an output's
+/// digest differs, to say which words are wrong.
+struct Digest {
+    lanes: [u32; 2],
+    recipe: Box<dyn Encoder>,
 }
 
 /// What a reference's words are, from plain data alone (seeds, sizes, a kernel's name): natively they are
@@ -226,9 +237,16 @@ const WORKER_MIN_WORDS: u64 = 1 << 10;
 
 impl Reference {
     /// Uploads what each of the output's `count` words must hold, chunk by chunk, as `recipe` says; `what`
-    /// names the output in messages ("c").
-    pub async fn build(gpu: &Gpu, what: &'static str, count: u64, recipe: impl Recipe) -> Self {
-        Self::periodic(gpu, what, count, count, recipe).await
+    /// names the output in messages ("c"). Where every word is one to match bit for bit, keeps their digest
+    /// instead, and the recipe.
+    pub async fn build(gpu: &Gpu, what: &'static str, count: u64, recipe: impl Recipe + 'static) -> Self {
+        if !recipe.words_only() {
+            return Self::periodic(gpu, what, count, count, recipe).await;
+        }
+        assert!(count <= 1 << 32, "a digest's indices are 32-bit");
+        let lanes = digest_of(&recipe, count).await;
+        let digest = Some(Digest { lanes, recipe: Box::new(recipe) });
+        Reference { what, parts: Vec::new(), words_only: true, part_len: part_len(gpu), count, period: count, digest }
     }
 
     /// As `build`, for an output whose word i must hold word i % `period`: only one period is computed.
@@ -275,7 +293,7 @@ impl Reference {
             }
             parts.push(part);
         }
-        Reference { what, parts, words_only, part_len, count, period }
+        Reference { what, parts, words_only, part_len, count, period, digest: None }
     }
 
     /// A reference made on the GPU from `raw`, the `count` words a trusted run wrote (a user's reference
@@ -323,7 +341,15 @@ impl Reference {
             parts.push(part);
         }
         readback::idle(gpu).await?;
-        Ok(Reference { what, parts, words_only: false, part_len, count, period: count })
+        Ok(Reference { what, parts, words_only: false, part_len, count, period: count, digest: None })
+    }
+
+    /// The words each pass covers, as many as one binding holds: (first word, words).
+    fn spans(&self) -> Vec<(u64, u64)> {
+        (0..self.count)
+            .step_by(self.part_len as usize)
+            .map(|start| (start, self.part_len.min(self.count - start)))
+            .collect()
     }
 
     /// The words each comparison pass covers: (first word, words, the part it reads).
@@ -331,8 +357,7 @@ impl Reference {
         if self.period < self.count {
             return vec![(0, self.count, &self.parts[0])];
         }
-        let starts = (0..self.count).step_by(self.part_len as usize);
-        starts.zip(&self.parts).map(|(start, part)| (start, self.part_len.min(self.count - start), part)).collect()
+        self.spans().into_iter().zip(&self.parts).map(|((start, count), part)| (start, count, part)).collect()
     }
 }
 
@@ -361,6 +386,51 @@ async fn in_workers(gpu: &Gpu, part: &wgpu::Buffer, range: Range<u64>, recipe: &
             gpu.lost_reason().is_some()
         }
     }
+}
+
+/// The digest of `recipe`'s words `0..count`: natively on every core; in the page in its workers (on its
+/// thread where they cannot, or where the reference is short).
+async fn digest_of(recipe: &dyn Encoder, count: u64) -> [u32; 2] {
+    #[cfg(target_arch = "wasm32")]
+    if count >= WORKER_MIN_WORDS {
+        match digest_in_workers(recipe, count).await {
+            Ok(lanes) => return lanes,
+            Err(why) => log::debug!("{} digest computed on the page's thread: {why}", recipe.family()),
+        }
+    }
+    host::sum(count, [0; 2], |range| digest_of_range(recipe, range), digest::add).await
+}
+
+/// The digest of `recipe`'s words `range`.
+fn digest_of_range(recipe: &dyn Encoder, range: Range<u64>) -> [u32; 2] {
+    let mut pairs = vec![[0; 8]; (range.end - range.start) as usize];
+    recipe.encode(range.clone(), (&mut pairs[..]).into());
+    let words = pairs.iter().map(|pair| u32::from_le_bytes(*pair.first_chunk().expect("8 bytes hold 4")));
+    digest::of_words(range.start, words)
+}
+
+/// Page only: the digest of `recipe`'s words `0..count`, computed in the page's workers; an error where they
+/// cannot (none could start, one failed, or they are busy).
+#[cfg(target_arch = "wasm32")]
+async fn digest_in_workers(recipe: &dyn Encoder, count: u64) -> Result<[u32; 2], String> {
+    let began = web_time::Instant::now();
+    let lanes = std::cell::Cell::new([0; 2]);
+    let take = |_, bytes: js_sys::Uint8Array| {
+        let taken = match <[u8; 8]>::try_from(bytes.to_vec().as_slice()) {
+            Ok(sums) => {
+                let (low, high) = sums.split_at(4);
+                let lane = |word: &[u8]| u32::from_le_bytes(word.try_into().expect("4 bytes"));
+                lanes.set(digest::add(lanes.get(), [lane(low), lane(high)]));
+                Ok(())
+            }
+            Err(_) => Err("a worker's digest is not two words".to_string()),
+        };
+        Box::pin(std::future::ready(taken)) as host::workers::Taken
+    };
+    let (family, json) = (recipe.family(), recipe.json());
+    host::workers::compute(host::workers::Work::Digest, family, &json, 0..count, REFERENCE_CHUNK * 4, &take).await?;
+    log::debug!("{family} digest: {count} words in {:.3} s", began.elapsed().as_secs_f64());
+    Ok(lanes.get())
 }
 
 /// The references a workload kept, and what each was made for: families whose configurations share a
@@ -430,9 +500,19 @@ pub struct Summary {
     pub largest_error: f32,
 }
 
-/// Reads back the summary a comparison wrote (`GpuCheck::submit`).
-pub async fn read_summary(gpu: &Gpu, summary: OwnedBuffer) -> Result<Summary, String> {
-    let bytes = readback::read_buffer(gpu, &summary).await?;
+/// A comparison submitted (`GpuCheck::submit`): the buffer its summary or digest is written to, and for a
+/// digest, the reference's.
+pub struct Submitted {
+    written: OwnedBuffer,
+    digest: Option<[u32; 2]>,
+}
+
+/// Reads back the summary a comparison with a reference stored in full wrote (`GpuCheck::submit`).
+pub async fn read_summary(gpu: &Gpu, submitted: Submitted) -> Result<Summary, String> {
+    if submitted.digest.is_some() {
+        return Err("a reference kept as a digest has no summary: `passed` says whether the output matched".into());
+    }
+    let bytes = readback::read_buffer(gpu, &submitted.written).await?;
     let word = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
     Ok(Summary {
         wrong: word(0) as u64,
@@ -441,11 +521,20 @@ pub async fn read_summary(gpu: &Gpu, summary: OwnedBuffer) -> Result<Summary, St
     })
 }
 
+/// Whether the output of a comparison submitted (`GpuCheck::submit`) matched its reference.
+pub async fn passed(gpu: &Gpu, submitted: Submitted) -> Result<bool, String> {
+    let Some(want) = submitted.digest else { return Ok(read_summary(gpu, submitted).await?.first_wrong.is_none()) };
+    let bytes = readback::read_buffer(gpu, &submitted.written).await?;
+    let lane = |i: usize| u32::from_le_bytes(bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"));
+    Ok([lane(0), lane(1)] == want)
+}
+
 /// The comparison kernel's pipelines, built once per run: against pairs of value and tolerance, and (made
-/// where a reference needs it) against words alone.
+/// where a reference needs them) against words alone, and the output's digest.
 pub struct GpuCheck {
     pipeline: wgpu::ComputePipeline,
     words_pipeline: std::cell::OnceCell<wgpu::ComputePipeline>,
+    digest_pipeline: std::cell::OnceCell<wgpu::ComputePipeline>,
 }
 
 /// Invocations per workgroup of the comparison kernel.
@@ -487,24 +576,36 @@ fn part_len(gpu: &Gpu) -> u64 {
 
 impl GpuCheck {
     pub fn new(gpu: &Gpu) -> Self {
-        GpuCheck { pipeline: check_pipeline(gpu, "compare"), words_pipeline: Default::default() }
+        GpuCheck {
+            pipeline: check_pipeline(gpu, "compare"),
+            words_pipeline: Default::default(),
+            digest_pipeline: Default::default(),
+        }
     }
 
     /// Submits the comparison of the first words of `output`, one per element of `reference`, with it on
-    /// the GPU, and returns the buffer its summary is written to (`read_summary`): how many elements are
-    /// wrong, the first wrong one, the largest error.
-    pub fn submit(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<OwnedBuffer, String> {
+    /// the GPU: against a reference stored in full, a summary (`read_summary`: how many elements are wrong,
+    /// the first wrong one, the largest error); against one kept as a digest, the output's digest. `passed`
+    /// says whether it matched.
+    pub fn submit(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<Submitted, String> {
         let too_large = || "the output is too large to compare on the GPU".to_string();
         let words = |n: u64| u32::try_from(n).map_err(|_| too_large());
-        let summary = storage_buffer(gpu, "comparison summary", 16);
-        let start = [0, u32::MAX, 0, 0];
-        gpu.queue.write_buffer(&summary, 0, &start.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
-        let (pipeline, binding) = match reference.words_only {
-            true => (self.words_pipeline.get_or_init(|| check_pipeline(gpu, "compare_words")), 6),
-            false => (&self.pipeline, 1),
+        let written = storage_buffer(gpu, "comparison summary", 16);
+        let start = if reference.digest.is_some() { [0; 4] } else { [0, u32::MAX, 0, 0] };
+        gpu.queue.write_buffer(&written, 0, &start.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
+        let (pipeline, binding) = match (&reference.digest, reference.words_only) {
+            (Some(_), _) => (self.digest_pipeline.get_or_init(|| check_pipeline(gpu, "digest_words")), 7),
+            (None, true) => (self.words_pipeline.get_or_init(|| check_pipeline(gpu, "compare_words")), 6),
+            (None, false) => (&self.pipeline, 1),
+        };
+        // A digest's pass binds the digest's buffer where a comparison's binds a part of the reference and
+        // its summary.
+        let spans: Vec<(u64, u64, &wgpu::Buffer)> = match reference.digest {
+            Some(_) => reference.spans().into_iter().map(|(first, count)| (first, count, &*written)).collect(),
+            None => reference.passes().into_iter().map(|(first, count, part)| (first, count, &**part)).collect(),
         };
         let mut passes = Vec::new();
-        for (first, count, part) in reference.passes() {
+        for (first, count, read) in spans {
             let period = reference.period.min(count);
             let params = uniform_words(gpu, "comparison pass", [words(count)?, words(period)?, words(first)?, 0]);
             let found = wgpu::BufferBinding {
@@ -512,15 +613,18 @@ impl GpuCheck {
                 offset: first * 4,
                 size: wgpu::BufferSize::new(count.max(1) * 4),
             };
+            let mut entries = vec![
+                wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::Buffer(found) },
+                wgpu::BindGroupEntry { binding, resource: read.as_entire_binding() },
+                wgpu::BindGroupEntry { binding: 3, resource: params.as_entire_binding() },
+            ];
+            if reference.digest.is_none() {
+                entries.push(wgpu::BindGroupEntry { binding: 2, resource: written.as_entire_binding() });
+            }
             let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("compare"),
                 layout: &pipeline.get_bind_group_layout(0),
-                entries: &[
-                    wgpu::BindGroupEntry { binding: 0, resource: wgpu::BindingResource::Buffer(found) },
-                    wgpu::BindGroupEntry { binding, resource: part.as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 2, resource: summary.as_entire_binding() },
-                    wgpu::BindGroupEntry { binding: 3, resource: params.as_entire_binding() },
-                ],
+                entries: &entries,
             });
             let groups = count.div_ceil(CHECK_WORKGROUP as u64);
             let max = gpu.info.limits.max_workgroups_per_dimension;
@@ -534,12 +638,29 @@ impl GpuCheck {
                 pass.dispatch_workgroups(*x, *y, 1);
             }
         });
-        Ok(summary)
+        Ok(Submitted { written, digest: reference.digest.as_ref().map(|digest| digest.lanes) })
     }
 
     /// Compares `output` with `reference` on the GPU; where elements are wrong, reads the output and the
     /// reference from the first wrong element on and lists the first mismatches, as the CPU check does.
+    /// Against a reference kept as a digest, compares the digests, and where they differ builds the
+    /// reference in full to compare with.
     pub async fn check(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<(), String> {
+        let Some(digest) = &reference.digest else { return self.check_stored(gpu, output, reference).await };
+        if passed(gpu, self.submit(gpu, output, reference)?).await? {
+            return Ok(());
+        }
+        let (what, count) = (reference.what, reference.count);
+        let stored = Reference::periodic_of(gpu, what, count, count, digest.recipe.as_ref()).await;
+        let checked = self.check_stored(gpu, output, &stored).await;
+        if checked.is_ok() {
+            log::warn!("{what}: the output's digest differs from its reference's, and no word of it does");
+        }
+        checked
+    }
+
+    /// `check` against a reference stored in full.
+    async fn check_stored(&self, gpu: &Gpu, output: &wgpu::Buffer, reference: &Reference) -> Result<(), String> {
         let summary = read_summary(gpu, self.submit(gpu, output, reference)?).await?;
         let Some(first) = summary.first_wrong else { return Ok(()) };
         // The listed mismatches lie at or after the first wrong element; a window a few times longer than

@@ -8,6 +8,7 @@
 pub mod as_yours;
 mod buffers;
 mod check;
+mod digest;
 mod dispatch;
 mod expected;
 mod readback;
@@ -29,9 +30,10 @@ pub use buffers::{
     storage_buffer,
 };
 pub use check::{
-    Comparison, GpuCheck, KeptReference, Recipe, Reference, Summary, ValidationError, Words, f32s, read_summary,
-    recipe_bytes, references_built, u32s,
+    Comparison, GpuCheck, KeptReference, Recipe, Reference, Submitted, Summary, ValidationError, Words, f32s, passed,
+    read_summary, recipe_bytes, references_built, u32s,
 };
+pub use digest::of_bytes as digest_bytes;
 pub use dispatch::{
     Step, encode_once, encode_steps, linear_grid, matrix_shape, plane_grid, submit, submit_once, submit_steps,
 };

@@ -61,6 +61,15 @@ pub fn reference_words(family: &str, recipe: &str, start: f64, end: f64) -> Resu
     named(family)?.reference_words(recipe, start as u64..end as u64).map_err(|why| JsError::new(&why))
 }
 
+/// A Web Worker's work (www/reference-worker.js): the digest of words `start..end` of a family's reference
+/// of words alone (`kernel::digest_bytes`), from its recipe as JSON.
+#[wasm_bindgen]
+pub fn reference_digest(family: &str, recipe: &str, start: f64, end: f64) -> Result<Vec<u8>, JsError> {
+    let range = start as u64..end as u64;
+    let words = named(family)?.reference_words(recipe, range.clone()).map_err(|why| JsError::new(&why))?;
+    crate::kernel::digest_bytes(range, &words).map_err(|why| JsError::new(&why))
+}
+
 /// A Web Worker's work (www/reference-worker.js): the sums of each block of items `start..end` of a family's
 /// sum, from its recipe as JSON.
 #[wasm_bindgen]

@@ -240,12 +240,18 @@ impl Reference {
     /// names the output in messages ("c"). Where every word is one to match bit for bit, keeps their digest
     /// instead, and the recipe.
     pub async fn build(gpu: &Gpu, what: &'static str, count: u64, recipe: impl Recipe + 'static) -> Self {
+        Self::build_of(gpu, what, count, Box::new(recipe)).await
+    }
+
+    /// `build` behind a box: one copy of it serves every family (the page's download holds it once, not
+    /// once per recipe type).
+    async fn build_of(gpu: &Gpu, what: &'static str, count: u64, recipe: Box<dyn Encoder>) -> Self {
         if !recipe.words_only() {
-            return Self::periodic(gpu, what, count, count, recipe).await;
+            return Self::periodic_of(gpu, what, count, count, recipe.as_ref()).await;
         }
         assert!(count <= 1 << 32, "a digest's indices are 32-bit");
-        let lanes = digest_of(&recipe, count).await;
-        let digest = Some(Digest { lanes, recipe: Box::new(recipe) });
+        let lanes = digest_of(recipe.as_ref(), count).await;
+        let digest = Some(Digest { lanes, recipe });
         Reference { what, parts: Vec::new(), words_only: true, part_len: part_len(gpu), count, period: count, digest }
     }
 

@@ -12,14 +12,13 @@ use std::fmt;
 use std::ops::Range;
 use std::rc::Rc;
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-use wgpu::WriteOnly;
-
 use super::buffers::{OwnedBuffer, storage_buffer};
 use super::digest;
 use super::expected::{Expected, Mismatch};
 use super::readback;
+#[cfg(target_arch = "wasm32")]
+use super::recipe::WORKER_MIN_WORDS;
+use super::recipe::{Encoder, REFERENCE_CHUNK, Recipe, words_alone};
 use crate::gpu::Gpu;
 use crate::{grid, host};
 
@@ -148,92 +147,10 @@ struct Digest {
     recipe: Box<dyn Encoder>,
 }
 
-/// What a reference's words are, from plain data alone (seeds, sizes, a kernel's name): natively they are
-/// computed on every core; in the page in Web Workers, which get the recipe as JSON and find the code that
-/// reads it through its family (`Family::reference_words`).
-pub trait Recipe: Serialize + DeserializeOwned + Sync {
-    /// The family whose `reference_words` reads this recipe.
-    const FAMILY: &'static str;
-
-    /// What the words in `range` must hold, in order. Called on ranges that cover every word, on several
-    /// threads or workers at once.
-    fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected>;
-
-    /// Whether every word is an `Expected::Word`: the reference then holds the words alone, half the bytes
-    /// to compute, hand over and upload.
-    fn words_only(&self) -> bool {
-        false
-    }
-}
-
-/// A recipe as the reference builder uses it, through a reference: its words encoded, and what a Web Worker
-/// needs to compute them.
-trait Encoder: Sync {
-    fn encode(&self, range: Range<u64>, out: WriteOnly<'_, [[u8; 8]]>);
-    fn words_only(&self) -> bool;
-    #[cfg_attr(not(target_arch = "wasm32"), expect(dead_code, reason = "natively the host's threads compute it"))]
-    fn family(&self) -> &'static str;
-    #[cfg_attr(not(target_arch = "wasm32"), expect(dead_code, reason = "natively the host's threads compute it"))]
-    fn json(&self) -> String;
-}
-
-impl<R: Recipe> Encoder for R {
-    fn encode(&self, range: Range<u64>, out: WriteOnly<'_, [[u8; 8]]>) {
-        out.write_iter(self.words(range).map(Expected::encoded));
-    }
-
-    fn words_only(&self) -> bool {
-        Recipe::words_only(self)
-    }
-
-    fn family(&self) -> &'static str {
-        R::FAMILY
-    }
-
-    fn json(&self) -> String {
-        // Pretty, as every JSON the page writes: one JSON writer in the page's download, not two.
-        serde_json::to_string_pretty(self).expect("a recipe is plain data")
-    }
-}
-
-/// The words of `range` of a recipe given as JSON, encoded as the GPU reads them (the words alone where
-/// the recipe is `words_only`): a Web Worker's work.
-pub fn recipe_bytes<R: Recipe>(recipe: &str, range: Range<u64>) -> Result<Vec<u8>, String> {
-    let recipe: R = serde_json::from_str(recipe).map_err(|e| format!("not a {} reference: {e}", R::FAMILY))?;
-    // Each word stored in its place, as one 8-byte store: the page's size-optimized build runs
-    // `flat_map(Expected::encoded)` a byte at a time, and `extend_from_slice` or `copy_from_slice` through calls
-    // of their own (`extend_from_slice` took half of a reference's time in a worker).
-    let mut bytes = vec![0; 8 * (range.end - range.start) as usize];
-    for (slot, word) in bytes.as_chunks_mut::<8>().0.iter_mut().zip(recipe.words(range)) {
-        *slot = word.encoded();
-    }
-    Ok(if recipe.words_only() { words_alone(&bytes) } else { bytes })
-}
-
-/// Of encoded words (`Expected::encoded`), the words alone: each pair's first 4 bytes. Once for every
-/// recipe, not once per recipe type: the page's download holds it once.
-fn words_alone(pairs: &[u8]) -> Vec<u8> {
-    let pairs = pairs.as_chunks::<8>().0;
-    let mut words = vec![0; 4 * pairs.len()];
-    for (word, pair) in words.as_chunks_mut::<4>().0.iter_mut().zip(pairs) {
-        *word = *pair.first_chunk().expect("8 bytes hold 4");
-    }
-    words
-}
-
 /// Bytes a reference stores a word in: its value and tolerance (`Expected::encode`), or the word alone.
 fn word_bytes(words_only: bool) -> u64 {
     if words_only { 4 } else { 8 }
 }
-
-/// Elements of a reference uploaded at a time: the host never holds the whole of it. Natively each chunk is
-/// computed on every core, and larger chunks keep the threads busy; in the page each is a few tasks' work,
-/// in a worker or on the page's thread.
-const REFERENCE_CHUNK: u64 = if cfg!(target_arch = "wasm32") { 1 << 18 } else { 1 << 22 };
-
-/// References shorter than this are computed where they are needed: a worker's round trip would cost more.
-#[cfg(target_arch = "wasm32")]
-const WORKER_MIN_WORDS: u64 = 1 << 10;
 
 impl Reference {
     /// Uploads what each of the output's `count` words must hold, chunk by chunk, as `recipe` says; `what`
@@ -250,7 +167,7 @@ impl Reference {
             return Self::periodic_of(gpu, what, count, count, recipe.as_ref()).await;
         }
         assert!(count <= 1 << 32, "a digest's indices are 32-bit");
-        let lanes = digest_of(recipe.as_ref(), count).await;
+        let lanes = digest::of_recipe(recipe.as_ref(), count).await;
         let digest = Some(Digest { lanes, recipe });
         Reference { what, parts: Vec::new(), words_only: true, part_len: part_len(gpu), count, period: count, digest }
     }
@@ -392,51 +309,6 @@ async fn in_workers(gpu: &Gpu, part: &wgpu::Buffer, range: Range<u64>, recipe: &
             gpu.lost_reason().is_some()
         }
     }
-}
-
-/// The digest of `recipe`'s words `0..count`: natively on every core; in the page in its workers (on its
-/// thread where they cannot, or where the reference is short).
-async fn digest_of(recipe: &dyn Encoder, count: u64) -> [u32; 2] {
-    #[cfg(target_arch = "wasm32")]
-    if count >= WORKER_MIN_WORDS {
-        match digest_in_workers(recipe, count).await {
-            Ok(lanes) => return lanes,
-            Err(why) => log::debug!("{} digest computed on the page's thread: {why}", recipe.family()),
-        }
-    }
-    host::sum(count, [0; 2], |range| digest_of_range(recipe, range), digest::add).await
-}
-
-/// The digest of `recipe`'s words `range`.
-fn digest_of_range(recipe: &dyn Encoder, range: Range<u64>) -> [u32; 2] {
-    let mut pairs = vec![[0; 8]; (range.end - range.start) as usize];
-    recipe.encode(range.clone(), (&mut pairs[..]).into());
-    let words = pairs.iter().map(|pair| u32::from_le_bytes(*pair.first_chunk().expect("8 bytes hold 4")));
-    digest::of_words(range.start, words)
-}
-
-/// Page only: the digest of `recipe`'s words `0..count`, computed in the page's workers; an error where they
-/// cannot (none could start, one failed, or they are busy).
-#[cfg(target_arch = "wasm32")]
-async fn digest_in_workers(recipe: &dyn Encoder, count: u64) -> Result<[u32; 2], String> {
-    let began = web_time::Instant::now();
-    let lanes = std::cell::Cell::new([0; 2]);
-    let take = |_, bytes: js_sys::Uint8Array| {
-        let taken = match <[u8; 8]>::try_from(bytes.to_vec().as_slice()) {
-            Ok(sums) => {
-                let (low, high) = sums.split_at(4);
-                let lane = |word: &[u8]| u32::from_le_bytes(word.try_into().expect("4 bytes"));
-                lanes.set(digest::add(lanes.get(), [lane(low), lane(high)]));
-                Ok(())
-            }
-            Err(_) => Err("a worker's digest is not two words".to_string()),
-        };
-        Box::pin(std::future::ready(taken)) as host::workers::Taken
-    };
-    let (family, json) = (recipe.family(), recipe.json());
-    host::workers::compute(host::workers::Work::Digest, family, &json, 0..count, REFERENCE_CHUNK * 4, &take).await?;
-    log::debug!("{family} digest: {count} words in {:.3} s", began.elapsed().as_secs_f64());
-    Ok(lanes.get())
 }
 
 /// The references a workload kept, and what each was made for: families whose configurations share a

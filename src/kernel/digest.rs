@@ -11,6 +11,11 @@
 
 use std::ops::Range;
 
+use super::recipe::Encoder;
+#[cfg(target_arch = "wasm32")]
+use super::recipe::{REFERENCE_CHUNK, WORKER_MIN_WORDS};
+use crate::host;
+
 /// MurmurHash3's 32-bit finalizer; shaders/compare.wgsl has its twin.
 fn mix(mut x: u32) -> u32 {
     x ^= x >> 16;
@@ -48,6 +53,51 @@ pub fn of_bytes(range: Range<u64>, bytes: &[u8]) -> Result<Vec<u8>, String> {
     }
     let words = bytes.as_chunks::<4>().0.iter().map(|word| u32::from_le_bytes(*word));
     Ok(of_words(range.start, words).iter().flat_map(|lane| lane.to_le_bytes()).collect())
+}
+
+/// The digest of `recipe`'s words `0..count`: natively on every core; in the page in its workers (on its
+/// thread where they cannot, or where the reference is short).
+pub(super) async fn of_recipe(recipe: &dyn Encoder, count: u64) -> [u32; 2] {
+    #[cfg(target_arch = "wasm32")]
+    if count >= WORKER_MIN_WORDS {
+        match in_workers(recipe, count).await {
+            Ok(lanes) => return lanes,
+            Err(why) => log::debug!("{} digest computed on the page's thread: {why}", recipe.family()),
+        }
+    }
+    host::sum(count, [0; 2], |range| of_range(recipe, range), add).await
+}
+
+/// The digest of `recipe`'s words `range`.
+fn of_range(recipe: &dyn Encoder, range: Range<u64>) -> [u32; 2] {
+    let mut pairs = vec![[0; 8]; (range.end - range.start) as usize];
+    recipe.encode(range.clone(), (&mut pairs[..]).into());
+    let words = pairs.iter().map(|pair| u32::from_le_bytes(*pair.first_chunk().expect("8 bytes hold 4")));
+    of_words(range.start, words)
+}
+
+/// Page only: the digest of `recipe`'s words `0..count`, computed in the page's workers; an error where they
+/// cannot (none could start, one failed, or they are busy).
+#[cfg(target_arch = "wasm32")]
+async fn in_workers(recipe: &dyn Encoder, count: u64) -> Result<[u32; 2], String> {
+    let began = web_time::Instant::now();
+    let lanes = std::cell::Cell::new([0; 2]);
+    let take = |_, bytes: js_sys::Uint8Array| {
+        let taken = match <[u8; 8]>::try_from(bytes.to_vec().as_slice()) {
+            Ok(sums) => {
+                let (low, high) = sums.split_at(4);
+                let lane = |word: &[u8]| u32::from_le_bytes(word.try_into().expect("4 bytes"));
+                lanes.set(add(lanes.get(), [lane(low), lane(high)]));
+                Ok(())
+            }
+            Err(_) => Err("a worker's digest is not two words".to_string()),
+        };
+        Box::pin(std::future::ready(taken)) as host::workers::Taken
+    };
+    let (family, json) = (recipe.family(), recipe.json());
+    host::workers::compute(host::workers::Work::Digest, family, &json, 0..count, REFERENCE_CHUNK * 4, &take).await?;
+    log::debug!("{family} digest: {count} words in {:.3} s", began.elapsed().as_secs_f64());
+    Ok(lanes.get())
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ mod digest;
 mod dispatch;
 mod expected;
 mod readback;
+mod recipe;
 mod shaders;
 pub mod shapes;
 #[cfg(target_arch = "wasm32")]
@@ -30,8 +31,8 @@ pub use buffers::{
     storage_buffer,
 };
 pub use check::{
-    Comparison, GpuCheck, KeptReference, Recipe, Reference, Submitted, Summary, ValidationError, Words, f32s, passed,
-    read_summary, recipe_bytes, references_built, u32s,
+    Comparison, GpuCheck, KeptReference, Reference, Submitted, Summary, ValidationError, Words, f32s, passed,
+    read_summary, references_built, u32s,
 };
 pub use digest::of_bytes as digest_bytes;
 pub use dispatch::{
@@ -39,6 +40,7 @@ pub use dispatch::{
 };
 pub use expected::{Expected, Mismatch, passes};
 pub use readback::{idle, map_read, read_buffer, read_range};
+pub use recipe::{Recipe, recipe_bytes};
 pub use shaders::{SHADER_FILES, ShaderChecks, ShaderModules, bare, for_this_compiler, with_comments};
 
 use crate::gpu::{ComputeLimits, Gpu};

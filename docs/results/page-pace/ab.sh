@@ -4,9 +4,10 @@
 # beside; each run's result and a line of its pace. Carried: dist and .bench (dist-main: the build before).
 # The gpu-browser kit (../shared/gpu-browser/pack.sh's part1 and part2) no longer travels beside the tree in
 # two calls: staged first, in calls straight after one another (the machine stays warm 30 s), each
-# carrying one piece of `tar -cf - part1 part2 | split -b 18000000 -d -a 1 - gbpiece.` (in
-# .gpu-browser/small/sN/: with the tree's 42 MB, 25 MB pieces went over the 64 MiB a call carries) and
-# running `mkdir -p /tmp/gbp && cp .gpu-browser/small/sN/* /tmp/gbp/`; the last also joins and installs them.
+# carrying one piece of `tar -cf - part1 part2 | split -b 13000000 -d -a 1 - gbpiece.` (in
+# .gpu-browser/tiny/tN/: with the tree's 48 MB, 18 MB pieces went over the 64 MiB a call carries, as 25 MB
+# ones had beside 42) and running `mkdir -p /tmp/gbp && cp .gpu-browser/tiny/tN/* /tmp/gbp/`; the script
+# joins and installs them.
 set -u
 source docs/results/page-pace/install-kit.sh
 nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu --format=csv -lms 500 > "$OUT/clocks.csv" 2>/dev/null &

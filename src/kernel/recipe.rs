@@ -20,8 +20,9 @@ pub trait Recipe: Serialize + DeserializeOwned + Sync {
     /// threads or workers at once.
     fn words(&self, range: Range<u64>) -> impl Iterator<Item = Expected>;
 
-    /// Whether every word is an `Expected::Word`: the reference then holds the words alone, half the bytes
-    /// to compute, hand over and upload.
+    /// Whether every word is an `Expected::Word`: the reference is then kept as a digest of its words, none
+    /// of them handed over or uploaded (`Reference::build`), or where the output repeats, holds the words
+    /// alone, half the bytes of their pairs.
     fn words_only(&self) -> bool {
         false
     }

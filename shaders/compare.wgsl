@@ -1,7 +1,8 @@
 // Validation on the GPU. A configuration's output (`found`, read as raw words) is compared, every element,
 // with the CPU reference uploaded once per input (`expected`: each element's value and tolerance; or
 // `expected_words`, the words alone, where each must match bit for bit), and only a summary comes back to
-// the host; or, where each word must match bit for bit, its digest is (`digest_words`). Word i is held to element i % period of the reference (outputs that repeat store one period).
+// the host; or, where each word must match bit for bit, its digest is (`digest_words`). Word i is held to
+// element i % period of the reference (outputs that repeat store one period).
 // The rule is the CPU's (src/kernel/check.rs, `Expected::admits`): a tolerance of -1 asks for the very bits
 // (integers), -2 for nothing (padding), -3 for any bits but the expected word's (the poison: an integer
 // written but not checked by value); a tolerance word whose top 16 bits are all set holds two f16 elements

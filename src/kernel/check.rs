@@ -123,8 +123,8 @@ pub enum Words {
 /// The expected output of one kernel on one input, on the GPU: what each word must hold. Made once per
 /// input and kept while configurations use it. At 8 bytes a word it is twice the output, so it is stored
 /// in parts that each fit one binding, and compared part by part; where every word is one to match bit
-/// for bit (`Recipe::exact`), only their digest is kept (none is stored), or where the output repeats and
-/// every word is an integer's (`Recipe::words_only`), only the words, 4 bytes each.
+/// for bit (`Recipe::words_only`), only their digest is kept (none is stored), or where the output
+/// repeats, only the words, 4 bytes each.
 pub struct Reference {
     what: &'static str,
     parts: Vec<OwnedBuffer>,
@@ -154,8 +154,8 @@ fn word_bytes(words_only: bool) -> u64 {
 
 impl Reference {
     /// Uploads what each of the output's `count` words must hold, chunk by chunk, as `recipe` says; `what`
-    /// names the output in messages ("c"). Where every word is one to match bit for bit (`Recipe::exact`),
-    /// keeps their digest instead, and the recipe.
+    /// names the output in messages ("c"). Where every word is one to match bit for bit, keeps their digest
+    /// instead, and the recipe.
     pub async fn build(gpu: &Gpu, what: &'static str, count: u64, recipe: impl Recipe + 'static) -> Self {
         Self::build_of(gpu, what, count, Box::new(recipe)).await
     }
@@ -163,14 +163,13 @@ impl Reference {
     /// `build` behind a box: one copy of it serves every family (the page's download holds it once, not
     /// once per recipe type).
     async fn build_of(gpu: &Gpu, what: &'static str, count: u64, recipe: Box<dyn Encoder>) -> Self {
-        if !recipe.exact() {
+        if !recipe.words_only() {
             return Self::periodic_of(gpu, what, count, count, recipe.as_ref()).await;
         }
         assert!(count <= 1 << 32, "a digest's indices are 32-bit");
         let lanes = digest::of_recipe(recipe.as_ref(), count).await;
-        let (part_len, words_only) = (part_len(gpu), recipe.words_only());
         let digest = Some(Digest { lanes, recipe });
-        Reference { what, parts: Vec::new(), words_only, part_len, count, period: count, digest }
+        Reference { what, parts: Vec::new(), words_only: true, part_len: part_len(gpu), count, period: count, digest }
     }
 
     /// As `build`, for an output whose word i must hold word i % `period`: only one period is computed.

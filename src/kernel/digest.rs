@@ -1,4 +1,4 @@
-//! A reference of words to match bit for bit (`Recipe::exact`) kept as a digest of its words instead of
+//! A reference of words to match bit for bit (`Recipe::words_only`) kept as a digest of its words instead of
 //! the words: the CPU adds up its words' digest (natively on every core, in the page in its workers), the GPU
 //! adds up the output's (compare.wgsl's `digest_words`), and the two are compared. Nothing of the reference
 //! is handed to the page or uploaded: for a large one (a strided copy's 2^26 words) that was most of its
@@ -45,13 +45,13 @@ pub fn add(a: [u32; 2], b: [u32; 2]) -> [u32; 2] {
     [a[0].wrapping_add(b[0]), a[1].wrapping_add(b[1])]
 }
 
-/// The digest of words `range` given as `recipe_bytes` encodes them (the words alone, or pairs whose first
-/// 4 bytes are the word), as the 8 bytes of its two sums: a Web Worker's work.
+/// The digest of words `range` given as their little-endian bytes (`recipe_bytes` of a words-only recipe),
+/// as the 8 bytes of its two sums: a Web Worker's work.
 pub fn of_bytes(range: Range<u64>, bytes: &[u8]) -> Result<Vec<u8>, String> {
-    let count = range.end - range.start;
-    let width = [4, 8].into_iter().find(|&width| bytes.len() as u64 == width * count);
-    let width = width.ok_or("a reference's bytes that are neither its words nor their pairs")? as usize;
-    let words = bytes.chunks_exact(width).map(|word| u32::from_le_bytes(word[..4].try_into().expect("4 bytes")));
+    if bytes.len() as u64 != 4 * (range.end - range.start) {
+        return Err("a digest is of words alone, and this reference holds more than its words".into());
+    }
+    let words = bytes.as_chunks::<4>().0.iter().map(|word| u32::from_le_bytes(*word));
     Ok(of_words(range.start, words).iter().flat_map(|lane| lane.to_le_bytes()).collect())
 }
 
@@ -129,8 +129,6 @@ mod tests {
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         let lanes = of_bytes(5..1005, &bytes).unwrap();
         assert_eq!(lanes, whole.iter().flat_map(|lane| lane.to_le_bytes()).collect::<Vec<u8>>());
-        let pairs: Vec<u8> = words.iter().flat_map(|w| [w.to_le_bytes(), 1.5f32.to_le_bytes()].concat()).collect();
-        assert_eq!(of_bytes(5..1005, &pairs).unwrap(), lanes, "the words of their pairs");
         assert!(of_bytes(5..1006, &bytes).is_err(), "bytes that are not the range's words");
     }
 }

@@ -26,13 +26,6 @@ pub trait Recipe: Serialize + DeserializeOwned + Sync {
     fn words_only(&self) -> bool {
         false
     }
-
-    /// Whether every word must hold its expected value's very bits, as an `Expected::Word` or an
-    /// `Expected::Float` of tolerance 0 does (a copy of floats): the reference is then kept as a digest
-    /// (`Reference::build`), and built in full only where an output fails it, its floats listed as floats.
-    fn exact(&self) -> bool {
-        self.words_only()
-    }
 }
 
 /// A recipe as the reference builder uses it, through a reference: its words encoded, and what a Web Worker
@@ -40,7 +33,6 @@ pub trait Recipe: Serialize + DeserializeOwned + Sync {
 pub(super) trait Encoder: Sync {
     fn encode(&self, range: Range<u64>, out: WriteOnly<'_, [[u8; 8]]>);
     fn words_only(&self) -> bool;
-    fn exact(&self) -> bool;
     #[cfg_attr(not(target_arch = "wasm32"), expect(dead_code, reason = "natively the host's threads compute it"))]
     fn family(&self) -> &'static str;
     #[cfg_attr(not(target_arch = "wasm32"), expect(dead_code, reason = "natively the host's threads compute it"))]
@@ -54,10 +46,6 @@ impl<R: Recipe> Encoder for R {
 
     fn words_only(&self) -> bool {
         Recipe::words_only(self)
-    }
-
-    fn exact(&self) -> bool {
-        Recipe::exact(self)
     }
 
     fn family(&self) -> &'static str {

@@ -309,11 +309,6 @@ impl Recipe for Elementwise {
             Expected::Float { value: value as f32, tolerance: (ELEMENT_TOLERANCE * magnitude) as f32 }
         })
     }
-
-    /// A copy of f32 elements holds a's very bits (its tolerance is 0; no input is -0).
-    fn exact(&self) -> bool {
-        self.kernel == "copy" && !self.half
-    }
 }
 
 /// Σ a·b and Σ |a·b| in f64 of the f32 or (`half`) the f16 arrays: what dot's partial sums add up to.

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # A/B in one device call, from the repository's root, after the gpu-browser kit is staged (page-pace/ab.sh
-# says how): the subgroup-matrix kernels staging A and B through each invocation's vec4 loads ("before": the
-# release CLI in .bench/wgsweep-main, the page in .bench/dist-main) against copying them as subgroup matrices
-# ("after": .device-bin/wgsweep, dist; the binaries may travel xz-compressed in .bench), natively and in
-# Chromium (the page before, after, before), then the library (f16-matrix/library.py). nvidia-smi logs the
-# clocks beside all of it. Carried: .bench, .device-bin, dist, .gl (the Vulkan loader).
+# says how): the subgroup-matrix kernels of a build before a change ("before": the release CLI in
+# .bench/wgsweep-main, the page in .bench/dist-main) against one after it (.device-bin/wgsweep, dist; the
+# binaries may travel xz-compressed in .bench), natively and in Chromium (the page before, after, before),
+# then the library (f16-matrix/library.py). nvidia-smi logs the clocks beside all of it. Carried: .bench,
+# .device-bin, dist, .gl (the Vulkan loader). Used for the matrix copies and the turned stores; NATIVE and
+# PAGE name other kernels (the f32 pipelined ones, for the swizzle).
 set -u
 O=${OUT:-/tmp/matrix-copies}; mkdir -p "$O"
 for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
@@ -16,10 +17,10 @@ nvidia-smi -L >> "$O/log.txt"
 for side in before after; do
     cli=.device-bin/wgsweep; [[ $side == before ]] && cli=.bench/wgsweep-main
     log "native $side"
-    $cli run --kernels matmul_cooperative_matrix_f16 --values 2048,4096 --shader-checks both \
+    $cli run --kernels "${NATIVE:-matmul_cooperative_matrix_f16}" --values 2048,4096 --shader-checks both \
         --json "$O/native-$side.json" >> "$O/log.txt" 2>&1
 done
-k="matmul_subgroup_matrix/u8_32x64,matmul_subgroup_matrix/u8_32x32,matmul_subgroup_matrix_f16"
+k=${PAGE:-matmul_subgroup_matrix/u8_32x64,matmul_subgroup_matrix/u8_32x32,matmul_subgroup_matrix_f16}
 n=0
 for side in before after before; do
     page=dist; [[ $side == before ]] && page=.bench/dist-main

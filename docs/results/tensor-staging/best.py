@@ -11,8 +11,14 @@ def load(path):
 folder = Path(sys.argv[1])
 library = load(str(folder / "library.json"))["runs"] if (folder / "library.json").exists() else []
 def library_rate(kernel, n):
-    op = ("torch._int_mm" if "subgroup_matrix/" in kernel or kernel == "matmul_subgroup_matrix"
-          else "torch.mm f16 (HGEMM), B column by column")
+    if kernel.startswith("matmul_pipelined"):
+        if kernel.endswith("_f16"):
+            return None
+        op = "torch.mm f32 (SGEMM"
+    elif "subgroup_matrix/" in kernel or kernel == "matmul_subgroup_matrix":
+        op = "torch._int_mm"
+    else:
+        op = "torch.mm f16 (HGEMM), B column by column"
     return next((r.get("tflops") or r.get("tops") for r in library if r["op"].startswith(op) and r["n"] == n), None)
 
 for path in sys.argv[2:]:

@@ -4,7 +4,7 @@
 
 use super::{Inputs, MatmulWorkload};
 use crate::gpu::{Gpu, MatrixConfig};
-use crate::kernel::{self, Configuration, Prepared, ShaderModules, Skip, Step};
+use crate::kernel::{self, Configuration, Prepared, ShaderChecks, ShaderModules, Skip, Step};
 
 const WGSL: &str = shader!("matmul_subgroup_matrix.wgsl");
 
@@ -243,7 +243,10 @@ impl MatmulWorkload {
         let grid = kernel::plane_grid(gpu, [n, n], [tile[1], tile[0]])?;
         let kind = KINDS.iter().position(|&kind| kind == (inputs, dialect)).unwrap_or(0);
         let modules = &self.subgroup_matrix[kind][(block(variant)[1] == 64) as usize];
-        let pipeline = modules[shape].pipeline(gpu, configuration.checks, "matmul_subgroup_matrix", &[("N", n as f64)]);
+        // Without checks the staging stores stay in order, for the compiler to join (the WGSL's TURNED).
+        let turned = f64::from(configuration.checks != ShaderChecks::Unchecked);
+        let constants = [("N", n as f64), ("TURNED", turned)];
+        let pipeline = modules[shape].pipeline(gpu, configuration.checks, "matmul_subgroup_matrix", &constants);
         let [a, b] = match inputs {
             Inputs::F16 => self.halves(gpu),
             _ => self.bytes(gpu),
@@ -274,17 +277,21 @@ mod tests {
                 let info = validator
                     .validate(&module)
                     .unwrap_or_else(|e| panic!("{variant} in {invocations}: {}", e.emit_to_string(&source)));
-                let constants = [("N".to_string(), 256.0)].into_iter().collect();
-                let entry = (naga::ShaderStage::Compute, "matmul_subgroup_matrix");
-                let (module, info) =
-                    naga::back::pipeline_constants::process_overrides(&module, &info, Some(entry), &constants).unwrap();
-                let options = naga::back::spv::Options::default();
-                let pipeline = naga::back::spv::PipelineOptions {
-                    shader_stage: naga::ShaderStage::Compute,
-                    entry_point: entry.1.into(),
-                };
-                let words = naga::back::spv::write_vec(&module, &info, &options, Some(&pipeline));
-                assert!(words.is_ok_and(|words| words.len() > 100), "{variant} in {invocations}");
+                // With the staging stores turned (under checks) and in order (without).
+                for turned in [0.0, 1.0] {
+                    let constants = [("N".to_string(), 256.0), ("TURNED".to_string(), turned)].into_iter().collect();
+                    let entry = (naga::ShaderStage::Compute, "matmul_subgroup_matrix");
+                    let (module, info) =
+                        naga::back::pipeline_constants::process_overrides(&module, &info, Some(entry), &constants)
+                            .unwrap();
+                    let options = naga::back::spv::Options::default();
+                    let pipeline = naga::back::spv::PipelineOptions {
+                        shader_stage: naga::ShaderStage::Compute,
+                        entry_point: entry.1.into(),
+                    };
+                    let words = naga::back::spv::write_vec(&module, &info, &options, Some(&pipeline));
+                    assert!(words.is_ok_and(|words| words.len() > 100), "{variant} in {invocations}, {turned}");
+                }
             }
         }
     }

@@ -63,9 +63,10 @@ var<workgroup> a_tiles: array<Word, 2 * A_WORDS>;
 var<workgroup> b_tiles: array<Word, 2 * B_WORDS>;
 
 /// Whether the stores into workgroup memory go in turned (`stage_a`). Where every index is clamped (wgpu's
-/// checks, a browser's robustness) turning them made the kernel 1.25–1.29× as fast natively and 1.07–1.23×
-/// in Chromium on an H200; without checks it made it 0.91–0.92× as fast (the compiler, presumably, joins the
-/// words stored in order into wider stores). The host sets it natively.
+/// checks, a browser's robustness) turning them made the kernel 1.25–1.30× as fast natively and 1.07–1.26×
+/// in Chromium on an H200; without checks it made it 0.91–0.92× as fast, and storing a vec4's halves out of
+/// order 0.70–0.72×: the compiler, presumably, joins the stores of a vec4 made in order into wider ones. The host
+/// sets it natively.
 override TURNED: bool = true;
 
 /// `v` turned by `by` words: its word `(i + by) % 4` in place `i`.
@@ -140,10 +141,10 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
     let line_vec4s = N / VEC4_ELEMENTS; // a row of A or a column of B
     // This invocation copies part `part` of lines `line`, `line + SPACING`, ... of A and of B: a0, a1 and
     // b0…b3 hold them from one step's loads to the next's stores. Four invocations side by side copy a
-    // line's 64 bytes; on an H200 the kernel ran at 0.5–0.8× with a subgroup's invocation i on line i % 8
-    // (so that 8 side by side, which a 16-byte store serves at once, store on 8 lines, no two in a bank), and
-    // with invocations 0–3 on line 0, 4–7 on line 4, 8–11 on line 1 and so on at 0.7× without checks and at
-    // n = 4096 in Chromium.
+    // line's 64 bytes; on an H200 the kernel ran at 0.76–0.89× in Chromium with a subgroup's invocation i on
+    // line i % 8 (so that 8 side by side, which a 16-byte store serves at once, store on 8 lines, no two in a
+    // bank), and with invocations 0–3 on line 0, 4–7 on line 4, 8–11 on line 1 and so on at 0.8× for u8 in
+    // 256 invocations at n = 4096 (docs/results/tensor-staging-h200.md).
     let line = local / PARTS;
     let part = local % PARTS;
     let a_at = (row0 + line) * line_vec4s + part;

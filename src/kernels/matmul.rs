@@ -19,6 +19,7 @@ use crate::kernel::{
 use crate::spec;
 
 mod subgroup_matrix;
+pub use subgroup_matrix::source as subgroup_matrix_source;
 
 const WGSL: &str = shader!("matmul.wgsl");
 /// matmul_pipelined reads A and B as `Input`s, which the host declares: vec4<f32>, or vec4<f16> in a module

@@ -4,7 +4,7 @@
 
 use super::{Inputs, MatmulWorkload};
 use crate::gpu::{Gpu, MatrixConfig};
-use crate::kernel::{self, Configuration, Prepared, ShaderChecks, ShaderModules, Skip, Step};
+use crate::kernel::{self, Configuration, KernelId, Prepared, ShaderChecks, ShaderModules, Skip, Step};
 
 const WGSL: &str = shader!("matmul_subgroup_matrix.wgsl");
 
@@ -168,6 +168,14 @@ fn tile(variant: &str, invocations: u32) -> Option<(usize, [u32; 2])> {
     let tile = [rows * m, cols * n];
     let loads = |lines: u32| (PARTS * lines).is_multiple_of(invocations) && PARTS * lines / invocations <= 4;
     tile.iter().all(|&lines| loads(lines)).then_some((shape, tile))
+}
+
+/// The WGSL `kernel` compiles from in a workgroup of `invocations`, in its dialect: for a tool outside the
+/// product to hand a driver and read what it makes of it (docs/results/pipeline-stats).
+pub fn source(kernel: KernelId, invocations: u32) -> Option<String> {
+    let (shape, _) = tile(kernel.variant, invocations)?;
+    let cols = block(kernel.variant)[1] / 16;
+    Some(in_dialect(wgsl(Inputs::of(kernel), cols, GRIDS[shape]), dialect(kernel.kernel)))
 }
 
 /// The workgroups `variant` runs in.

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# On the device machine, from the repository's root: what NVIDIA's driver reports of the matmul kernels'
+# pipelines, natively as wgpu builds them, with and without wgpu's checks. Carried: .device-bin
+# (pipeline-stats, built by `cargo build --release --offline` here), .bench (the release CLI, xz-compressed,
+# for the f32 kernels' WGSL through `wgsweep source`), .gl (the Vulkan loader).
+set -u
+O=${OUT:-/tmp/pipeline-stats}; mkdir -p "$O"
+for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+xz -dc .bench/wgsweep-main.xz > /tmp/wgsweep && chmod +x /tmp/wgsweep
+stats=.device-bin/pipeline-stats
+nvidia-smi -L > "$O/stats.txt"
+for variant in k8_16x8 k16; do
+    /tmp/wgsweep source "matmul_pipelined/$variant" > "/tmp/$variant.wgsl"
+done
+for checks in default unchecked; do
+    for kernel in 32x64@256 32x64@128 32x32@256 32x32@128; do
+        echo "== matmul_cooperative_matrix_f16/$kernel, $checks" >> "$O/stats.txt"
+        turned=$([[ $checks == default ]] && echo 1 || echo 0)
+        $stats $checks "matmul_cooperative_matrix_f16/$kernel" matmul_subgroup_matrix N=4096 TURNED=$turned \
+            >> "$O/stats.txt" 2>&1
+    done
+    echo "== matmul_pipelined/k8_16x8, $checks" >> "$O/stats.txt"
+    $stats $checks /tmp/k8_16x8.wgsl matmul_pipelined_tall N=4096 ALIGNED=1 INSIDE=1 BK=8 TILE_VEC4S=512 \
+        >> "$O/stats.txt" 2>&1
+    echo "== matmul_pipelined/k16, $checks" >> "$O/stats.txt"
+    $stats $checks /tmp/k16.wgsl matmul_pipelined N=4096 ALIGNED=1 INSIDE=1 BK=16 TILE_VEC4S=1024 \
+        >> "$O/stats.txt" 2>&1
+done

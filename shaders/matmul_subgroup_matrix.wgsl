@@ -64,9 +64,9 @@ var<workgroup> b_tiles: array<Word, 2 * B_WORDS>;
 
 /// Whether the stores into workgroup memory go in turned (`stage_a`). Where every index is clamped (wgpu's
 /// checks, a browser's robustness) turning them made the kernel 1.25–1.30× as fast natively and 1.07–1.26×
-/// in Chromium on an H200; without checks it made it 0.91–0.92× as fast, and storing a vec4's halves out of
-/// order 0.70–0.72×: the compiler, presumably, joins the stores of a vec4 made in order into wider ones. The host
-/// sets it natively.
+/// in Chromium on an H200; without checks it made it 0.91–0.92× as fast, and storing a vec4's halves out
+/// of order 0.70–0.72×: the compiler, presumably, joins the stores of a vec4 made in order into wider
+/// ones. The host sets it natively.
 override TURNED: bool = true;
 
 /// `v` turned by `by` words: its word `(i + by) % 4` in place `i`.

@@ -105,7 +105,7 @@ fn stage_a(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
 }
 
 /// The same into B's tiles (one function for both would take a pointer, and the two arrays' types differ by
-/// their lengths).
+/// their lengths; one branching on a constant `into_a` ran int8 at n = 4096 in Chromium at 0.98×).
 fn stage_b(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
     let at = buffer * B_WORDS + line * ROW_WORDS + part * VEC4_WORDS;
     let by = select(0u, part, TURNED);

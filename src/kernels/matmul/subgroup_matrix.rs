@@ -303,4 +303,17 @@ mod tests {
             }
         }
     }
+
+    /// `source` hands out the module a kernel compiles from, in its dialect, and nothing for a workgroup the
+    /// kernel does not run in.
+    #[test]
+    fn the_source_of_a_kernel_is_its_module_in_its_dialect() {
+        let kernel = |kernel, variant| KernelId { family: "matmul", kernel, variant };
+        let naga = source(kernel("matmul_cooperative_matrix_f16", "32x64"), 256).unwrap();
+        assert!(naga.contains("coopLoadT<Left>") && !naga.contains("subgroupMatrixLoad"));
+        assert!(naga.contains("const SUBGROUP_ROWS = 4u;") && naga.contains("const COLS = 4u;"));
+        let chromium = source(kernel("matmul_subgroup_matrix", "i8_32x32"), 128).unwrap();
+        assert!(chromium.contains("subgroupMatrixLoad<Left>") && chromium.contains("alias Word = i32;"));
+        assert!(source(kernel("matmul_subgroup_matrix", "u8_32x64"), 32).is_none());
+    }
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # On the device machine, from the repository's root: what NVIDIA's driver reports of the matmul kernels'
 # pipelines, natively as wgpu builds them, with and without wgpu's checks. Carried: .device-bin
-# (pipeline-stats, built by `cargo build --release --offline` here), .bench (the release CLI, xz-compressed,
-# for the f32 kernels' WGSL through `wgsweep source`), .gl (the Vulkan loader).
+# (pipeline-stats, built with `cargo build --release --offline` in this folder and copied there), .bench
+# (the release CLI as wgsweep-main.xz, for the f32 kernels' WGSL through `wgsweep source`), .gl (the Vulkan
+# loader).
 set -u
 O=${OUT:-/tmp/pipeline-stats}; mkdir -p "$O"
 for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig

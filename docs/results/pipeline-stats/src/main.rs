@@ -45,6 +45,7 @@ fn wgsl(source: &str) -> String {
         return std::fs::read_to_string(source).unwrap_or_else(|e| panic!("{source}: {e}"));
     };
     let (kernel, variant) = kernel.split_once('/').expect("KERNEL/VARIANT@INVOCATIONS");
+    // A kernel's names are static in wgsweep: these two are leaked, once, by a program that then ends.
     let id = wgsweep::kernel::KernelId {
         family: "matmul",
         kernel: Box::leak(kernel.to_string().into_boxed_str()),
@@ -57,8 +58,7 @@ fn wgsl(source: &str) -> String {
 
 /// SPIR-V of `entry` as wgpu-hal 30 writes it for Vulkan 1.3 (vulkan/adapter.rs and device.rs): with its
 /// checks, indices clamped, buffers left to the driver's robustness, workgroup memory zeroed and loops
-/// bounded; without, none of these.
-/// Also the buffers the module binds, for the pipeline's layout.
+/// bounded; without, none of these. And the buffers the module binds, for the pipeline's layout.
 fn spirv(
     wgsl: &str,
     entry: &str,

@@ -39,6 +39,13 @@ override TILE_VEC4S: u32 = 512u;
 var<workgroup> tile_a: array<vec4<f32>, TILE_VEC4S>;
 var<workgroup> tile_b: array<vec4<f32>, TILE_VEC4S>;
 
+// matmul_pipelined_tall's tiles, the same vec4s as [buffer][k][g][ty] (A's, at 8·g + ty of its row k) and
+// [buffer][k][h][tx] (B's, at 16·h + tx): each part of a read's index its own, so that where indices are
+// clamped (wgpu's checks, a browser's robustness) a clamp is of the buffer (once a step), of a constant (none),
+// or of ty or tx (once a kernel), and not of each read's whole index.
+var<workgroup> tall_a: array<array<array<array<vec4<f32>, 8>, 4>, 8>, 2>;
+var<workgroup> tall_b: array<array<array<array<vec4<f32>, 16>, 2>, 8>, 2>;
+
 // The vec4 at `at` of A or B (`from_a` is constant where it is called: the branch folds away).
 fn vec4_of(from_a: bool, at: u32) -> vec4<f32> {
     if from_a { return vec4<f32>(a[at]); }
@@ -219,15 +226,16 @@ fn matmul_pipelined(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invoca
     store(bottom + 3u, right, acc[15]);
 }
 
-// matmul_pipelined_tall's one k (BK = 8): 16 values of A (4 vec4s, rows 32 apart), 8 of B, 128 FMAs.
-// acc[2i] and acc[2i + 1]: row i of the invocation's 16 (4 at 32·g + 4·ty), its columns at 4·tx and 64 + 4·tx.
-fn step_tall(acc: ptr<function, array<vec4<f32>, 32>>, k: u32, ty: u32, tx: u32) {
-    let a0 = tile_a[k * 32u + ty];
-    let a1 = tile_a[k * 32u + ty + 8u];
-    let a2 = tile_a[k * 32u + ty + 16u];
-    let a3 = tile_a[k * 32u + ty + 24u];
-    let b0 = tile_b[k * 32u + tx];
-    let b1 = tile_b[k * 32u + tx + 16u];
+// matmul_pipelined_tall's one k (BK = 8; `k` is a constant where it is called): 16 values of A (4 vec4s, rows
+// 32 apart), 8 of B, 128 FMAs. acc[2i] and acc[2i + 1]: row i of the invocation's 16 (4 at 32·g + 4·ty), its
+// columns at 4·tx and 64 + 4·tx.
+fn step_tall(acc: ptr<function, array<vec4<f32>, 32>>, buffer: u32, k: u32, ty: u32, tx: u32) {
+    let a0 = tall_a[buffer][k][0][ty];
+    let a1 = tall_a[buffer][k][1][ty];
+    let a2 = tall_a[buffer][k][2][ty];
+    let a3 = tall_a[buffer][k][3][ty];
+    let b0 = tall_b[buffer][k][0][tx];
+    let b1 = tall_b[buffer][k][1][tx];
     (*acc)[0] = fma(vec4(a0.x), b0, (*acc)[0]);
     (*acc)[1] = fma(vec4(a0.x), b1, (*acc)[1]);
     (*acc)[2] = fma(vec4(a0.y), b0, (*acc)[2]);
@@ -262,15 +270,28 @@ fn step_tall(acc: ptr<function, array<vec4<f32>, 32>>, k: u32, ty: u32, tx: u32)
     (*acc)[31] = fma(vec4(a3.w), b1, (*acc)[31]);
 }
 
-fn steps_tall(acc: ptr<function, array<vec4<f32>, 32>>, k: u32, ty: u32, tx: u32) {
-    step_tall(acc, k + 0u, ty, tx);
-    step_tall(acc, k + 1u, ty, tx);
-    step_tall(acc, k + 2u, ty, tx);
-    step_tall(acc, k + 3u, ty, tx);
-    step_tall(acc, k + 4u, ty, tx);
-    step_tall(acc, k + 5u, ty, tx);
-    step_tall(acc, k + 6u, ty, tx);
-    step_tall(acc, k + 7u, ty, tx);
+fn steps_tall(acc: ptr<function, array<vec4<f32>, 32>>, buffer: u32, ty: u32, tx: u32) {
+    step_tall(acc, buffer, 0u, ty, tx);
+    step_tall(acc, buffer, 1u, ty, tx);
+    step_tall(acc, buffer, 2u, ty, tx);
+    step_tall(acc, buffer, 3u, ty, tx);
+    step_tall(acc, buffer, 4u, ty, tx);
+    step_tall(acc, buffer, 5u, ty, tx);
+    step_tall(acc, buffer, 6u, ty, tx);
+    step_tall(acc, buffer, 7u, ty, tx);
+}
+
+// What `stage` does, into matmul_pipelined_tall's tiles (the vec4 at m / 4 of A's row is at [g][ty] =
+// [m / 32][m / 4 % 8], B's at n at [n / 16][n % 16]).
+fn stage_tall(buffer: u32, s: Share, fetched: array<vec4<f32>, 2>) {
+    let g = s.a_m / 32u;
+    let ty = s.a_m / 4u % 8u;
+    let m = s.a_m % 4u;
+    tall_a[buffer][s.a_k][g][ty][m] = fetched[0].x;
+    tall_a[buffer][s.a_k + 1u][g][ty][m] = fetched[0].y;
+    tall_a[buffer][s.a_k + 2u][g][ty][m] = fetched[0].z;
+    tall_a[buffer][s.a_k + 3u][g][ty][m] = fetched[0].w;
+    tall_b[buffer][s.b_k][s.b_n / 16u][s.b_n % 16u] = fetched[1];
 }
 
 @compute @workgroup_size(16, 8)
@@ -284,8 +305,8 @@ fn matmul_pipelined_tall(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_i
     let first = share(index, 0u, 128u);
     let second = share(index, 1u, 128u);
 
-    stage(0u, first, fetch(first, row0, col0, 0u));
-    stage(0u, second, fetch(second, row0, col0, 0u));
+    stage_tall(0u, first, fetch(first, row0, col0, 0u));
+    stage_tall(0u, second, fetch(second, row0, col0, 0u));
     workgroupBarrier();
     var acc: array<vec4<f32>, 32>;
     var buffer = 0u;
@@ -294,13 +315,13 @@ fn matmul_pipelined_tall(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_i
         let next = k0 + BK;
         let fetched_first = fetch(first, row0, col0, next);
         let fetched_second = fetch(second, row0, col0, next);
-        steps_tall(&acc, buffer * BK, ty, tx);
+        steps_tall(&acc, buffer, ty, tx);
         buffer = 1u - buffer;
-        stage(buffer, first, fetched_first);
-        stage(buffer, second, fetched_second);
+        stage_tall(buffer, first, fetched_first);
+        stage_tall(buffer, second, fetched_second);
         workgroupBarrier();
     }
-    steps_tall(&acc, buffer * BK, ty, tx);
+    steps_tall(&acc, buffer, ty, tx);
     let top = row0 + 4u * ty;
     let left = col0 + 4u * tx;
     let right = col0 + 64u + 4u * tx;

@@ -27,24 +27,20 @@ override ALIGNED: bool = true;
 override INSIDE: bool = false;
 // Elements of K a step: 8 or 16.
 override BK: u32 = 8u;
-// vec4s of the two buffers of one matrix's tiles: 2 · BK rows of 32.
-override TILE_VEC4S: u32 = 512u;
 
 @group(0) @binding(0) var<storage, read> a: array<Input>;
 @group(0) @binding(1) var<storage, read> b: array<Input>;
 @group(0) @binding(2) var<storage, read_write> c: array<vec4<f32>>;
 
-// Row buffer · BK + k, vec4 m / 4 at [row · 32 + m / 4]: A's tile transposed (k-major), and B's tile
-// (k-major), 128 values a row. One index, not two: each index is clamped where shader checks are on.
-var<workgroup> tile_a: array<vec4<f32>, TILE_VEC4S>;
-var<workgroup> tile_b: array<vec4<f32>, TILE_VEC4S>;
-
-// matmul_pipelined_tall's tiles, the same vec4s as [buffer][k][g][ty] (A's, at 8·g + ty of its row k) and
-// [buffer][k][h][tx] (B's, at 16·h + tx): each part of a read's index its own, so that where indices are
-// clamped (wgpu's checks, a browser's robustness) a clamp is of the buffer (once a step), of a constant (none),
-// or of ty or tx (once a kernel), and not of each read's whole index.
-var<workgroup> tall_a: array<array<array<array<vec4<f32>, 8>, 4>, 8>, 2>;
-var<workgroup> tall_b: array<array<array<array<vec4<f32>, 16>, 2>, 8>, 2>;
+// A step's tiles in workgroup memory, two buffers of BK rows of k, each row 32 vec4s (128 values): A's tile
+// transposed (k-major), and B's tile; the vec4 at 16·h + t of a row at [buffer][k][h][t]. Room for BK = 16
+// whatever BK is: the module's workgroup memory is counted whole, and one layout serves both entry points.
+// Each part of a read's index is an index of its own, so that where indices are clamped (wgpu's checks, a
+// browser's robustness) a clamp is of the buffer (once a step), of a constant (none), or of the invocation's
+// ty or tx (once a kernel), and not of each read's whole index. On an H200 that made `k8_16x8` 1.13× as fast
+// with wgpu's checks and 1.14× in Chromium, `k16` 1.07–1.08× (docs/results/index-clamps-h200.md).
+var<workgroup> tile_a: array<array<array<array<vec4<f32>, 16>, 2>, 16>, 2>;
+var<workgroup> tile_b: array<array<array<array<vec4<f32>, 16>, 2>, 16>, 2>;
 
 // The vec4 at `at` of A or B (`from_a` is constant where it is called: the branch folds away).
 fn vec4_of(from_a: bool, at: u32) -> vec4<f32> {
@@ -76,11 +72,11 @@ fn load(from_a: bool, row: u32, col: u32) -> vec4<f32> {
 // One k of the tiles in workgroup memory (their row `k`): 8 values of A, 8 of B, 64 FMAs.
 // acc[2i] and acc[2i + 1]: row i of the invocation's block (rows 0–3 at 4·ty, 4–7 at 64 + 4·ty), its columns
 // at 4·tx and at 64 + 4·tx.
-fn step(acc: ptr<function, array<vec4<f32>, 16>>, k: u32, ty: u32, tx: u32) {
-    let a0 = tile_a[k * 32u + ty];
-    let a1 = tile_a[k * 32u + ty + 16u];
-    let b0 = tile_b[k * 32u + tx];
-    let b1 = tile_b[k * 32u + tx + 16u];
+fn step(acc: ptr<function, array<vec4<f32>, 16>>, buffer: u32, k: u32, ty: u32, tx: u32) {
+    let a0 = tile_a[buffer][k][0][ty];
+    let a1 = tile_a[buffer][k][1][ty];
+    let b0 = tile_b[buffer][k][0][tx];
+    let b1 = tile_b[buffer][k][1][tx];
     (*acc)[0] = fma(vec4(a0.x), b0, (*acc)[0]);
     (*acc)[1] = fma(vec4(a0.x), b1, (*acc)[1]);
     (*acc)[2] = fma(vec4(a0.y), b0, (*acc)[2]);
@@ -99,25 +95,25 @@ fn step(acc: ptr<function, array<vec4<f32>, 16>>, k: u32, ty: u32, tx: u32) {
     (*acc)[15] = fma(vec4(a1.w), b1, (*acc)[15]);
 }
 
-// The BK steps of k of the tiles in the buffer whose first row is `k`.
-fn steps(acc: ptr<function, array<vec4<f32>, 16>>, k: u32, ty: u32, tx: u32) {
-    step(acc, k, ty, tx);
-    step(acc, k + 1u, ty, tx);
-    step(acc, k + 2u, ty, tx);
-    step(acc, k + 3u, ty, tx);
-    step(acc, k + 4u, ty, tx);
-    step(acc, k + 5u, ty, tx);
-    step(acc, k + 6u, ty, tx);
-    step(acc, k + 7u, ty, tx);
+// The BK steps of k of the tiles in `buffer`.
+fn steps(acc: ptr<function, array<vec4<f32>, 16>>, buffer: u32, ty: u32, tx: u32) {
+    step(acc, buffer, 0u, ty, tx);
+    step(acc, buffer, 1u, ty, tx);
+    step(acc, buffer, 2u, ty, tx);
+    step(acc, buffer, 3u, ty, tx);
+    step(acc, buffer, 4u, ty, tx);
+    step(acc, buffer, 5u, ty, tx);
+    step(acc, buffer, 6u, ty, tx);
+    step(acc, buffer, 7u, ty, tx);
     if BK == 16u {
-        step(acc, k + 8u, ty, tx);
-        step(acc, k + 9u, ty, tx);
-        step(acc, k + 10u, ty, tx);
-        step(acc, k + 11u, ty, tx);
-        step(acc, k + 12u, ty, tx);
-        step(acc, k + 13u, ty, tx);
-        step(acc, k + 14u, ty, tx);
-        step(acc, k + 15u, ty, tx);
+        step(acc, buffer, 8u, ty, tx);
+        step(acc, buffer, 9u, ty, tx);
+        step(acc, buffer, 10u, ty, tx);
+        step(acc, buffer, 11u, ty, tx);
+        step(acc, buffer, 12u, ty, tx);
+        step(acc, buffer, 13u, ty, tx);
+        step(acc, buffer, 14u, ty, tx);
+        step(acc, buffer, 15u, ty, tx);
     }
 }
 
@@ -142,13 +138,14 @@ fn fetch(s: Share, row0: u32, col0: u32, k0: u32) -> array<vec4<f32>, 2> {
 }
 
 fn stage(buffer: u32, s: Share, fetched: array<vec4<f32>, 2>) {
-    let row = buffer * BK + s.a_k;
-    let m = s.a_m;
-    tile_a[row * 32u + m / 4u][m % 4u] = fetched[0].x;
-    tile_a[(row + 1u) * 32u + m / 4u][m % 4u] = fetched[0].y;
-    tile_a[(row + 2u) * 32u + m / 4u][m % 4u] = fetched[0].z;
-    tile_a[(row + 3u) * 32u + m / 4u][m % 4u] = fetched[0].w;
-    tile_b[(buffer * BK + s.b_k) * 32u + s.b_n] = fetched[1];
+    let h = s.a_m / 64u;
+    let t = s.a_m / 4u % 16u;
+    let m = s.a_m % 4u;
+    tile_a[buffer][s.a_k][h][t][m] = fetched[0].x;
+    tile_a[buffer][s.a_k + 1u][h][t][m] = fetched[0].y;
+    tile_a[buffer][s.a_k + 2u][h][t][m] = fetched[0].z;
+    tile_a[buffer][s.a_k + 3u][h][t][m] = fetched[0].w;
+    tile_b[buffer][s.b_k][s.b_n / 16u][s.b_n % 16u] = fetched[1];
 }
 
 // C's 4 elements of `row` from `col` on, those inside the matrix.
@@ -193,7 +190,7 @@ fn matmul_pipelined(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invoca
         let fetched_first = fetch(first, row0, col0, next);
         var fetched_second = array(vec4(0.0), vec4(0.0));
         if two { fetched_second = fetch(second, row0, col0, next); }
-        steps(&acc, buffer * BK, ty, tx);
+        steps(&acc, buffer, ty, tx);
         buffer = 1u - buffer;
         stage(buffer, first, fetched_first);
         if two { stage(buffer, second, fetched_second); }
@@ -202,7 +199,7 @@ fn matmul_pipelined(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invoca
         workgroupBarrier();
     }
     // The last step, whose tiles are staged already.
-    steps(&acc, buffer * BK, ty, tx);
+    steps(&acc, buffer, ty, tx);
     // Written out: an index that is not a constant would move the accumulators to memory.
     let top = row0 + 4u * ty;
     let bottom = row0 + 64u + 4u * ty;
@@ -230,12 +227,12 @@ fn matmul_pipelined(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invoca
 // 32 apart), 8 of B, 128 FMAs. acc[2i] and acc[2i + 1]: row i of the invocation's 16 (4 at 32·g + 4·ty), its
 // columns at 4·tx and 64 + 4·tx.
 fn step_tall(acc: ptr<function, array<vec4<f32>, 32>>, buffer: u32, k: u32, ty: u32, tx: u32) {
-    let a0 = tall_a[buffer][k][0][ty];
-    let a1 = tall_a[buffer][k][1][ty];
-    let a2 = tall_a[buffer][k][2][ty];
-    let a3 = tall_a[buffer][k][3][ty];
-    let b0 = tall_b[buffer][k][0][tx];
-    let b1 = tall_b[buffer][k][1][tx];
+    let a0 = tile_a[buffer][k][0][ty];
+    let a1 = tile_a[buffer][k][0][ty + 8u];
+    let a2 = tile_a[buffer][k][1][ty];
+    let a3 = tile_a[buffer][k][1][ty + 8u];
+    let b0 = tile_b[buffer][k][0][tx];
+    let b1 = tile_b[buffer][k][1][tx];
     (*acc)[0] = fma(vec4(a0.x), b0, (*acc)[0]);
     (*acc)[1] = fma(vec4(a0.x), b1, (*acc)[1]);
     (*acc)[2] = fma(vec4(a0.y), b0, (*acc)[2]);
@@ -281,19 +278,6 @@ fn steps_tall(acc: ptr<function, array<vec4<f32>, 32>>, buffer: u32, ty: u32, tx
     step_tall(acc, buffer, 7u, ty, tx);
 }
 
-// What `stage` does, into matmul_pipelined_tall's tiles (the vec4 at m / 4 of A's row is at [g][ty] =
-// [m / 32][m / 4 % 8], B's at n at [n / 16][n % 16]).
-fn stage_tall(buffer: u32, s: Share, fetched: array<vec4<f32>, 2>) {
-    let g = s.a_m / 32u;
-    let ty = s.a_m / 4u % 8u;
-    let m = s.a_m % 4u;
-    tall_a[buffer][s.a_k][g][ty][m] = fetched[0].x;
-    tall_a[buffer][s.a_k + 1u][g][ty][m] = fetched[0].y;
-    tall_a[buffer][s.a_k + 2u][g][ty][m] = fetched[0].z;
-    tall_a[buffer][s.a_k + 3u][g][ty][m] = fetched[0].w;
-    tall_b[buffer][s.b_k][s.b_n / 16u][s.b_n % 16u] = fetched[1];
-}
-
 @compute @workgroup_size(16, 8)
 fn matmul_pipelined_tall(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
                          @builtin(local_invocation_index) index: u32) {
@@ -305,8 +289,8 @@ fn matmul_pipelined_tall(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_i
     let first = share(index, 0u, 128u);
     let second = share(index, 1u, 128u);
 
-    stage_tall(0u, first, fetch(first, row0, col0, 0u));
-    stage_tall(0u, second, fetch(second, row0, col0, 0u));
+    stage(0u, first, fetch(first, row0, col0, 0u));
+    stage(0u, second, fetch(second, row0, col0, 0u));
     workgroupBarrier();
     var acc: array<vec4<f32>, 32>;
     var buffer = 0u;
@@ -317,8 +301,8 @@ fn matmul_pipelined_tall(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_i
         let fetched_second = fetch(second, row0, col0, next);
         steps_tall(&acc, buffer, ty, tx);
         buffer = 1u - buffer;
-        stage_tall(buffer, first, fetched_first);
-        stage_tall(buffer, second, fetched_second);
+        stage(buffer, first, fetched_first);
+        stage(buffer, second, fetched_second);
         workgroupBarrier();
     }
     steps_tall(&acc, buffer, ty, tx);

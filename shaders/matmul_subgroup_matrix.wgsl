@@ -14,8 +14,12 @@
 //
 // Written out, not looped: arrays of subgroup matrices indexed in loops ran at half the speed, and so did
 // 4 × 4 tiles a subgroup (registers, presumably), and in Chromium so did the loads, products and stores
-// wrapped in functions of our own (0.68–0.85× at 4 and 8 subgroups); a loop over the chunks, the
-// accumulators named, did not. A subgroup finds its block by `subgroup_id`: Chromium holds
+// wrapped in functions of our own (0.68–0.85× at 4 and 8 subgroups). The two chunks of a step are written
+// out too, so that every load's offset in its subgroup's block is a constant: Chromium's robustness then
+// checks it as it compiles, where an offset it cannot check guards the load (offset and stride chosen at run
+// time); that made int8 in Chromium 1.17× / 1.28× as fast at n = 2048 / 4096 on an H200, f16 1.25× / 1.04×,
+// and f16 natively without checks 1.07× / 1.16× (docs/results/index-clamps-h200.md). A subgroup finds its
+// block by `subgroup_id`: Chromium holds
 // a subgroup-matrix store's offset to being uniform over the subgroup, which it can prove of `subgroup_id`
 // and not of anything computed from local_invocation_index (not even through subgroupBroadcastFirst).
 //
@@ -32,6 +36,7 @@ const WORKGROUP = 32u * SUBGROUP_ROWS * SUBGROUP_COLS;
 /// staged line takes: 16 more than it holds, so that the eight 16-byte rows a subgroup reads at once from
 /// workgroup memory fall in different banks; in words, and in elements.
 const CHUNKS = 2u;
+const_assert CHUNKS == 2u; // the products of a step are written out for two
 const PARTS = 2u * CHUNKS;
 const ROW_BYTES = 16u * PARTS + 16u;
 const ROW_WORDS = ROW_BYTES / WORD_BYTES;
@@ -44,9 +49,13 @@ const WORD_PAIR = VEC4_WORDS / 4u;
 const BLOCK_N = COLS * 16u;
 const TILE_M = SUBGROUP_ROWS * 32u;
 const TILE_N = SUBGROUP_COLS * BLOCK_N;
-/// One step's staged A and B, in words.
-const A_WORDS = TILE_M * ROW_WORDS;
-const B_WORDS = TILE_N * ROW_WORDS;
+/// Where B's third and fourth tiles of 16 columns start in a subgroup's block, in elements (read where COLS
+/// is 4 only; written so that the offsets lie inside the block whatever COLS is).
+const B_TILE_2 = (BLOCK_N - 32u) * ROW;
+const B_TILE_3 = (BLOCK_N - 16u) * ROW;
+/// A subgroup's staged rows of A (32) and columns of B (BLOCK_N) of a step, in words.
+const A_BLOCK_WORDS = 32u * ROW_WORDS;
+const B_BLOCK_WORDS = BLOCK_N * ROW_WORDS;
 /// The vec4s of A and of B each invocation copies a step: at most 4.
 const A_LOADS = PARTS * TILE_M / WORKGROUP;
 const B_LOADS = PARTS * TILE_N / WORKGROUP;
@@ -59,8 +68,12 @@ const SPACING = WORKGROUP / PARTS;
 @group(0) @binding(1) var<storage, read> b: array<vec4<u32>>;
 @group(0) @binding(2) var<storage, read_write> c: array<Out>;
 
-var<workgroup> a_tiles: array<Word, 2 * A_WORDS>;
-var<workgroup> b_tiles: array<Word, 2 * B_WORDS>;
+/// Two buffers of a step's rows of A and columns of B, each as the blocks of the subgroups that read them
+/// ([buffer][row block][word], [buffer][column block][word]): a subgroup loads its subgroup matrices from
+/// its block at offsets that are constants, which Chromium's robustness can check as it compiles instead of
+/// guarding each load.
+var<workgroup> a_tiles: array<array<array<Word, A_BLOCK_WORDS>, SUBGROUP_ROWS>, 2>;
+var<workgroup> b_tiles: array<array<array<Word, B_BLOCK_WORDS>, SUBGROUP_COLS>, 2>;
 
 /// Whether the stores into workgroup memory go in turned (`stage_a`). Where every index is clamped (wgpu's
 /// checks, a browser's robustness) turning them made the kernel 1.25–1.30× as fast natively and 1.07–1.26×
@@ -79,56 +92,58 @@ fn turned(v: vec4<u32>, by: u32) -> vec4<u32> {
 /// of all 32 invocations of a subgroup (8 lines 80 bytes apart, 4 parts of each) would put four in each of
 /// 8 banks; turned by `part`, each store writes a word the other three parts of its line do not, 32 banks.
 fn stage_a(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
-    let at = buffer * A_WORDS + line * ROW_WORDS + part * VEC4_WORDS;
+    let block = line / 32u;
+    let at = line % 32u * ROW_WORDS + part * VEC4_WORDS;
     let by = select(0u, part, TURNED);
     let w = unpacked(turned(v, by));
     let p0 = at + (by & 3u) * WORD_PAIR;
     let p1 = at + ((by + 1u) & 3u) * WORD_PAIR;
     let p2 = at + ((by + 2u) & 3u) * WORD_PAIR;
     let p3 = at + ((by + 3u) & 3u) * WORD_PAIR;
-    a_tiles[p0] = w[0];
+    a_tiles[buffer][block][p0] = w[0];
     if WORD_PAIR == 2u {
-        a_tiles[p0 + 1u] = w[1];
+        a_tiles[buffer][block][p0 + 1u] = w[1];
     }
-    a_tiles[p1] = w[WORD_PAIR];
+    a_tiles[buffer][block][p1] = w[WORD_PAIR];
     if WORD_PAIR == 2u {
-        a_tiles[p1 + 1u] = w[3];
+        a_tiles[buffer][block][p1 + 1u] = w[3];
     }
-    a_tiles[p2] = w[2u * WORD_PAIR];
+    a_tiles[buffer][block][p2] = w[2u * WORD_PAIR];
     if WORD_PAIR == 2u {
-        a_tiles[p2 + 1u] = w[5];
+        a_tiles[buffer][block][p2 + 1u] = w[5];
     }
-    a_tiles[p3] = w[3u * WORD_PAIR];
+    a_tiles[buffer][block][p3] = w[3u * WORD_PAIR];
     if WORD_PAIR == 2u {
-        a_tiles[p3 + 1u] = w[7];
+        a_tiles[buffer][block][p3 + 1u] = w[7];
     }
 }
 
 /// The same into B's tiles (one function for both would take a pointer, and the two arrays' types differ by
 /// their lengths; one branching on a constant `into_a` ran int8 at n = 4096 in Chromium at 0.98×).
 fn stage_b(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
-    let at = buffer * B_WORDS + line * ROW_WORDS + part * VEC4_WORDS;
+    let block = line / BLOCK_N;
+    let at = line % BLOCK_N * ROW_WORDS + part * VEC4_WORDS;
     let by = select(0u, part, TURNED);
     let w = unpacked(turned(v, by));
     let p0 = at + (by & 3u) * WORD_PAIR;
     let p1 = at + ((by + 1u) & 3u) * WORD_PAIR;
     let p2 = at + ((by + 2u) & 3u) * WORD_PAIR;
     let p3 = at + ((by + 3u) & 3u) * WORD_PAIR;
-    b_tiles[p0] = w[0];
+    b_tiles[buffer][block][p0] = w[0];
     if WORD_PAIR == 2u {
-        b_tiles[p0 + 1u] = w[1];
+        b_tiles[buffer][block][p0 + 1u] = w[1];
     }
-    b_tiles[p1] = w[WORD_PAIR];
+    b_tiles[buffer][block][p1] = w[WORD_PAIR];
     if WORD_PAIR == 2u {
-        b_tiles[p1 + 1u] = w[3];
+        b_tiles[buffer][block][p1 + 1u] = w[3];
     }
-    b_tiles[p2] = w[2u * WORD_PAIR];
+    b_tiles[buffer][block][p2] = w[2u * WORD_PAIR];
     if WORD_PAIR == 2u {
-        b_tiles[p2 + 1u] = w[5];
+        b_tiles[buffer][block][p2 + 1u] = w[5];
     }
-    b_tiles[p3] = w[3u * WORD_PAIR];
+    b_tiles[buffer][block][p3] = w[3u * WORD_PAIR];
     if WORD_PAIR == 2u {
-        b_tiles[p3 + 1u] = w[7];
+        b_tiles[buffer][block][p3 + 1u] = w[7];
     }
 }
 
@@ -173,8 +188,8 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
         b3 = b[b_at + 3u * spaced];
     }
     // This subgroup's block of the workgroup's.
-    let block_row = subgroup / SUBGROUP_COLS * 32u;
-    let block_col = subgroup % SUBGROUP_COLS * BLOCK_N;
+    let row_block = subgroup / SUBGROUP_COLS;
+    let col_block = subgroup % SUBGROUP_COLS;
 
     var c00 = Result();
     var c01 = Result();
@@ -224,30 +239,43 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
                 b3 = b[b_at + 3u * spaced + k];
             }
         }
-        // Offsets count elements: A's tiles row by row, B's column by column.
-        let a_tile = here * A_WORDS * PER_WORD + block_row * ROW;
-        let b_tile = here * B_WORDS * PER_WORD + block_col * ROW;
-        for (var chunk = 0u; chunk < CHUNKS; chunk++) {
-            let a_chunk = a_tile + chunk * K;
-            let b_chunk = b_tile + chunk * K;
-            let l0 = subgroupMatrixLoad<Left>(&a_tiles, a_chunk, false, ROW);
-            let l1 = subgroupMatrixLoad<Left>(&a_tiles, a_chunk + 16u * ROW, false, ROW);
-            let r0 = subgroupMatrixLoad<Right>(&b_tiles, b_chunk, true, ROW);
-            let r1 = subgroupMatrixLoad<Right>(&b_tiles, b_chunk + 16u * ROW, true, ROW);
-            c00 = subgroupMatrixMultiplyAccumulate(l0, r0, c00);
-            c01 = subgroupMatrixMultiplyAccumulate(l0, r1, c01);
-            c10 = subgroupMatrixMultiplyAccumulate(l1, r0, c10);
-            c11 = subgroupMatrixMultiplyAccumulate(l1, r1, c11);
-            if COLS == 4u {
-                let r2 = subgroupMatrixLoad<Right>(&b_tiles, b_chunk + 32u * ROW, true, ROW);
-                let r3 = subgroupMatrixLoad<Right>(&b_tiles, b_chunk + 48u * ROW, true, ROW);
-                c02 = subgroupMatrixMultiplyAccumulate(l0, r2, c02);
-                c03 = subgroupMatrixMultiplyAccumulate(l0, r3, c03);
-                c12 = subgroupMatrixMultiplyAccumulate(l1, r2, c12);
-                c13 = subgroupMatrixMultiplyAccumulate(l1, r3, c13);
-            }
+        // Offsets count elements: A's block row by row, B's column by column. The chunks written out, so that
+        // each offset is a constant.
+        let l0 = subgroupMatrixLoad<Left>(&a_tiles[here][row_block], 0u, false, ROW);
+        let l1 = subgroupMatrixLoad<Left>(&a_tiles[here][row_block], 16u * ROW, false, ROW);
+        let r0 = subgroupMatrixLoad<Right>(&b_tiles[here][col_block], 0u, true, ROW);
+        let r1 = subgroupMatrixLoad<Right>(&b_tiles[here][col_block], 16u * ROW, true, ROW);
+        c00 = subgroupMatrixMultiplyAccumulate(l0, r0, c00);
+        c01 = subgroupMatrixMultiplyAccumulate(l0, r1, c01);
+        c10 = subgroupMatrixMultiplyAccumulate(l1, r0, c10);
+        c11 = subgroupMatrixMultiplyAccumulate(l1, r1, c11);
+        if COLS == 4u {
+            let r2 = subgroupMatrixLoad<Right>(&b_tiles[here][col_block], B_TILE_2, true, ROW);
+            let r3 = subgroupMatrixLoad<Right>(&b_tiles[here][col_block], B_TILE_3, true, ROW);
+            c02 = subgroupMatrixMultiplyAccumulate(l0, r2, c02);
+            c03 = subgroupMatrixMultiplyAccumulate(l0, r3, c03);
+            c12 = subgroupMatrixMultiplyAccumulate(l1, r2, c12);
+            c13 = subgroupMatrixMultiplyAccumulate(l1, r3, c13);
+        }
+        let l2 = subgroupMatrixLoad<Left>(&a_tiles[here][row_block], K, false, ROW);
+        let l3 = subgroupMatrixLoad<Left>(&a_tiles[here][row_block], K + 16u * ROW, false, ROW);
+        let r4 = subgroupMatrixLoad<Right>(&b_tiles[here][col_block], K, true, ROW);
+        let r5 = subgroupMatrixLoad<Right>(&b_tiles[here][col_block], K + 16u * ROW, true, ROW);
+        c00 = subgroupMatrixMultiplyAccumulate(l2, r4, c00);
+        c01 = subgroupMatrixMultiplyAccumulate(l2, r5, c01);
+        c10 = subgroupMatrixMultiplyAccumulate(l3, r4, c10);
+        c11 = subgroupMatrixMultiplyAccumulate(l3, r5, c11);
+        if COLS == 4u {
+            let r6 = subgroupMatrixLoad<Right>(&b_tiles[here][col_block], K + B_TILE_2, true, ROW);
+            let r7 = subgroupMatrixLoad<Right>(&b_tiles[here][col_block], K + B_TILE_3, true, ROW);
+            c02 = subgroupMatrixMultiplyAccumulate(l2, r6, c02);
+            c03 = subgroupMatrixMultiplyAccumulate(l2, r7, c03);
+            c12 = subgroupMatrixMultiplyAccumulate(l3, r6, c12);
+            c13 = subgroupMatrixMultiplyAccumulate(l3, r7, c13);
         }
     }
+    let block_row = row_block * 32u;
+    let block_col = col_block * BLOCK_N;
     let at = (row0 + block_row) * N + col0 + block_col;
     subgroupMatrixStore(&c, at, c00, false, N);
     subgroupMatrixStore(&c, at + 16u, c01, false, N);

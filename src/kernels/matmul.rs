@@ -80,6 +80,9 @@ fn pipelined_shape(variant: &str) -> (&'static str, [u32; 3]) {
         _ => ("matmul_pipelined", [16, 16, 1]),
     }
 }
+/// The workgroup memory of every `matmul_pipelined` variant: a tile of A and one of B, two buffers of each,
+/// 16 rows of 128 f32s a buffer (room for the largest BK).
+const PIPELINED_STORAGE_BYTES: u32 = 2 * 2 * 16 * PIPELINED_TILE * 4;
 /// The largest matrix swept, 4096 × 4096 (64 MiB).
 const DEFAULT_ELEMENTS: u64 = 4096 * 4096;
 /// Multiply-adds the CPU reference may spend per matrix edge: every element of small products, a sample
@@ -220,8 +223,7 @@ impl Family for Matmul {
         match kernel.kernel {
             "matmul_tiled" => 2 * 4 * (x as u64 * y as u64),
             "matmul_blocked" => 4 * BLOCKED_K * edge(kernel.variant) as u64 * (x as u64 + y as u64),
-            // Two buffers, each a BK × 128 tile of A and one of B.
-            "matmul_pipelined" => 2 * 2 * edge(kernel.variant) as u64 * PIPELINED_TILE as u64 * 4,
+            "matmul_pipelined" => PIPELINED_STORAGE_BYTES.into(),
             name if subgroup_matrix::is_one(name) => subgroup_matrix::workgroup_storage_bytes(kernel.variant, x),
             _ => 0,
         }
@@ -316,10 +318,9 @@ impl Family for Matmul {
                     ("ALIGNED", "n % 4 == 0"),
                     ("INSIDE", format!("n % {PIPELINED_TILE} == 0").as_str()),
                     ("BK", &e.to_string()),
-                    ("TILE_VEC4S", &(2 * e * PIPELINED_TILE / 4).to_string()),
                 ]);
                 spec.grid = Some(square(&PIPELINED_TILE.to_string()));
-                spec.workgroup_memory = Some((2 * 2 * e * PIPELINED_TILE * 4).to_string());
+                spec.workgroup_memory = Some(PIPELINED_STORAGE_BYTES.to_string());
                 reference = Some(("reference", spec::expressions(&["ceil_div(n, 64)", "ceil_div(n, 16)"])));
             }
             _ => {
@@ -491,7 +492,6 @@ impl MatmulWorkload {
             ("ALIGNED", if n.is_multiple_of(4) { 1.0 } else { 0.0 }),
             ("INSIDE", if n.is_multiple_of(PIPELINED_TILE) { 1.0 } else { 0.0 }),
             ("BK", bk as f64),
-            ("TILE_VEC4S", (2 * bk * PIPELINED_TILE / 4) as f64),
         ];
         let grid = kernel::plane_grid(gpu, [n, n], [PIPELINED_TILE, PIPELINED_TILE])?;
         let (modules, [a, b]) = match Inputs::of(configuration.kernel) {

@@ -33,14 +33,20 @@ override BK: u32 = 8u;
 @group(0) @binding(2) var<storage, read_write> c: array<vec4<f32>>;
 
 // A step's tiles in workgroup memory, two buffers of BK rows of k, each row 32 vec4s (128 values): A's tile
-// transposed (k-major), and B's tile; the vec4 at 16·h + t of a row at [buffer][k][h][t]. Room for BK = 16
-// whatever BK is: the module's workgroup memory is counted whole, and one layout serves both entry points.
-// Each part of a read's index is an index of its own, so that where indices are clamped (wgpu's checks, a
-// browser's robustness) a clamp is of the buffer (once a step), of a constant (none), or of the invocation's
-// ty or tx (once a kernel), and not of each read's whole index. On an H200 that made `k8_16x8` 1.13× as fast
-// with wgpu's checks and 1.14× in Chromium, `k16` 1.07–1.08× (docs/results/index-clamps-h200.md).
+// transposed (k-major), and B's tile. Each part of a read's index is an index of its own, so that where
+// indices are clamped (wgpu's checks, a browser's robustness) a clamp is of the buffer (once a step), of a
+// constant (none), or of the invocation's ty or tx (once a kernel), and not of each read's whole index. On
+// an H200 that made `k8_16x8` 1.13× as fast with wgpu's checks and 1.14× in Chromium, `k16` 1.07–1.08×
+// (docs/results/index-clamps-h200.md).
+//   matmul_pipelined       [buffer][k][h][t] of both, the vec4 at 16·h + t of a row (an invocation reads
+//                          h = 0, 1 at its ty of A, at its tx of B); 16 rows a buffer, of which BK = 8 uses 8
+//   matmul_pipelined_tall  [buffer][k][g][ty] of A, the vec4 at 8·g + ty (g = 0…3), and [buffer][k][h][tx] of
+//                          B, at 16·h + tx; 8 rows a buffer (16 KiB: the same layout in the other's 32 KiB
+//                          ran at 0.65×, and two workgroups of 128 invocations an SM are what it is made for)
 var<workgroup> tile_a: array<array<array<array<vec4<f32>, 16>, 2>, 16>, 2>;
 var<workgroup> tile_b: array<array<array<array<vec4<f32>, 16>, 2>, 16>, 2>;
+var<workgroup> tall_a: array<array<array<array<vec4<f32>, 8>, 4>, 8>, 2>;
+var<workgroup> tall_b: array<array<array<array<vec4<f32>, 16>, 2>, 8>, 2>;
 
 // The vec4 at `at` of A or B (`from_a` is constant where it is called: the branch folds away).
 fn vec4_of(from_a: bool, at: u32) -> vec4<f32> {
@@ -227,12 +233,12 @@ fn matmul_pipelined(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invoca
 // 32 apart), 8 of B, 128 FMAs. acc[2i] and acc[2i + 1]: row i of the invocation's 16 (4 at 32·g + 4·ty), its
 // columns at 4·tx and 64 + 4·tx.
 fn step_tall(acc: ptr<function, array<vec4<f32>, 32>>, buffer: u32, k: u32, ty: u32, tx: u32) {
-    let a0 = tile_a[buffer][k][0][ty];
-    let a1 = tile_a[buffer][k][0][ty + 8u];
-    let a2 = tile_a[buffer][k][1][ty];
-    let a3 = tile_a[buffer][k][1][ty + 8u];
-    let b0 = tile_b[buffer][k][0][tx];
-    let b1 = tile_b[buffer][k][1][tx];
+    let a0 = tall_a[buffer][k][0][ty];
+    let a1 = tall_a[buffer][k][1][ty];
+    let a2 = tall_a[buffer][k][2][ty];
+    let a3 = tall_a[buffer][k][3][ty];
+    let b0 = tall_b[buffer][k][0][tx];
+    let b1 = tall_b[buffer][k][1][tx];
     (*acc)[0] = fma(vec4(a0.x), b0, (*acc)[0]);
     (*acc)[1] = fma(vec4(a0.x), b1, (*acc)[1]);
     (*acc)[2] = fma(vec4(a0.y), b0, (*acc)[2]);
@@ -278,6 +284,19 @@ fn steps_tall(acc: ptr<function, array<vec4<f32>, 32>>, buffer: u32, ty: u32, tx
     step_tall(acc, buffer, 7u, ty, tx);
 }
 
+// What `stage` does, into matmul_pipelined_tall's tiles (the vec4 at m / 4 of A's row is at [g][ty] =
+// [m / 32][m / 4 % 8], B's at n at [n / 16][n % 16]).
+fn stage_tall(buffer: u32, s: Share, fetched: array<vec4<f32>, 2>) {
+    let g = s.a_m / 32u;
+    let ty = s.a_m / 4u % 8u;
+    let m = s.a_m % 4u;
+    tall_a[buffer][s.a_k][g][ty][m] = fetched[0].x;
+    tall_a[buffer][s.a_k + 1u][g][ty][m] = fetched[0].y;
+    tall_a[buffer][s.a_k + 2u][g][ty][m] = fetched[0].z;
+    tall_a[buffer][s.a_k + 3u][g][ty][m] = fetched[0].w;
+    tall_b[buffer][s.b_k][s.b_n / 16u][s.b_n % 16u] = fetched[1];
+}
+
 @compute @workgroup_size(16, 8)
 fn matmul_pipelined_tall(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
                          @builtin(local_invocation_index) index: u32) {
@@ -289,8 +308,8 @@ fn matmul_pipelined_tall(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_i
     let first = share(index, 0u, 128u);
     let second = share(index, 1u, 128u);
 
-    stage(0u, first, fetch(first, row0, col0, 0u));
-    stage(0u, second, fetch(second, row0, col0, 0u));
+    stage_tall(0u, first, fetch(first, row0, col0, 0u));
+    stage_tall(0u, second, fetch(second, row0, col0, 0u));
     workgroupBarrier();
     var acc: array<vec4<f32>, 32>;
     var buffer = 0u;
@@ -301,8 +320,8 @@ fn matmul_pipelined_tall(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_i
         let fetched_second = fetch(second, row0, col0, next);
         steps_tall(&acc, buffer, ty, tx);
         buffer = 1u - buffer;
-        stage(buffer, first, fetched_first);
-        stage(buffer, second, fetched_second);
+        stage_tall(buffer, first, fetched_first);
+        stage_tall(buffer, second, fetched_second);
         workgroupBarrier();
     }
     steps_tall(&acc, buffer, ty, tx);

@@ -184,6 +184,23 @@ fn a_kernel_declaring_more_memory_than_wgsl_or_the_device_allows_is_refused_befo
     }
 }
 
+/// A pipeline holds one entry point's workgroup variables: two entry points, each with three quarters of the
+/// device's workgroup memory of its own, compile.
+#[test]
+fn each_entry_points_workgroup_variables_are_held_to_the_limit_apart() {
+    let gpu = open_gpu();
+    let floats = gpu.info.limits.max_workgroup_storage_bytes / 4 * 3 / 4;
+    let declarations = format!(
+        "var<workgroup> left: array<f32, {floats}>;\nvar<workgroup> right: array<f32, {floats}>;\n\
+         @compute @workgroup_size(1) fn uses_left() {{ left[0] = 1.0; }}\n\
+         @compute @workgroup_size(1) fn uses_right() {{ right[0] = 1.0; }}\n"
+    );
+    let source = starter("triad").replace("my_triad", "two_entry_points") + &declarations;
+    let family = kernels::register(UserKernel::read(&source, None).unwrap()).unwrap();
+    let problems = pollster::block_on(kernels::user::compilation_problems(&gpu, family));
+    assert!(problems.is_empty(), "{problems:?}");
+}
+
 #[test]
 fn every_problem_of_a_specification_is_named_at_its_place() {
     let source = starter("triad");

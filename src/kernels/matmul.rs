@@ -80,9 +80,12 @@ fn pipelined_shape(variant: &str) -> (&'static str, [u32; 3]) {
         _ => ("matmul_pipelined", [16, 16, 1]),
     }
 }
-/// The workgroup memory of every `matmul_pipelined` variant: a tile of A and one of B, two buffers of each,
-/// 16 rows of 128 f32s a buffer (room for the largest BK).
-const PIPELINED_STORAGE_BYTES: u32 = 2 * 2 * 16 * PIPELINED_TILE * 4;
+/// The workgroup memory of `matmul_pipelined/variant`: a tile of A and one of B, two buffers of each, rows
+/// of 128 f32s; 8 rows a buffer in `matmul_pipelined_tall`, 16 (room for the largest BK) in the other.
+fn pipelined_storage_bytes(variant: &str) -> u32 {
+    let rows = if pipelined_shape(variant).0 == "matmul_pipelined_tall" { 8 } else { 16 };
+    2 * 2 * rows * PIPELINED_TILE * 4
+}
 /// The largest matrix swept, 4096 × 4096 (64 MiB).
 const DEFAULT_ELEMENTS: u64 = 4096 * 4096;
 /// Multiply-adds the CPU reference may spend per matrix edge: every element of small products, a sample
@@ -223,7 +226,7 @@ impl Family for Matmul {
         match kernel.kernel {
             "matmul_tiled" => 2 * 4 * (x as u64 * y as u64),
             "matmul_blocked" => 4 * BLOCKED_K * edge(kernel.variant) as u64 * (x as u64 + y as u64),
-            "matmul_pipelined" => PIPELINED_STORAGE_BYTES.into(),
+            "matmul_pipelined" => pipelined_storage_bytes(kernel.variant).into(),
             name if subgroup_matrix::is_one(name) => subgroup_matrix::workgroup_storage_bytes(kernel.variant, x),
             _ => 0,
         }
@@ -320,7 +323,7 @@ impl Family for Matmul {
                     ("BK", &e.to_string()),
                 ]);
                 spec.grid = Some(square(&PIPELINED_TILE.to_string()));
-                spec.workgroup_memory = Some(PIPELINED_STORAGE_BYTES.to_string());
+                spec.workgroup_memory = Some(pipelined_storage_bytes(kernel.variant).to_string());
                 reference = Some(("reference", spec::expressions(&["ceil_div(n, 64)", "ceil_div(n, 16)"])));
             }
             _ => {

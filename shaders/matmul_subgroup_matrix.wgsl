@@ -17,8 +17,8 @@
 // wrapped in functions of our own (0.68–0.85× at 4 and 8 subgroups). The two chunks of a step are written
 // out too, so that every load's offset in its subgroup's block is a constant: Chromium's robustness then
 // checks it as it compiles, where an offset it cannot check guards the load (offset and stride chosen at run
-// time); that made int8 in Chromium 1.17× / 1.28× as fast at n = 2048 / 4096 on an H200, f16 1.25× / 1.04×,
-// and f16 natively without checks 1.07× / 1.16× (docs/results/index-clamps-h200.md). A subgroup finds its
+// time); that made int8 in Chromium 1.46× / 1.32× as fast at n = 2048 / 4096 on an H200, f16 1.18× / 1.05×,
+// and f16 natively without checks 1.05× / 1.17× (docs/results/index-clamps-h200.md). A subgroup finds its
 // block by `subgroup_id`: Chromium holds
 // a subgroup-matrix store's offset to being uniform over the subgroup, which it can prove of `subgroup_id`
 // and not of anything computed from local_invocation_index (not even through subgroupBroadcastFirst).

@@ -19,9 +19,9 @@
 // checks it as it compiles, where an offset it cannot check guards the load (offset and stride chosen at run
 // time); that made int8 in Chromium 1.46× / 1.32× as fast at n = 2048 / 4096 on an H200, f16 1.18× / 1.05×,
 // and f16 natively without checks 1.05× / 1.17× (docs/results/index-clamps-h200.md). A subgroup finds its
-// block by `subgroup_id`: Chromium holds
-// a subgroup-matrix store's offset to being uniform over the subgroup, which it can prove of `subgroup_id`
-// and not of anything computed from local_invocation_index (not even through subgroupBroadcastFirst).
+// block by `subgroup_id`: Chromium holds a subgroup-matrix store's offset to being uniform over the subgroup,
+// which it can prove of `subgroup_id` and not of anything computed from local_invocation_index (not even
+// through subgroupBroadcastFirst).
 //
 // Written in Chromium's dialect. The host puts the dialect's directives first, and appends the types of the
 // adapter's configuration: `Word` (what the staged tiles hold: u32, or i32 for i8, four elements to a word;

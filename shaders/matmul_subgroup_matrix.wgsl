@@ -23,12 +23,16 @@
 // which it can prove of `subgroup_id` and not of anything computed from local_invocation_index (not even
 // through subgroupBroadcastFirst).
 //
-// Written in Chromium's dialect. The host puts the dialect's directives first, and appends the types of the
-// adapter's configuration: `Word` (what the staged tiles hold: u32, or i32 for i8, four elements to a word;
-// or f16) and its WORD_BYTES and PER_WORD (elements a word), `Out` (C's elements), K, `Left`, `Right` and
-// `Result` (the subgroup matrices), `unpacked` (a loaded vec4 as the Words it holds, 4 or 8, then zeros),
-// COLS, and the workgroup's shape in subgroups: SUBGROUP_ROWS and SUBGROUP_COLS (1 × 1, 2 × 1, 2 × 2, or
-// 4 × 2 where COLS is 4). Natively it rewrites the subgroup-matrix calls as naga's cooperative-matrix ones.
+// Written in Chromium's dialect, with the subgroup-matrix calls whose majorness is a template (the ones with a
+// bool are deprecated in Chromium 156), offsets and strides counted in the staged arrays' elements. The host
+// puts the dialect's directives first, and appends the types of the adapter's configuration: `Word` (what the
+// staged tiles hold: in Chromium whole vec4s, one store a loaded vec4, which made f16 1.10–1.14× as fast as
+// eight stores of its halves and int8 1.02–1.03× as four of its words; natively f16, as naga's cooperative
+// matrices load their own scalars only) and its WORD_BYTES and PER_WORD (elements a word), `Out` (C's
+// elements), `Left`, `Right` and `Result` (the subgroup matrices), `unpacked` (a loaded vec4 as the Words it
+// holds, 1 or 8, then zeros), COLS, and the workgroup's shape in subgroups: SUBGROUP_ROWS and SUBGROUP_COLS
+// (1 × 1, 2 × 1, 2 × 2, or 4 × 2 where COLS is 4). Natively it rewrites the subgroup-matrix calls as naga's
+// cooperative-matrix ones.
 
 override N: u32;
 const WORKGROUP = 32u * SUBGROUP_ROWS * SUBGROUP_COLS;
@@ -40,9 +44,9 @@ const_assert CHUNKS == 2u; // the products of a step are written out for two
 const PARTS = 2u * CHUNKS;
 const ROW_BYTES = 16u * PARTS + 16u;
 const ROW_WORDS = ROW_BYTES / WORD_BYTES;
-const ROW = ROW_WORDS * PER_WORD;
-/// The words a vec4 of A or B fills, and the elements it holds.
+/// The words a vec4 of A or B fills, and the elements it holds; the words of a chunk of k.
 const VEC4_WORDS = 16u / WORD_BYTES;
+const K_WORDS = 2u * VEC4_WORDS;
 const VEC4_ELEMENTS = VEC4_WORDS * PER_WORD;
 /// The Words a 32-bit word of a vec4 fills: 1, or 2 halves.
 const WORD_PAIR = VEC4_WORDS / 4u;
@@ -51,8 +55,8 @@ const TILE_M = SUBGROUP_ROWS * 32u;
 const TILE_N = SUBGROUP_COLS * BLOCK_N;
 /// Where B's third and fourth tiles of 16 columns start in a subgroup's block, in elements (read where COLS
 /// is 4 only; written so that the offsets lie inside the block whatever COLS is).
-const B_TILE_2 = (BLOCK_N - 32u) * ROW;
-const B_TILE_3 = (BLOCK_N - 16u) * ROW;
+const B_TILE_2 = (BLOCK_N - 32u) * ROW_WORDS;
+const B_TILE_3 = (BLOCK_N - 16u) * ROW_WORDS;
 /// A subgroup's staged rows of A (32) and columns of B (BLOCK_N) of a step, in words.
 const A_BLOCK_WORDS = 32u * ROW_WORDS;
 const B_BLOCK_WORDS = BLOCK_N * ROW_WORDS;
@@ -75,11 +79,11 @@ const SPACING = WORKGROUP / PARTS;
 var<workgroup> a_tiles: array<array<array<Word, A_BLOCK_WORDS>, SUBGROUP_ROWS>, 2>;
 var<workgroup> b_tiles: array<array<array<Word, B_BLOCK_WORDS>, SUBGROUP_COLS>, 2>;
 
-/// Whether the stores into workgroup memory go in turned (`stage_a`). Where every index is clamped (wgpu's
-/// checks, a browser's robustness) turning them made the kernel 1.25–1.30× as fast natively and 1.07–1.26×
-/// in Chromium on an H200; without checks it made it 0.91–0.92× as fast, and storing a vec4's halves out
-/// of order 0.70–0.72×: the compiler, presumably, joins the stores of a vec4 made in order into wider
-/// ones. The host sets it natively.
+/// Whether the stores of a vec4's Words into workgroup memory go in turned (`stage_a`; natively, where a
+/// vec4 fills eight). With wgpu's checks turning them made the kernel 1.25–1.30× as fast on an H200 (and
+/// 1.07–1.26× in Chromium, when it stored Words too); without checks it made it 0.91–0.92× as fast, and
+/// storing a vec4's halves out of order 0.70–0.72×: the compiler, presumably, joins the stores of a vec4
+/// made in order into wider ones. The host sets it natively.
 override TURNED: bool = true;
 
 /// `v` turned by `by` words: its word `(i + by) % 4` in place `i`.
@@ -88,12 +92,17 @@ fn turned(v: vec4<u32>, by: u32) -> vec4<u32> {
     return select(half_turned, half_turned.zwxy, (by & 2u) != 0u);
 }
 
-/// Part `part` of line `line` (a row of A or column of B) of a step, into `buffer`. Word by word, a store
-/// of all 32 invocations of a subgroup (8 lines 80 bytes apart, 4 parts of each) would put four in each of
-/// 8 banks; turned by `part`, each store writes a word the other three parts of its line do not, 32 banks.
+/// Part `part` of line `line` (a row of A or column of B) of a step, into `buffer`: one store where a Word is
+/// a vec4. Word by word, a store of all 32 invocations of a subgroup (8 lines 80 bytes apart, 4 parts of
+/// each) would put four in each of 8 banks; turned by `part`, each store writes a word the other three parts
+/// of its line do not, 32 banks.
 fn stage_a(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
     let block = line / 32u;
     let at = line % 32u * ROW_WORDS + part * VEC4_WORDS;
+    if VEC4_WORDS == 1u {
+        a_tiles[buffer][block][at] = unpacked(v)[0];
+        return;
+    }
     let by = select(0u, part, TURNED);
     let w = unpacked(turned(v, by));
     let p0 = at + (by & 3u) * WORD_PAIR;
@@ -123,6 +132,10 @@ fn stage_a(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
 fn stage_b(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
     let block = line / BLOCK_N;
     let at = line % BLOCK_N * ROW_WORDS + part * VEC4_WORDS;
+    if VEC4_WORDS == 1u {
+        b_tiles[buffer][block][at] = unpacked(v)[0];
+        return;
+    }
     let by = select(0u, part, TURNED);
     let w = unpacked(turned(v, by));
     let p0 = at + (by & 3u) * WORD_PAIR;
@@ -199,7 +212,7 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
     var c11 = Result();
     var c12 = Result();
     var c13 = Result();
-    let steps = N / (K * CHUNKS);
+    let steps = N / (2u * VEC4_ELEMENTS * CHUNKS);
     for (var step = 0u; step < steps; step++) {
         // Into this step's buffer what was loaded for it, then the next step's vec4s from memory.
         let here = step % 2u;
@@ -239,35 +252,37 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
                 b3 = b[b_at + 3u * spaced + k];
             }
         }
-        // Offsets count elements: A's block row by row, B's column by column. The chunks written out, so that
-        // each offset is a constant.
-        let l0 = subgroupMatrixLoad<Left>(&a_tiles[here][row_block], 0u, false, ROW);
-        let l1 = subgroupMatrixLoad<Left>(&a_tiles[here][row_block], 16u * ROW, false, ROW);
-        let r0 = subgroupMatrixLoad<Right>(&b_tiles[here][col_block], 0u, true, ROW);
-        let r1 = subgroupMatrixLoad<Right>(&b_tiles[here][col_block], 16u * ROW, true, ROW);
+        // Offsets and strides count Words: A's block row by row, B's column by column. The chunks written out,
+        // so that each offset is a constant.
+        let a_block = &a_tiles[here][row_block];
+        let b_block = &b_tiles[here][col_block];
+        let l0 = subgroupMatrixLoad<Left, row_major>(a_block, 0u, ROW_WORDS);
+        let l1 = subgroupMatrixLoad<Left, row_major>(a_block, 16u * ROW_WORDS, ROW_WORDS);
+        let r0 = subgroupMatrixLoad<Right, col_major>(b_block, 0u, ROW_WORDS);
+        let r1 = subgroupMatrixLoad<Right, col_major>(b_block, 16u * ROW_WORDS, ROW_WORDS);
         c00 = subgroupMatrixMultiplyAccumulate(l0, r0, c00);
         c01 = subgroupMatrixMultiplyAccumulate(l0, r1, c01);
         c10 = subgroupMatrixMultiplyAccumulate(l1, r0, c10);
         c11 = subgroupMatrixMultiplyAccumulate(l1, r1, c11);
         if COLS == 4u {
-            let r2 = subgroupMatrixLoad<Right>(&b_tiles[here][col_block], B_TILE_2, true, ROW);
-            let r3 = subgroupMatrixLoad<Right>(&b_tiles[here][col_block], B_TILE_3, true, ROW);
+            let r2 = subgroupMatrixLoad<Right, col_major>(b_block, B_TILE_2, ROW_WORDS);
+            let r3 = subgroupMatrixLoad<Right, col_major>(b_block, B_TILE_3, ROW_WORDS);
             c02 = subgroupMatrixMultiplyAccumulate(l0, r2, c02);
             c03 = subgroupMatrixMultiplyAccumulate(l0, r3, c03);
             c12 = subgroupMatrixMultiplyAccumulate(l1, r2, c12);
             c13 = subgroupMatrixMultiplyAccumulate(l1, r3, c13);
         }
-        let l2 = subgroupMatrixLoad<Left>(&a_tiles[here][row_block], K, false, ROW);
-        let l3 = subgroupMatrixLoad<Left>(&a_tiles[here][row_block], K + 16u * ROW, false, ROW);
-        let r4 = subgroupMatrixLoad<Right>(&b_tiles[here][col_block], K, true, ROW);
-        let r5 = subgroupMatrixLoad<Right>(&b_tiles[here][col_block], K + 16u * ROW, true, ROW);
+        let l2 = subgroupMatrixLoad<Left, row_major>(a_block, K_WORDS, ROW_WORDS);
+        let l3 = subgroupMatrixLoad<Left, row_major>(a_block, K_WORDS + 16u * ROW_WORDS, ROW_WORDS);
+        let r4 = subgroupMatrixLoad<Right, col_major>(b_block, K_WORDS, ROW_WORDS);
+        let r5 = subgroupMatrixLoad<Right, col_major>(b_block, K_WORDS + 16u * ROW_WORDS, ROW_WORDS);
         c00 = subgroupMatrixMultiplyAccumulate(l2, r4, c00);
         c01 = subgroupMatrixMultiplyAccumulate(l2, r5, c01);
         c10 = subgroupMatrixMultiplyAccumulate(l3, r4, c10);
         c11 = subgroupMatrixMultiplyAccumulate(l3, r5, c11);
         if COLS == 4u {
-            let r6 = subgroupMatrixLoad<Right>(&b_tiles[here][col_block], K + B_TILE_2, true, ROW);
-            let r7 = subgroupMatrixLoad<Right>(&b_tiles[here][col_block], K + B_TILE_3, true, ROW);
+            let r6 = subgroupMatrixLoad<Right, col_major>(b_block, K_WORDS + B_TILE_2, ROW_WORDS);
+            let r7 = subgroupMatrixLoad<Right, col_major>(b_block, K_WORDS + B_TILE_3, ROW_WORDS);
             c02 = subgroupMatrixMultiplyAccumulate(l2, r6, c02);
             c03 = subgroupMatrixMultiplyAccumulate(l2, r7, c03);
             c12 = subgroupMatrixMultiplyAccumulate(l3, r6, c12);
@@ -277,14 +292,14 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
     let block_row = row_block * 32u;
     let block_col = col_block * BLOCK_N;
     let at = (row0 + block_row) * N + col0 + block_col;
-    subgroupMatrixStore(&c, at, c00, false, N);
-    subgroupMatrixStore(&c, at + 16u, c01, false, N);
-    subgroupMatrixStore(&c, at + 16u * N, c10, false, N);
-    subgroupMatrixStore(&c, at + 16u * N + 16u, c11, false, N);
+    subgroupMatrixStore<row_major>(&c, at, c00, N);
+    subgroupMatrixStore<row_major>(&c, at + 16u, c01, N);
+    subgroupMatrixStore<row_major>(&c, at + 16u * N, c10, N);
+    subgroupMatrixStore<row_major>(&c, at + 16u * N + 16u, c11, N);
     if COLS == 4u {
-        subgroupMatrixStore(&c, at + 32u, c02, false, N);
-        subgroupMatrixStore(&c, at + 48u, c03, false, N);
-        subgroupMatrixStore(&c, at + 16u * N + 32u, c12, false, N);
-        subgroupMatrixStore(&c, at + 16u * N + 48u, c13, false, N);
+        subgroupMatrixStore<row_major>(&c, at + 32u, c02, N);
+        subgroupMatrixStore<row_major>(&c, at + 48u, c03, N);
+        subgroupMatrixStore<row_major>(&c, at + 16u * N + 32u, c12, N);
+        subgroupMatrixStore<row_major>(&c, at + 16u * N + 48u, c13, N);
     }
 }

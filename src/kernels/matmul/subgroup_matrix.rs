@@ -57,16 +57,23 @@ fn k(inputs: Inputs) -> u32 {
     32 / inputs.bytes() as u32
 }
 
-/// The WGSL of `inputs` in Chromium's dialect, subgroups' blocks of C `cols` tiles wide (2 or 4) and
-/// workgroups of `[rows, columns]` subgroups: the directives first, then the module, the words the staged
+/// The WGSL of `inputs` in Chromium's dialect, for `dialect`, subgroups' blocks of C `cols` tiles wide (2 or 4)
+/// and workgroups of `[rows, columns]` subgroups: the directives first, then the module, the words the staged
 /// tiles hold and how a loaded vec4 of A or B fills them, C's words, the shape as constants (which the sizes
-/// of arrays must be), and the subgroup matrices of the configuration.
-fn wgsl(inputs: Inputs, cols: u32, [rows, columns]: [u32; 2]) -> String {
+/// of arrays must be), and the subgroup matrices of the configuration. Chromium loads subgroup matrices from
+/// vec4s, one store a loaded vec4 (in int8, 1.0x the four stores of its words, in f16 … the eight of its
+/// halves); naga's cooperative matrices only from their own scalars.
+fn wgsl(inputs: Inputs, dialect: Dialect, cols: u32, [rows, columns]: [u32; 2]) -> String {
     let [component, out] = inputs.matrix_types();
     let k = k(inputs);
     let f16 = if inputs == Inputs::F16 { "enable f16;\n" } else { "" };
-    let (word, word_bytes, unpacked) = match inputs {
-        Inputs::F16 => (
+    let (word, word_bytes, unpacked) = match (inputs, dialect) {
+        (_, Dialect::Chromium) => (
+            "vec4<u32>",
+            16,
+            "return array(v, Word(), Word(), Word(), Word(), Word(), Word(), Word());",
+        ),
+        (Inputs::F16, Dialect::Naga) => (
             "f16",
             2,
             // Through f32 (exactly): naga 30 mistypes a bitcast of u32 to vec2<f16> (and an array of an
@@ -75,19 +82,14 @@ fn wgsl(inputs: Inputs, cols: u32, [rows, columns]: [u32; 2]) -> String {
              let z = vec2<f16>(unpack2x16float(v.z));\nlet w = vec2<f16>(unpack2x16float(v.w));\n\
              return array(x.x, x.y, y.x, y.y, z.x, z.y, w.x, w.y);",
         ),
-        _ => (
-            out,
-            4,
-            "return array(bitcast<Word>(v.x), bitcast<Word>(v.y), bitcast<Word>(v.z), bitcast<Word>(v.w), Word(), \
-             Word(), Word(), Word());",
-        ),
+        (_, Dialect::Naga) => unreachable!("naga's cooperative matrices have no 8-bit type"),
     };
     // The loads' offsets are uniform over each subgroup, not over the workgroup, which is all WGSL's analysis
     // proves.
     format!(
         "{f16}enable chromium_experimental_subgroup_matrix;\nenable subgroups;\n\
          diagnostic(off, chromium_experimental.subgroup_matrix_uniformity);\n{WGSL}alias Word = {word};\n\
-         alias Out = {out};\nconst WORD_BYTES = {word_bytes}u;\nconst PER_WORD = {per_word}u;\nconst K = {k}u;\n\
+         alias Out = {out};\nconst WORD_BYTES = {word_bytes}u;\nconst PER_WORD = {per_word}u;\n\
          fn unpacked(v: vec4<u32>) -> array<{word}, 8> {{\n{unpacked}\n}}\nconst COLS = {cols}u;\n\
          const SUBGROUP_ROWS = {rows}u;\nconst SUBGROUP_COLS = {columns}u;\n\
          alias Left = subgroup_matrix_left<{component}, {k}, 16>;\n\
@@ -112,16 +114,16 @@ fn in_naga_dialect(chromium: &str) -> String {
     // naga's coopLoadT and coopStoreT read and write row by row, coopLoad column by column; they take a
     // pointer to the first element.
     for (call, naga) in [
-        ("subgroupMatrixLoad<Left>(", "coopLoadT<Left>"),
-        ("subgroupMatrixLoad<Right>(", "coopLoad<Right>"),
-        ("subgroupMatrixStore(", "coopStoreT"),
+        ("subgroupMatrixLoad<Left, row_major>(", "coopLoadT<Left>"),
+        ("subgroupMatrixLoad<Right, col_major>(", "coopLoad<Right>"),
+        ("subgroupMatrixStore<row_major>(", "coopStoreT"),
     ] {
         while let Some(at) = text.find(call) {
             let start = at + call.len();
             let end = start + text[start..].find(')').unwrap_or(0);
             let rewritten = match text[start..end].split(", ").collect::<Vec<_>>()[..] {
-                [array, offset, matrix, _, stride] => format!("{naga}({matrix}, {array}[{offset}], {stride})"),
-                [array, offset, _, stride] => format!("{naga}({array}[{offset}], {stride})"),
+                [array, offset, matrix, stride] => format!("{naga}({matrix}, &(*{array})[{offset}], {stride})"),
+                [array, offset, stride] => format!("{naga}(&(*{array})[{offset}], {stride})"),
                 ref other => unreachable!("a call of {} arguments: {other:?}", other.len()),
             };
             text.replace_range(at..=end, &rewritten);
@@ -138,7 +140,7 @@ fn modules(inputs: Inputs, dialect: Dialect) -> Modules {
         (Inputs::F16, Dialect::Naga) => "matmul_subgroup_matrix.wgsl (f16, naga)",
         _ => "matmul_subgroup_matrix.wgsl (u8)",
     };
-    [2, 4].map(|cols| GRIDS.map(|grid| ShaderModules::new(label, in_dialect(wgsl(inputs, cols, grid), dialect))))
+    [2, 4].map(|cols| GRIDS.map(|grid| ShaderModules::new(label, in_dialect(wgsl(inputs, dialect, cols, grid), dialect))))
 }
 
 /// The module `chromium` in `dialect`. A browser never compiles naga's (the kernel is skipped there), so the
@@ -175,7 +177,8 @@ fn tile(variant: &str, invocations: u32) -> Option<(usize, [u32; 2])> {
 pub fn source(kernel: KernelId, invocations: u32) -> Option<String> {
     let (shape, _) = tile(kernel.variant, invocations)?;
     let cols = block(kernel.variant)[1] / 16;
-    Some(in_dialect(wgsl(Inputs::of(kernel), cols, GRIDS[shape]), dialect(kernel.kernel)))
+    let dialect = dialect(kernel.kernel);
+    Some(in_dialect(wgsl(Inputs::of(kernel), dialect, cols, GRIDS[shape]), dialect))
 }
 
 /// The workgroups `variant` runs in.
@@ -276,7 +279,7 @@ mod tests {
         for variant in ["32x32", "32x64"] {
             for [invocations, _, _] in workgroup_shapes(variant) {
                 let (shape, _) = tile(variant, invocations).unwrap();
-                let source = in_naga_dialect(&wgsl(Inputs::F16, block(variant)[1] / 16, GRIDS[shape]));
+                let source = in_naga_dialect(&wgsl(Inputs::F16, Dialect::Naga, block(variant)[1] / 16, GRIDS[shape]));
                 let source = kernel::for_this_compiler(&source);
                 let module = naga::front::wgsl::parse_str(&source)
                     .unwrap_or_else(|e| panic!("{variant} in {invocations}: {}", e.emit_to_string(&source)));
@@ -313,7 +316,7 @@ mod tests {
         assert!(naga.contains("coopLoadT<Left>") && !naga.contains("subgroupMatrixLoad"));
         assert!(naga.contains("const SUBGROUP_ROWS = 4u;") && naga.contains("const COLS = 4u;"));
         let chromium = source(kernel("matmul_subgroup_matrix", "i8_32x32"), 128).unwrap();
-        assert!(chromium.contains("subgroupMatrixLoad<Left>") && chromium.contains("alias Word = i32;"));
+        assert!(chromium.contains("subgroupMatrixLoad<Left, row_major>") && chromium.contains("alias Word = vec4<u32>;"));
         assert!(source(kernel("matmul_subgroup_matrix", "u8_32x64"), 32).is_none());
     }
 }

@@ -26,8 +26,8 @@
 // Written in Chromium's dialect, with the subgroup-matrix calls whose majorness is a template (the ones with a
 // bool are deprecated in Chromium 156), offsets and strides counted in the staged arrays' elements. The host
 // puts the dialect's directives first, and appends the types of the adapter's configuration: `Word` (what the
-// staged tiles hold: in Chromium whole vec4s, one store a loaded vec4, which made f16 1.10–1.14× as fast as
-// eight stores of its halves and int8 1.02–1.03× as four of its words; natively f16, as naga's cooperative
+// staged tiles hold: in Chromium whole vec4s, one store a loaded vec4, which made f16 1.10–1.15× as fast as
+// eight stores of its halves and int8 1.01–1.03× as four of its words; natively f16, as naga's cooperative
 // matrices load their own scalars only) and its WORD_BYTES and PER_WORD (elements a word), `Out` (C's
 // elements), `Left`, `Right` and `Result` (the subgroup matrices), `unpacked` (a loaded vec4 as the Words it
 // holds, 1 or 8, then zeros), COLS, and the workgroup's shape in subgroups: SUBGROUP_ROWS and SUBGROUP_COLS

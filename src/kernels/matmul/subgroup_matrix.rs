@@ -57,12 +57,12 @@ fn k(inputs: Inputs) -> u32 {
     32 / inputs.bytes() as u32
 }
 
-/// The WGSL of `inputs` in Chromium's dialect, for `dialect`, subgroups' blocks of C `cols` tiles wide (2 or 4)
-/// and workgroups of `[rows, columns]` subgroups: the directives first, then the module, the words the staged
-/// tiles hold and how a loaded vec4 of A or B fills them, C's words, the shape as constants (which the sizes
-/// of arrays must be), and the subgroup matrices of the configuration. Chromium loads subgroup matrices from
-/// vec4s, one store a loaded vec4 (in int8, 1.0x the four stores of its words, in f16 … the eight of its
-/// halves); naga's cooperative matrices only from their own scalars.
+/// The WGSL of `inputs` for `dialect` (written in Chromium's; `in_dialect` rewrites it for naga's), subgroups'
+/// blocks of C `cols` tiles wide (2 or 4) and workgroups of `[rows, columns]` subgroups: the directives first,
+/// then the module, the words the staged tiles hold and how a loaded vec4 of A or B fills them, C's words,
+/// the shape as constants (which the sizes of arrays must be), and the subgroup matrices of the configuration.
+/// Chromium loads subgroup matrices from whole vec4s, one store a loaded vec4; naga's cooperative matrices
+/// only from their own scalars, eight halves a vec4.
 fn wgsl(inputs: Inputs, dialect: Dialect, cols: u32, [rows, columns]: [u32; 2]) -> String {
     let [component, out] = inputs.matrix_types();
     let k = k(inputs);

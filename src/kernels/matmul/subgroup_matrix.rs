@@ -68,11 +68,9 @@ fn wgsl(inputs: Inputs, dialect: Dialect, cols: u32, [rows, columns]: [u32; 2]) 
     let k = k(inputs);
     let f16 = if inputs == Inputs::F16 { "enable f16;\n" } else { "" };
     let (word, word_bytes, unpacked) = match (inputs, dialect) {
-        (_, Dialect::Chromium) => (
-            "vec4<u32>",
-            16,
-            "return array(v, Word(), Word(), Word(), Word(), Word(), Word(), Word());",
-        ),
+        (_, Dialect::Chromium) => {
+            ("vec4<u32>", 16, "return array(v, Word(), Word(), Word(), Word(), Word(), Word(), Word());")
+        }
         (Inputs::F16, Dialect::Naga) => (
             "f16",
             2,
@@ -140,7 +138,8 @@ fn modules(inputs: Inputs, dialect: Dialect) -> Modules {
         (Inputs::F16, Dialect::Naga) => "matmul_subgroup_matrix.wgsl (f16, naga)",
         _ => "matmul_subgroup_matrix.wgsl (u8)",
     };
-    [2, 4].map(|cols| GRIDS.map(|grid| ShaderModules::new(label, in_dialect(wgsl(inputs, dialect, cols, grid), dialect))))
+    [2, 4]
+        .map(|cols| GRIDS.map(|grid| ShaderModules::new(label, in_dialect(wgsl(inputs, dialect, cols, grid), dialect))))
 }
 
 /// The module `chromium` in `dialect`. A browser never compiles naga's (the kernel is skipped there), so the
@@ -316,7 +315,9 @@ mod tests {
         assert!(naga.contains("coopLoadT<Left>") && !naga.contains("subgroupMatrixLoad"));
         assert!(naga.contains("const SUBGROUP_ROWS = 4u;") && naga.contains("const COLS = 4u;"));
         let chromium = source(kernel("matmul_subgroup_matrix", "i8_32x32"), 128).unwrap();
-        assert!(chromium.contains("subgroupMatrixLoad<Left, row_major>") && chromium.contains("alias Word = vec4<u32>;"));
+        assert!(
+            chromium.contains("subgroupMatrixLoad<Left, row_major>") && chromium.contains("alias Word = vec4<u32>;")
+        );
         assert!(source(kernel("matmul_subgroup_matrix", "u8_32x64"), 32).is_none());
     }
 }

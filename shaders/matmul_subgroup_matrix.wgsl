@@ -48,8 +48,6 @@ const ROW_WORDS = ROW_BYTES / WORD_BYTES;
 const VEC4_WORDS = 16u / WORD_BYTES;
 const K_WORDS = 2u * VEC4_WORDS;
 const VEC4_ELEMENTS = VEC4_WORDS * PER_WORD;
-/// The Words a 32-bit word of a vec4 fills: 1, or 2 halves.
-const WORD_PAIR = VEC4_WORDS / 4u;
 const BLOCK_N = COLS * 16u;
 const TILE_M = SUBGROUP_ROWS * 32u;
 const TILE_N = SUBGROUP_COLS * BLOCK_N;
@@ -93,9 +91,9 @@ fn turned(v: vec4<u32>, by: u32) -> vec4<u32> {
 }
 
 /// Part `part` of line `line` (a row of A or column of B) of a step, into `buffer`: one store where a Word is
-/// a vec4. Word by word, a store of all 32 invocations of a subgroup (8 lines 80 bytes apart, 4 parts of
-/// each) would put four in each of 8 banks; turned by `part`, each store writes a word the other three parts
-/// of its line do not, 32 banks.
+/// a vec4 (Chromium), else its 32-bit words as pairs of f16 Words (natively). Word by word, a store of all 32
+/// invocations of a subgroup (8 lines 80 bytes apart, 4 parts of each) would put four in each of 8 banks;
+/// turned by `part`, each store writes a word the other three parts of its line do not, 32 banks.
 fn stage_a(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
     let block = line / 32u;
     let at = line % 32u * ROW_WORDS + part * VEC4_WORDS;
@@ -105,26 +103,18 @@ fn stage_a(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
     }
     let by = select(0u, part, TURNED);
     let w = unpacked(turned(v, by));
-    let p0 = at + (by & 3u) * WORD_PAIR;
-    let p1 = at + ((by + 1u) & 3u) * WORD_PAIR;
-    let p2 = at + ((by + 2u) & 3u) * WORD_PAIR;
-    let p3 = at + ((by + 3u) & 3u) * WORD_PAIR;
+    let p0 = at + (by & 3u) * 2u;
+    let p1 = at + ((by + 1u) & 3u) * 2u;
+    let p2 = at + ((by + 2u) & 3u) * 2u;
+    let p3 = at + ((by + 3u) & 3u) * 2u;
     a_tiles[buffer][block][p0] = w[0];
-    if WORD_PAIR == 2u {
-        a_tiles[buffer][block][p0 + 1u] = w[1];
-    }
-    a_tiles[buffer][block][p1] = w[WORD_PAIR];
-    if WORD_PAIR == 2u {
-        a_tiles[buffer][block][p1 + 1u] = w[3];
-    }
-    a_tiles[buffer][block][p2] = w[2u * WORD_PAIR];
-    if WORD_PAIR == 2u {
-        a_tiles[buffer][block][p2 + 1u] = w[5];
-    }
-    a_tiles[buffer][block][p3] = w[3u * WORD_PAIR];
-    if WORD_PAIR == 2u {
-        a_tiles[buffer][block][p3 + 1u] = w[7];
-    }
+    a_tiles[buffer][block][p0 + 1u] = w[1];
+    a_tiles[buffer][block][p1] = w[2];
+    a_tiles[buffer][block][p1 + 1u] = w[3];
+    a_tiles[buffer][block][p2] = w[4];
+    a_tiles[buffer][block][p2 + 1u] = w[5];
+    a_tiles[buffer][block][p3] = w[6];
+    a_tiles[buffer][block][p3 + 1u] = w[7];
 }
 
 /// The same into B's tiles (one function for both would take a pointer, and the two arrays' types differ by
@@ -138,26 +128,18 @@ fn stage_b(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
     }
     let by = select(0u, part, TURNED);
     let w = unpacked(turned(v, by));
-    let p0 = at + (by & 3u) * WORD_PAIR;
-    let p1 = at + ((by + 1u) & 3u) * WORD_PAIR;
-    let p2 = at + ((by + 2u) & 3u) * WORD_PAIR;
-    let p3 = at + ((by + 3u) & 3u) * WORD_PAIR;
+    let p0 = at + (by & 3u) * 2u;
+    let p1 = at + ((by + 1u) & 3u) * 2u;
+    let p2 = at + ((by + 2u) & 3u) * 2u;
+    let p3 = at + ((by + 3u) & 3u) * 2u;
     b_tiles[buffer][block][p0] = w[0];
-    if WORD_PAIR == 2u {
-        b_tiles[buffer][block][p0 + 1u] = w[1];
-    }
-    b_tiles[buffer][block][p1] = w[WORD_PAIR];
-    if WORD_PAIR == 2u {
-        b_tiles[buffer][block][p1 + 1u] = w[3];
-    }
-    b_tiles[buffer][block][p2] = w[2u * WORD_PAIR];
-    if WORD_PAIR == 2u {
-        b_tiles[buffer][block][p2 + 1u] = w[5];
-    }
-    b_tiles[buffer][block][p3] = w[3u * WORD_PAIR];
-    if WORD_PAIR == 2u {
-        b_tiles[buffer][block][p3 + 1u] = w[7];
-    }
+    b_tiles[buffer][block][p0 + 1u] = w[1];
+    b_tiles[buffer][block][p1] = w[2];
+    b_tiles[buffer][block][p1 + 1u] = w[3];
+    b_tiles[buffer][block][p2] = w[4];
+    b_tiles[buffer][block][p2 + 1u] = w[5];
+    b_tiles[buffer][block][p3] = w[6];
+    b_tiles[buffer][block][p3 + 1u] = w[7];
 }
 
 @compute @workgroup_size(WORKGROUP)

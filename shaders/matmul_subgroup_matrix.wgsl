@@ -4,24 +4,27 @@
 // runs along k: of 8-bit integers, four to a word, C of 32-bit integers (matmul_subgroup_matrix); or of f16,
 // C of f32 (matmul_subgroup_matrix_f16, and matmul_cooperative_matrix_f16 natively). C is stored row by row.
 //
-// Each subgroup of 32 computes a block of C of 2 × COLS tiles of 16 × 16 (the configuration's M × N; COLS is 2
-// or 4), adding to each a 16 × K by K × 16 product a chunk of k (K = 32 8-bit elements or 16 halves: 32 bytes
-// either way); a workgroup's SUBGROUP_ROWS × SUBGROUP_COLS subgroups compute a TILE_M × TILE_N block. Each
-// step its invocations copy the next CHUNKS chunks (64 bytes) of the block's rows of A and columns of B into
-// workgroup memory (16 bytes an invocation a load, at most 4 loads of A and 4 of B), into the other of two
-// buffers while this step's products run: two chunks a barrier ran 1.13–1.31× as fast as one at 8 subgroups
-// on an H100 (three or four would not fit 48 KiB of workgroup memory at 128 × 128).
+// Each subgroup of 32 computes a block of C of ROW_TILES × COLS tiles of 16 × 16 (the configuration's M × N:
+// 2 × 2, 2 × 4 or 4 × 4), adding to each a 16 × K by K × 16 product a chunk of k (K = 32 8-bit elements or 16
+// halves: 32 bytes either way); a workgroup's SUBGROUP_ROWS × SUBGROUP_COLS subgroups compute a TILE_M ×
+// TILE_N block. Each step its invocations copy the next CHUNKS chunks of the block's rows of A and columns of
+// B into workgroup memory (16 bytes an invocation a load, at most 4 loads of A and 4 of B), into the other of
+// two buffers while this step's products run: two chunks a barrier ran 1.13–1.31× as fast as one at 8
+// subgroups of 32 × 64 on an H100 (three or four would not fit 48 KiB of workgroup memory at 128 × 128). The
+// 64 × 64 blocks stage one chunk a step (8 subgroups' 256 × 128 at two would need 60 KiB); with as many
+// products a barrier, they made f16 1.12–1.16× as fast at n = 4096 on an H200
+// (docs/results/tensor-blocks-h200.md).
 //
-// Written out, not looped: arrays of subgroup matrices indexed in loops ran at half the speed, and so did
-// 4 × 4 tiles a subgroup (registers, presumably), and in Chromium so did the loads, products and stores
-// wrapped in functions of our own (0.68–0.85× at 4 and 8 subgroups). The two chunks of a step are written
-// out too, so that every load's offset in its subgroup's block is a constant: Chromium's robustness then
-// checks it as it compiles, where an offset it cannot check guards the load (offset and stride chosen at run
-// time); that made int8 in Chromium 1.46× / 1.32× as fast at n = 2048 / 4096 on an H200, f16 1.18× / 1.05×,
-// and f16 natively without checks 1.05× / 1.17× (docs/results/index-clamps-h200.md). A subgroup finds its
-// block by `subgroup_id`: Chromium holds a subgroup-matrix store's offset to being uniform over the subgroup,
-// which it can prove of `subgroup_id` and not of anything computed from local_invocation_index (not even
-// through subgroupBroadcastFirst).
+// Written out, not looped: arrays of subgroup matrices indexed in loops ran at half the speed, and in Chromium so
+// did the loads, products and stores wrapped in functions of our own (0.68–0.85× at 4 and 8 subgroups). (4 × 4
+// tiles a subgroup ran slower in an early probe on an H100, one subgroup a workgroup; at one chunk a step in 4 or
+// 8 subgroups they are the fastest f16 blocks on an H200.) The two chunks of a step are written out too, so that
+// every load's offset in its subgroup's block is a constant: Chromium's robustness then checks it as it compiles,
+// where an offset it cannot check guards the load (offset and stride chosen at run time); that made int8 in
+// Chromium 1.46× / 1.32× as fast at n = 2048 / 4096 on an H200, f16 1.18× / 1.05×, and f16 natively without checks
+// 1.05× / 1.17× (docs/results/index-clamps-h200.md). A subgroup finds its block by `subgroup_id`: Chromium holds a
+// subgroup-matrix store's offset to being uniform over the subgroup, which it can prove of `subgroup_id` and not
+// of anything computed from local_invocation_index (not even through subgroupBroadcastFirst).
 //
 // Written in Chromium's dialect, with the subgroup-matrix calls whose majorness is a template (the ones with a
 // bool are deprecated in Chromium 156), offsets and strides counted in the staged arrays' elements. The host
@@ -30,17 +33,17 @@
 // eight stores of its halves and int8 1.01–1.03× as four of its words; natively f16, as naga's cooperative
 // matrices load their own scalars only) and its WORD_BYTES and PER_WORD (elements a word), `Out` (C's
 // elements), `Left`, `Right` and `Result` (the subgroup matrices), `unpacked` (a loaded vec4 as the Words it
-// holds, 1 or 8, then zeros), COLS, and the workgroup's shape in subgroups: SUBGROUP_ROWS and SUBGROUP_COLS
-// (1 × 1, 2 × 1, 2 × 2, or 4 × 2 where COLS is 4). Natively it rewrites the subgroup-matrix calls as naga's
-// cooperative-matrix ones.
+// holds, 1 or 8, then zeros), ROW_TILES, COLS and CHUNKS, and the workgroup's shape in subgroups:
+// SUBGROUP_ROWS and SUBGROUP_COLS (1 × 1, 2 × 1, 2 × 2 or 4 × 2; not 1 × 1 for 32 × 64 blocks). Natively it
+// rewrites the subgroup-matrix calls as naga's cooperative-matrix ones.
 
 override N: u32;
 const WORKGROUP = 32u * SUBGROUP_ROWS * SUBGROUP_COLS;
-/// The K-chunks a step stages, the vec4s of a line (a row of A or column of B) that holds, and the bytes a
-/// staged line takes: 16 more than it holds, so that the eight 16-byte rows a subgroup reads at once from
-/// workgroup memory fall in different banks; in words, and in elements.
-const CHUNKS = 2u;
-const_assert CHUNKS == 2u; // the products of a step are written out for two
+/// The vec4s of a line (a row of A or column of B) a step stages (CHUNKS, the host's, of two each), and the
+/// bytes a staged line takes: 16 more than it holds, so that the eight 16-byte rows a subgroup reads at once
+/// from workgroup memory fall in different banks; in words. The products are written out for 2 × COLS tiles
+/// at two chunks a step, and 4 × 4 at one.
+const_assert ((ROW_TILES == 2u && CHUNKS == 2u) || (ROW_TILES == 4u && CHUNKS == 1u));
 const PARTS = 2u * CHUNKS;
 const ROW_BYTES = 16u * PARTS + 16u;
 const ROW_WORDS = ROW_BYTES / WORD_BYTES;
@@ -48,15 +51,21 @@ const ROW_WORDS = ROW_BYTES / WORD_BYTES;
 const VEC4_WORDS = 16u / WORD_BYTES;
 const K_WORDS = 2u * VEC4_WORDS;
 const VEC4_ELEMENTS = VEC4_WORDS * PER_WORD;
+const BLOCK_M = ROW_TILES * 16u;
 const BLOCK_N = COLS * 16u;
-const TILE_M = SUBGROUP_ROWS * 32u;
+const TILE_M = SUBGROUP_ROWS * BLOCK_M;
 const TILE_N = SUBGROUP_COLS * BLOCK_N;
 /// Where B's third and fourth tiles of 16 columns start in a subgroup's block, in elements (read where COLS
-/// is 4 only; written so that the offsets lie inside the block whatever COLS is).
+/// is 4 only; written so that the offsets lie inside the block whatever COLS is), and A's.
 const B_TILE_2 = (BLOCK_N - 32u) * ROW_WORDS;
 const B_TILE_3 = (BLOCK_N - 16u) * ROW_WORDS;
-/// A subgroup's staged rows of A (32) and columns of B (BLOCK_N) of a step, in words.
-const A_BLOCK_WORDS = 32u * ROW_WORDS;
+const A_TILE_2 = (BLOCK_M - 32u) * ROW_WORDS;
+const A_TILE_3 = (BLOCK_M - 16u) * ROW_WORDS;
+/// A subgroup's staged rows of A (BLOCK_M) and columns of B (BLOCK_N) of a step, in words.
+const A_BLOCK_WORDS = BLOCK_M * ROW_WORDS;
+/// Where a step's second chunk starts in a line, in words: 0 where there is none (that code does not run,
+/// and Chromium checks its offsets all the same).
+const CHUNK_2 = K_WORDS * (CHUNKS - 1u);
 const B_BLOCK_WORDS = BLOCK_N * ROW_WORDS;
 /// The vec4s of A and of B each invocation copies a step: at most 4.
 const A_LOADS = PARTS * TILE_M / WORKGROUP;
@@ -95,8 +104,8 @@ fn turned(v: vec4<u32>, by: u32) -> vec4<u32> {
 /// invocations of a subgroup (8 lines 80 bytes apart, 4 parts of each) would put four in each of 8 banks;
 /// turned by `part`, each store writes a word the other three parts of its line do not, 32 banks.
 fn stage_a(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
-    let block = line / 32u;
-    let at = line % 32u * ROW_WORDS + part * VEC4_WORDS;
+    let block = line / BLOCK_M;
+    let at = line % BLOCK_M * ROW_WORDS + part * VEC4_WORDS;
     if VEC4_WORDS == 1u {
         a_tiles[buffer][block][at] = unpacked(v)[0];
         return;
@@ -194,6 +203,14 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
     var c11 = Result();
     var c12 = Result();
     var c13 = Result();
+    var c20 = Result();
+    var c21 = Result();
+    var c22 = Result();
+    var c23 = Result();
+    var c30 = Result();
+    var c31 = Result();
+    var c32 = Result();
+    var c33 = Result();
     let steps = N / (2u * VEC4_ELEMENTS * CHUNKS);
     for (var step = 0u; step < steps; step++) {
         // Into this step's buffer what was loaded for it, then the next step's vec4s from memory.
@@ -254,24 +271,42 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
             c12 = subgroupMatrixMultiplyAccumulate(l1, r2, c12);
             c13 = subgroupMatrixMultiplyAccumulate(l1, r3, c13);
         }
-        let l2 = subgroupMatrixLoad<Left, row_major>(a_block, K_WORDS, ROW_WORDS);
-        let l3 = subgroupMatrixLoad<Left, row_major>(a_block, K_WORDS + 16u * ROW_WORDS, ROW_WORDS);
-        let r4 = subgroupMatrixLoad<Right, col_major>(b_block, K_WORDS, ROW_WORDS);
-        let r5 = subgroupMatrixLoad<Right, col_major>(b_block, K_WORDS + 16u * ROW_WORDS, ROW_WORDS);
-        c00 = subgroupMatrixMultiplyAccumulate(l2, r4, c00);
-        c01 = subgroupMatrixMultiplyAccumulate(l2, r5, c01);
-        c10 = subgroupMatrixMultiplyAccumulate(l3, r4, c10);
-        c11 = subgroupMatrixMultiplyAccumulate(l3, r5, c11);
-        if COLS == 4u {
-            let r6 = subgroupMatrixLoad<Right, col_major>(b_block, K_WORDS + B_TILE_2, ROW_WORDS);
-            let r7 = subgroupMatrixLoad<Right, col_major>(b_block, K_WORDS + B_TILE_3, ROW_WORDS);
-            c02 = subgroupMatrixMultiplyAccumulate(l2, r6, c02);
-            c03 = subgroupMatrixMultiplyAccumulate(l2, r7, c03);
-            c12 = subgroupMatrixMultiplyAccumulate(l3, r6, c12);
-            c13 = subgroupMatrixMultiplyAccumulate(l3, r7, c13);
+        if ROW_TILES == 4u {
+            // The third and fourth rows of tiles of a 64-row block (4 tiles wide; B's last two loaded again, as
+            // the block above is another scope: the compiler may join the loads).
+            let l2 = subgroupMatrixLoad<Left, row_major>(a_block, A_TILE_2, ROW_WORDS);
+            let l3 = subgroupMatrixLoad<Left, row_major>(a_block, A_TILE_3, ROW_WORDS);
+            let r2 = subgroupMatrixLoad<Right, col_major>(b_block, B_TILE_2, ROW_WORDS);
+            let r3 = subgroupMatrixLoad<Right, col_major>(b_block, B_TILE_3, ROW_WORDS);
+            c20 = subgroupMatrixMultiplyAccumulate(l2, r0, c20);
+            c21 = subgroupMatrixMultiplyAccumulate(l2, r1, c21);
+            c22 = subgroupMatrixMultiplyAccumulate(l2, r2, c22);
+            c23 = subgroupMatrixMultiplyAccumulate(l2, r3, c23);
+            c30 = subgroupMatrixMultiplyAccumulate(l3, r0, c30);
+            c31 = subgroupMatrixMultiplyAccumulate(l3, r1, c31);
+            c32 = subgroupMatrixMultiplyAccumulate(l3, r2, c32);
+            c33 = subgroupMatrixMultiplyAccumulate(l3, r3, c33);
+        }
+        if CHUNKS == 2u {
+            let l2 = subgroupMatrixLoad<Left, row_major>(a_block, CHUNK_2, ROW_WORDS);
+            let l3 = subgroupMatrixLoad<Left, row_major>(a_block, CHUNK_2 + 16u * ROW_WORDS, ROW_WORDS);
+            let r4 = subgroupMatrixLoad<Right, col_major>(b_block, CHUNK_2, ROW_WORDS);
+            let r5 = subgroupMatrixLoad<Right, col_major>(b_block, CHUNK_2 + 16u * ROW_WORDS, ROW_WORDS);
+            c00 = subgroupMatrixMultiplyAccumulate(l2, r4, c00);
+            c01 = subgroupMatrixMultiplyAccumulate(l2, r5, c01);
+            c10 = subgroupMatrixMultiplyAccumulate(l3, r4, c10);
+            c11 = subgroupMatrixMultiplyAccumulate(l3, r5, c11);
+            if COLS == 4u {
+                let r6 = subgroupMatrixLoad<Right, col_major>(b_block, CHUNK_2 + B_TILE_2, ROW_WORDS);
+                let r7 = subgroupMatrixLoad<Right, col_major>(b_block, CHUNK_2 + B_TILE_3, ROW_WORDS);
+                c02 = subgroupMatrixMultiplyAccumulate(l2, r6, c02);
+                c03 = subgroupMatrixMultiplyAccumulate(l2, r7, c03);
+                c12 = subgroupMatrixMultiplyAccumulate(l3, r6, c12);
+                c13 = subgroupMatrixMultiplyAccumulate(l3, r7, c13);
+            }
         }
     }
-    let block_row = row_block * 32u;
+    let block_row = row_block * BLOCK_M;
     let block_col = col_block * BLOCK_N;
     let at = (row0 + block_row) * N + col0 + block_col;
     subgroupMatrixStore<row_major>(&c, at, c00, N);
@@ -283,5 +318,15 @@ fn matmul_subgroup_matrix(@builtin(workgroup_id) group: vec3<u32>,
         subgroupMatrixStore<row_major>(&c, at + 48u, c03, N);
         subgroupMatrixStore<row_major>(&c, at + 16u * N + 32u, c12, N);
         subgroupMatrixStore<row_major>(&c, at + 16u * N + 48u, c13, N);
+    }
+    if ROW_TILES == 4u {
+        subgroupMatrixStore<row_major>(&c, at + 32u * N, c20, N);
+        subgroupMatrixStore<row_major>(&c, at + 32u * N + 16u, c21, N);
+        subgroupMatrixStore<row_major>(&c, at + 32u * N + 32u, c22, N);
+        subgroupMatrixStore<row_major>(&c, at + 32u * N + 48u, c23, N);
+        subgroupMatrixStore<row_major>(&c, at + 48u * N, c30, N);
+        subgroupMatrixStore<row_major>(&c, at + 48u * N + 16u, c31, N);
+        subgroupMatrixStore<row_major>(&c, at + 48u * N + 32u, c32, N);
+        subgroupMatrixStore<row_major>(&c, at + 48u * N + 48u, c33, N);
     }
 }

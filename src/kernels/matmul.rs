@@ -45,7 +45,7 @@ fn reference(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 ";
 /// (kernel, variant): the naive kernel's entry point is `matmul_naive_f32`; the others' sizes are in the variant.
-pub const KERNELS: [(&str, &str); 18] = [
+pub const KERNELS: [(&str, &str); 22] = [
     ("matmul_naive", "f32"),
     ("matmul_tiled", "8"),
     ("matmul_tiled", "16"),
@@ -58,12 +58,16 @@ pub const KERNELS: [(&str, &str); 18] = [
     ("matmul_pipelined", "k8_f16"),
     ("matmul_subgroup_matrix", "u8_32x32"),
     ("matmul_subgroup_matrix", "u8_32x64"),
+    ("matmul_subgroup_matrix", "u8_64x64"),
     ("matmul_subgroup_matrix", "i8_32x32"),
     ("matmul_subgroup_matrix", "i8_32x64"),
+    ("matmul_subgroup_matrix", "i8_64x64"),
     ("matmul_subgroup_matrix_f16", "32x32"),
     ("matmul_subgroup_matrix_f16", "32x64"),
+    ("matmul_subgroup_matrix_f16", "64x64"),
     ("matmul_cooperative_matrix_f16", "32x32"),
     ("matmul_cooperative_matrix_f16", "32x64"),
+    ("matmul_cooperative_matrix_f16", "64x64"),
 ];
 /// Matrix edges swept; those whose matrices are larger than the problem size are skipped.
 pub fn edges() -> Vec<u32> {

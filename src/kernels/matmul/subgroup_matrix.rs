@@ -12,10 +12,24 @@ const WGSL: &str = shader!("matmul_subgroup_matrix.wgsl");
 /// columns of their blocks of C).
 const SUBGROUP_SIZE: u32 = 32;
 const GRIDS: [[u32; 2]; 4] = [[1, 1], [2, 1], [2, 2], [4, 2]];
-/// The vec4s of a row of A or column of B a step stages (two K-chunks of 32 bytes), and the bytes a staged
-/// one takes: those, and 16 of padding.
-const PARTS: u32 = 4;
-const ROW_BYTES: u64 = 16 * PARTS as u64 + 16;
+/// The blocks of C (rows, columns) a subgroup computes: the variants' "32x32", "32x64" and "64x64".
+const BLOCKS: [[u32; 2]; 3] = [[32, 32], [32, 64], [64, 64]];
+
+/// The K-chunks of 32 bytes a step stages for a subgroup's block: two, or one for the 64 × 64 blocks (whose
+/// workgroup of 8 subgroups would need 60 KiB of workgroup memory at two).
+fn chunks([rows, _]: [u32; 2]) -> u32 {
+    if rows == 64 { 1 } else { 2 }
+}
+
+/// The vec4s of a row of A or column of B a step stages.
+fn parts(block: [u32; 2]) -> u32 {
+    2 * chunks(block)
+}
+
+/// The bytes a staged row of A or column of B takes: its vec4s, and 16 of padding.
+fn row_bytes(block: [u32; 2]) -> u64 {
+    16 * parts(block) as u64 + 16
+}
 
 /// Whose subgroup matrices a kernel is written for: Chromium's, in its WGSL, or natively wgpu's cooperative
 /// matrices, in naga's (no 8-bit types there).
@@ -43,8 +57,8 @@ fn dialect(kernel: &str) -> Dialect {
     if kernel == "matmul_cooperative_matrix_f16" { Dialect::Naga } else { Dialect::Chromium }
 }
 
-/// The modules of one kernel: in blocks 2 and 4 tiles wide, in each of `GRIDS`.
-pub type Modules = [[ShaderModules; 4]; 2];
+/// The modules of one kernel: in each of `BLOCKS`, in each of `GRIDS`.
+pub type Modules = [[ShaderModules; 4]; 3];
 
 /// The modules of every kernel, in `KINDS` order.
 pub fn all_modules() -> [Modules; 4] {
@@ -58,12 +72,12 @@ fn k(inputs: Inputs) -> u32 {
 }
 
 /// The WGSL of `inputs` for `dialect` (written in Chromium's; `in_dialect` rewrites it for naga's), subgroups'
-/// blocks of C `cols` tiles wide (2 or 4) and workgroups of `[rows, columns]` subgroups: the directives first,
+/// blocks of C `block` (one of `BLOCKS`) and workgroups of `[rows, columns]` subgroups: the directives first,
 /// then the module, the words the staged tiles hold and how a loaded vec4 of A or B fills them, C's words,
 /// the shape as constants (which the sizes of arrays must be), and the subgroup matrices of the configuration.
 /// Chromium loads subgroup matrices from whole vec4s, one store a loaded vec4; naga's cooperative matrices
 /// only from their own scalars, eight halves a vec4.
-fn wgsl(inputs: Inputs, dialect: Dialect, cols: u32, [rows, columns]: [u32; 2]) -> String {
+fn wgsl(inputs: Inputs, dialect: Dialect, block: [u32; 2], [rows, columns]: [u32; 2]) -> String {
     let [component, out] = inputs.matrix_types();
     let k = k(inputs);
     let f16 = if inputs == Inputs::F16 { "enable f16;\n" } else { "" };
@@ -88,12 +102,16 @@ fn wgsl(inputs: Inputs, dialect: Dialect, cols: u32, [rows, columns]: [u32; 2]) 
         "{f16}enable chromium_experimental_subgroup_matrix;\nenable subgroups;\n\
          diagnostic(off, chromium_experimental.subgroup_matrix_uniformity);\n{WGSL}alias Word = {word};\n\
          alias Out = {out};\nconst WORD_BYTES = {word_bytes}u;\nconst PER_WORD = {per_word}u;\n\
-         fn unpacked(v: vec4<u32>) -> array<{word}, 8> {{\n{unpacked}\n}}\nconst COLS = {cols}u;\n\
+         fn unpacked(v: vec4<u32>) -> array<{word}, 8> {{\n{unpacked}\n}}\nconst ROW_TILES = {row_tiles}u;\n\
+         const COLS = {cols}u;\nconst CHUNKS = {chunks}u;\n\
          const SUBGROUP_ROWS = {rows}u;\nconst SUBGROUP_COLS = {columns}u;\n\
          alias Left = subgroup_matrix_left<{component}, {k}, 16>;\n\
          alias Right = subgroup_matrix_right<{component}, 16, {k}>;\n\
          alias Result = subgroup_matrix_result<{out}, 16, 16>;\n",
         per_word = word_bytes / inputs.bytes(),
+        row_tiles = block[0] / 16,
+        cols = block[1] / 16,
+        chunks = chunks(block),
     )
 }
 
@@ -138,8 +156,9 @@ fn modules(inputs: Inputs, dialect: Dialect) -> Modules {
         (Inputs::F16, Dialect::Naga) => "matmul_subgroup_matrix.wgsl (f16, naga)",
         _ => "matmul_subgroup_matrix.wgsl (u8)",
     };
-    [2, 4]
-        .map(|cols| GRIDS.map(|grid| ShaderModules::new(label, in_dialect(wgsl(inputs, dialect, cols, grid), dialect))))
+    BLOCKS.map(|block| {
+        GRIDS.map(|grid| ShaderModules::new(label, in_dialect(wgsl(inputs, dialect, block, grid), dialect)))
+    })
 }
 
 /// The module `chromium` in `dialect`. A browser never compiles naga's (the kernel is skipped there), so the
@@ -154,9 +173,14 @@ fn in_dialect(chromium: String, dialect: Dialect) -> String {
     }
 }
 
-/// The block of C (rows, columns) a subgroup computes: `variant`'s "32x32" or "32x64".
+/// Which of `BLOCKS` a subgroup of `variant` computes.
+fn block_index(variant: &str) -> usize {
+    BLOCKS.iter().position(|[m, n]| variant.ends_with(&format!("{m}x{n}"))).unwrap_or(1)
+}
+
+/// The block of C (rows, columns) a subgroup of `variant` computes.
 fn block(variant: &str) -> [u32; 2] {
-    if variant.ends_with("32x32") { [32, 32] } else { [32, 64] }
+    BLOCKS[block_index(variant)]
 }
 
 /// Which of `GRIDS` a workgroup of `invocations` is, and the block of C (rows, columns) it computes: where
@@ -167,7 +191,8 @@ fn tile(variant: &str, invocations: u32) -> Option<(usize, [u32; 2])> {
     let [rows, cols] = GRIDS[shape];
     let [m, n] = block(variant);
     let tile = [rows * m, cols * n];
-    let loads = |lines: u32| (PARTS * lines).is_multiple_of(invocations) && PARTS * lines / invocations <= 4;
+    let parts = parts([m, n]);
+    let loads = |lines: u32| (parts * lines).is_multiple_of(invocations) && parts * lines / invocations <= 4;
     tile.iter().all(|&lines| loads(lines)).then_some((shape, tile))
 }
 
@@ -175,9 +200,8 @@ fn tile(variant: &str, invocations: u32) -> Option<(usize, [u32; 2])> {
 /// product to hand a driver and read what it makes of it (docs/results/pipeline-stats).
 pub fn source(kernel: KernelId, invocations: u32) -> Option<String> {
     let (shape, _) = tile(kernel.variant, invocations)?;
-    let cols = block(kernel.variant)[1] / 16;
     let dialect = dialect(kernel.kernel);
-    Some(in_dialect(wgsl(Inputs::of(kernel), dialect, cols, GRIDS[shape]), dialect))
+    Some(in_dialect(wgsl(Inputs::of(kernel), dialect, block(kernel.variant), GRIDS[shape]), dialect))
 }
 
 /// The workgroups `variant` runs in.
@@ -188,7 +212,7 @@ pub fn workgroup_shapes(variant: &str) -> Vec<[u32; 3]> {
 
 /// Two buffers, each a step's padded rows of A and columns of B.
 pub fn workgroup_storage_bytes(variant: &str, invocations: u32) -> u64 {
-    tile(variant, invocations).map_or(0, |(_, [m, n])| 2 * (m + n) as u64 * ROW_BYTES)
+    tile(variant, invocations).map_or(0, |(_, [m, n])| 2 * (m + n) as u64 * row_bytes(block(variant)))
 }
 
 impl MatmulWorkload {
@@ -241,10 +265,12 @@ impl MatmulWorkload {
         let [x, y, z] = configuration.workgroup;
         let variant = configuration.kernel.variant;
         let Some((shape, tile)) = tile(variant, x).filter(|_| [y, z] == [1, 1]) else {
+            let counts: Vec<String> =
+                workgroup_shapes(variant).iter().map(|[x, _, _]| (x / SUBGROUP_SIZE).to_string()).collect();
             return Err(Skip::NotApplicable(format!(
-                "{} runs in workgroups of {} subgroups of {SUBGROUP_SIZE}",
+                "{} runs in workgroups of {SUBGROUP_SIZE} invocations times one of {}",
                 configuration.kernel.label(),
-                if block(variant)[1] == 64 { "2, 4 or 8" } else { "1, 2, 4 or 8" }
+                counts.join(", ")
             )));
         };
         if !n.is_multiple_of(tile[0]) || !n.is_multiple_of(tile[1]) {
@@ -252,7 +278,7 @@ impl MatmulWorkload {
         }
         let grid = kernel::plane_grid(gpu, [n, n], [tile[1], tile[0]])?;
         let kind = KINDS.iter().position(|&kind| kind == (inputs, dialect)).unwrap_or(0);
-        let modules = &self.subgroup_matrix[kind][(block(variant)[1] == 64) as usize];
+        let modules = &self.subgroup_matrix[kind][block_index(variant)];
         // Without checks the staging stores stay in order, for the compiler to join (the WGSL's TURNED).
         let turned = f64::from(configuration.checks != ShaderChecks::Unchecked);
         let constants = [("N", n as f64), ("TURNED", turned)];
@@ -275,10 +301,10 @@ mod tests {
     /// in each of its workgroup shapes, as wgpu would for a device that does.
     #[test]
     fn the_cooperative_matrix_kernel_compiles_to_spir_v_in_every_shape() {
-        for variant in ["32x32", "32x64"] {
+        for variant in ["32x32", "32x64", "64x64"] {
             for [invocations, _, _] in workgroup_shapes(variant) {
                 let (shape, _) = tile(variant, invocations).unwrap();
-                let source = in_naga_dialect(&wgsl(Inputs::F16, Dialect::Naga, block(variant)[1] / 16, GRIDS[shape]));
+                let source = in_naga_dialect(&wgsl(Inputs::F16, Dialect::Naga, block(variant), GRIDS[shape]));
                 let source = kernel::for_this_compiler(&source);
                 let module = naga::front::wgsl::parse_str(&source)
                     .unwrap_or_else(|e| panic!("{variant} in {invocations}: {}", e.emit_to_string(&source)));

@@ -266,7 +266,28 @@ pub async fn default_adapter(instance: &wgpu::Instance) -> Result<wgpu::Adapter,
         .map_err(|e| GpuError::NoAdapter(format!(": {e}")))
 }
 
+/// An error scope that has the device's scopes to itself until it is popped (`Gpu::error_scope`).
+pub struct ErrorScope {
+    scope: wgpu::ErrorScopeGuard,
+    _turn: crate::host::ScopeTurn,
+}
+
+impl ErrorScope {
+    /// Pops the scope and lets the next part of the run push one; its error, if any, comes when the GPU
+    /// has answered.
+    pub fn pop(self) -> impl Future<Output = Option<wgpu::Error>> + use<> {
+        self.scope.pop()
+    }
+}
+
 impl Gpu {
+    /// Pushes an error scope of `filter` once no other part of the run holds one (`host::scope_turn`): the
+    /// work inside it may wait (a pipeline made asynchronously) while other work goes on.
+    pub async fn error_scope(&self, filter: wgpu::ErrorFilter) -> ErrorScope {
+        let turn = crate::host::scope_turn().await;
+        ErrorScope { scope: self.device.push_error_scope(filter), _turn: turn }
+    }
+
     /// Opens a device on `adapter` with all of its limits and the features wgsweep uses.
     /// `identity` overrides the adapter's own name fields (the web passes `GPUAdapter.info`).
     pub async fn open(adapter: &wgpu::Adapter, identity: Option<AdapterIdentity>) -> Result<Gpu, GpuError> {

@@ -164,6 +164,33 @@ pub async fn quiet() {
 }
 
 thread_local! {
+    /// Whether a part of the run holds the device's error scopes (`ScopeTurn`), and the futures waiting to.
+    static SCOPE_HELD: Cell<bool> = const { Cell::new(false) };
+    static WAITING_FOR_SCOPE: Waiters = const { RefCell::new(Vec::new()) };
+}
+
+/// While it lives, one part of the run has the device's error scopes to itself. A device's scopes are one
+/// stack, and a scope held across a wait (for a pipeline made asynchronously) must neither catch another
+/// task's errors nor be popped out of order by it.
+pub struct ScopeTurn(());
+
+/// Waits until no other part of the run holds the device's error scopes, then holds them.
+pub async fn scope_turn() -> ScopeTurn {
+    while SCOPE_HELD.get() {
+        wait_in(&WAITING_FOR_SCOPE).await;
+    }
+    SCOPE_HELD.set(true);
+    ScopeTurn(())
+}
+
+impl Drop for ScopeTurn {
+    fn drop(&mut self) {
+        SCOPE_HELD.set(false);
+        wake_all(&WAITING_FOR_SCOPE);
+    }
+}
+
+thread_local! {
     /// The futures waiting for a measurement's samples to be queued (`queued`).
     static WAITING_FOR_QUEUE: Waiters = const { RefCell::new(Vec::new()) };
 }

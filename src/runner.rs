@@ -289,7 +289,7 @@ async fn time_sized(
     let invocations = |s: &[u32; 3]| s.iter().product::<u32>();
     let shape = shapes.iter().filter(|s| invocations(s) <= 256).max_by_key(|s| invocations(s))?;
     let probe = Configuration { workgroup: *shape, ..*configuration };
-    let prepared = workload.prepare(gpu, &probe).ok()?;
+    let prepared = workload.prepare(gpu, &probe).await.ok()?;
     crate::kernel::submit_once(gpu, &prepared); // compiles and warms what the timed one reuses
     crate::kernel::idle(gpu).await.ok()?;
     let started = Instant::now();
@@ -319,7 +319,7 @@ pub(crate) async fn setup(
     size: u64,
     seed: u32,
 ) -> Result<Box<dyn Workload>, String> {
-    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+    let scope = gpu.error_scope(wgpu::ErrorFilter::OutOfMemory).await;
     let workload = family.setup(gpu, size, seed);
     if let Some(error) = scope.pop().await {
         return Err(format!("the GPU is out of memory ({error})"));

@@ -44,7 +44,7 @@ fn a_strided_copy_from_the_wrong_element_fails_validation() {
         workgroup: [64, 1, 1],
         parameter: Some(stride),
     };
-    let config = workload.prepare(&gpu, &at(8)).unwrap();
+    let config = pollster::block_on(workload.prepare(&gpu, &at(8))).unwrap();
     submit_once(&gpu, &config);
     let output = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
     assert_eq!(check_both(&gpu, &*workload, &at(8), &config, &output), Ok(()));

@@ -53,7 +53,7 @@ fn a_blur_of_another_radius_fails_validation() {
         workgroup: [16, 16, 1],
         parameter: Some(radius),
     };
-    let config = workload.prepare(&gpu, &configuration(2)).unwrap();
+    let config = pollster::block_on(workload.prepare(&gpu, &configuration(2))).unwrap();
     submit_once(&gpu, &config);
     let blurred = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
     assert_eq!(check_both(&gpu, &*workload, &configuration(2), &config, &blurred), Ok(()));

@@ -47,7 +47,7 @@ fn counts_of_the_other_input_fail_validation() {
         parameter: Some(16),
     };
     let uniform = configuration("workgroup/uniform");
-    let config = workload.prepare(&gpu, &uniform).unwrap();
+    let config = pollster::block_on(workload.prepare(&gpu, &uniform)).unwrap();
     submit_once(&gpu, &config);
     let counts = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
     assert_eq!(check_both(&gpu, &*workload, &uniform, &config, &counts), Ok(()));

@@ -84,7 +84,7 @@ fn validation_catches_the_wrong_workload_and_the_wrong_layout() {
         parameter: None,
     };
     let run = configuration("touch_one/soa");
-    let config = workload.prepare(&gpu, &run).unwrap();
+    let config = pollster::block_on(workload.prepare(&gpu, &run)).unwrap();
     submit_once(&gpu, &config);
     let state = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
     assert_eq!(check_both(&gpu, &*workload, &run, &config, &state), Ok(()));

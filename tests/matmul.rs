@@ -67,7 +67,7 @@ fn a_product_with_one_wrong_element_fails_validation() {
         workgroup: [8, 8, 1],
         parameter: Some(100),
     };
-    let config = workload.prepare(&gpu, &configuration).unwrap();
+    let config = pollster::block_on(workload.prepare(&gpu, &configuration)).unwrap();
     submit_once(&gpu, &config);
     let mut product = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
     assert_eq!(check_both(&gpu, &*workload, &configuration, &config, &product), Ok(()));
@@ -133,7 +133,7 @@ fn with_c(
         workgroup: [8, 8, 1],
         parameter: Some(n as u32),
     };
-    let prepared = workload.prepare(gpu, &naive).unwrap();
+    let prepared = pollster::block_on(workload.prepare(gpu, &naive)).unwrap();
     (workload, prepared, naive)
 }
 

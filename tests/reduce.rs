@@ -43,7 +43,7 @@ fn a_sum_that_is_off_by_one_fails_validation() {
             workgroup: [64, 1, 1],
             parameter: None,
         };
-        let config = workload.prepare(&gpu, &configuration).unwrap();
+        let config = pollster::block_on(workload.prepare(&gpu, &configuration)).unwrap();
         submit_once(&gpu, &config);
         let mut sum = pollster::block_on(read_buffer(&gpu, &config.output)).unwrap();
         assert_eq!(check_both(&gpu, &*workload, &configuration, &config, &sum), Ok(()), "{label}");

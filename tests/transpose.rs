@@ -83,7 +83,7 @@ fn a_transpose_that_copies_instead_fails_validation() {
         workgroup: [16, 4, 1],
         parameter: None,
     };
-    let copy = workload.prepare(&gpu, &configuration("copy2d/reference")).unwrap();
+    let copy = pollster::block_on(workload.prepare(&gpu, &configuration("copy2d/reference"))).unwrap();
     submit_once(&gpu, &copy);
     let copied = pollster::block_on(read_buffer(&gpu, &copy.output)).unwrap();
     assert_eq!(check_both(&gpu, &*workload, &configuration("copy2d/reference"), &copy, &copied), Ok(()));

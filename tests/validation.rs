@@ -135,7 +135,7 @@ fn every_stream_kernel_checked_on_the_gpu_agrees_with_the_cpu_and_catches_a_corr
             workgroup: [64, 1, 1],
             parameter: None,
         };
-        let prepared = workload.prepare(&gpu, &configuration).unwrap();
+        let prepared = pollster::block_on(workload.prepare(&gpu, &configuration)).unwrap();
         kernel::submit_once(&gpu, &prepared);
         let reference = pollster::block_on(workload.reference(&gpu, &configuration))
             .unwrap()
@@ -220,7 +220,7 @@ fn f16_kernels_are_skipped_with_the_reason_where_the_device_has_no_f16() {
         workgroup: [64, 1, 1],
         parameter: None,
     };
-    let skipped = workload.prepare(&gpu, &configuration).err().expect("skipped").to_string();
+    let skipped = pollster::block_on(workload.prepare(&gpu, &configuration)).err().expect("skipped").to_string();
     assert_eq!(skipped, "needs f16 in shaders (shader-f16), which this device does not offer");
 }
 
@@ -248,7 +248,7 @@ fn every_family_catches_a_corrupted_word_of_output_as_a_run_checks_it_and_on_the
         let mut checked = 0;
         for configuration in small_configurations(&gpu, *family) {
             let label = kernels::describe(&configuration);
-            let Ok(prepared) = workload.prepare(&gpu, &configuration) else { continue };
+            let Ok(prepared) = pollster::block_on(workload.prepare(&gpu, &configuration)) else { continue };
             checked += 1;
             kernel::submit_once(&gpu, &prepared);
             let mut output = pollster::block_on(read_buffer(&gpu, &prepared.output)).unwrap();

@@ -441,8 +441,9 @@ pub trait Workload {
     fn notes(&self) -> Vec<String> {
         Vec::new()
     }
-    /// Builds the pipeline(s) and bindings of one configuration, or says why it cannot run.
-    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip>;
+    /// Builds the pipeline(s) and bindings of one configuration, or says why it cannot run. A future: in a
+    /// browser its pipelines compile without holding up the GPU's other work (`ShaderModules::pipeline`).
+    fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a>;
     /// Computes what validating `configuration` takes, on first use for each input: the reference its
     /// output is compared with on the GPU, word by word, without reading it back (built from a `Recipe`: on
     /// every core natively, in Web Workers in the page); or `None` where the check is not word by word
@@ -486,6 +487,9 @@ pub async fn check_on_cpu(
         None => workload.check(configuration, prepared, output),
     }
 }
+
+/// What `Workload::prepare` makes, boxed so that `Workload` stays a trait object.
+pub type PrepareFuture<'a> = Pin<Box<dyn Future<Output = Result<Prepared, Skip>> + 'a>>;
 
 /// What `Workload::reference` makes, boxed so that `Workload` stays a trait object.
 /// `Err` says why no reference could be made (a user's reference entry point that failed to run).

@@ -90,20 +90,23 @@ impl ShaderModules {
 
     /// A compute pipeline for `entry`, compiled with `checks`, its override constants (workgroup size and
     /// the like) set. `Unchecked` also skips zeroing workgroup memory, which wgpu (and every browser) does
-    /// at the start of each workgroup; no kernel here reads workgroup memory it did not write.
-    pub fn pipeline(
+    /// at the start of each workgroup; no kernel here reads workgroup memory it did not write. In a browser
+    /// it compiles through `createComputePipelineAsync` (patches/wgpu), which Chromium compiles off the
+    /// thread that takes the page's submissions and answers its reads: made while the GPU measures another
+    /// configuration, the pipeline does not leave it idle for the compilation (docs/results/rewarm-h200.md).
+    pub async fn pipeline(
         &self,
         gpu: &Gpu,
         checks: ShaderChecks,
         entry: &str,
         constants: &[(&str, f64)],
     ) -> wgpu::ComputePipeline {
-        self.pipeline_in(gpu, checks, entry, constants, None)
+        self.pipeline_in(gpu, checks, entry, constants, None).await
     }
 
     /// As `pipeline`, with the bindings `layout` states rather than those the entry point uses: a user's
     /// kernel binds every buffer its specification names, whichever entry point runs.
-    pub fn pipeline_in(
+    pub async fn pipeline_in(
         &self,
         gpu: &Gpu,
         checks: ShaderChecks,
@@ -111,7 +114,29 @@ impl ShaderModules {
         constants: &[(&str, f64)],
         layout: Option<&wgpu::PipelineLayout>,
     ) -> wgpu::ComputePipeline {
-        gpu.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        gpu.device.create_compute_pipeline_async(&self.descriptor(gpu, checks, entry, constants, layout)).await
+    }
+
+    /// As `pipeline`, made at once: for the inputs a family makes as it is set up.
+    pub fn pipeline_now(
+        &self,
+        gpu: &Gpu,
+        checks: ShaderChecks,
+        entry: &str,
+        constants: &[(&str, f64)],
+    ) -> wgpu::ComputePipeline {
+        gpu.device.create_compute_pipeline(&self.descriptor(gpu, checks, entry, constants, None))
+    }
+
+    fn descriptor<'a>(
+        &'a self,
+        gpu: &Gpu,
+        checks: ShaderChecks,
+        entry: &'a str,
+        constants: &'a [(&'a str, f64)],
+        layout: Option<&'a wgpu::PipelineLayout>,
+    ) -> wgpu::ComputePipelineDescriptor<'a> {
+        wgpu::ComputePipelineDescriptor {
             label: Some(entry),
             layout,
             module: self.get(gpu, checks),
@@ -121,7 +146,7 @@ impl ShaderModules {
                 zero_initialize_workgroup_memory: checks != ShaderChecks::Unchecked,
             },
             cache: None,
-        })
+        }
     }
 
     #[expect(unsafe_code, reason = "wgpu's runtime checks may be dropped only for shaders that stay in bounds")]

@@ -9,8 +9,8 @@ use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, ChartKind, Comparison, Configuration, Expected, Family, ImageBuffers, KeptReference, KernelId, Parameter,
-    Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError,
-    Workload, as_yours, f32s, family_text,
+    PrepareFuture, Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Step,
+    ValidationError, Workload, as_yours, f32s, family_text,
 };
 use crate::spec;
 
@@ -227,22 +227,24 @@ impl Workload for BlurWorkload {
         Some(self.size() * (window(configuration.parameter.unwrap_or(0)) + 1))
     }
 
-    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
-        let Configuration { kernel, checks, workgroup: [x, y, _], parameter } = *configuration;
-        let r = parameter.unwrap_or(0);
-        let grid = kernel::plane_grid(gpu, [self.image.width, self.image.height], [x, y])?;
-        let constants = [
-            ("WG_X", x as f64),
-            ("WG_Y", y as f64),
-            ("WIDTH", self.image.width as f64),
-            ("HEIGHT", self.image.height as f64),
-            ("R", r as f64),
-            ("INV_COUNT", 1.0 / window(r) as f64),
-            ("TILE_LEN", ((x + 2 * r) * (y + 2 * r)) as f64),
-        ];
-        let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants);
-        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.image.src), (1, &self.image.dst)]);
-        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.image.dst.handle(), Vec::new()))
+    fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a> {
+        Box::pin(async move {
+            let Configuration { kernel, checks, workgroup: [x, y, _], parameter } = *configuration;
+            let r = parameter.unwrap_or(0);
+            let grid = kernel::plane_grid(gpu, [self.image.width, self.image.height], [x, y])?;
+            let constants = [
+                ("WG_X", x as f64),
+                ("WG_Y", y as f64),
+                ("WIDTH", self.image.width as f64),
+                ("HEIGHT", self.image.height as f64),
+                ("R", r as f64),
+                ("INV_COUNT", 1.0 / window(r) as f64),
+                ("TILE_LEN", ((x + 2 * r) * (y + 2 * r)) as f64),
+            ];
+            let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants).await;
+            let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.image.src), (1, &self.image.dst)]);
+            Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.image.dst.handle(), Vec::new()))
+        })
     }
 
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {

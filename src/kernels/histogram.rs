@@ -10,9 +10,9 @@ use crate::fill::hash_u32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::host;
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
-    Presentation, Recipe, Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step, ValidationError,
-    Workload, as_yours, family_text,
+    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, PrepareFuture,
+    Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderChecks, ShaderModules, Sizing, Skip, Step,
+    ValidationError, Workload, as_yours, family_text,
 };
 use crate::spec;
 
@@ -150,7 +150,7 @@ impl Family for Histogram {
             let input = kernel::storage_buffer(gpu, "histogram input", bytes);
             let constants =
                 [("WG", SETUP_WORKGROUP as f64), ("SEED", seed as f64), ("SKEWED", if skewed { 1.0 } else { 0.0 })];
-            let pipeline = modules.pipeline(gpu, ShaderChecks::Default, "make_input", &constants);
+            let pipeline = modules.pipeline_now(gpu, ShaderChecks::Default, "make_input", &constants);
             let bind_group = kernel::bind_group(gpu, &pipeline, &[(2, &input)]);
             let grid = kernel::linear_grid(gpu, size.div_ceil(SETUP_WORKGROUP as u64)).map_err(|s| s.to_string())?;
             kernel::submit_steps(gpu, &[Step::new(pipeline, bind_group, grid)]);
@@ -243,24 +243,27 @@ impl Workload for HistogramWorkload {
         self.n * 4
     }
 
-    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
-        let Configuration { kernel, checks, workgroup, parameter } = *configuration;
-        let bins = parameter.unwrap_or(256);
-        if !bins.is_power_of_two() || !(16..=4096).contains(&bins) {
-            return Err(Skip::NotApplicable(format!("bins go in powers of two from 16 to 4096, not {bins}")));
-        }
-        let (lanes, shift) = layout(bins);
-        let wg = workgroup[0];
-        let skewed = kernel.variant == "skewed";
-        let counts = kernel::storage_buffer(gpu, "histogram", bins as u64 * 4);
-        let constants = [("WG", wg as f64), ("BINS", bins as f64), ("LANES", lanes as f64), ("SHIFT", shift as f64)];
-        let entry = format!("histogram_{}", kernel.kernel);
-        let pipeline = self.modules.pipeline(gpu, checks, &entry, &constants);
-        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.inputs[skewed as usize]), (1, &counts)]);
-        let covering = self.n.div_ceil(wg as u64);
-        let groups = if kernel.kernel == "workgroup" { covering.min(GRID_WORKGROUPS) } else { covering };
-        let grid = kernel::linear_grid(gpu, groups)?;
-        Ok(Prepared::accumulating(Step::new(pipeline, bind_group, grid), counts))
+    fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a> {
+        Box::pin(async move {
+            let Configuration { kernel, checks, workgroup, parameter } = *configuration;
+            let bins = parameter.unwrap_or(256);
+            if !bins.is_power_of_two() || !(16..=4096).contains(&bins) {
+                return Err(Skip::NotApplicable(format!("bins go in powers of two from 16 to 4096, not {bins}")));
+            }
+            let (lanes, shift) = layout(bins);
+            let wg = workgroup[0];
+            let skewed = kernel.variant == "skewed";
+            let counts = kernel::storage_buffer(gpu, "histogram", bins as u64 * 4);
+            let constants =
+                [("WG", wg as f64), ("BINS", bins as f64), ("LANES", lanes as f64), ("SHIFT", shift as f64)];
+            let entry = format!("histogram_{}", kernel.kernel);
+            let pipeline = self.modules.pipeline(gpu, checks, &entry, &constants).await;
+            let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.inputs[skewed as usize]), (1, &counts)]);
+            let covering = self.n.div_ceil(wg as u64);
+            let groups = if kernel.kernel == "workgroup" { covering.min(GRID_WORKGROUPS) } else { covering };
+            let grid = kernel::linear_grid(gpu, groups)?;
+            Ok(Prepared::accumulating(Step::new(pipeline, bind_group, grid), counts))
+        })
     }
 
     /// Every bin's count, exact (counts wrap at 2^32 on the GPU).

@@ -12,8 +12,8 @@ use crate::fill::{hash_u32, unit_f32};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Before, ChartKind, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer,
-    Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError,
-    Workload, as_yours, f32s, family_text,
+    PrepareFuture, Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step,
+    ValidationError, Workload, as_yours, f32s, family_text,
 };
 use crate::spec;
 
@@ -276,7 +276,7 @@ impl Recipe for Stepped {
 }
 
 impl LayoutWorkload {
-    fn step(&self, gpu: &Gpu, configuration: &Configuration, entry: &str) -> Result<Step, Skip> {
+    async fn step(&self, gpu: &Gpu, configuration: &Configuration, entry: &str) -> Result<Step, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = configuration;
         let layout = kernel.variant;
         let grid = kernel::linear_grid(gpu, self.count.div_ceil(workgroup[0] as u64))?;
@@ -294,7 +294,7 @@ impl LayoutWorkload {
         ];
         let is_struct = layout == "aos_vec3";
         let entry = format!("{entry}_{}", if is_struct { "struct" } else { "floats" });
-        let pipeline = self.modules.pipeline(gpu, *checks, &entry, &constants);
+        let pipeline = self.modules.pipeline(gpu, *checks, &entry, &constants).await;
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(if is_struct { 0 } else { 1 }, &self.state)]);
         Ok(Step::new(pipeline, bind_group, grid))
     }
@@ -322,17 +322,19 @@ impl Workload for LayoutWorkload {
         )]
     }
 
-    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
-        let init = self.step(gpu, configuration, "init")?;
-        let update = self.step(gpu, configuration, configuration.kernel.kernel)?;
-        let grid = update.grid;
-        Ok(Prepared {
-            steps: vec![update],
-            output: self.state.handle(),
-            before: Before::State(vec![init]),
-            grid,
-            owned: Vec::new(),
-            texture: None,
+    fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a> {
+        Box::pin(async move {
+            let init = self.step(gpu, configuration, "init").await?;
+            let update = self.step(gpu, configuration, configuration.kernel.kernel).await?;
+            let grid = update.grid;
+            Ok(Prepared {
+                steps: vec![update],
+                output: self.state.handle(),
+                before: Before::State(vec![init]),
+                grid,
+                owned: Vec::new(),
+                texture: None,
+            })
         })
     }
 

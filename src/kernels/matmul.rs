@@ -12,9 +12,9 @@ use serde::{Deserialize, Serialize};
 use crate::fill::{POISON, Pattern, hash_u32, random_f16, random_f32, random_word};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
-    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, Prepared,
-    Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError, Workload,
-    as_yours, f32s, family_text, u32s,
+    self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, PrepareFuture,
+    Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError,
+    Workload, as_yours, f32s, family_text, u32s,
 };
 use crate::spec;
 
@@ -486,7 +486,7 @@ impl Recipe for Product {
 
 impl MatmulWorkload {
     /// `matmul_pipelined`, whose module has no workgroup-size constants: each variant's shape is its design.
-    fn prepare_pipelined(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+    async fn prepare_pipelined(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let n = configuration.parameter.unwrap_or(0);
         let (entry_point, [x, y, z]) = pipelined_shape(configuration.kernel.variant);
         if configuration.workgroup != [x, y, z] {
@@ -506,7 +506,7 @@ impl MatmulWorkload {
             Inputs::F16 => (&self.pipelined_f16, self.halves(gpu).each_ref()),
             _ => (&self.pipelined, [&self.a, &self.b]),
         };
-        let pipeline = modules.pipeline(gpu, configuration.checks, entry_point, &constants);
+        let pipeline = modules.pipeline(gpu, configuration.checks, entry_point, &constants).await;
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, a), (1, b), (2, &self.c)]);
         Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.c.handle(), Vec::new()))
     }
@@ -553,45 +553,50 @@ impl Workload for MatmulWorkload {
         Some(2 * n * n * n)
     }
 
-    fn prepare(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
-        let Configuration { kernel, checks, workgroup, parameter } = *configuration;
-        let n = parameter.unwrap_or(0);
-        if n as u64 * n as u64 > self.elements {
-            return Err(Skip::NotApplicable(format!(
-                "an {n} × {n} matrix is more than the problem size, {} elements",
-                self.elements
-            )));
-        }
-        match kernel.kernel {
-            "matmul_pipelined" => return self.prepare_pipelined(gpu, configuration),
-            name if subgroup_matrix::is_one(name) => {
-                return self.prepare_subgroup_matrix(gpu, configuration);
+    fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a> {
+        Box::pin(async move {
+            let Configuration { kernel, checks, workgroup, parameter } = *configuration;
+            let n = parameter.unwrap_or(0);
+            if n as u64 * n as u64 > self.elements {
+                return Err(Skip::NotApplicable(format!(
+                    "an {n} × {n} matrix is more than the problem size, {} elements",
+                    self.elements
+                )));
             }
-            _ => {}
-        }
-        let [x, y, _] = workgroup;
-        let e = edge(kernel.variant);
-        let (entry, constants, per_group) = match kernel.kernel {
-            "matmul_tiled" => {
-                if workgroup != [e, e, 1] {
-                    return Err(Skip::NotApplicable(format!("matmul_tiled/{e} runs in {e} × {e} workgroups only")));
+            match kernel.kernel {
+                "matmul_pipelined" => return self.prepare_pipelined(gpu, configuration).await,
+                name if subgroup_matrix::is_one(name) => {
+                    return self.prepare_subgroup_matrix(gpu, configuration).await;
                 }
-                let constants = vec![("TILE", e as f64), ("TILE_AREA", (e * e) as f64)];
-                ("matmul_tiled".to_string(), constants, [e, e])
+                _ => {}
             }
-            "matmul_blocked" => {
-                let constants =
-                    vec![("BLOCK", e as f64), ("A_ROW_VEC4S", (y * e / 4) as f64), ("B_ROW_VEC4S", (x * e / 4) as f64)];
-                ("matmul_blocked".to_string(), constants, [x * e, y * e])
-            }
-            _ => (kernel.entry_point(), Vec::new(), [x, y]),
-        };
-        let mut constants = constants;
-        constants.extend([("WG_X", x as f64), ("WG_Y", y as f64), ("N", n as f64)]);
-        let grid = kernel::plane_grid(gpu, [n, n], per_group)?;
-        let pipeline = self.modules.pipeline(gpu, checks, &entry, &constants);
-        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.a), (1, &self.b), (2, &self.c)]);
-        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.c.handle(), Vec::new()))
+            let [x, y, _] = workgroup;
+            let e = edge(kernel.variant);
+            let (entry, constants, per_group) = match kernel.kernel {
+                "matmul_tiled" => {
+                    if workgroup != [e, e, 1] {
+                        return Err(Skip::NotApplicable(format!("matmul_tiled/{e} runs in {e} × {e} workgroups only")));
+                    }
+                    let constants = vec![("TILE", e as f64), ("TILE_AREA", (e * e) as f64)];
+                    ("matmul_tiled".to_string(), constants, [e, e])
+                }
+                "matmul_blocked" => {
+                    let constants = vec![
+                        ("BLOCK", e as f64),
+                        ("A_ROW_VEC4S", (y * e / 4) as f64),
+                        ("B_ROW_VEC4S", (x * e / 4) as f64),
+                    ];
+                    ("matmul_blocked".to_string(), constants, [x * e, y * e])
+                }
+                _ => (kernel.entry_point(), Vec::new(), [x, y]),
+            };
+            let mut constants = constants;
+            constants.extend([("WG_X", x as f64), ("WG_Y", y as f64), ("N", n as f64)]);
+            let grid = kernel::plane_grid(gpu, [n, n], per_group)?;
+            let pipeline = self.modules.pipeline(gpu, checks, &entry, &constants).await;
+            let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.a), (1, &self.b), (2, &self.c)]);
+            Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.c.handle(), Vec::new()))
+        })
     }
 
     /// Every element written (the poison is a NaN), and the sampled ones right.

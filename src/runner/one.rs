@@ -361,7 +361,7 @@ async fn prepare_and_run_once(
         (None, Some(timer)) => Once::Timed(timer),
         (None, None) => Once::Untimed,
     };
-    let (prepared, first_run, error) = prepare_and_submit(gpu, workload, configuration, once, pace);
+    let (prepared, first_run, error) = prepare_and_submit(gpu, workload, configuration, once, pace).await;
     let error = error.await;
     if error.is_some() {
         // A lost device rejects everything: the run then stops as lost rather than fail what is left.
@@ -388,16 +388,16 @@ enum Once<'a> {
 /// Prepares the configuration inside a validation error scope and runs it `once`, its output poisoned
 /// first. Returns what it prepared, its first run where timed, and the scope's answer, to be awaited once
 /// whatever must follow that run at once is submitted.
-fn prepare_and_submit<'a>(
+async fn prepare_and_submit<'a>(
     gpu: &'a Gpu,
     workload: &dyn Workload,
     configuration: &Configuration,
-    once: Once,
+    once: Once<'_>,
     pace: &mut Pace,
 ) -> (Result<Prepared, Skip>, Option<FirstRun>, impl Future<Output = Option<wgpu::Error>> + use<'a>) {
-    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let scope = gpu.error_scope(wgpu::ErrorFilter::Validation).await;
     let started = Instant::now();
-    let prepared = workload.prepare(gpu, configuration);
+    let prepared = workload.prepare(gpu, configuration).await;
     pace.pipelines_s += started.elapsed().as_secs_f64();
     let first_run = match (&prepared, once) {
         (Ok(prepared), Once::Timed(timer)) => Some(timer.submit_first_run(gpu, |encoder, timestamps| {
@@ -449,7 +449,7 @@ pub(crate) async fn ready_ahead(
     let timed = harness.timer.source() == TimingSource::Timestamp;
     let reference = reference.filter(|_| runs && timed);
     let once = if reference.is_some() { Once::Timed(&harness.timer) } else { Once::Not };
-    let (prepared, run, error) = prepare_and_submit(gpu, workload, configuration, once, &mut Pace::default());
+    let (prepared, run, error) = prepare_and_submit(gpu, workload, configuration, once, &mut Pace::default()).await;
     let prepared = prepared.ok()?;
     let (Some(run), Some(reference)) = (run, reference) else {
         return Some(Readied { index, prepared, valid_run: None });

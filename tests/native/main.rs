@@ -44,7 +44,7 @@ pub(crate) fn configuration(label: &str, workgroup: u32) -> Configuration {
 pub(crate) fn prepare(gpu: &Gpu, label: &str, workgroup: u32) -> (Box<dyn Workload>, Prepared) {
     let stream = kernels::family("stream").unwrap();
     let workload = stream.setup(gpu, ODD_SIZE, fill::fresh_seed()).unwrap();
-    let prepared = workload.prepare(gpu, &configuration(label, workgroup)).unwrap();
+    let prepared = pollster::block_on(workload.prepare(gpu, &configuration(label, workgroup))).unwrap();
     (workload, prepared)
 }
 

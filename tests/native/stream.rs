@@ -82,7 +82,7 @@ fn a_dot_product_with_more_partial_sums_than_one_block_adds_every_one() {
     let n = (1 << 17) + 13;
     let workload = kernels::family("stream").unwrap().setup(&gpu, n, fill::fresh_seed()).unwrap();
     let dot = configuration("dot/scalar", 1);
-    let prepared = workload.prepare(&gpu, &dot).unwrap();
+    let prepared = pollster::block_on(workload.prepare(&gpu, &dot)).unwrap();
     submit_once(&gpu, &prepared);
     let mut bytes = pollster::block_on(read_buffer(&gpu, &prepared.output)).unwrap();
     assert_eq!(bytes.len() as u64, 4 * n, "a partial sum an element");

@@ -54,6 +54,8 @@ trait_alias!(RequestDeviceFuture: Future<Output = Result<(DispatchDevice, Dispat
 trait_alias!(PopErrorScopeFuture: Future<Output = Option<crate::Error>> + WasmNotSend + 'static);
 trait_alias!(ShaderCompilationInfoFuture: Future<Output = crate::CompilationInfo> + WasmNotSend + 'static);
 trait_alias!(EnumerateAdapterFuture: Future<Output = Vec<DispatchAdapter>> + WasmNotSend + 'static);
+// wgsweep: the future of `DeviceInterface::create_compute_pipeline_async` (gfx-rs/wgpu#3794 asks for it).
+trait_alias!(CreateComputePipelineFuture: Future<Output = DispatchComputePipeline> + WasmNotSend + 'static);
 
 // We can't use trait aliases here, as you can't convert from a dyn Trait to dyn Supertrait _yet_.
 #[cfg(send_sync)]
@@ -176,6 +178,14 @@ pub trait DeviceInterface: CommonTraits {
         &self,
         desc: &crate::ComputePipelineDescriptor<'_>,
     ) -> DispatchComputePipeline;
+    /// wgsweep: a compute pipeline made without holding up the device's other work where the backend can
+    /// (the WebGPU backend, through `createComputePipelineAsync`); elsewhere `create_compute_pipeline`'s.
+    fn create_compute_pipeline_async(
+        &self,
+        desc: &crate::ComputePipelineDescriptor<'_>,
+    ) -> Pin<Box<dyn CreateComputePipelineFuture>> {
+        Box::pin(core::future::ready(self.create_compute_pipeline(desc)))
+    }
     unsafe fn create_pipeline_cache(
         &self,
         desc: &crate::PipelineCacheDescriptor<'_>,

@@ -218,7 +218,11 @@ pub fn workgroup_storage_bytes(variant: &str, invocations: u32) -> u64 {
 impl MatmulWorkload {
     /// Any of the kernels, where its dialect's subgroup matrices are offered at 16 × 16 × K for its types, and
     /// subgroups of 32 only (its blocks of C are made of that many invocations).
-    pub(super) fn prepare_subgroup_matrix(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+    pub(super) async fn prepare_subgroup_matrix(
+        &self,
+        gpu: &Gpu,
+        configuration: &Configuration,
+    ) -> Result<Prepared, Skip> {
         let n = configuration.parameter.unwrap_or(0);
         let inputs = Inputs::of(configuration.kernel);
         let dialect = dialect(configuration.kernel.kernel);
@@ -282,7 +286,7 @@ impl MatmulWorkload {
         // Without checks the staging stores stay in order, for the compiler to join (the WGSL's TURNED).
         let turned = f64::from(configuration.checks != ShaderChecks::Unchecked);
         let constants = [("N", n as f64), ("TURNED", turned)];
-        let pipeline = modules[shape].pipeline(gpu, configuration.checks, "matmul_subgroup_matrix", &constants);
+        let pipeline = modules[shape].pipeline(gpu, configuration.checks, "matmul_subgroup_matrix", &constants).await;
         let [a, b] = match inputs {
             Inputs::F16 => self.halves(gpu),
             _ => self.bytes(gpu),

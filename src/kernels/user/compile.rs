@@ -67,7 +67,7 @@ pub async fn problems(gpu: &Gpu, name: &str, kernel: &UserKernel) -> Vec<Problem
             return over.into_iter().map(|message| Problem { place: format!("WGSL{filled}"), message }).collect();
         }
     }
-    let scope = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let scope = gpu.error_scope(wgpu::ErrorFilter::Validation).await;
     let module = gpu.device.create_shader_module(wgpu::ShaderModuleDescriptor {
         label: Some(name),
         source: wgpu::ShaderSource::Wgsl(crate::kernel::for_this_compiler(&source)),

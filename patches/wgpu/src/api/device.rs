@@ -272,6 +272,21 @@ impl Device {
         ComputePipeline { inner: pipeline }
     }
 
+    /// wgsweep: creates a [`ComputePipeline`] without holding up the device's other work while it compiles,
+    /// where the backend can (on the web, `createComputePipelineAsync`); elsewhere as
+    /// [`Device::create_compute_pipeline`]. Errors are reported as that call reports them.
+    pub fn create_compute_pipeline_async(
+        &self,
+        desc: &ComputePipelineDescriptor<'_>,
+    ) -> impl Future<Output = ComputePipeline> + WasmNotSend + 'static {
+        let pipeline = self.inner.create_compute_pipeline_async(desc);
+        async move {
+            ComputePipeline {
+                inner: pipeline.await,
+            }
+        }
+    }
+
     /// Creates a [`Buffer`].
     #[must_use]
     pub fn create_buffer(&self, desc: &BufferDescriptor<'_>) -> Buffer {

@@ -233,6 +233,32 @@ impl<F, M> MakeSendFuture<F, M> {
 #[cfg(send_sync)]
 unsafe impl<F, M> Send for MakeSendFuture<F, M> {}
 
+// wgsweep: the descriptor both ways of making a compute pipeline hand the browser.
+fn map_compute_pipeline_descriptor(
+    desc: &crate::ComputePipelineDescriptor<'_>,
+) -> webgpu_sys::GpuComputePipelineDescriptor {
+    let shader_module = desc.module.inner.as_webgpu();
+    let mapped_compute_stage = webgpu_sys::GpuProgrammableStage::new(&shader_module.module);
+    insert_constants_map(&mapped_compute_stage, desc.compilation_options.constants);
+    if let Some(ep) = desc.entry_point {
+        mapped_compute_stage.set_entry_point(ep);
+    }
+    let mapped_desc = match desc.layout {
+        Some(layout) => webgpu_sys::GpuComputePipelineDescriptor::new(
+            &layout.inner.as_webgpu().inner,
+            &mapped_compute_stage,
+        ),
+        None => webgpu_sys::GpuComputePipelineDescriptor::new_with_gpu_auto_layout_mode(
+            webgpu_sys::GpuAutoLayoutMode::Auto,
+            &mapped_compute_stage,
+        ),
+    };
+    if let Some(label) = desc.label {
+        mapped_desc.set_label(label);
+    }
+    mapped_desc
+}
+
 fn map_texture_format(texture_format: wgt::TextureFormat) -> webgpu_sys::GpuTextureFormat {
     use webgpu_sys::GpuTextureFormat as tf;
     use wgt::TextureFormat;
@@ -2424,27 +2450,7 @@ impl dispatch::DeviceInterface for WebDevice {
         &self,
         desc: &crate::ComputePipelineDescriptor<'_>,
     ) -> dispatch::DispatchComputePipeline {
-        let shader_module = desc.module.inner.as_webgpu();
-        let mapped_compute_stage = webgpu_sys::GpuProgrammableStage::new(&shader_module.module);
-        insert_constants_map(&mapped_compute_stage, desc.compilation_options.constants);
-        if let Some(ep) = desc.entry_point {
-            mapped_compute_stage.set_entry_point(ep);
-        }
-        let mapped_desc = match desc.layout {
-            Some(layout) => webgpu_sys::GpuComputePipelineDescriptor::new(
-                &layout.inner.as_webgpu().inner,
-                &mapped_compute_stage,
-            ),
-            None => webgpu_sys::GpuComputePipelineDescriptor::new_with_gpu_auto_layout_mode(
-                webgpu_sys::GpuAutoLayoutMode::Auto,
-                &mapped_compute_stage,
-            ),
-        };
-
-        if let Some(label) = desc.label {
-            mapped_desc.set_label(label);
-        }
-
+        let mapped_desc = map_compute_pipeline_descriptor(desc);
         let compute_pipeline = self.inner.create_compute_pipeline(&mapped_desc);
 
         WebComputePipeline {
@@ -2452,6 +2458,29 @@ impl dispatch::DeviceInterface for WebDevice {
             ident: crate::cmp::Identifier::create(),
         }
         .into()
+    }
+
+    // wgsweep: made through `createComputePipelineAsync`, which Dawn compiles off the thread that takes the
+    // page's other work. Where it rejects (the descriptor or module is invalid), the synchronous call makes
+    // the pipeline again, so that the error reaches the error scope as it would have.
+    fn create_compute_pipeline_async(
+        &self,
+        desc: &crate::ComputePipelineDescriptor<'_>,
+    ) -> Pin<Box<dyn dispatch::CreateComputePipelineFuture>> {
+        let mapped_desc = map_compute_pipeline_descriptor(desc);
+        let promise = self.inner.create_compute_pipeline_async(&mapped_desc);
+        let device = self.inner.clone();
+        Box::pin(MakeSendFuture::new(
+            wasm_bindgen_futures::JsFuture::from(promise),
+            move |result: Result<webgpu_sys::GpuComputePipeline, wasm_bindgen::JsValue>| {
+                let inner = result.unwrap_or_else(|_| device.create_compute_pipeline(&mapped_desc));
+                WebComputePipeline {
+                    inner,
+                    ident: crate::cmp::Identifier::create(),
+                }
+                .into()
+            },
+        ))
     }
 
     unsafe fn create_pipeline_cache(

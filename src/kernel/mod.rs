@@ -441,8 +441,9 @@ pub trait Workload {
     fn notes(&self) -> Vec<String> {
         Vec::new()
     }
-    /// Builds the pipeline(s) and bindings of one configuration, or says why it cannot run. A future: in a
-    /// browser its pipelines compile without holding up the GPU's other work (`ShaderModules::pipeline`).
+    /// Builds the pipeline(s) and bindings of one configuration, or says why it cannot run. A future: a
+    /// family whose pipelines take long to compile makes them without holding up the GPU's other work in a
+    /// browser (`ShaderModules::pipeline_async`); the others answer at once.
     fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a>;
     /// Computes what validating `configuration` takes, on first use for each input: the reference its
     /// output is compared with on the GPU, word by word, without reading it back (built from a `Recipe`: on

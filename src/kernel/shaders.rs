@@ -90,23 +90,20 @@ impl ShaderModules {
 
     /// A compute pipeline for `entry`, compiled with `checks`, its override constants (workgroup size and
     /// the like) set. `Unchecked` also skips zeroing workgroup memory, which wgpu (and every browser) does
-    /// at the start of each workgroup; no kernel here reads workgroup memory it did not write. In a browser
-    /// it compiles through `createComputePipelineAsync` (patches/wgpu), which Chromium compiles off the
-    /// thread that takes the page's submissions and answers its reads: made while the GPU measures another
-    /// configuration, the pipeline does not leave it idle for the compilation (docs/results/rewarm-h200.md).
-    pub async fn pipeline(
+    /// at the start of each workgroup; no kernel here reads workgroup memory it did not write.
+    pub fn pipeline(
         &self,
         gpu: &Gpu,
         checks: ShaderChecks,
         entry: &str,
         constants: &[(&str, f64)],
     ) -> wgpu::ComputePipeline {
-        self.pipeline_in(gpu, checks, entry, constants, None).await
+        self.pipeline_in(gpu, checks, entry, constants, None)
     }
 
     /// As `pipeline`, with the bindings `layout` states rather than those the entry point uses: a user's
     /// kernel binds every buffer its specification names, whichever entry point runs.
-    pub async fn pipeline_in(
+    pub fn pipeline_in(
         &self,
         gpu: &Gpu,
         checks: ShaderChecks,
@@ -114,18 +111,21 @@ impl ShaderModules {
         constants: &[(&str, f64)],
         layout: Option<&wgpu::PipelineLayout>,
     ) -> wgpu::ComputePipeline {
-        gpu.device.create_compute_pipeline_async(&self.descriptor(gpu, checks, entry, constants, layout)).await
+        gpu.device.create_compute_pipeline(&self.descriptor(gpu, checks, entry, constants, layout))
     }
 
-    /// As `pipeline`, made at once: for the inputs a family makes as it is set up.
-    pub fn pipeline_now(
+    /// As `pipeline`, for kernels whose pipelines take long to compile (the matmuls'): in a browser through
+    /// `createComputePipelineAsync` (patches/wgpu), which Chromium compiles off the thread that takes the
+    /// page's submissions and answers its reads, so that a pipeline made while the GPU measures another
+    /// configuration does not leave it idle for the compilation (docs/results/rewarm-h200.md).
+    pub async fn pipeline_async(
         &self,
         gpu: &Gpu,
         checks: ShaderChecks,
         entry: &str,
         constants: &[(&str, f64)],
     ) -> wgpu::ComputePipeline {
-        gpu.device.create_compute_pipeline(&self.descriptor(gpu, checks, entry, constants, None))
+        gpu.device.create_compute_pipeline_async(&self.descriptor(gpu, checks, entry, constants, None)).await
     }
 
     fn descriptor<'a>(

@@ -301,15 +301,58 @@ impl Recipe for Copied {
 
 impl AccessWorkload {
     /// Writes the random pattern's permutation into a new buffer of `elements` indices.
-    async fn permutation(&self, gpu: &Gpu, checks: ShaderChecks, elements: u64) -> Result<OwnedBuffer, Skip> {
+    fn permutation(&self, gpu: &Gpu, checks: ShaderChecks, elements: u64) -> Result<OwnedBuffer, Skip> {
         let buffer = kernel::storage_buffer(gpu, "permutation", elements * 4);
         let seed = self.inputs.permutation_seed() as f64;
         let constants = [("WG", 256.0), ("PARAM", seed)];
-        let pipeline = self.modules.pipeline(gpu, checks, "make_permutation", &constants).await;
+        let pipeline = self.modules.pipeline(gpu, checks, "make_permutation", &constants);
         let grid = kernel::linear_grid(gpu, elements.div_ceil(256))?;
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(7, &buffer)]);
         kernel::submit_steps(gpu, &[Step::new(pipeline, bind_group, grid)]);
         Ok(buffer)
+    }
+}
+
+impl AccessWorkload {
+    /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
+    fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+        let Configuration { kernel, checks, workgroup, parameter } = configuration;
+        let grid = kernel::linear_grid(gpu, self.inputs.copied(configuration).div_ceil(workgroup[0] as u64))?;
+        let wg = ("WG", workgroup[0] as f64);
+        let pipeline = match (kernel.kernel, parameter) {
+            ("strided", Some(stride)) => {
+                let shift = stride.trailing_zeros();
+                if !stride.is_power_of_two() || 1u64 << shift >= self.inputs.elements(configuration) {
+                    return Err(Skip::NotApplicable(format!(
+                        "stride {stride} must be a power of two below the {} elements",
+                        self.inputs.elements(configuration)
+                    )));
+                }
+                self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &[wg, ("PARAM", shift as f64)])
+            }
+            ("misaligned", Some(offset)) if *offset as u64 > MAX_OFFSET => {
+                return Err(Skip::NotApplicable(format!("offsets go up to {MAX_OFFSET} elements, not {offset}")));
+            }
+            ("misaligned", Some(offset)) => {
+                self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &[wg, ("PARAM", *offset as f64)])
+            }
+            _ => self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &[wg]),
+        };
+        let (src, dst) = match width(kernel) {
+            1 => (0, 3),
+            2 => (1, 4),
+            _ => (2, 5),
+        };
+        let mut owned = Vec::new();
+        if kernel.kernel == "random" {
+            owned.push(self.permutation(gpu, *checks, self.inputs.elements(configuration))?);
+        }
+        let mut bindings: Vec<(u32, &wgpu::Buffer)> = vec![(src, &self.src), (dst, &self.dst)];
+        if let Some(permutation) = owned.first() {
+            bindings.push((6, permutation));
+        }
+        let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
+        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.dst.handle(), owned))
     }
 }
 
@@ -326,45 +369,7 @@ impl Workload for AccessWorkload {
     }
 
     fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a> {
-        Box::pin(async move {
-            let Configuration { kernel, checks, workgroup, parameter } = configuration;
-            let grid = kernel::linear_grid(gpu, self.inputs.copied(configuration).div_ceil(workgroup[0] as u64))?;
-            let wg = ("WG", workgroup[0] as f64);
-            let pipeline = match (kernel.kernel, parameter) {
-                ("strided", Some(stride)) => {
-                    let shift = stride.trailing_zeros();
-                    if !stride.is_power_of_two() || 1u64 << shift >= self.inputs.elements(configuration) {
-                        return Err(Skip::NotApplicable(format!(
-                            "stride {stride} must be a power of two below the {} elements",
-                            self.inputs.elements(configuration)
-                        )));
-                    }
-                    self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &[wg, ("PARAM", shift as f64)]).await
-                }
-                ("misaligned", Some(offset)) if *offset as u64 > MAX_OFFSET => {
-                    return Err(Skip::NotApplicable(format!("offsets go up to {MAX_OFFSET} elements, not {offset}")));
-                }
-                ("misaligned", Some(offset)) => {
-                    self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &[wg, ("PARAM", *offset as f64)]).await
-                }
-                _ => self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &[wg]).await,
-            };
-            let (src, dst) = match width(kernel) {
-                1 => (0, 3),
-                2 => (1, 4),
-                _ => (2, 5),
-            };
-            let mut owned = Vec::new();
-            if kernel.kernel == "random" {
-                owned.push(self.permutation(gpu, *checks, self.inputs.elements(configuration)).await?);
-            }
-            let mut bindings: Vec<(u32, &wgpu::Buffer)> = vec![(src, &self.src), (dst, &self.dst)];
-            if let Some(permutation) = owned.first() {
-                bindings.push((6, permutation));
-            }
-            let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
-            Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.dst.handle(), owned))
-        })
+        Box::pin(std::future::ready(self.prepare_now(gpu, configuration)))
     }
 
     /// A copy is exact: every component must carry the very bits of its source element.

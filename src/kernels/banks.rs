@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, Comparison, Configuration, Expected, Family, KeptReference, KernelId, OwnedBuffer, Parameter, PrepareFuture,
-    Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Step, ValidationError, Workload,
-    as_yours, family_text,
+    Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError,
+    Workload, as_yours, family_text,
 };
 use crate::spec;
 
@@ -166,6 +166,19 @@ impl Recipe for Sums {
     }
 }
 
+impl BanksWorkload {
+    /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
+    fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+        let Configuration { kernel, checks, workgroup, parameter } = *configuration;
+        let stride = parameter.unwrap_or(1);
+        let constants = [("WG", workgroup[0] as f64), ("STRIDE", stride as f64)];
+        let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.sums)]);
+        let grid = kernel::linear_grid(gpu, self.invocations.div_ceil(workgroup[0] as u64))?;
+        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.sums.handle(), Vec::new()))
+    }
+}
+
 impl Workload for BanksWorkload {
     fn size(&self) -> u64 {
         self.invocations
@@ -177,15 +190,7 @@ impl Workload for BanksWorkload {
     }
 
     fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a> {
-        Box::pin(async move {
-            let Configuration { kernel, checks, workgroup, parameter } = *configuration;
-            let stride = parameter.unwrap_or(1);
-            let constants = [("WG", workgroup[0] as f64), ("STRIDE", stride as f64)];
-            let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants).await;
-            let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.sums)]);
-            let grid = kernel::linear_grid(gpu, self.invocations.div_ceil(workgroup[0] as u64))?;
-            Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.sums.handle(), Vec::new()))
-        })
+        Box::pin(std::future::ready(self.prepare_now(gpu, configuration)))
     }
 
     /// Every invocation's sum depends only on its place in the workgroup: one workgroup's sums repeat.

@@ -9,7 +9,7 @@ use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, ChartKind, Comparison, Configuration, Expected, Family, ImageBuffers, KeptReference, KernelId, Parameter,
-    PrepareFuture, Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Step,
+    PrepareFuture, Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step,
     ValidationError, Workload, as_yours, f32s, family_text,
 };
 use crate::spec;
@@ -212,6 +212,27 @@ fn tolerance(r: u32) -> f64 {
     (window(r) as f64 + 2.0) * f32::EPSILON as f64
 }
 
+impl BlurWorkload {
+    /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
+    fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+        let Configuration { kernel, checks, workgroup: [x, y, _], parameter } = *configuration;
+        let r = parameter.unwrap_or(0);
+        let grid = kernel::plane_grid(gpu, [self.image.width, self.image.height], [x, y])?;
+        let constants = [
+            ("WG_X", x as f64),
+            ("WG_Y", y as f64),
+            ("WIDTH", self.image.width as f64),
+            ("HEIGHT", self.image.height as f64),
+            ("R", r as f64),
+            ("INV_COUNT", 1.0 / window(r) as f64),
+            ("TILE_LEN", ((x + 2 * r) * (y + 2 * r)) as f64),
+        ];
+        let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.image.src), (1, &self.image.dst)]);
+        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.image.dst.handle(), Vec::new()))
+    }
+}
+
 impl Workload for BlurWorkload {
     fn size(&self) -> u64 {
         self.image.width as u64 * self.image.height as u64
@@ -228,23 +249,7 @@ impl Workload for BlurWorkload {
     }
 
     fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a> {
-        Box::pin(async move {
-            let Configuration { kernel, checks, workgroup: [x, y, _], parameter } = *configuration;
-            let r = parameter.unwrap_or(0);
-            let grid = kernel::plane_grid(gpu, [self.image.width, self.image.height], [x, y])?;
-            let constants = [
-                ("WG_X", x as f64),
-                ("WG_Y", y as f64),
-                ("WIDTH", self.image.width as f64),
-                ("HEIGHT", self.image.height as f64),
-                ("R", r as f64),
-                ("INV_COUNT", 1.0 / window(r) as f64),
-                ("TILE_LEN", ((x + 2 * r) * (y + 2 * r)) as f64),
-            ];
-            let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants).await;
-            let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.image.src), (1, &self.image.dst)]);
-            Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.image.dst.handle(), Vec::new()))
-        })
+        Box::pin(std::future::ready(self.prepare_now(gpu, configuration)))
     }
 
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {

@@ -150,7 +150,7 @@ impl Family for Histogram {
             let input = kernel::storage_buffer(gpu, "histogram input", bytes);
             let constants =
                 [("WG", SETUP_WORKGROUP as f64), ("SEED", seed as f64), ("SKEWED", if skewed { 1.0 } else { 0.0 })];
-            let pipeline = modules.pipeline_now(gpu, ShaderChecks::Default, "make_input", &constants);
+            let pipeline = modules.pipeline(gpu, ShaderChecks::Default, "make_input", &constants);
             let bind_group = kernel::bind_group(gpu, &pipeline, &[(2, &input)]);
             let grid = kernel::linear_grid(gpu, size.div_ceil(SETUP_WORKGROUP as u64)).map_err(|s| s.to_string())?;
             kernel::submit_steps(gpu, &[Step::new(pipeline, bind_group, grid)]);
@@ -233,6 +233,29 @@ impl Recipe for Counts {
     }
 }
 
+impl HistogramWorkload {
+    /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
+    fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+        let Configuration { kernel, checks, workgroup, parameter } = *configuration;
+        let bins = parameter.unwrap_or(256);
+        if !bins.is_power_of_two() || !(16..=4096).contains(&bins) {
+            return Err(Skip::NotApplicable(format!("bins go in powers of two from 16 to 4096, not {bins}")));
+        }
+        let (lanes, shift) = layout(bins);
+        let wg = workgroup[0];
+        let skewed = kernel.variant == "skewed";
+        let counts = kernel::storage_buffer(gpu, "histogram", bins as u64 * 4);
+        let constants = [("WG", wg as f64), ("BINS", bins as f64), ("LANES", lanes as f64), ("SHIFT", shift as f64)];
+        let entry = format!("histogram_{}", kernel.kernel);
+        let pipeline = self.modules.pipeline(gpu, checks, &entry, &constants);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.inputs[skewed as usize]), (1, &counts)]);
+        let covering = self.n.div_ceil(wg as u64);
+        let groups = if kernel.kernel == "workgroup" { covering.min(GRID_WORKGROUPS) } else { covering };
+        let grid = kernel::linear_grid(gpu, groups)?;
+        Ok(Prepared::accumulating(Step::new(pipeline, bind_group, grid), counts))
+    }
+}
+
 impl Workload for HistogramWorkload {
     fn size(&self) -> u64 {
         self.n
@@ -244,26 +267,7 @@ impl Workload for HistogramWorkload {
     }
 
     fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a> {
-        Box::pin(async move {
-            let Configuration { kernel, checks, workgroup, parameter } = *configuration;
-            let bins = parameter.unwrap_or(256);
-            if !bins.is_power_of_two() || !(16..=4096).contains(&bins) {
-                return Err(Skip::NotApplicable(format!("bins go in powers of two from 16 to 4096, not {bins}")));
-            }
-            let (lanes, shift) = layout(bins);
-            let wg = workgroup[0];
-            let skewed = kernel.variant == "skewed";
-            let counts = kernel::storage_buffer(gpu, "histogram", bins as u64 * 4);
-            let constants =
-                [("WG", wg as f64), ("BINS", bins as f64), ("LANES", lanes as f64), ("SHIFT", shift as f64)];
-            let entry = format!("histogram_{}", kernel.kernel);
-            let pipeline = self.modules.pipeline(gpu, checks, &entry, &constants).await;
-            let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.inputs[skewed as usize]), (1, &counts)]);
-            let covering = self.n.div_ceil(wg as u64);
-            let groups = if kernel.kernel == "workgroup" { covering.min(GRID_WORKGROUPS) } else { covering };
-            let grid = kernel::linear_grid(gpu, groups)?;
-            Ok(Prepared::accumulating(Step::new(pipeline, bind_group, grid), counts))
-        })
+        Box::pin(std::future::ready(self.prepare_now(gpu, configuration)))
     }
 
     /// Every bin's count, exact (counts wrap at 2^32 on the GPU).

@@ -9,8 +9,8 @@ use crate::fill::random_f32;
 use crate::gpu::{ComputeLimits, Gpu};
 use crate::kernel::{
     self, ChartKind, Comparison, Configuration, Expected, Family, ImageBuffers, KeptReference, KernelId, PrepareFuture,
-    Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Step, ValidationError, Workload,
-    as_yours, family_text,
+    Prepared, Presentation, Recipe, Reference, ReferenceFuture, ShaderModules, Sizing, Skip, Step, ValidationError,
+    Workload, as_yours, family_text,
 };
 use crate::spec;
 
@@ -131,6 +131,24 @@ impl Recipe for Grayscale {
     }
 }
 
+impl ImageWorkload {
+    /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
+    fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+        let Configuration { kernel, checks, workgroup, .. } = configuration;
+        let [x, y, _] = *workgroup;
+        let grid = kernel::plane_grid(gpu, [self.image.width, self.image.height], [x, y])?;
+        let constants = [
+            ("WG_X", x as f64),
+            ("WG_Y", y as f64),
+            ("WIDTH", self.image.width as f64),
+            ("HEIGHT", self.image.height as f64),
+        ];
+        let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.image.src), (1, &self.image.dst)]);
+        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.image.dst.handle(), Vec::new()))
+    }
+}
+
 impl Workload for ImageWorkload {
     fn size(&self) -> u64 {
         self.image.width as u64 * self.image.height as u64
@@ -142,20 +160,7 @@ impl Workload for ImageWorkload {
     }
 
     fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a> {
-        Box::pin(async move {
-            let Configuration { kernel, checks, workgroup, .. } = configuration;
-            let [x, y, _] = *workgroup;
-            let grid = kernel::plane_grid(gpu, [self.image.width, self.image.height], [x, y])?;
-            let constants = [
-                ("WG_X", x as f64),
-                ("WG_Y", y as f64),
-                ("WIDTH", self.image.width as f64),
-                ("HEIGHT", self.image.height as f64),
-            ];
-            let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants).await;
-            let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.image.src), (1, &self.image.dst)]);
-            Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.image.dst.handle(), Vec::new()))
-        })
+        Box::pin(std::future::ready(self.prepare_now(gpu, configuration)))
     }
 
     /// Integer arithmetic: every pixel exact.

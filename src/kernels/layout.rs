@@ -276,7 +276,7 @@ impl Recipe for Stepped {
 }
 
 impl LayoutWorkload {
-    async fn step(&self, gpu: &Gpu, configuration: &Configuration, entry: &str) -> Result<Step, Skip> {
+    fn step(&self, gpu: &Gpu, configuration: &Configuration, entry: &str) -> Result<Step, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = configuration;
         let layout = kernel.variant;
         let grid = kernel::linear_grid(gpu, self.count.div_ceil(workgroup[0] as u64))?;
@@ -294,9 +294,26 @@ impl LayoutWorkload {
         ];
         let is_struct = layout == "aos_vec3";
         let entry = format!("{entry}_{}", if is_struct { "struct" } else { "floats" });
-        let pipeline = self.modules.pipeline(gpu, *checks, &entry, &constants).await;
+        let pipeline = self.modules.pipeline(gpu, *checks, &entry, &constants);
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(if is_struct { 0 } else { 1 }, &self.state)]);
         Ok(Step::new(pipeline, bind_group, grid))
+    }
+}
+
+impl LayoutWorkload {
+    /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
+    fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+        let init = self.step(gpu, configuration, "init")?;
+        let update = self.step(gpu, configuration, configuration.kernel.kernel)?;
+        let grid = update.grid;
+        Ok(Prepared {
+            steps: vec![update],
+            output: self.state.handle(),
+            before: Before::State(vec![init]),
+            grid,
+            owned: Vec::new(),
+            texture: None,
+        })
     }
 }
 
@@ -323,19 +340,7 @@ impl Workload for LayoutWorkload {
     }
 
     fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a> {
-        Box::pin(async move {
-            let init = self.step(gpu, configuration, "init").await?;
-            let update = self.step(gpu, configuration, configuration.kernel.kernel).await?;
-            let grid = update.grid;
-            Ok(Prepared {
-                steps: vec![update],
-                output: self.state.handle(),
-                before: Before::State(vec![init]),
-                grid,
-                owned: Vec::new(),
-                texture: None,
-            })
-        })
+        Box::pin(std::future::ready(self.prepare_now(gpu, configuration)))
     }
 
     /// One step from the initial state, field by field at the layout's slots: exact, since the shader's

@@ -506,7 +506,7 @@ impl MatmulWorkload {
             Inputs::F16 => (&self.pipelined_f16, self.halves(gpu).each_ref()),
             _ => (&self.pipelined, [&self.a, &self.b]),
         };
-        let pipeline = modules.pipeline(gpu, configuration.checks, entry_point, &constants).await;
+        let pipeline = modules.pipeline_async(gpu, configuration.checks, entry_point, &constants).await;
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, a), (1, b), (2, &self.c)]);
         Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.c.handle(), Vec::new()))
     }
@@ -593,7 +593,7 @@ impl Workload for MatmulWorkload {
             let mut constants = constants;
             constants.extend([("WG_X", x as f64), ("WG_Y", y as f64), ("N", n as f64)]);
             let grid = kernel::plane_grid(gpu, [n, n], per_group)?;
-            let pipeline = self.modules.pipeline(gpu, checks, &entry, &constants).await;
+            let pipeline = self.modules.pipeline_async(gpu, checks, &entry, &constants).await;
             let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.a), (1, &self.b), (2, &self.c)]);
             Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.c.handle(), Vec::new()))
         })

@@ -291,6 +291,34 @@ impl Recipe for Chains {
     }
 }
 
+impl PeakWorkload {
+    /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
+    fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+        let Configuration { kernel, checks, workgroup, .. } = configuration;
+        let (modules, inputs) = match kernel.kernel {
+            "hfma" if !gpu.shader_f16 => return Err(Skip::needs_f16()),
+            "dot4" if !gpu.packed_dot => {
+                return Err(Skip::NotApplicable(
+                    "needs WGSL's packed 4×8-bit integer dot products (packed_4x8_integer_dot_product), which \
+                     this browser does not offer"
+                        .into(),
+                ));
+            }
+            "hfma" => (&self.f16_modules, &self.half_coefficients),
+            "imad" => (&self.modules, &self.integers),
+            "dot4" => (&self.dot4_modules, &self.integers),
+            _ => (&self.modules, &self.coefficients),
+        };
+        let (input_binding, output_binding) = bindings(kernel.kernel);
+        let wg = workgroup[0];
+        let grid = kernel::linear_grid(gpu, (self.count as u64).div_ceil(wg as u64))?;
+        let constants = [("WG", wg as f64), ("COUNT", self.count as f64), ("ITERATIONS", ITERATIONS as f64)];
+        let pipeline = modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(input_binding, inputs), (output_binding, &self.sums)]);
+        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.sums.handle(), Vec::new()))
+    }
+}
+
 impl Workload for PeakWorkload {
     fn size(&self) -> u64 {
         self.count as u64
@@ -306,31 +334,7 @@ impl Workload for PeakWorkload {
     }
 
     fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a> {
-        Box::pin(async move {
-            let Configuration { kernel, checks, workgroup, .. } = configuration;
-            let (modules, inputs) = match kernel.kernel {
-                "hfma" if !gpu.shader_f16 => return Err(Skip::needs_f16()),
-                "dot4" if !gpu.packed_dot => {
-                    return Err(Skip::NotApplicable(
-                        "needs WGSL's packed 4×8-bit integer dot products (packed_4x8_integer_dot_product), which \
-                         this browser does not offer"
-                            .into(),
-                    ));
-                }
-                "hfma" => (&self.f16_modules, &self.half_coefficients),
-                "imad" => (&self.modules, &self.integers),
-                "dot4" => (&self.dot4_modules, &self.integers),
-                _ => (&self.modules, &self.coefficients),
-            };
-            let (input_binding, output_binding) = bindings(kernel.kernel);
-            let wg = workgroup[0];
-            let grid = kernel::linear_grid(gpu, (self.count as u64).div_ceil(wg as u64))?;
-            let constants = [("WG", wg as f64), ("COUNT", self.count as f64), ("ITERATIONS", ITERATIONS as f64)];
-            let pipeline = modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants).await;
-            let bind_group =
-                kernel::bind_group(gpu, &pipeline, &[(input_binding, inputs), (output_binding, &self.sums)]);
-            Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.sums.handle(), Vec::new()))
-        })
+        Box::pin(std::future::ready(self.prepare_now(gpu, configuration)))
     }
 
     /// Exact: no step of a float chain rounds, and the final sums round alike on both sides; integers wrap

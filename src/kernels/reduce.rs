@@ -216,7 +216,7 @@ impl ReduceWorkload {
     }
 
     #[expect(clippy::too_many_arguments, reason = "one dispatch's every choice, named at the call")]
-    async fn step(
+    fn step(
         &self,
         gpu: &Gpu,
         modules: &ShaderModules,
@@ -227,9 +227,61 @@ impl ReduceWorkload {
         bindings: &[(u32, &wgpu::Buffer)],
     ) -> Result<Step, Skip> {
         let grid = kernel::linear_grid(gpu, groups)?;
-        let pipeline = modules.pipeline(gpu, checks, entry, &[("WG", wg as f64)]).await;
+        let pipeline = modules.pipeline(gpu, checks, entry, &[("WG", wg as f64)]);
         let bind_group = kernel::bind_group(gpu, &pipeline, bindings);
         Ok(Step::new(pipeline, bind_group, grid))
+    }
+}
+
+impl ReduceWorkload {
+    /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
+    fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+        let Configuration { kernel, checks, workgroup, .. } = *configuration;
+        let wg = workgroup[0];
+        let (src, partials) = if kernel.variant == "f32" { (1, 3) } else { (0, 2) };
+        let covering = self.n.div_ceil(wg as u64);
+        if kernel.kernel.contains("atomic") {
+            let total = kernel::storage_buffer(gpu, "total", 4);
+            let bindings: [(u32, &wgpu::Buffer); 2] = [(src, &self.src), (4, &total)];
+            let sum = self.step(gpu, &self.modules, checks, &kernel.entry_point(), wg, covering, &bindings)?;
+            return Ok(Prepared::accumulating(sum, total));
+        }
+        let modules = match kernel.kernel {
+            "subgroup" if !gpu.subgroups => return Err(Skip::needs_subgroups()),
+            "subgroup" => &self.subgroup_modules,
+            _ => &self.modules,
+        };
+        // The first pass writes one partial sum per workgroup launched; tree passes then reduce those.
+        let grid_stride = matches!(kernel.kernel, "grid" | "subgroup");
+        let groups = if grid_stride { covering.min(GRID_WORKGROUPS) } else { covering };
+        let first_grid = kernel::linear_grid(gpu, groups)?;
+        let mut count = first_grid[0] as u64 * first_grid[1] as u64;
+        // One workgroup per few elements (a workgroup of 1) can need more partial sums than a binding holds.
+        let device = gpu.info.limits.max_binding_bytes();
+        if count * 4 > device {
+            return Err(Skip::ExceedsLimit { limit: "max_storage_buffer_binding_size", device, needed: count * 4 });
+        }
+        let mut buffers = vec![kernel::storage_buffer(gpu, "partial sums", count * 4)];
+        // The grid-stride loop reads the input as vec4s too (binding 5 or 6).
+        let mut first: Vec<(u32, &wgpu::Buffer)> = vec![(src, &self.src), (partials, &buffers[0])];
+        if grid_stride {
+            first.push((src + 5, &self.src));
+        }
+        let mut steps = vec![self.step(gpu, modules, checks, &kernel.entry_point(), wg, groups, &first)?];
+        let tree = format!("tree_{}", kernel.variant);
+        while count > 1 {
+            let next = count.div_ceil(PASS_WORKGROUP as u64);
+            let grid = kernel::linear_grid(gpu, next)?;
+            let launched = grid[0] as u64 * grid[1] as u64;
+            let output = kernel::storage_buffer(gpu, "partial sums", launched * 4);
+            let input = buffers.last().expect("the first pass's");
+            let bindings: [(u32, &wgpu::Buffer); 2] = [(src, input), (partials, &output)];
+            steps.push(self.step(gpu, &self.modules, checks, &tree, PASS_WORKGROUP, next, &bindings)?);
+            buffers.push(output);
+            count = launched;
+        }
+        let output = buffers.last().expect("at least one pass").handle();
+        Ok(Prepared { steps, output, before: Before::Poison, grid: first_grid, owned: buffers, texture: None })
     }
 }
 
@@ -249,54 +301,7 @@ impl Workload for ReduceWorkload {
     }
 
     fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a> {
-        Box::pin(async move {
-            let Configuration { kernel, checks, workgroup, .. } = *configuration;
-            let wg = workgroup[0];
-            let (src, partials) = if kernel.variant == "f32" { (1, 3) } else { (0, 2) };
-            let covering = self.n.div_ceil(wg as u64);
-            if kernel.kernel.contains("atomic") {
-                let total = kernel::storage_buffer(gpu, "total", 4);
-                let bindings: [(u32, &wgpu::Buffer); 2] = [(src, &self.src), (4, &total)];
-                let sum = self.step(gpu, &self.modules, checks, &kernel.entry_point(), wg, covering, &bindings).await?;
-                return Ok(Prepared::accumulating(sum, total));
-            }
-            let modules = match kernel.kernel {
-                "subgroup" if !gpu.subgroups => return Err(Skip::needs_subgroups()),
-                "subgroup" => &self.subgroup_modules,
-                _ => &self.modules,
-            };
-            // The first pass writes one partial sum per workgroup launched; tree passes then reduce those.
-            let grid_stride = matches!(kernel.kernel, "grid" | "subgroup");
-            let groups = if grid_stride { covering.min(GRID_WORKGROUPS) } else { covering };
-            let first_grid = kernel::linear_grid(gpu, groups)?;
-            let mut count = first_grid[0] as u64 * first_grid[1] as u64;
-            // One workgroup per few elements (a workgroup of 1) can need more partial sums than a binding holds.
-            let device = gpu.info.limits.max_binding_bytes();
-            if count * 4 > device {
-                return Err(Skip::ExceedsLimit { limit: "max_storage_buffer_binding_size", device, needed: count * 4 });
-            }
-            let mut buffers = vec![kernel::storage_buffer(gpu, "partial sums", count * 4)];
-            // The grid-stride loop reads the input as vec4s too (binding 5 or 6).
-            let mut first: Vec<(u32, &wgpu::Buffer)> = vec![(src, &self.src), (partials, &buffers[0])];
-            if grid_stride {
-                first.push((src + 5, &self.src));
-            }
-            let mut steps = vec![self.step(gpu, modules, checks, &kernel.entry_point(), wg, groups, &first).await?];
-            let tree = format!("tree_{}", kernel.variant);
-            while count > 1 {
-                let next = count.div_ceil(PASS_WORKGROUP as u64);
-                let grid = kernel::linear_grid(gpu, next)?;
-                let launched = grid[0] as u64 * grid[1] as u64;
-                let output = kernel::storage_buffer(gpu, "partial sums", launched * 4);
-                let input = buffers.last().expect("the first pass's");
-                let bindings: [(u32, &wgpu::Buffer); 2] = [(src, input), (partials, &output)];
-                steps.push(self.step(gpu, &self.modules, checks, &tree, PASS_WORKGROUP, next, &bindings).await?);
-                buffers.push(output);
-                count = launched;
-            }
-            let output = buffers.last().expect("at least one pass").handle();
-            Ok(Prepared { steps, output, before: Before::Poison, grid: first_grid, owned: buffers, texture: None })
-        })
+        Box::pin(std::future::ready(self.prepare_now(gpu, configuration)))
     }
 
     /// The input's sums, which the CPU compares with the one word a reduction writes.

@@ -195,6 +195,31 @@ impl SaturationWorkload {
     }
 }
 
+impl SaturationWorkload {
+    /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
+    fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+        let Configuration { kernel, checks, workgroup, parameter } = *configuration;
+        let n = parameter.unwrap_or(0);
+        if n as u64 > self.size {
+            return Err(Skip::NotApplicable(format!("{n} elements is more than the problem size, {}", self.size)));
+        }
+        let wg = workgroup[0];
+        let constants = [("WG", wg as f64), ("N", n as f64)];
+        let covering = (n as u64).div_ceil(wg as u64);
+        let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants);
+        if kernel.kernel == "triad_by_size" {
+            let grid = kernel::linear_grid(gpu, covering)?;
+            let c = kernel::storage_buffer(gpu, "c", n as u64 * 4);
+            let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.a), (1, &self.b), (2, &c)]);
+            return Ok(Prepared::single(Step::new(pipeline, bind_group, grid), c.handle(), vec![c]));
+        }
+        let grid = kernel::linear_grid(gpu, covering.min(SUM_WORKGROUPS))?;
+        let total = kernel::storage_buffer(gpu, "total", 4);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(3, &self.a), (4, &total)]);
+        Ok(Prepared::accumulating(Step::new(pipeline, bind_group, grid), total))
+    }
+}
+
 impl Workload for SaturationWorkload {
     fn size(&self) -> u64 {
         self.size
@@ -213,27 +238,7 @@ impl Workload for SaturationWorkload {
     }
 
     fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a> {
-        Box::pin(async move {
-            let Configuration { kernel, checks, workgroup, parameter } = *configuration;
-            let n = parameter.unwrap_or(0);
-            if n as u64 > self.size {
-                return Err(Skip::NotApplicable(format!("{n} elements is more than the problem size, {}", self.size)));
-            }
-            let wg = workgroup[0];
-            let constants = [("WG", wg as f64), ("N", n as f64)];
-            let covering = (n as u64).div_ceil(wg as u64);
-            let pipeline = self.modules.pipeline(gpu, checks, &kernel.entry_point(), &constants).await;
-            if kernel.kernel == "triad_by_size" {
-                let grid = kernel::linear_grid(gpu, covering)?;
-                let c = kernel::storage_buffer(gpu, "c", n as u64 * 4);
-                let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.a), (1, &self.b), (2, &c)]);
-                return Ok(Prepared::single(Step::new(pipeline, bind_group, grid), c.handle(), vec![c]));
-            }
-            let grid = kernel::linear_grid(gpu, covering.min(SUM_WORKGROUPS))?;
-            let total = kernel::storage_buffer(gpu, "total", 4);
-            let bind_group = kernel::bind_group(gpu, &pipeline, &[(3, &self.a), (4, &total)]);
-            Ok(Prepared::accumulating(Step::new(pipeline, bind_group, grid), total))
-        })
+        Box::pin(std::future::ready(self.prepare_now(gpu, configuration)))
     }
 
     /// The triad's first n elements; the sum of the first n words, which the CPU compares with the total.

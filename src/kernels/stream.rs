@@ -396,6 +396,42 @@ impl StreamWorkload {
     }
 }
 
+impl StreamWorkload {
+    /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
+    fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+        let Configuration { kernel, checks, workgroup, .. } = configuration;
+        let half = kernel.variant == "vec4_f16";
+        if half && !gpu.shader_f16 {
+            return Err(Skip::needs_f16());
+        }
+        let wg = workgroup[0] as u64;
+        let covering = self.items(kernel.variant).div_ceil(wg);
+        let groups = if kernel.variant == "grid_stride" { covering.min(GRID_WORKGROUPS) } else { covering };
+        let grid = kernel::linear_grid(gpu, groups)?;
+        let modules = if half { &self.f16_modules } else { &self.modules };
+        let pipeline = modules.pipeline(gpu, *checks, &kernel.entry_point(), &[("WG", wg as f64)]);
+        let partial_sums = (kernel.kernel == "dot")
+            .then(|| kernel::storage_buffer(gpu, "partial sums", grid[0] as u64 * grid[1] as u64 * 4));
+        let [a, b, c] = match half {
+            true => {
+                let halves = self.halves(gpu);
+                [&halves.a, &halves.b, &halves.c]
+            }
+            false => [&self.a, &self.b, &self.c],
+        };
+        // a, b and c at 0, 1 and 2 (stream_f16.wgsl too), or as vec4s at 3, 4 and 5; partial sums at 6.
+        let first = if kernel.variant == "vec4" { 3 } else { 0 };
+        let output = partial_sums.as_ref().unwrap_or(c).handle();
+        let bindings: Vec<(u32, &wgpu::Buffer)> = match kernel.kernel {
+            "copy" | "scale" => vec![(first, a), (first + 2, &output)],
+            "add" | "triad" => vec![(first, a), (first + 1, b), (first + 2, &output)],
+            _ => vec![(first, a), (first + 1, b), (6, &output)],
+        };
+        let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
+        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), output, partial_sums.into_iter().collect()))
+    }
+}
+
 impl Workload for StreamWorkload {
     fn size(&self) -> u64 {
         self.n
@@ -421,38 +457,7 @@ impl Workload for StreamWorkload {
     }
 
     fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a> {
-        Box::pin(async move {
-            let Configuration { kernel, checks, workgroup, .. } = configuration;
-            let half = kernel.variant == "vec4_f16";
-            if half && !gpu.shader_f16 {
-                return Err(Skip::needs_f16());
-            }
-            let wg = workgroup[0] as u64;
-            let covering = self.items(kernel.variant).div_ceil(wg);
-            let groups = if kernel.variant == "grid_stride" { covering.min(GRID_WORKGROUPS) } else { covering };
-            let grid = kernel::linear_grid(gpu, groups)?;
-            let modules = if half { &self.f16_modules } else { &self.modules };
-            let pipeline = modules.pipeline(gpu, *checks, &kernel.entry_point(), &[("WG", wg as f64)]).await;
-            let partial_sums = (kernel.kernel == "dot")
-                .then(|| kernel::storage_buffer(gpu, "partial sums", grid[0] as u64 * grid[1] as u64 * 4));
-            let [a, b, c] = match half {
-                true => {
-                    let halves = self.halves(gpu);
-                    [&halves.a, &halves.b, &halves.c]
-                }
-                false => [&self.a, &self.b, &self.c],
-            };
-            // a, b and c at 0, 1 and 2 (stream_f16.wgsl too), or as vec4s at 3, 4 and 5; partial sums at 6.
-            let first = if kernel.variant == "vec4" { 3 } else { 0 };
-            let output = partial_sums.as_ref().unwrap_or(c).handle();
-            let bindings: Vec<(u32, &wgpu::Buffer)> = match kernel.kernel {
-                "copy" | "scale" => vec![(first, a), (first + 2, &output)],
-                "add" | "triad" => vec![(first, a), (first + 1, b), (first + 2, &output)],
-                _ => vec![(first, a), (first + 1, b), (6, &output)],
-            };
-            let bind_group = kernel::bind_group(gpu, &pipeline, &bindings);
-            Ok(Prepared::single(Step::new(pipeline, bind_group, grid), output, partial_sums.into_iter().collect()))
-        })
+        Box::pin(std::future::ready(self.prepare_now(gpu, configuration)))
     }
 
     /// The elementwise kernels' c, computed once per kernel and input; for dot, Σ a·b, which the CPU

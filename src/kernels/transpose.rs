@@ -296,6 +296,44 @@ impl TransposeWorkload {
     }
 }
 
+impl TransposeWorkload {
+    /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
+    fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+        let Configuration { kernel, checks, workgroup, .. } = configuration;
+        let [x, y, _] = *workgroup;
+        let matrix = self.matrix(configuration);
+        let Matrix { rows, cols, .. } = matrix;
+        let (along_x, along_y) = match (kernel.kernel, kernel.variant) {
+            ("naive", "write") => (rows, cols),
+            _ => (cols, rows),
+        };
+        let (per_group_x, per_group_y) = if walks_tiles(kernel) {
+            if x % y != 0 {
+                return Err(Skip::NotApplicable(format!("a {x}-wide tile needs a whole number of {y}-row passes")));
+            }
+            (x, x)
+        } else {
+            (x, y)
+        };
+        let grid = kernel::plane_grid(gpu, [along_x, along_y], [per_group_x, per_group_y])?;
+        let stride = if kernel.variant == "padded" { x + 1 } else { x };
+        let mut constants = vec![
+            ("WG_X", x as f64),
+            ("WG_Y", y as f64),
+            ("ROWS", rows as f64),
+            ("COLS", cols as f64),
+            ("SRC_PITCH", matrix.src_pitch as f64),
+            ("DST_PITCH", matrix.dst_pitch as f64),
+        ];
+        if uses_tile_memory(kernel) {
+            constants.extend([("TILE_STRIDE", stride as f64), ("TILE_LEN", (x * stride) as f64)]);
+        }
+        let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants);
+        let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.src), (1, &self.dst)]);
+        Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.dst.handle(), Vec::new()))
+    }
+}
+
 impl Workload for TransposeWorkload {
     fn size(&self) -> u64 {
         self.size
@@ -308,40 +346,7 @@ impl Workload for TransposeWorkload {
     }
 
     fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a> {
-        Box::pin(async move {
-            let Configuration { kernel, checks, workgroup, .. } = configuration;
-            let [x, y, _] = *workgroup;
-            let matrix = self.matrix(configuration);
-            let Matrix { rows, cols, .. } = matrix;
-            let (along_x, along_y) = match (kernel.kernel, kernel.variant) {
-                ("naive", "write") => (rows, cols),
-                _ => (cols, rows),
-            };
-            let (per_group_x, per_group_y) = if walks_tiles(kernel) {
-                if x % y != 0 {
-                    return Err(Skip::NotApplicable(format!("a {x}-wide tile needs a whole number of {y}-row passes")));
-                }
-                (x, x)
-            } else {
-                (x, y)
-            };
-            let grid = kernel::plane_grid(gpu, [along_x, along_y], [per_group_x, per_group_y])?;
-            let stride = if kernel.variant == "padded" { x + 1 } else { x };
-            let mut constants = vec![
-                ("WG_X", x as f64),
-                ("WG_Y", y as f64),
-                ("ROWS", rows as f64),
-                ("COLS", cols as f64),
-                ("SRC_PITCH", matrix.src_pitch as f64),
-                ("DST_PITCH", matrix.dst_pitch as f64),
-            ];
-            if uses_tile_memory(kernel) {
-                constants.extend([("TILE_STRIDE", stride as f64), ("TILE_LEN", (x * stride) as f64)]);
-            }
-            let pipeline = self.modules.pipeline(gpu, *checks, &kernel.entry_point(), &constants).await;
-            let bind_group = kernel::bind_group(gpu, &pipeline, &[(0, &self.src), (1, &self.dst)]);
-            Ok(Prepared::single(Step::new(pipeline, bind_group, grid), self.dst.handle(), Vec::new()))
-        })
+        Box::pin(std::future::ready(self.prepare_now(gpu, configuration)))
     }
 
     /// A copy or transpose is exact: every element must carry the very bits of its source element; the

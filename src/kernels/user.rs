@@ -330,7 +330,7 @@ impl UserWorkload {
 
     /// The dispatches of the kernel's `every_pass` at `passes` (indices), at these values, binding
     /// `resources` as each pass binds them.
-    async fn steps(
+    fn steps(
         &self,
         gpu: &Gpu,
         passes: std::ops::Range<usize>,
@@ -354,7 +354,7 @@ impl UserWorkload {
             let overrides = kernel.overrides(pass, values).map_err(not_applicable)?;
             let constants: Vec<(&str, f64)> = overrides.iter().map(|(n, v)| (n.as_str(), *v)).collect();
             let layout = Some(&self.layouts[index]);
-            let pipeline = modules.pipeline_in(gpu, ShaderChecks::Default, &pass.entry_point, &constants, layout).await;
+            let pipeline = modules.pipeline_in(gpu, ShaderChecks::Default, &pass.entry_point, &constants, layout);
             let bind_groups = bindings::bind_groups(gpu, kernel, pass, &pipeline, &bound);
             steps.push(Step { pipeline, bind_groups, grid });
         }
@@ -425,7 +425,7 @@ impl UserWorkload {
                 };
                 let scope = gpu.error_scope(wgpu::ErrorFilter::Validation).await;
                 let prepared =
-                    self.reference_prepared(gpu, &at, &values, raw.handle()).await.map_err(|skip| could_not(&skip))?;
+                    self.reference_prepared(gpu, &at, &values, raw.handle()).map_err(|skip| could_not(&skip))?;
                 kernel::submit_once(gpu, &prepared);
                 if let Some(error) = scope.pop().await {
                     return Err(could_not(&error));
@@ -439,7 +439,7 @@ impl UserWorkload {
 
     /// The reference entry point's dispatch at `at` (its `values`), writing into `raw` (and, where the output
     /// is a texture, a texture of its own read into `raw`) from what the output holds before a run.
-    async fn reference_prepared(
+    fn reference_prepared(
         &self,
         gpu: &Gpu,
         at: &Configuration,
@@ -461,8 +461,8 @@ impl UserWorkload {
             }
         };
         let reference = kernel.passes.len();
-        let steps = self.steps(gpu, reference..reference + 1, values, &resources).await?;
-        let (grid, before) = (steps[0].grid, self.set_up(gpu, values, &resources).await?);
+        let steps = self.steps(gpu, reference..reference + 1, values, &resources)?;
+        let (grid, before) = (steps[0].grid, self.set_up(gpu, values, &resources)?);
         Ok(Prepared { steps, output: raw, before, grid, owned: resources.owned, texture })
     }
 
@@ -517,12 +517,12 @@ impl UserWorkload {
     /// Runs the setup passes over `resources` (untimed, now), and says what the output holds before a
     /// validated run: where a setup pass writes the output, what the setup passes make of it (run then,
     /// rather than now), else its initial contents, or poison.
-    async fn set_up(&self, gpu: &Gpu, values: &Values, resources: &Resources) -> Result<Before, Skip> {
+    fn set_up(&self, gpu: &Gpu, values: &Values, resources: &Resources) -> Result<Before, Skip> {
         let kernel = self.kernel();
         if kernel.setup.is_empty() {
             return self.before(values);
         }
-        let setup = self.steps(gpu, kernel.setup_passes(), values, resources).await?;
+        let setup = self.steps(gpu, kernel.setup_passes(), values, resources)?;
         let output = self.output_index();
         if kernel.setup.iter().any(|pass| pass.bound.iter().any(|b| b.read_write && Some(b.buffer) == output)) {
             return Ok(Before::State(setup));
@@ -582,6 +582,27 @@ fn pattern(fill: &Filling, scalar: Scalar, values: &Values) -> Result<Pattern, P
     })
 }
 
+impl UserWorkload {
+    /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
+    fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
+        let kernel = self.kernel();
+        let values = self.family.values(configuration);
+        if let Some(restriction) = kernel.excluded_by(&values).map_err(not_applicable)? {
+            return Err(Skip::NotApplicable(format!("the restriction `{}` excludes it", restriction.text)));
+        }
+        if let Some(skip) = compile::lacked_feature(gpu, kernel) {
+            return Err(skip);
+        }
+        let resources = self.resources(gpu, configuration, &values)?;
+        let output = self.output_buffer().expect("made with its size: an output's length depends on the size alone");
+        let texture = kernel.textures.iter().zip(&resources.textures).find(|(t, _)| t.output);
+        let texture = texture.map(|(spec, made)| bindings::texel_copy(spec.format, made));
+        let steps = self.steps(gpu, 0..kernel.passes.len(), &values, &resources)?;
+        let (grid, before) = (steps[0].grid, self.set_up(gpu, &values, &resources)?);
+        Ok(Prepared { steps, output, before, grid, owned: resources.owned, texture })
+    }
+}
+
 impl Workload for UserWorkload {
     fn size(&self) -> u64 {
         self.kernel().sizes.len() as u64
@@ -629,24 +650,7 @@ impl Workload for UserWorkload {
     }
 
     fn prepare<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> PrepareFuture<'a> {
-        Box::pin(async move {
-            let kernel = self.kernel();
-            let values = self.family.values(configuration);
-            if let Some(restriction) = kernel.excluded_by(&values).map_err(not_applicable)? {
-                return Err(Skip::NotApplicable(format!("the restriction `{}` excludes it", restriction.text)));
-            }
-            if let Some(skip) = compile::lacked_feature(gpu, kernel) {
-                return Err(skip);
-            }
-            let resources = self.resources(gpu, configuration, &values)?;
-            let output =
-                self.output_buffer().expect("made with its size: an output's length depends on the size alone");
-            let texture = kernel.textures.iter().zip(&resources.textures).find(|(t, _)| t.output);
-            let texture = texture.map(|(spec, made)| bindings::texel_copy(spec.format, made));
-            let steps = self.steps(gpu, 0..kernel.passes.len(), &values, &resources).await?;
-            let (grid, before) = (steps[0].grid, self.set_up(gpu, &values, &resources).await?);
-            Ok(Prepared { steps, output, before, grid, owned: resources.owned, texture })
-        })
+        Box::pin(std::future::ready(self.prepare_now(gpu, configuration)))
     }
 
     fn reference<'a>(&'a self, gpu: &'a Gpu, configuration: &'a Configuration) -> ReferenceFuture<'a> {

@@ -286,7 +286,8 @@ impl MatmulWorkload {
         // Without checks the staging stores stay in order, for the compiler to join (the WGSL's TURNED).
         let turned = f64::from(configuration.checks != ShaderChecks::Unchecked);
         let constants = [("N", n as f64), ("TURNED", turned)];
-        let pipeline = modules[shape].pipeline(gpu, configuration.checks, "matmul_subgroup_matrix", &constants).await;
+        let pipeline =
+            modules[shape].pipeline_async(gpu, configuration.checks, "matmul_subgroup_matrix", &constants).await;
         let [a, b] = match inputs {
             Inputs::F16 => self.halves(gpu),
             _ => self.bytes(gpu),

@@ -583,7 +583,9 @@ fn pattern(fill: &Filling, scalar: Scalar, values: &Values) -> Result<Pattern, P
 }
 
 impl UserWorkload {
-    /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
+    /// `prepare`, at once, its pipelines made synchronously: a person's large kernel would compile without
+    /// stalling the page as the matmuls' do (`ShaderModules::pipeline_async`), but the page's download has
+    /// no room left for the code (docs/results/rewarm-h200.md).
     fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let kernel = self.kernel();
         let values = self.family.values(configuration);

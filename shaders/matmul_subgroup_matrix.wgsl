@@ -101,8 +101,9 @@ fn turned(v: vec4<u32>, by: u32) -> vec4<u32> {
 
 /// Part `part` of line `line` (a row of A or column of B) of a step, into `buffer`: one store where a Word is
 /// a vec4 (Chromium), else its 32-bit words as pairs of f16 Words (natively). Word by word, a store of all 32
-/// invocations of a subgroup (8 lines 80 bytes apart, 4 parts of each) would put four in each of 8 banks;
-/// turned by `part`, each store writes a word the other three parts of its line do not, 32 banks.
+/// invocations of a subgroup (at two chunks a step, 8 lines 80 bytes apart, 4 parts of each) would put four
+/// in each of 8 banks; turned by `part`, each store writes a word the other three parts of its line do not,
+/// 32 banks.
 fn stage_a(buffer: u32, line: u32, part: u32, v: vec4<u32>) {
     let block = line / BLOCK_M;
     let at = line % BLOCK_M * ROW_WORDS + part * VEC4_WORDS;

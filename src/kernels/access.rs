@@ -311,9 +311,7 @@ impl AccessWorkload {
         kernel::submit_steps(gpu, &[Step::new(pipeline, bind_group, grid)]);
         Ok(buffer)
     }
-}
 
-impl AccessWorkload {
     /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
     fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, parameter } = configuration;

@@ -298,9 +298,7 @@ impl LayoutWorkload {
         let bind_group = kernel::bind_group(gpu, &pipeline, &[(if is_struct { 0 } else { 1 }, &self.state)]);
         Ok(Step::new(pipeline, bind_group, grid))
     }
-}
 
-impl LayoutWorkload {
     /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
     fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let init = self.step(gpu, configuration, "init")?;

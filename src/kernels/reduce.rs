@@ -231,9 +231,7 @@ impl ReduceWorkload {
         let bind_group = kernel::bind_group(gpu, &pipeline, bindings);
         Ok(Step::new(pipeline, bind_group, grid))
     }
-}
 
-impl ReduceWorkload {
     /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
     fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = *configuration;

@@ -193,9 +193,7 @@ impl SaturationWorkload {
         .await;
         sums
     }
-}
 
-impl SaturationWorkload {
     /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
     fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, parameter } = *configuration;

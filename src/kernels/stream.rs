@@ -394,9 +394,7 @@ impl StreamWorkload {
         comparison.check(0, got, want, tolerance);
         comparison.finish()
     }
-}
 
-impl StreamWorkload {
     /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
     fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = configuration;

@@ -294,9 +294,7 @@ impl TransposeWorkload {
         let matrix = Matrix::new(self.size, configuration.parameter.unwrap_or(0));
         if configuration.kernel.kernel == "copy2d" { matrix.for_copy() } else { matrix }
     }
-}
 
-impl TransposeWorkload {
     /// `prepare`, at once: its pipelines compile quickly, and are made synchronously.
     fn prepare_now(&self, gpu: &Gpu, configuration: &Configuration) -> Result<Prepared, Skip> {
         let Configuration { kernel, checks, workgroup, .. } = configuration;

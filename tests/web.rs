@@ -199,14 +199,13 @@ async fn subgroup_matrix_products_run_where_the_browser_offers_them_and_say_why_
     let mut plan = quick_plan("matmul_subgroup_matrix", 256 * 256, None);
     plan.parameter_values = Some(vec![256]);
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
-    // u8 and i8: blocks of 32 × 32 and 64 × 64 in workgroups of 1, 2, 4 and 8 subgroups, of 32 × 64 in 2, 4
-    // and 8.
-    assert_eq!(result.results.len(), 2 * 4 + 2 * 3 + 2 * 4);
+    // u8 and i8: blocks of 32 × 32 in workgroups of 1, 2, 4 and 8 subgroups, of 32 × 64 in 2, 4 and 8, of
+    // 64 × 64 in 4 and 8.
+    assert_eq!(result.results.len(), 2 * 4 + 2 * 3 + 2 * 2);
     for r in &result.results {
-        // 32 × 64 and 64 × 64 blocks in 8 subgroups stage 40 and 36 KiB: where the device's workgroups hold
-        // less, the skip says so.
+        // The larger workgroups stage 20 and 30 KiB: where the device's workgroups hold less, the skip says so.
         let over = r.skipped().is_some_and(|why| why.contains("max_compute_workgroup_storage_size"));
-        if over && r.workgroup_size[0] == 256 && !r.variant.ends_with("32x32") {
+        if over && r.workgroup_size[0] >= 128 && !r.variant.ends_with("32x32") {
             continue;
         }
         match gpu.subgroup_matrices {

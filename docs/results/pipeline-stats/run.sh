@@ -14,11 +14,9 @@ for variant in k8_16x8 k16; do
     /tmp/wgsweep source "matmul_pipelined/$variant" > "/tmp/$variant.wgsl"
 done
 for checks in default unchecked; do
-    for kernel in 32x64@256 32x64@128 32x32@256 32x32@128; do
+    for kernel in 64x64@256 64x64@128 32x64@256 32x64@128 32x32@256 32x32@128; do
         echo "== matmul_cooperative_matrix_f16/$kernel, $checks" >> "$O/stats.txt"
-        turned=$([[ $checks == default ]] && echo 1 || echo 0)
-        $stats $checks "matmul_cooperative_matrix_f16/$kernel" matmul_subgroup_matrix N=4096 TURNED=$turned \
-            >> "$O/stats.txt" 2>&1
+        $stats $checks "matmul_cooperative_matrix_f16/$kernel" matmul_subgroup_matrix N=4096 >> "$O/stats.txt" 2>&1
     done
     echo "== matmul_pipelined/k8_16x8, $checks" >> "$O/stats.txt"
     $stats $checks /tmp/k8_16x8.wgsl matmul_pipelined_tall N=4096 ALIGNED=1 INSIDE=1 BK=8 TILE_VEC4S=512 \

@@ -4,7 +4,7 @@
 
 use super::{Inputs, MatmulWorkload};
 use crate::gpu::{Gpu, MatrixConfig};
-use crate::kernel::{self, Configuration, KernelId, Prepared, ShaderChecks, ShaderModules, Skip, Step};
+use crate::kernel::{self, Configuration, KernelId, Prepared, ShaderModules, Skip, Step};
 
 const WGSL: &str = shader!("matmul_subgroup_matrix.wgsl");
 
@@ -15,21 +15,10 @@ const GRIDS: [[u32; 2]; 4] = [[1, 1], [2, 1], [2, 2], [4, 2]];
 /// The blocks of C (rows, columns) a subgroup computes: the variants' "32x32", "32x64" and "64x64".
 const BLOCKS: [[u32; 2]; 3] = [[32, 32], [32, 64], [64, 64]];
 
-/// The K-chunks of 32 bytes a step stages for a subgroup's block: two, or one for the 64 × 64 blocks (whose
-/// workgroup of 8 subgroups would need 60 KiB of workgroup memory at two).
-fn chunks([rows, _]: [u32; 2]) -> u32 {
-    if rows == 64 { 1 } else { 2 }
-}
-
-/// The vec4s of a row of A or column of B a step stages.
-fn parts(block: [u32; 2]) -> u32 {
-    2 * chunks(block)
-}
-
-/// The bytes a staged row of A or column of B takes: its vec4s, and 16 of padding.
-fn row_bytes(block: [u32; 2]) -> u64 {
-    16 * parts(block) as u64 + 16
-}
+/// The vec4s of a row of A or column of B a step stages (two K-chunks of 32 bytes), and the bytes a staged one
+/// takes: its vec4s, and 16 of padding.
+const PARTS: u32 = 4;
+const ROW_BYTES: u64 = 16 * PARTS as u64 + 16;
 
 /// Whose subgroup matrices a kernel is written for: Chromium's, in its WGSL, or natively wgpu's cooperative
 /// matrices, in naga's (no 8-bit types there).
@@ -103,7 +92,7 @@ fn wgsl(inputs: Inputs, dialect: Dialect, block: [u32; 2], [rows, columns]: [u32
          diagnostic(off, chromium_experimental.subgroup_matrix_uniformity);\n{WGSL}alias Word = {word};\n\
          alias Out = {out};\nconst WORD_BYTES = {word_bytes}u;\nconst PER_WORD = {per_word}u;\n\
          fn unpacked(v: vec4<u32>) -> array<{word}, 8> {{\n{unpacked}\n}}\nconst ROW_TILES = {row_tiles}u;\n\
-         const COLS = {cols}u;\nconst CHUNKS = {chunks}u;\n\
+         const COLS = {cols}u;\n\
          const SUBGROUP_ROWS = {rows}u;\nconst SUBGROUP_COLS = {columns}u;\n\
          alias Left = subgroup_matrix_left<{component}, {k}, 16>;\n\
          alias Right = subgroup_matrix_right<{component}, 16, {k}>;\n\
@@ -111,7 +100,6 @@ fn wgsl(inputs: Inputs, dialect: Dialect, block: [u32; 2], [rows, columns]: [u32
         per_word = word_bytes / inputs.bytes(),
         row_tiles = block[0] / 16,
         cols = block[1] / 16,
-        chunks = chunks(block),
     )
 }
 
@@ -185,14 +173,13 @@ fn block(variant: &str) -> [u32; 2] {
 
 /// Which of `GRIDS` a workgroup of `invocations` is, and the block of C (rows, columns) it computes: where
 /// its invocations copy whole vec4s of each staged row of A and column of B, at most 4 of each (so not one
-/// subgroup of a 32 × 64 block).
+/// subgroup of a 32 × 64 block, nor one or two of a 64 × 64 block).
 fn tile(variant: &str, invocations: u32) -> Option<(usize, [u32; 2])> {
     let shape = GRIDS.iter().position(|[rows, cols]| SUBGROUP_SIZE * rows * cols == invocations)?;
     let [rows, cols] = GRIDS[shape];
     let [m, n] = block(variant);
     let tile = [rows * m, cols * n];
-    let parts = parts([m, n]);
-    let loads = |lines: u32| (parts * lines).is_multiple_of(invocations) && parts * lines / invocations <= 4;
+    let loads = |lines: u32| (PARTS * lines).is_multiple_of(invocations) && PARTS * lines / invocations <= 4;
     tile.iter().all(|&lines| loads(lines)).then_some((shape, tile))
 }
 
@@ -210,9 +197,9 @@ pub fn workgroup_shapes(variant: &str) -> Vec<[u32; 3]> {
     shapes.into_iter().filter(|&[x, _, _]| tile(variant, x).is_some()).collect()
 }
 
-/// Two buffers, each a step's padded rows of A and columns of B.
+/// One buffer of a step's padded rows of A and columns of B.
 pub fn workgroup_storage_bytes(variant: &str, invocations: u32) -> u64 {
-    tile(variant, invocations).map_or(0, |(_, [m, n])| 2 * (m + n) as u64 * row_bytes(block(variant)))
+    tile(variant, invocations).map_or(0, |(_, [m, n])| (m + n) as u64 * ROW_BYTES)
 }
 
 impl MatmulWorkload {
@@ -283,9 +270,7 @@ impl MatmulWorkload {
         let grid = kernel::plane_grid(gpu, [n, n], [tile[1], tile[0]])?;
         let kind = KINDS.iter().position(|&kind| kind == (inputs, dialect)).unwrap_or(0);
         let modules = &self.subgroup_matrix[kind][block_index(variant)];
-        // Without checks the staging stores stay in order, for the compiler to join (the WGSL's TURNED).
-        let turned = f64::from(configuration.checks != ShaderChecks::Unchecked);
-        let constants = [("N", n as f64), ("TURNED", turned)];
+        let constants = [("N", n as f64)];
         let pipeline =
             modules[shape].pipeline_async(gpu, configuration.checks, "matmul_subgroup_matrix", &constants).await;
         let [a, b] = match inputs {
@@ -318,21 +303,17 @@ mod tests {
                 let info = validator
                     .validate(&module)
                     .unwrap_or_else(|e| panic!("{variant} in {invocations}: {}", e.emit_to_string(&source)));
-                // With the staging stores turned (under checks) and in order (without).
-                for turned in [0.0, 1.0] {
-                    let constants = [("N".to_string(), 256.0), ("TURNED".to_string(), turned)].into_iter().collect();
-                    let entry = (naga::ShaderStage::Compute, "matmul_subgroup_matrix");
-                    let (module, info) =
-                        naga::back::pipeline_constants::process_overrides(&module, &info, Some(entry), &constants)
-                            .unwrap();
-                    let options = naga::back::spv::Options::default();
-                    let pipeline = naga::back::spv::PipelineOptions {
-                        shader_stage: naga::ShaderStage::Compute,
-                        entry_point: entry.1.into(),
-                    };
-                    let words = naga::back::spv::write_vec(&module, &info, &options, Some(&pipeline));
-                    assert!(words.is_ok_and(|words| words.len() > 100), "{variant} in {invocations}, {turned}");
-                }
+                let constants = [("N".to_string(), 256.0)].into_iter().collect();
+                let entry = (naga::ShaderStage::Compute, "matmul_subgroup_matrix");
+                let (module, info) =
+                    naga::back::pipeline_constants::process_overrides(&module, &info, Some(entry), &constants).unwrap();
+                let options = naga::back::spv::Options::default();
+                let pipeline = naga::back::spv::PipelineOptions {
+                    shader_stage: naga::ShaderStage::Compute,
+                    entry_point: entry.1.into(),
+                };
+                let words = naga::back::spv::write_vec(&module, &info, &options, Some(&pipeline));
+                assert!(words.is_ok_and(|words| words.len() > 100), "{variant} in {invocations}");
             }
         }
     }

@@ -11,9 +11,9 @@
 // into registers the step before, into one buffer of workgroup memory (16 bytes an invocation a load, at
 // most 4 loads of A and 4 of B), then load the next step's into those registers, which arrive while this
 // step's products run: two barriers a step, one before the copies (every subgroup done reading the buffer)
-// and one after. On an H200 that ran 1.2–1.4× as fast as two buffers of one chunk a step for 64 × 64 blocks,
-// and 1.3–1.9× as fast as two buffers of two chunks for 32-row blocks in 32 to 128 invocations; only
-// 32 × 64 blocks in 256 invocations lost (0.93× natively without checks), which are no longer the fastest
+// and one after. On an H200 that made the 64 × 64 blocks' best workgroup 1.14–1.36× as fast as two buffers of
+// one chunk a step, and the 32-row blocks 1.0–1.9× as fast as two buffers of two chunks in every workgroup but
+// one: 32 × 64 blocks in 256 invocations, 0.93× natively without checks, no longer the fastest
 // (docs/results/one-buffer-h200.md). Two chunks a barrier ran 1.13–1.31× as fast as one at 8 subgroups of
 // 32 × 64 on an H100.
 //
@@ -94,8 +94,8 @@ fn turned(v: vec4<u32>, by: u32) -> vec4<u32> {
 /// (Chromium), else its 32-bit words as pairs of f16 Words (natively). Word by word, a store of all 32
 /// invocations of a subgroup (8 lines 80 bytes apart, 4 parts of each) would put four in each of 8 banks;
 /// turned by `part`, each store writes a word the other three parts of its line do not, 32 banks. On an H200
-/// turning them made the kernel 1.25–1.30× as fast with wgpu's checks, and 1.11–1.24× without them once a
-/// step stages one buffer (before, without checks, 0.91–0.92×: docs/results/one-buffer-h200.md).
+/// turning them made the kernel 1.25–1.30× as fast with wgpu's checks, and 1.11–1.24× without them since a
+/// step stages one buffer (with two, 0.91–0.92×; docs/results/one-buffer-h200.md).
 fn stage_a(line: u32, part: u32, v: vec4<u32>) {
     let block = line / BLOCK_M;
     let at = line % BLOCK_M * ROW_WORDS + part * VEC4_WORDS;

@@ -430,7 +430,9 @@ impl Timer {
     /// Queues samples of K dispatches `in_flight_ns` ahead: they are warm-up until `warm_up` says the clocks
     /// are up, and the samples queued behind them are kept with no gap between, as many as `SampleCount`
     /// wants (more while sampling for precision). Where K is not yet `confirmed`, the first two samples'
-    /// shorter one must last long enough (`target_ns`), else the rest are drained and it comes back (`Short`).
+    /// shorter one must last long enough (`target_ns`), else the rest are drained and it comes back (`Short`);
+    /// so it does where the warm-up's last sample lasts under half that (the GPU, or a CPU adapter's host, has
+    /// grown faster since K was found), unless K is at its most.
     async fn warm_up_and_sample(
         &self,
         gpu: &Gpu,
@@ -477,11 +479,7 @@ impl Timer {
                         "calibration: 2 × {} dispatches, the shortest {shortest_ns:.0} ns",
                         calibration.dispatches
                     );
-                    for sample in in_flight {
-                        let (ticks, done) = self.finish(gpu, sample).await?;
-                        let timed = timeline.sample(ticks, done, |start, end| self.ns_between(start, end));
-                        measurement.busy_ns += timed.gpu_ns.unwrap_or(timed.wall_ns).max(0.0);
-                    }
+                    self.drain(gpu, in_flight, &mut timeline, measurement).await?;
                     return Ok(Sampled::Short(shortest_ns));
                 }
             }
@@ -497,6 +495,11 @@ impl Timer {
             }
             if warmed_at.is_none() {
                 if warm_up.done_after(pass_ns) {
+                    if pass_ns < self.target_ns(options) / 2.0 && calibration.dispatches < options.max_dispatches {
+                        log::trace!("warm, a sample of {} dispatches takes {pass_ns:.0} ns", calibration.dispatches);
+                        self.drain(gpu, in_flight, &mut timeline, measurement).await?;
+                        return Ok(Sampled::Short(pass_ns));
+                    }
                     warmed_at = Some(done);
                 }
                 continue;
@@ -515,6 +518,22 @@ impl Timer {
                 count.extend_for_precision(measurement.primary());
             }
         }
+    }
+
+    /// Waits for the samples `in_flight`, counting their GPU time and keeping none.
+    async fn drain(
+        &self,
+        gpu: &Gpu,
+        in_flight: VecDeque<InFlight>,
+        timeline: &mut Timeline,
+        measurement: &mut Measurement,
+    ) -> Result<(), MeasureError> {
+        for sample in in_flight {
+            let (ticks, done) = self.finish(gpu, sample).await?;
+            let timed = timeline.sample(ticks, done, |start, end| self.ns_between(start, end));
+            measurement.busy_ns += timed.gpu_ns.unwrap_or(timed.wall_ns).max(0.0);
+        }
+        Ok(())
     }
 
     /// How many samples may be in flight with a timestamp slot each (any number without timestamps).

@@ -156,7 +156,8 @@ struct Calibration {
 enum Sampled {
     /// Sampled: when the warm-up ended, if it did.
     Done(Option<Instant>),
-    /// The first two samples at an unconfirmed K were shorter than a sample must be: the shorter one's time.
+    /// K is too small: the first two samples at an unconfirmed K were shorter than a sample must be, or the
+    /// warm-up's last under half that; the shorter one's time, or the last one's.
     Short(f64),
 }
 

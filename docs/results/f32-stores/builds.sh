@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# On the device machine, from the repository's root: release CLIs side by side on `matmul_pipelined/k8_16x8`
-# (n = 2048 and 4096, both check modes), ROUNDS times in the order ORDER names them (/tmp/wgsweep-NAME each,
-# unpacked from $C/bins.tar.xz, stripped binaries named s-NAME); then cuBLAS's SGEMM
-# (f16-matrix/library.py); nvidia-smi's clock log beside. Carried: $C and .gl (the Vulkan loader).
+# On the device machine, from the repository's root: release CLIs side by side on KERNELS (default
+# `matmul_pipelined/k8_16x8`) at n = 2048 and 4096 in the check modes CHECKS (default both), ROUNDS times (default
+# 3) in the order ORDER names them (/tmp/wgsweep-NAME each, unpacked from $C/bins.tar.xz, stripped binaries named
+# s-NAME); then cuBLAS's SGEMM (f16-matrix/library.py); nvidia-smi's clock log beside. Carried: $C and .gl.
 set -u
 O=/tmp/res; C=${C:-.bench/carry7}; rm -rf "$O"; mkdir -p "$O"
 for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
@@ -14,7 +14,7 @@ nvidia-smi -L >> "$O/log.txt"
 for round in $(seq ${ROUNDS:-3}); do
     for b in ${ORDER:-new opaque pair pairopaque}; do
         log "$b ($round)"
-        /tmp/wgsweep-$b run --kernels ${KERNELS:-matmul_pipelined/k8_16x8} --values 2048,4096 --shader-checks both \
+        /tmp/wgsweep-$b run --kernels ${KERNELS:-matmul_pipelined/k8_16x8} --values 2048,4096 --shader-checks ${CHECKS:-both} \
             --json "$O/$b-$round.json" >> "$O/log.txt" 2>&1
     done
 done

@@ -173,21 +173,6 @@ fn store(row: u32, col: u32, value: vec4<f32>) {
     }
 }
 
-// One step: the tiles at `next` loaded, the FMAs of those in `buffer` (a constant where it is called), the
-// loaded tiles stored into the other buffer, and one barrier (the buffer just staged is read after it; the
-// one just read is written only after the next step's).
-fn advance(acc: ptr<function, array<vec4<f32>, 16>>, buffer: u32, first: Share, second: Share, row0: u32,
-           col0: u32, next: u32, ty: u32, tx: u32) {
-    let two = BK == 16u;
-    let fetched_first = fetch(first, row0, col0, next);
-    var fetched_second = array(vec4(0.0), vec4(0.0));
-    if two { fetched_second = fetch(second, row0, col0, next); }
-    steps(acc, buffer, ty, tx);
-    stage(1u - buffer, first, fetched_first);
-    if two { stage(1u - buffer, second, fetched_second); }
-    workgroupBarrier();
-}
-
 @compute @workgroup_size(16, 16)
 fn matmul_pipelined(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
                     @builtin(local_invocation_index) index: u32) {
@@ -203,22 +188,24 @@ fn matmul_pipelined(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invoca
     if two { stage(0u, second, fetch(second, row0, col0, 0u)); }
     workgroupBarrier();
     var acc: array<vec4<f32>, 16>;
+    var buffer = 0u;
     var k0 = 0u;
-    // Every step but the last loads the next step's tiles before its FMAs, which hide the loads' latency. Two
-    // steps an iteration, the first from buffer 0 and the second from buffer 1, so that every buffer index is
-    // a constant: on an H200 1.01–1.07× as fast in Chromium and with wgpu's checks, but `k8` in Chromium
-    // (0.97×; docs/results/f32-stores-h200.md).
-    for (; k0 + 2u * BK < N; k0 += 2u * BK) {
-        advance(&acc, 0u, first, second, row0, col0, k0 + BK, ty, tx);
-        advance(&acc, 1u, first, second, row0, col0, k0 + 2u * BK, ty, tx);
+    // Every step but the last loads the next step's tiles before its FMAs, which hide the loads' latency.
+    for (; k0 + BK < N; k0 += BK) {
+        let next = k0 + BK;
+        let fetched_first = fetch(first, row0, col0, next);
+        var fetched_second = array(vec4(0.0), vec4(0.0));
+        if two { fetched_second = fetch(second, row0, col0, next); }
+        steps(&acc, buffer, ty, tx);
+        buffer = 1u - buffer;
+        stage(buffer, first, fetched_first);
+        if two { stage(buffer, second, fetched_second); }
+        // One barrier a step: the buffer just staged is read after it, the one just read is written only
+        // after the next.
+        workgroupBarrier();
     }
-    // One or two steps left, the first of them staged in buffer 0.
-    if k0 + BK < N {
-        advance(&acc, 0u, first, second, row0, col0, k0 + BK, ty, tx);
-        steps(&acc, 1u, ty, tx);
-    } else {
-        steps(&acc, 0u, ty, tx);
-    }
+    // The last step, whose tiles are staged already.
+    steps(&acc, buffer, ty, tx);
     // Written out: an index that is not a constant would move the accumulators to memory.
     let top = row0 + 4u * ty;
     let bottom = row0 + 64u + 4u * ty;
@@ -310,17 +297,6 @@ fn stage_tall(buffer: u32, s: Share, fetched: array<vec4<f32>, 2>) {
     tall_b[buffer][s.b_k][s.b_n / 16u][s.b_n % 16u] = fetched[1];
 }
 
-// What `advance` does, in matmul_pipelined_tall.
-fn advance_tall(acc: ptr<function, array<vec4<f32>, 32>>, buffer: u32, first: Share, second: Share, row0: u32,
-                col0: u32, next: u32, ty: u32, tx: u32) {
-    let fetched_first = fetch(first, row0, col0, next);
-    let fetched_second = fetch(second, row0, col0, next);
-    steps_tall(acc, buffer, ty, tx);
-    stage_tall(1u - buffer, first, fetched_first);
-    stage_tall(1u - buffer, second, fetched_second);
-    workgroupBarrier();
-}
-
 @compute @workgroup_size(16, 8)
 fn matmul_pipelined_tall(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_id) lid: vec3<u32>,
                          @builtin(local_invocation_index) index: u32) {
@@ -336,19 +312,19 @@ fn matmul_pipelined_tall(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_i
     stage_tall(0u, second, fetch(second, row0, col0, 0u));
     workgroupBarrier();
     var acc: array<vec4<f32>, 32>;
+    var buffer = 0u;
     var k0 = 0u;
-    // Two steps an iteration, as in matmul_pipelined.
-    for (; k0 + 2u * BK < N; k0 += 2u * BK) {
-        advance_tall(&acc, 0u, first, second, row0, col0, k0 + BK, ty, tx);
-        advance_tall(&acc, 1u, first, second, row0, col0, k0 + 2u * BK, ty, tx);
+    for (; k0 + BK < N; k0 += BK) {
+        let next = k0 + BK;
+        let fetched_first = fetch(first, row0, col0, next);
+        let fetched_second = fetch(second, row0, col0, next);
+        steps_tall(&acc, buffer, ty, tx);
+        buffer = 1u - buffer;
+        stage_tall(buffer, first, fetched_first);
+        stage_tall(buffer, second, fetched_second);
+        workgroupBarrier();
     }
-    // One or two steps left, the first of them staged in buffer 0.
-    if k0 + BK < N {
-        advance_tall(&acc, 0u, first, second, row0, col0, k0 + BK, ty, tx);
-        steps_tall(&acc, 1u, ty, tx);
-    } else {
-        steps_tall(&acc, 0u, ty, tx);
-    }
+    steps_tall(&acc, buffer, ty, tx);
     let top = row0 + 4u * ty;
     let left = col0 + 4u * tx;
     let right = col0 + 64u + 4u * tx;

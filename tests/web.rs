@@ -292,6 +292,22 @@ async fn tiled_blur_matmul_blocks_and_fma_chains_validate_through_webgpu() {
 }
 
 #[wasm_bindgen_test]
+async fn the_pipelined_matmul_validates_through_webgpu() {
+    let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
+    let mut plan = quick_plan("matmul_pipelined", 256 * 256, None);
+    // 130: rows that are not whole vec4s, an odd number of steps of k; 256: whole tiles, an even number.
+    plan.parameter_values = Some(vec![130, 256]);
+    let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
+    let ran: Vec<_> = result.results.iter().filter(|r| r.skipped().is_none()).collect();
+    for variant in ["k8", "k16", "k8_16x8"] {
+        assert_eq!(ran.iter().filter(|r| r.variant == variant).count(), 2, "{variant} at n 130 and 256");
+    }
+    for r in ran {
+        assert!(r.is_good(), "{} {}: {:?}", r.label(), r.parameter_text(), r.error());
+    }
+}
+
+#[wasm_bindgen_test]
 async fn long_host_work_leaves_no_long_task_on_the_page() {
     // Watch from a task of our own: the test harness's task that started this one may be long.
     wgsweep::host::yield_now().await;

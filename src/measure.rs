@@ -157,7 +157,7 @@ enum Sampled {
     /// Sampled: when the warm-up ended, if it did.
     Done(Option<Instant>),
     /// K is too small: the first two samples at an unconfirmed K were shorter than a sample must be, or the
-    /// warm-up's last under half that; the shorter one's time, or the last one's.
+    /// warm-up's last or a sample to keep under half that; the shorter one's time, or that sample's.
     Short(f64),
 }
 
@@ -432,8 +432,8 @@ impl Timer {
     /// are up, and the samples queued behind them are kept with no gap between, as many as `SampleCount`
     /// wants (more while sampling for precision). Where K is not yet `confirmed`, the first two samples'
     /// shorter one must last long enough (`target_ns`), else the rest are drained and it comes back (`Short`);
-    /// so it does where the warm-up's last sample lasts under half that (the GPU, or a CPU adapter's host, has
-    /// grown faster since K was found), unless K is at its most.
+    /// so it does where the warm-up's last sample, or a sample to keep, lasts under half that (the GPU, or a
+    /// CPU adapter's host, has grown faster since K was found), unless K is at its most.
     async fn warm_up_and_sample(
         &self,
         gpu: &Gpu,
@@ -494,9 +494,14 @@ impl Timer {
                 warm_up.restart();
                 warmed_at = None;
             }
+            // Once warm, a sample (a timed one: a timestamp pair that failed says nothing) under half the length
+            // K was found for means the GPU, or a CPU adapter's host, has grown faster since.
+            let short = gpu_ns.is_none_or(|ns| ns > 0.0)
+                && pass_ns < self.target_ns(options) / 2.0
+                && calibration.dispatches < options.max_dispatches;
             if warmed_at.is_none() {
                 if warm_up.done_after(pass_ns) {
-                    if pass_ns < self.target_ns(options) / 2.0 && calibration.dispatches < options.max_dispatches {
+                    if short {
                         log::trace!("warm, a sample of {} dispatches takes {pass_ns:.0} ns", calibration.dispatches);
                         self.drain(gpu, in_flight, &mut timeline, measurement).await?;
                         return Ok(Sampled::Short(pass_ns));
@@ -507,6 +512,11 @@ impl Timer {
             }
             if kept == count.target {
                 continue; // queued before the last kept sample was known to be the last: drained
+            }
+            if short {
+                log::trace!("kept, a sample of {} dispatches takes {pass_ns:.0} ns", calibration.dispatches);
+                self.drain(gpu, in_flight, &mut timeline, measurement).await?;
+                return Ok(Sampled::Short(pass_ns));
             }
             kept += 1;
             measurement.wall_ns.push(wall_ns);

@@ -295,7 +295,7 @@ async fn tiled_blur_matmul_blocks_and_fma_chains_validate_through_webgpu() {
 async fn the_pipelined_matmul_validates_through_webgpu() {
     let (gpu, _) = adapter::open_gpu().await.expect("WebGPU with an adapter");
     let mut plan = quick_plan("matmul_pipelined", 256 * 256, None);
-    // 130: rows that are not whole vec4s, an odd number of steps of k; 256: whole tiles, an even number.
+    // 130: rows that are not whole vec4s, tiles past the matrices' edges; 256: whole tiles, no edge code.
     plan.parameter_values = Some(vec![130, 256]);
     let result = runner::run(&gpu, &plan, adapter::environment(&gpu), |_| Flow::Continue).await;
     let ran: Vec<_> = result.results.iter().filter(|r| r.skipped().is_none()).collect();

@@ -494,29 +494,27 @@ impl Timer {
                 warm_up.restart();
                 warmed_at = None;
             }
-            // Once warm, a sample (a timed one: a timestamp pair that failed says nothing) under half the length
-            // K was found for means the GPU, or a CPU adapter's host, has grown faster since.
-            let short = gpu_ns.is_none_or(|ns| ns > 0.0)
-                && pass_ns < self.target_ns(options) / 2.0
-                && calibration.dispatches < options.max_dispatches;
-            if warmed_at.is_none() {
-                if warm_up.done_after(pass_ns) {
-                    if short {
-                        log::trace!("warm, a sample of {} dispatches takes {pass_ns:.0} ns", calibration.dispatches);
-                        self.drain(gpu, in_flight, &mut timeline, measurement).await?;
-                        return Ok(Sampled::Short(pass_ns));
-                    }
-                    warmed_at = Some(done);
-                }
+            let warming = warmed_at.is_none();
+            if warming && !warm_up.done_after(pass_ns) {
                 continue;
             }
-            if kept == count.target {
+            if !warming && kept == count.target {
                 continue; // queued before the last kept sample was known to be the last: drained
             }
-            if short {
-                log::trace!("kept, a sample of {} dispatches takes {pass_ns:.0} ns", calibration.dispatches);
+            // The warm-up's last sample, or one to keep (a timed one: a timestamp pair that failed says nothing),
+            // under half the length K was found for: the GPU, or a CPU adapter's host, has grown faster since.
+            if gpu_ns.is_none_or(|ns| ns > 0.0)
+                && pass_ns < self.target_ns(options) / 2.0
+                && calibration.dispatches < options.max_dispatches
+            {
+                let which = if warming { "warm" } else { "kept" };
+                log::trace!("{which}, a sample of {} dispatches takes {pass_ns:.0} ns", calibration.dispatches);
                 self.drain(gpu, in_flight, &mut timeline, measurement).await?;
                 return Ok(Sampled::Short(pass_ns));
+            }
+            if warming {
+                warmed_at = Some(done);
+                continue;
             }
             kept += 1;
             measurement.wall_ns.push(wall_ns);
